@@ -1,0 +1,68 @@
+#include "gpu/gpu_preset.h"
+
+#include <array>
+
+namespace warpscope::gpu {
+namespace {
+
+// Sources, cited per preset below:
+//  [PG]   CUDA C++ Programming Guide, "Compute Capabilities", table "Technical Specifications per
+//         Compute Capability": threads/SM, blocks/SM, shared memory per SM and per block (opt-in),
+//         registers per SM/block/thread, 48 KB static shared per block.
+//  [OCC]  CUDA toolkit /usr/local/cuda/include/cuda_occupancy.h: blocks per SM per architecture
+//         (cudaOccMaxBlocksPerMultiprocessor) and the per-block shared reservation used from sm_80.
+//  [DEV]  cudaDeviceProp.reservedSharedMemPerBlock = 1024 on sm_80 and later (CUDA Runtime API).
+//  SM counts: NVIDIA Tesla V100 whitepaper (80 SMs), Turing whitepaper / T4 datasheet (40 SMs),
+//  A100 whitepaper (108 SMs), GA102 whitepaper (RTX 3090: 82 SMs), Ada whitepaper (RTX 4090: 128 SMs),
+//  H100 whitepaper (H100 SXM5: 132 SMs).
+constexpr std::size_t KiB = 1024;
+
+constexpr std::array<GpuPreset, 6> kPresets{{
+    {"sm_70", "V100", 7, 0, 80, 32, 1024, 2048, 32, 65536, 65536, 255,
+     96 * KiB, 48 * KiB, 96 * KiB, 0,
+     "[PG] CC 7.0; [OCC]; SMs: NVIDIA Tesla V100 GPU Architecture whitepaper (2017)"},
+    {"sm_75", "T4", 7, 5, 40, 32, 1024, 1024, 16, 65536, 65536, 255,
+     64 * KiB, 48 * KiB, 64 * KiB, 0,
+     "[PG] CC 7.5; [OCC]; SMs: NVIDIA Turing GPU Architecture whitepaper, Tesla T4 (40 SMs)"},
+    {"sm_80", "A100", 8, 0, 108, 32, 1024, 2048, 32, 65536, 65536, 255,
+     164 * KiB, 48 * KiB, 163 * KiB, 1 * KiB,
+     "[PG] CC 8.0; [OCC]; [DEV]; SMs: NVIDIA A100 Tensor Core GPU Architecture whitepaper (2020)"},
+    {"sm_86", "RTX 3090", 8, 6, 82, 32, 1024, 1536, 16, 65536, 65536, 255,
+     100 * KiB, 48 * KiB, 99 * KiB, 1 * KiB,
+     "[PG] CC 8.6; [OCC]; [DEV]; SMs: NVIDIA Ampere GA102 GPU Architecture whitepaper (RTX 3090)"},
+    {"sm_89", "RTX 4090", 8, 9, 128, 32, 1024, 1536, 24, 65536, 65536, 255,
+     100 * KiB, 48 * KiB, 99 * KiB, 1 * KiB,
+     "[PG] CC 8.9; [OCC]; [DEV]; SMs: NVIDIA Ada GPU Architecture whitepaper (RTX 4090)"},
+    {"sm_90", "H100 SXM", 9, 0, 132, 32, 1024, 2048, 32, 65536, 65536, 255,
+     228 * KiB, 48 * KiB, 227 * KiB, 1 * KiB,
+     "[PG] CC 9.0; [OCC]; [DEV]; SMs: NVIDIA H100 Tensor Core GPU Architecture whitepaper (SXM5)"},
+}};
+
+} // namespace
+
+std::span<const GpuPreset> allPresets() { return kPresets; }
+
+std::optional<GpuPreset> findPreset(std::string_view arch)
+{
+    for (const GpuPreset& preset : kPresets) {
+        const std::string_view digits = preset.arch.substr(3); // "90"
+        const std::string dotted = std::to_string(preset.computeMajor) + "." +
+                                   std::to_string(preset.computeMinor);
+        if (arch == preset.arch || arch == digits || arch == dotted)
+            return preset;
+    }
+    return std::nullopt;
+}
+
+std::string knownArchList()
+{
+    std::string list;
+    for (const GpuPreset& preset : kPresets) {
+        if (!list.empty())
+            list += ", ";
+        list += preset.arch;
+    }
+    return list;
+}
+
+} // namespace warpscope::gpu

@@ -1,0 +1,69 @@
+// The shape of a kernel launch (gridDim, blockDim) and the index arithmetic of the CUDA programming
+// model: linear thread ids, warps of 32 consecutive threads, lanes, global ids.
+// CUDA C++ Programming Guide, "Thread Hierarchy": thread ID = x + y*Dx + z*Dx*Dy; "SIMT Architecture":
+// a block's threads are split into warps of consecutive, increasing thread IDs, the first warp
+// holding thread 0.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace warpscope::launch {
+
+struct Dim3 {
+    std::int64_t x = 1, y = 1, z = 1;
+    std::int64_t volume() const { return x * y * z; }
+    bool operator==(const Dim3&) const = default;
+};
+
+// Launch limits, CUDA C++ Programming Guide, "Compute Capabilities" (all of sm_70..sm_90).
+struct LaunchLimits {
+    static constexpr std::int64_t maxGridX = 2147483647; // 2^31 - 1
+    static constexpr std::int64_t maxGridYZ = 65535;
+    static constexpr std::int64_t maxBlockXY = 1024;
+    static constexpr std::int64_t maxBlockZ = 64;
+    static constexpr std::int64_t maxThreadsPerBlock = 1024;
+    static constexpr int warpSize = 32;
+};
+
+struct LaunchShape {
+    Dim3 grid;
+    Dim3 block;
+
+    std::int64_t blockCount() const { return grid.volume(); }
+    std::int64_t threadsPerBlock() const { return block.volume(); }
+    std::int64_t threadCount() const { return blockCount() * threadsPerBlock(); }
+    int warpsPerBlock() const;
+    int lanesInLastWarp() const;   // 32 when the block is a multiple of 32
+    int idleLanesPerBlock() const; // lanes of the partial warp that hold no thread
+    bool operator==(const LaunchShape&) const = default;
+};
+
+// Throws InputError naming the dimension and its allowed range.
+void validateLaunch(const LaunchShape& shape);
+
+// "4,2" / "96" / "8,8,4" -> Dim3; missing components are 1. Throws InputError.
+Dim3 parseDim3(std::string_view text, std::string_view what);
+std::string formatDim3(const Dim3& dim); // "4,2" (trailing 1s dropped), "1" for 1,1,1
+
+// Linear index of blockIdx within the grid, and of threadIdx within a block (x fastest).
+std::int64_t linearIndex(const Dim3& index, const Dim3& extent);
+Dim3 indexFromLinear(std::int64_t linear, const Dim3& extent);
+
+// Everything the canvas shows about one lane.
+struct ThreadCoordinates {
+    Dim3 blockIdx;
+    Dim3 threadIdx;
+    std::int64_t blockLinear = 0;   // blockIdx flattened
+    std::int64_t threadInBlock = 0; // threadIdx flattened
+    std::int64_t globalLinear = 0;  // blockLinear * threadsPerBlock + threadInBlock
+    int warpInBlock = 0;            // threadInBlock / 32
+    int lane = 0;                   // threadInBlock % 32
+    bool idle = false;              // a lane of the partial last warp with no thread
+};
+
+// Coordinates of lane `lane` of warp `warp` in block `blockLinear`.
+ThreadCoordinates coordinatesOf(const LaunchShape& shape, std::int64_t blockLinear, int warp, int lane);
+
+} // namespace warpscope::launch

@@ -1,0 +1,84 @@
+#include "util/parse.h"
+
+#include "util/input_error.h"
+
+#include <charconv>
+
+namespace warpscope {
+namespace {
+
+std::string rangeText(std::int64_t min, std::int64_t max)
+{
+    return "allowed: " + std::to_string(min) + ".." + std::to_string(max);
+}
+
+std::string trimmed(std::string_view text)
+{
+    const auto first = text.find_first_not_of(" \t");
+    if (first == std::string_view::npos)
+        return {};
+    const auto last = text.find_last_not_of(" \t");
+    return std::string(text.substr(first, last - first + 1));
+}
+
+} // namespace
+
+std::int64_t parseInteger(std::string_view text, std::string_view what, std::int64_t min,
+                          std::int64_t max)
+{
+    const std::string clean = trimmed(text);
+    std::int64_t value = 0;
+    const char* begin = clean.data();
+    const char* end = clean.data() + clean.size();
+    if (!clean.empty() && *begin == '+')
+        ++begin;
+    const auto [ptr, ec] = std::from_chars(begin, end, value);
+    if (clean.empty() || ec == std::errc::invalid_argument || ptr != end)
+        throw InputError(std::string(what) + ": '" + std::string(text) + "' is not an integer (" +
+                         rangeText(min, max) + ")");
+    if (ec == std::errc::result_out_of_range || value < min || value > max)
+        throw InputError(std::string(what) + ": " + std::string(text) + " is out of range (" +
+                         rangeText(min, max) + ")");
+    return value;
+}
+
+std::size_t parseByteSize(std::string_view text, std::string_view what, std::size_t max)
+{
+    std::string clean = trimmed(text);
+    std::int64_t multiplier = 1;
+    if (!clean.empty() && (clean.back() == 'K' || clean.back() == 'k')) {
+        multiplier = 1024;
+        clean.pop_back();
+    }
+    const std::string label = std::string(what);
+    std::int64_t value = 0;
+    const auto [ptr, ec] = std::from_chars(clean.data(), clean.data() + clean.size(), value);
+    if (clean.empty() || ec != std::errc() || ptr != clean.data() + clean.size())
+        throw InputError(label + ": '" + std::string(text) +
+                         "' is not a byte size (bytes, or KiB with a K suffix such as 48K)");
+    if (value < 0 || static_cast<std::size_t>(value) > max / static_cast<std::size_t>(multiplier))
+        throw InputError(label + ": " + std::string(text) + " is out of range (allowed: 0.." +
+                         std::to_string(max) + " bytes = " + formatBytes(max) + ")");
+    return static_cast<std::size_t>(value * multiplier);
+}
+
+std::string withThousands(std::int64_t value)
+{
+    const std::string digits = std::to_string(value < 0 ? -value : value);
+    std::string grouped = value < 0 ? "-" : "";
+    for (std::size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0)
+            grouped += ',';
+        grouped += digits[i];
+    }
+    return grouped;
+}
+
+std::string formatBytes(std::size_t bytes)
+{
+    if (bytes != 0 && bytes % 1024 == 0)
+        return withThousands(static_cast<std::int64_t>(bytes / 1024)) + " KB";
+    return withThousands(static_cast<std::int64_t>(bytes)) + " B";
+}
+
+} // namespace warpscope

@@ -1,0 +1,24 @@
+// Strict parsing of numbers typed by users: the whole text must be a number in range, or InputError.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace warpscope {
+
+// Parses a decimal integer in [min, max]. `what` names the field in the error ("--block").
+std::int64_t parseInteger(std::string_view text, std::string_view what, std::int64_t min,
+                          std::int64_t max);
+
+// Parses a byte count: "49152", "48K" or "48k" (K = 1024 bytes), in [0, max].
+std::size_t parseByteSize(std::string_view text, std::string_view what, std::size_t max);
+
+// "1,024" style grouping for messages and labels.
+std::string withThousands(std::int64_t value);
+
+// "48 KB" when a multiple of 1024, else "1,234 B".
+std::string formatBytes(std::size_t bytes);
+
+} // namespace warpscope

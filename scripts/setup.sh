@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Installs what Warpscope needs from Debian's packages. Idempotent: when everything is already
+# installed it only checks (dpkg-query) and returns within a second; `apt-get update` runs only
+# when something is missing. The CUDA toolkit is expected at /usr/local/cuda (optional: without it
+# core, the app and the tests still build, using the toolkit headers only when present).
+set -euo pipefail
+
+PACKAGES=(
+  build-essential cmake ninja-build pkg-config
+  qt6-base-dev libqt6opengl6-dev qt6-svg-dev qt6-base-dev-tools
+  libqcustomplot-dev libimgui-dev
+  nlohmann-json3-dev libcli11-dev
+  libgtest-dev libbenchmark-dev
+  libgl-dev libgl1-mesa-dri libegl-mesa0 mesa-utils-bin
+  xvfb xauth fonts-dejavu-core
+)
+
+missing=()
+for pkg in "${PACKAGES[@]}"; do
+  status=$(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null || true)
+  if [[ "$status" != "install ok installed" ]]; then
+    missing+=("$pkg")
+  fi
+done
+
+if ((${#missing[@]} == 0)); then
+  echo "setup: all ${#PACKAGES[@]} packages present"
+  exit 0
+fi
+
+echo "setup: installing ${missing[*]}"
+SUDO=""
+if [[ $(id -u) -ne 0 ]]; then SUDO="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+echo "setup: done"

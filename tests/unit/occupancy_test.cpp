@@ -1,0 +1,284 @@
+// Occupancy against hand-worked expectations. Each case shows the arithmetic in its comment, done
+// from the rules in the CUDA Programming Guide and the toolkit's cuda_occupancy.h, not from our code.
+#include "occupancy/occupancy.h"
+#include "occupancy/occupancy_sweep.h"
+#include "util/input_error.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <climits>
+
+using namespace warpscope;
+using namespace warpscope::occupancy;
+
+namespace {
+
+gpu::GpuPreset preset(const char* arch)
+{
+    auto found = gpu::findPreset(arch);
+    EXPECT_TRUE(found.has_value()) << arch;
+    return *found;
+}
+
+OccupancyInput launchOf(int threads, int regs, std::size_t staticShared = 0, std::size_t dynamicShared = 0)
+{
+    OccupancyInput input;
+    input.threadsPerBlock = threads;
+    input.registersPerThread = regs;
+    input.staticSharedBytes = staticShared;
+    input.dynamicSharedBytes = dynamicShared;
+    return input;
+}
+
+int limitOf(const OccupancyResult& r, Limiter limiter)
+{
+    for (const auto& detail : r.limits)
+        if (detail.limiter == limiter)
+            return detail.blockLimit;
+    return -1;
+}
+
+std::vector<Limiter> only(Limiter limiter) { return {limiter}; }
+
+} // namespace
+
+// --- The four cases of the issue --------------------------------------------------------------
+
+TEST(Occupancy, Sm90_96Threads_40Registers_IsRegisterLimited)
+{
+    // 40 regs x 32 = 1280 per warp (already a multiple of 256); 16384 / 1280 = 12 warps per
+    // sub-partition -> 48 warps per SM -> 48 / 3 = 16 blocks; warps alone: 64 / 3 = 21.
+    const auto r = computeOccupancy(preset("sm_90"), launchOf(96, 40));
+    EXPECT_EQ(r.activeBlocksPerSm, 16);
+    EXPECT_EQ(r.activeWarpsPerSm, 48);
+    EXPECT_DOUBLE_EQ(r.occupancy, 0.75);
+    EXPECT_EQ(r.binding, only(Limiter::Registers));
+    EXPECT_EQ(r.registersPerWarp, 1280);
+    EXPECT_EQ(r.warpsPerSubPartitionByRegisters, 12);
+    EXPECT_EQ(limitOf(r, Limiter::Warps), 21);
+}
+
+TEST(Occupancy, Sm80_128Threads_40Registers_16KStatic_IsSharedLimited)
+{
+    // 16384 + 1024 reserved = 17408 (a multiple of 128); 164 KB = 167936 / 17408 = 9.6 -> 9 blocks
+    // = 36 warps of 64 = 56.25 %. Registers alone: 48 warps / 4 = 12 blocks.
+    const auto r = computeOccupancy(preset("sm_80"), launchOf(128, 40, 16 * 1024));
+    EXPECT_EQ(r.activeBlocksPerSm, 9);
+    EXPECT_DOUBLE_EQ(r.occupancy, 0.5625);
+    EXPECT_EQ(r.binding, only(Limiter::SharedMemory));
+    EXPECT_EQ(r.sharedPerBlock, 17408u);
+    EXPECT_EQ(r.sharedPerSm, 167936u);
+    EXPECT_EQ(limitOf(r, Limiter::Registers), 12);
+}
+
+TEST(Occupancy, Sm86_256Threads_64Registers)
+{
+    // 64 x 32 = 2048 per warp; 16384 / 2048 = 8 warps per sub-partition -> 32 warps -> 4 blocks of 8
+    // warps = 32 of 48 warps = 66.7 %. Warps alone: 48 / 8 = 6.
+    const auto r = computeOccupancy(preset("sm_86"), launchOf(256, 64));
+    EXPECT_EQ(r.activeBlocksPerSm, 4);
+    EXPECT_NEAR(r.occupancy, 2.0 / 3.0, 1e-12);
+    EXPECT_EQ(r.binding, only(Limiter::Registers));
+    EXPECT_EQ(limitOf(r, Limiter::Warps), 6);
+}
+
+TEST(Occupancy, Sm90_256Threads_32Registers_32KDynamic)
+{
+    // 32768 + 1024 = 33792 per block; 228 KB = 233472 / 33792 = 6.9 -> 6 blocks = 48 warps = 75 %.
+    const auto r = computeOccupancy(preset("sm_90"), launchOf(256, 32, 0, 32 * 1024));
+    EXPECT_EQ(r.activeBlocksPerSm, 6);
+    EXPECT_DOUBLE_EQ(r.occupancy, 0.75);
+    EXPECT_EQ(r.binding, only(Limiter::SharedMemory));
+    EXPECT_EQ(limitOf(r, Limiter::Registers), 8);
+}
+
+// --- One or more hand-worked cases per limiter ----------------------------------------------
+
+TEST(Occupancy, WarpsBindAtFullOccupancy)
+{
+    // 1024 threads = 32 warps; 64 / 32 = 2 blocks = 100 %. 16 regs -> 512 per warp -> 32 warps per
+    // sub-partition -> 128 -> 4 blocks; shared: only the 1 KB reservation -> 228 blocks.
+    const auto r = computeOccupancy(preset("sm_90"), launchOf(1024, 16));
+    EXPECT_EQ(r.activeBlocksPerSm, 2);
+    EXPECT_DOUBLE_EQ(r.occupancy, 1.0);
+    EXPECT_EQ(r.binding, only(Limiter::Warps));
+    EXPECT_EQ(limitOf(r, Limiter::SharedMemory), 228);
+    EXPECT_NE(r.explanation.find("nothing to lift"), std::string::npos) << r.explanation;
+}
+
+TEST(Occupancy, WarpsBindBelowFullWhenBlocksDoNotDivide)
+{
+    // sm_86: 640 threads = 20 warps; 48 / 20 = 2 blocks = 40 of 48 warps = 83.3 %.
+    const auto r = computeOccupancy(preset("sm_86"), launchOf(640, 16));
+    EXPECT_EQ(r.activeBlocksPerSm, 2);
+    EXPECT_NEAR(r.occupancy, 40.0 / 48.0, 1e-12);
+    EXPECT_EQ(r.binding, only(Limiter::Warps));
+}
+
+TEST(Occupancy, BlocksBindWithTinyBlocks)
+{
+    // sm_90, 32 threads: warps allow 64, registers (16) allow 128, blocks allow 32 -> 32 warps = 50 %.
+    const auto h100 = computeOccupancy(preset("sm_90"), launchOf(32, 16));
+    EXPECT_EQ(h100.activeBlocksPerSm, 32);
+    EXPECT_DOUBLE_EQ(h100.occupancy, 0.5);
+    EXPECT_EQ(h100.binding, only(Limiter::Blocks));
+    // T4 holds 16 blocks of its 32 warps -> 50 % too.
+    const auto t4 = computeOccupancy(preset("sm_75"), launchOf(32, 16));
+    EXPECT_EQ(t4.activeBlocksPerSm, 16);
+    EXPECT_DOUBLE_EQ(t4.occupancy, 0.5);
+    EXPECT_NE(t4.explanation.find("at least 64 threads"), std::string::npos) << t4.explanation;
+}
+
+TEST(Occupancy, RegistersRoundUpTo256PerWarp)
+{
+    // 33 regs x 32 = 1056 -> 1280 per warp, the same as 40 registers: still 12 warps per
+    // sub-partition -> 16 blocks of 3 warps on sm_90; 32 regs (1024) allows 16 warps -> 21 blocks.
+    EXPECT_EQ(computeOccupancy(preset("sm_90"), launchOf(96, 33)).activeBlocksPerSm, 16);
+    EXPECT_EQ(computeOccupancy(preset("sm_90"), launchOf(96, 32)).activeBlocksPerSm, 21);
+    const auto r = computeOccupancy(preset("sm_90"), launchOf(96, 40));
+    EXPECT_NE(r.explanation.find("at most 32 registers"), std::string::npos) << r.explanation;
+}
+
+TEST(Occupancy, RegisterBlockLimitMakesLaunchImpossible)
+{
+    // 1024 threads x 64 regs = 2048 x 32 warps = 65536: fits exactly, 8 warps per sub-partition
+    // -> 32 warps -> 1 block = 50 %. 65 regs -> 2304 per warp x 32 = 73728 > 65536 -> cannot launch.
+    const auto fits = computeOccupancy(preset("sm_90"), launchOf(1024, 64));
+    EXPECT_EQ(fits.activeBlocksPerSm, 1);
+    EXPECT_DOUBLE_EQ(fits.occupancy, 0.5);
+    const auto over = computeOccupancy(preset("sm_90"), launchOf(1024, 65));
+    EXPECT_EQ(over.activeBlocksPerSm, 0);
+    EXPECT_FALSE(over.launchable());
+    EXPECT_NE(over.explanation.find("cannot run"), std::string::npos);
+}
+
+TEST(Occupancy, VoltaSharedUses256ByteUnitsAndNoReservation)
+{
+    // sm_70: 10000 bytes -> 10240 (256-byte units, nothing reserved); 96 KB = 98304 / 10240 = 9.6 -> 9
+    // blocks = 36 warps = 56.25 %.
+    const auto r = computeOccupancy(preset("sm_70"), launchOf(128, 32, 10000));
+    EXPECT_EQ(r.sharedPerBlock, 10240u);
+    EXPECT_EQ(r.activeBlocksPerSm, 9);
+    EXPECT_DOUBLE_EQ(r.occupancy, 0.5625);
+}
+
+TEST(Occupancy, CarveoutStepsLimitShared)
+{
+    // sm_90, 16 KB static + 1 KB = 17408 per block. Carveout 50 % of 228 KB = 114 KB, rounded up to
+    // the next supported step, 132 KB = 135168 -> 7 blocks = 28 warps = 43.75 %.
+    OccupancyInput input = launchOf(128, 32, 16 * 1024);
+    input.carveoutPercent = 50;
+    const auto half = computeOccupancy(preset("sm_90"), input);
+    EXPECT_EQ(half.sharedPerSm, 135168u);
+    EXPECT_EQ(half.activeBlocksPerSm, 7);
+    EXPECT_DOUBLE_EQ(half.occupancy, 0.4375);
+    EXPECT_NE(half.explanation.find("raise the carveout"), std::string::npos);
+    // The default carveout uses all 228 KB: 233472 / 17408 = 13 blocks = 81.25 %.
+    input.carveoutPercent = -1;
+    EXPECT_EQ(computeOccupancy(preset("sm_90"), input).activeBlocksPerSm, 13);
+    // Carveout 0 is smaller than one block: the driver picks the smallest step that fits, 32 KB -> 1.
+    input.carveoutPercent = 0;
+    const auto none = computeOccupancy(preset("sm_90"), input);
+    EXPECT_EQ(none.sharedPerSm, 32768u);
+    EXPECT_EQ(none.activeBlocksPerSm, 1);
+}
+
+TEST(Occupancy, OptInDynamicShared)
+{
+    // 100 KB dynamic + 1 KB = 103424; 233472 / 103424 = 2 blocks. Above 48 KB it needs the opt-in.
+    const auto r = computeOccupancy(preset("sm_90"), launchOf(256, 32, 0, 100 * 1024));
+    EXPECT_EQ(r.activeBlocksPerSm, 2);
+    EXPECT_TRUE(r.needsOptin);
+    // The whole opt-in limit: 227 KB + 1 KB = 228 KB -> exactly 1 block.
+    EXPECT_EQ(computeOccupancy(preset("sm_90"), launchOf(256, 32, 0, 227 * 1024)).activeBlocksPerSm, 1);
+}
+
+TEST(Occupancy, BarriersLimitFromHopper)
+{
+    // sm_90: 2 barriers per block slot x 32 slots = 64; 16 barriers per block -> 4 blocks of 1 warp.
+    OccupancyInput input = launchOf(32, 16);
+    input.barriersPerBlock = 16;
+    const auto r = computeOccupancy(preset("sm_90"), input);
+    EXPECT_EQ(r.activeBlocksPerSm, 4);
+    EXPECT_EQ(r.binding, only(Limiter::Barriers));
+    // cuda_occupancy.h applies no barrier limit before 9.0.
+    const auto a100 = computeOccupancy(preset("sm_80"), input);
+    EXPECT_EQ(limitOf(a100, Limiter::Barriers), INT_MAX);
+    EXPECT_EQ(a100.activeBlocksPerSm, 32);
+}
+
+TEST(Occupancy, RejectsOutOfRangeInput)
+{
+    const auto h100 = preset("sm_90");
+    EXPECT_THROW(computeOccupancy(h100, launchOf(0, 32)), InputError);
+    EXPECT_THROW(computeOccupancy(h100, launchOf(1025, 32)), InputError);
+    EXPECT_THROW(computeOccupancy(h100, launchOf(256, 0)), InputError);
+    EXPECT_THROW(computeOccupancy(h100, launchOf(256, 256)), InputError);
+    EXPECT_THROW(computeOccupancy(h100, launchOf(256, 32, 48 * 1024 + 1)), InputError);
+    EXPECT_THROW(computeOccupancy(h100, launchOf(256, 32, 0, 227 * 1024 + 1)), InputError);
+    EXPECT_THROW(computeOccupancy(h100, launchOf(256, 32, 40 * 1024, 200 * 1024)), InputError);
+    OccupancyInput input = launchOf(256, 32);
+    input.carveoutPercent = 101;
+    EXPECT_THROW(computeOccupancy(h100, input), InputError);
+    try {
+        computeOccupancy(h100, launchOf(256, 300));
+    } catch (const InputError& error) {
+        EXPECT_STREQ(error.what(), "registers per thread: 300 is out of range (allowed: 1..255)");
+    }
+}
+
+TEST(Occupancy, PresetsMatchTheIssueTable)
+{
+    struct Row { const char* arch; int threads, blocks, sms; std::size_t shared, optin, reserved; };
+    const Row rows[] = {
+        {"sm_70", 2048, 32, 80, 96 * 1024, 96 * 1024, 0},
+        {"sm_75", 1024, 16, 40, 64 * 1024, 64 * 1024, 0},
+        {"sm_80", 2048, 32, 108, 164 * 1024, 163 * 1024, 1024},
+        {"sm_86", 1536, 16, 82, 100 * 1024, 99 * 1024, 1024},
+        {"sm_89", 1536, 24, 128, 100 * 1024, 99 * 1024, 1024},
+        {"sm_90", 2048, 32, 132, 228 * 1024, 227 * 1024, 1024},
+    };
+    ASSERT_EQ(gpu::allPresets().size(), std::size(rows));
+    for (const Row& row : rows) {
+        const auto p = preset(row.arch);
+        EXPECT_EQ(p.maxThreadsPerSm, row.threads) << row.arch;
+        EXPECT_EQ(p.maxBlocksPerSm, row.blocks) << row.arch;
+        EXPECT_EQ(p.smCount, row.sms) << row.arch;
+        EXPECT_EQ(p.sharedPerSm, row.shared) << row.arch;
+        EXPECT_EQ(p.sharedPerBlockOptin, row.optin) << row.arch;
+        EXPECT_EQ(p.reservedSharedPerBlock, row.reserved) << row.arch;
+        EXPECT_EQ(p.registersPerSm, 65536);
+        EXPECT_EQ(p.sharedPerBlock, 48u * 1024);
+        EXPECT_FALSE(p.source.empty());
+    }
+    EXPECT_TRUE(gpu::findPreset("9.0").has_value());
+    EXPECT_TRUE(gpu::findPreset("86").has_value());
+    EXPECT_FALSE(gpu::findPreset("sm_100").has_value());
+}
+
+TEST(OccupancySweep, PointsAgreeWithSingleComputations)
+{
+    const auto h100 = preset("sm_90");
+    const OccupancyInput base = launchOf(96, 40);
+    const auto byBlock = sweepBlockSize(h100, base);
+    ASSERT_EQ(byBlock.size(), 32u);
+    EXPECT_EQ(byBlock[2].x, 96);
+    EXPECT_DOUBLE_EQ(byBlock[2].occupancy, 0.75);
+    const auto byRegs = sweepRegisters(h100, base);
+    ASSERT_EQ(byRegs.size(), 255u);
+    EXPECT_EQ(byRegs[39].x, 40);
+    EXPECT_EQ(byRegs[39].activeBlocks, 16);
+    // Occupancy never rises as registers grow.
+    for (std::size_t i = 1; i < byRegs.size(); ++i)
+        EXPECT_LE(byRegs[i].occupancy, byRegs[i - 1].occupancy) << "regs " << byRegs[i].x;
+    const auto byShared = sweepSharedMemory(h100, launchOf(256, 32), 1024);
+    EXPECT_EQ(byShared.front().x, 0);
+    EXPECT_EQ(byShared[32].x, 32 * 1024);
+    EXPECT_EQ(byShared[32].activeBlocks, 6);
+    const auto grid = sweepBlockSizeByRegisters(h100, base);
+    ASSERT_EQ(grid.blockSizes.size(), 32u);
+    ASSERT_EQ(grid.registers.size(), 255u);
+    EXPECT_DOUBLE_EQ(grid.at(39, 2), 0.75); // 40 regs, 96 threads
+    EXPECT_DOUBLE_EQ(grid.at(15, 31), 1.0); // 16 regs, 1024 threads
+}
