@@ -58,10 +58,7 @@ void runOccupancy(const OccupancyOptions& options, std::ostream& out)
         throw InputError("--arch: unknown architecture '" + options.arch +
                          "' (allowed: " + gpu::knownArchList() + ")");
     occupancy::OccupancyInput input;
-    const launch::Dim3 block = launch::parseDim3(options.block, "--block");
-    if (block.volume() > preset->maxThreadsPerBlock)
-        throw InputError("--block: " + options.block + " is " + std::to_string(block.volume()) +
-                         " threads (allowed: 1.." + std::to_string(preset->maxThreadsPerBlock) + ")");
+    const launch::Dim3 block = launch::parseBlockDim(options.block, "--block");
     input.threadsPerBlock = static_cast<int>(block.volume());
     input.registersPerThread = static_cast<int>(parseInteger(options.regs, "--regs", 1, 255));
     input.staticSharedBytes = parseByteSize(options.smemStatic, "--smem-static", preset->sharedPerBlock);

@@ -63,6 +63,31 @@ Dim3 parseDim3(std::string_view text, std::string_view what)
     return Dim3{values[0], values[1], values[2]};
 }
 
+Dim3 parseBlockDim(std::string_view text, std::string_view what)
+{
+    const std::string label(what);
+    if (text.find(',') == std::string_view::npos)
+        return {parseInteger(text, label, 1, LaunchLimits::maxThreadsPerBlock), 1, 1};
+    const Dim3 block = parseDim3(text, what);
+    try {
+        validateLaunch({{1, 1, 1}, block});
+    } catch (const InputError& error) {
+        throw InputError(label + ": " + error.what());
+    }
+    return block;
+}
+
+Dim3 parseGridDim(std::string_view text, std::string_view what)
+{
+    const Dim3 grid = parseDim3(text, what);
+    try {
+        validateLaunch({grid, {1, 1, 1}});
+    } catch (const InputError& error) {
+        throw InputError(std::string(what) + ": " + error.what());
+    }
+    return grid;
+}
+
 std::string formatDim3(const Dim3& dim)
 {
     if (dim.z != 1)

@@ -6,6 +6,7 @@
 #include <cuda_occupancy.h>
 
 #include <algorithm>
+#include <cctype>
 #include <climits>
 #include <cmath>
 #include <cstdio>
@@ -307,6 +308,12 @@ void validateInput(const gpu::GpuPreset& preset, const OccupancyInput& input)
                          " is out of range (allowed: 0.." + std::to_string(kMaxNamedBarriers) + ")");
 }
 
+std::string calculatorDescription()
+{
+    return "CUDA toolkit cuda_occupancy.h, compute capability up to " + std::to_string(__CUDA_OCC_MAJOR__) + "." +
+           std::to_string(__CUDA_OCC_MINOR__);
+}
+
 int activeBlocksPerSm(const gpu::GpuPreset& preset, const OccupancyInput& input)
 {
     return runCalculator(preset, input).activeBlocksPerMultiprocessor;
@@ -362,7 +369,9 @@ OccupancyResult computeOccupancy(const gpu::GpuPreset& preset, const OccupancyIn
     for (std::size_t i = 0; i < r.binding.size(); ++i) {
         if (i > 0)
             names += i + 1 == r.binding.size() ? " and " : ", ";
-        names += limiterTitle(r.binding[i]);
+        std::string title(limiterTitle(r.binding[i]));
+        title[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(title[0])));
+        names += title;
     }
     if (!r.launchable()) {
         r.explanation = "This launch cannot run on " + r.gpuName + " (" + r.arch + "): " + names +

@@ -62,6 +62,9 @@ OccupancyResult computeOccupancy(const gpu::GpuPreset& preset, const OccupancyIn
 // The same without the explanation text: for sweeps, thousands of calls.
 int activeBlocksPerSm(const gpu::GpuPreset& preset, const OccupancyInput& input);
 
+// "cuda_occupancy.h, compute capability up to 12.1": which calculator computes, for About dialogs.
+std::string calculatorDescription();
+
 // Checks an input against the preset's limits; throws InputError naming the field.
 void validateInput(const gpu::GpuPreset& preset, const OccupancyInput& input);
 

@@ -1,0 +1,104 @@
+#include "cli/cli_screenshot.h"
+
+#include "cli/exit_codes.h"
+#include "canvas/canvas_widget.h"
+#include "util/input_error.h"
+#include "util/parse.h"
+#include "window/application_setup.h"
+#include "window/main_window.h"
+
+#include <QApplication>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFileInfo>
+#include <QImage>
+#include <QThread>
+#include <QUrl>
+
+#include <cstdio>
+#include <iostream>
+
+namespace warpscope::cli {
+
+CLI::App* addScreenshotCommand(CLI::App& app, ScreenshotOptions& options)
+{
+    CLI::App* command = app.add_subcommand(
+        "screenshot", "Render the main window with a lesson and a view to a PNG, then exit (works without a display).");
+    command->add_option("--out", options.out, "PNG file to write")->required();
+    command->add_option("--lesson", options.lesson, "lesson id to show (hierarchy, occupancy, ...)");
+    command->add_option("--view", options.view, "canvas view: hierarchy, placement or occupancy")->capture_default_str();
+    command->add_option("--size", options.size, "window size WxH in logical pixels, 640x480..7680x4320")
+        ->capture_default_str();
+    command->add_option("--link", options.link,
+                        "a warpscope: link to apply first, e.g. 'warpscope:hierarchy?grid=2,2&block=16,16'");
+    return command;
+}
+
+namespace {
+
+void settle(QWidget& window, int milliseconds)
+{
+    QElapsedTimer timer;
+    timer.start();
+    while (timer.elapsed() < milliseconds) {
+        QApplication::processEvents(QEventLoop::AllEvents, 20);
+        window.update();
+        QThread::msleep(10);
+    }
+}
+
+} // namespace
+
+int runScreenshot(const ScreenshotOptions& options, const char* argv0)
+{
+    // Validate everything that needs no window first: bad input fails fast, even without a display.
+    const std::size_t cross = options.size.find('x');
+    if (cross == std::string::npos)
+        throw InputError("--size: '" + options.size + "' is not WxH (for example 1600x1000)");
+    const int width = static_cast<int>(parseInteger(options.size.substr(0, cross), "--size width", 640, 7680));
+    const int height = static_cast<int>(parseInteger(options.size.substr(cross + 1), "--size height", 480, 4320));
+    if (options.view != "hierarchy" && options.view != "placement" && options.view != "occupancy")
+        throw InputError("--view: unknown view '" + options.view + "' (allowed: hierarchy, placement, occupancy)");
+    const QFileInfo out(QString::fromStdString(options.out));
+    if (out.fileName().isEmpty() || !out.absoluteDir().exists())
+        throw InputError("--out: folder of '" + options.out + "' does not exist");
+
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY") &&
+        qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    int qtArgc = 1;
+    char* qtArgv[] = {const_cast<char*>(argv0), nullptr};
+    app::prepareApplication();
+    QApplication application(qtArgc, qtArgv);
+    app::configureApplication();
+
+    app::MainWindow window({.restoreSettings = false});
+    window.resize(width, height);
+    if (!options.lesson.empty() && !window.openLesson(QString::fromStdString(options.lesson)))
+        throw InputError("--lesson: unknown lesson '" + options.lesson + "' (allowed: " +
+                         window.lessons().ids().join(QStringLiteral(", ")).toStdString() + ")");
+    if (!options.link.empty()) {
+        if (const auto error = window.openLink(QUrl(QString::fromStdString(options.link))))
+            throw InputError("--link: " + error->toStdString());
+    }
+    if (options.view == "placement" || options.view == "occupancy")
+        window.showCanvasView(app::CanvasView::Placement);
+    else
+        window.showCanvasView(app::CanvasView::Hierarchy);
+    window.show();
+    if (options.view == "occupancy")
+        window.focusOccupancy();
+    settle(window, 700);
+
+    const QImage image = window.grab().toImage();
+    if (image.isNull() || !image.save(out.absoluteFilePath(), "PNG")) {
+        std::cerr << "warpscope screenshot: cannot write " << out.absoluteFilePath().toStdString() << "\n";
+        return toInt(ExitCode::Failure);
+    }
+    std::cout << "wrote " << out.absoluteFilePath().toStdString() << " (" << image.width() << "x" << image.height()
+              << ", platform " << QApplication::platformName().toStdString() << ", canvas "
+              << viz::canvasRendererDescription().toStdString() << ")\n";
+    return toInt(ExitCode::Ok);
+}
+
+} // namespace warpscope::cli

@@ -1,0 +1,135 @@
+#include "links/view_link.h"
+
+#include "gpu/gpu_preset.h"
+#include "util/input_error.h"
+#include "util/parse.h"
+
+#include <cctype>
+#include <set>
+#include <vector>
+
+namespace warpscope::app {
+namespace {
+
+constexpr std::string_view kScheme = "warpscope:";
+
+struct ViewSpec {
+    std::string_view name;
+    LinkView view;
+    std::vector<std::string_view> keys;
+};
+
+const std::vector<ViewSpec>& viewSpecs()
+{
+    static const std::vector<ViewSpec> specs = {
+        {"lesson", LinkView::Lesson, {"id"}},
+        {"hierarchy", LinkView::Hierarchy, {"grid", "block"}},
+        {"placement", LinkView::Placement, {"arch", "grid", "block", "regs", "static_smem", "dynamic_smem"}},
+        {"occupancy", LinkView::Occupancy,
+         {"arch", "block", "regs", "static_smem", "dynamic_smem", "carveout", "barriers"}},
+    };
+    return specs;
+}
+
+std::string joined(const std::vector<std::string_view>& items)
+{
+    std::string text;
+    for (std::string_view item : items)
+        text += (text.empty() ? "" : ", ") + std::string(item);
+    return text;
+}
+
+// Lesson links are typed by hand: decode %XX escapes so a link copied from a browser works too.
+std::string percentDecoded(std::string_view text, const std::string& where)
+{
+    std::string out;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        if (text[i] != '%') {
+            out += text[i];
+            continue;
+        }
+        if (i + 2 >= text.size() || !std::isxdigit(static_cast<unsigned char>(text[i + 1])) ||
+            !std::isxdigit(static_cast<unsigned char>(text[i + 2])))
+            throw InputError(where + ": malformed %-escape (use %XX with two hex digits)");
+        out += static_cast<char>(std::stoi(std::string(text.substr(i + 1, 2)), nullptr, 16));
+        i += 2;
+    }
+    return out;
+}
+
+} // namespace
+
+ViewLink parseViewLink(std::string_view url)
+{
+    const std::string where = "link '" + std::string(url) + "'";
+    if (url.substr(0, kScheme.size()) != kScheme)
+        throw InputError(where + ": not a warpscope: link");
+    std::string_view rest = url.substr(kScheme.size());
+    const std::size_t question = rest.find('?');
+    const std::string_view viewName = rest.substr(0, question);
+    const std::string_view query = question == std::string_view::npos ? std::string_view{} : rest.substr(question + 1);
+
+    const ViewSpec* spec = nullptr;
+    std::vector<std::string_view> names;
+    for (const ViewSpec& candidate : viewSpecs()) {
+        names.push_back(candidate.name);
+        if (candidate.name == viewName)
+            spec = &candidate;
+    }
+    if (!spec)
+        throw InputError(where + ": unknown view '" + std::string(viewName) + "' (allowed: " + joined(names) + ")");
+
+    ViewLink link;
+    link.view = spec->view;
+    std::set<std::string> seen;
+    std::size_t start = 0;
+    while (!query.empty() && start <= query.size()) {
+        const std::size_t amp = query.find('&', start);
+        const std::string_view pair = query.substr(start, amp == std::string_view::npos ? amp : amp - start);
+        start = amp == std::string_view::npos ? query.size() + 1 : amp + 1;
+        if (pair.empty())
+            continue;
+        const std::size_t equals = pair.find('=');
+        const std::string key(pair.substr(0, equals));
+        if (equals == std::string_view::npos || equals + 1 == pair.size())
+            throw InputError(where + ": '" + key + "' has no value (write " + key + "=VALUE)");
+        bool known = false;
+        for (std::string_view allowed : spec->keys)
+            known = known || allowed == key;
+        if (!known)
+            throw InputError(where + ": unknown key '" + key + "' for " + std::string(spec->name) +
+                             " (allowed: " + joined(spec->keys) + ")");
+        if (!seen.insert(key).second)
+            throw InputError(where + ": '" + key + "' is given twice");
+        const std::string value = percentDecoded(pair.substr(equals + 1), where);
+        const std::string field = where + ": " + key;
+
+        if (key == "id") {
+            link.lessonId = value;
+        } else if (key == "arch") {
+            const auto preset = gpu::findPreset(value);
+            if (!preset)
+                throw InputError(field + ": unknown architecture '" + value + "' (allowed: " + gpu::knownArchList() + ")");
+            link.arch = std::string(preset->arch);
+        } else if (key == "grid") {
+            link.grid = launch::parseGridDim(value, field);
+        } else if (key == "block") {
+            link.block = launch::parseBlockDim(value, field);
+        } else if (key == "regs") {
+            link.registers = static_cast<int>(parseInteger(value, field, 1, 255));
+        } else if (key == "static_smem") {
+            link.staticShared = parseByteSize(value, field, 48 * 1024);
+        } else if (key == "dynamic_smem") {
+            link.dynamicShared = parseByteSize(value, field, 227 * 1024);
+        } else if (key == "carveout") {
+            link.carveout = static_cast<int>(parseInteger(value, field, -1, 100));
+        } else if (key == "barriers") {
+            link.barriers = static_cast<int>(parseInteger(value, field, 0, 16));
+        }
+    }
+    if (link.view == LinkView::Lesson && link.lessonId.empty())
+        throw InputError(where + ": a lesson link needs id=LESSON");
+    return link;
+}
+
+} // namespace warpscope::app

@@ -1,0 +1,110 @@
+// warpscope: with no subcommand, the window; with one, a headless command (see --help).
+#include "cli/cli_occupancy.h"
+#include "cli/cli_screenshot.h"
+#include "cli/exit_codes.h"
+#include "util/input_error.h"
+#include "window/application_setup.h"
+#include "window/main_window.h"
+
+#include <CLI/CLI.hpp>
+
+#include <QApplication>
+
+#include <cstring>
+#include <iostream>
+#include <string_view>
+
+using namespace warpscope;
+
+namespace {
+
+bool isCommandLineInvocation(const char* first)
+{
+    const std::string_view arg(first);
+    // Qt's own options (-platform, -style, ...) start with one dash and go to the window.
+    return !arg.starts_with('-') || arg == "--help" || arg == "-h" || arg == "--version";
+}
+
+int runCommandLine(int argc, char** argv)
+{
+    CLI::App app{"Warpscope: see how GPUs execute code. Without a subcommand, opens the window.", "warpscope"};
+    app.set_version_flag("--version", std::string(WARPSCOPE_VERSION));
+    app.require_subcommand(1);
+    cli::OccupancyOptions occupancy;
+    cli::ScreenshotOptions screenshot;
+    CLI::App* occupancyCommand = cli::addOccupancyCommand(app, occupancy);
+    CLI::App* screenshotCommand = cli::addScreenshotCommand(app, screenshot);
+    app.footer("Exit codes: 0 success, 1 failure, 2 bad input (one line on stderr says what and what is allowed).");
+
+    std::string commandName = "warpscope";
+    const std::string_view first(argv[1]);
+    if (!first.starts_with('-') && first != "occupancy" && first != "screenshot") {
+        std::cerr << "warpscope: unknown subcommand '" << first
+                  << "' (allowed: occupancy, screenshot; no subcommand opens the window)\n";
+        return cli::toInt(cli::ExitCode::BadInput);
+    }
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp&) {
+        std::cout << app.help(app.get_subcommands().empty() ? "" : app.get_subcommands().front()->get_name());
+        return cli::toInt(cli::ExitCode::Ok);
+    } catch (const CLI::CallForAllHelp&) {
+        std::cout << app.help("", CLI::AppFormatMode::All);
+        return cli::toInt(cli::ExitCode::Ok);
+    } catch (const CLI::CallForVersion& version) {
+        std::cout << version.what() << "\n";
+        return cli::toInt(cli::ExitCode::Ok);
+    } catch (const CLI::ParseError& error) {
+        const auto subcommands = app.get_subcommands();
+        const std::string where = subcommands.empty() ? "warpscope" : "warpscope " + subcommands.front()->get_name();
+        std::string message = error.what();
+        if (auto newline = message.find('\n'); newline != std::string::npos)
+            message.resize(newline);
+        std::cerr << where << ": " << message << " (see '" << where << " --help')\n";
+        return cli::toInt(cli::ExitCode::BadInput);
+    }
+
+    try {
+        if (occupancyCommand->parsed()) {
+            commandName = "warpscope occupancy";
+            cli::runOccupancy(occupancy, std::cout);
+            return cli::toInt(cli::ExitCode::Ok);
+        }
+        if (screenshotCommand->parsed()) {
+            commandName = "warpscope screenshot";
+            return cli::runScreenshot(screenshot, argv[0]);
+        }
+    } catch (const InputError& error) {
+        std::cerr << commandName << ": " << error.what() << "\n";
+        return cli::toInt(cli::ExitCode::BadInput);
+    } catch (const std::exception& error) {
+        std::cerr << commandName << ": " << error.what() << "\n";
+        return cli::toInt(cli::ExitCode::Failure);
+    }
+    return cli::toInt(cli::ExitCode::BadInput);
+}
+
+int runWindow(int argc, char** argv)
+{
+    app::prepareApplication();
+    QApplication application(argc, argv);
+    app::configureApplication();
+    const QStringList leftover = QCoreApplication::arguments().mid(1);
+    if (!leftover.isEmpty()) {
+        std::cerr << "warpscope: unknown argument '" << leftover.front().toStdString()
+                  << "' (see 'warpscope --help')\n";
+        return cli::toInt(cli::ExitCode::BadInput);
+    }
+    app::MainWindow window({.restoreSettings = true});
+    window.show();
+    return QApplication::exec();
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    if (argc > 1 && isCommandLineInvocation(argv[1]))
+        return runCommandLine(argc, argv);
+    return runWindow(argc, argv);
+}

@@ -1,0 +1,501 @@
+#include "window/main_window.h"
+
+#include "canvas/canvas_widget.h"
+#include "canvas/imgui_canvas.h"
+#include "links/view_link.h"
+#include "occupancy/occupancy.h"
+#include "panels/occupancy_panel.h"
+#include "scenes/hierarchy_scene.h"
+#include "scenes/placement_scene.h"
+#include "util/input_error.h"
+#include "util/parse.h"
+#include "window/about_text.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDesktopServices>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QKeySequence>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QScrollArea>
+#include <QSettings>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QTabBar>
+#include <QTextBrowser>
+#include <QUrl>
+#include <QVBoxLayout>
+
+namespace warpscope::app {
+
+namespace {
+
+QString dimText(const launch::Dim3& d)
+{
+    return QStringLiteral("(%1, %2, %3)").arg(d.x).arg(d.y).arg(d.z);
+}
+
+} // namespace
+
+MainWindow::MainWindow(Options options, QWidget* parent)
+    : QMainWindow(parent), m_options(options), m_lessons(LessonLibrary::load())
+{
+    setWindowTitle(QStringLiteral("Warpscope"));
+    setObjectName(QStringLiteral("WarpscopeMainWindow"));
+    setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowTabbedDocks);
+    m_canvas = std::make_unique<viz::ImGuiCanvas>();
+    m_hierarchy = std::make_unique<viz::HierarchyScene>();
+    m_placement = std::make_unique<viz::PlacementScene>();
+    m_hierarchy->onSelectionChanged = [this](const auto&) { updateDetails(); };
+
+    buildCanvasArea();
+    buildDocks();
+    buildMenus();
+    statusBar()->showMessage(QStringLiteral("Ready"));
+
+    connect(m_occupancy, &viz::OccupancyPanel::resultChanged, this,
+            [this](const QString&, const occupancy::OccupancyResult& result) {
+                // The explorer's block size is the launch's thread count: keep them in step.
+                if (result.input.threadsPerBlock != m_launch.threadsPerBlock()) {
+                    launch::LaunchShape shape = m_launch;
+                    shape.block = {result.input.threadsPerBlock, 1, 1};
+                    m_launch = shape;
+                    m_blockField->setText(QString::fromStdString(launch::formatDim3(shape.block)));
+                    m_hierarchy->setLaunch(shape);
+                }
+                updatePlacement();
+                updateDetails();
+                m_canvasWidget->update();
+            });
+
+    setLaunch(m_launch);
+    resize(1600, 1000);
+    if (m_options.restoreSettings)
+        restoreLayout();
+    if (!m_lessons.lessons().isEmpty())
+        openLesson(m_lessons.lessons().front().id);
+    if (!m_lessons.problems().isEmpty())
+        showMessage(m_lessons.problems().join(QStringLiteral("\n")), true);
+}
+
+MainWindow::~MainWindow()
+{
+    // The canvas widget renders through m_canvas: destroy it first.
+    delete m_canvasWidget;
+    m_canvasWidget = nullptr;
+}
+
+void MainWindow::buildCanvasArea()
+{
+    auto* area = new QWidget(this);
+    auto* layout = new QVBoxLayout(area);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+
+    auto* bar = new QWidget(area);
+    auto* barLayout = new QHBoxLayout(bar);
+    barLayout->setContentsMargins(6, 4, 6, 4);
+    m_viewTabs = new QTabBar(bar);
+    m_viewTabs->addTab(QStringLiteral("Hierarchy"));
+    m_viewTabs->addTab(QStringLiteral("Placement"));
+    m_viewTabs->setToolTip(QStringLiteral("Ctrl+1: hierarchy, Ctrl+2: placement on SMs"));
+    barLayout->addWidget(m_viewTabs);
+    barLayout->addStretch(1);
+    auto addField = [&](const QString& label, const QString& tip) {
+        auto* caption = new QLabel(label, bar);
+        auto* field = new QLineEdit(bar);
+        field->setMaximumWidth(130);
+        field->setToolTip(tip);
+        caption->setBuddy(field);
+        barLayout->addWidget(caption);
+        barLayout->addWidget(field);
+        connect(field, &QLineEdit::editingFinished, this, &MainWindow::applyLaunchFields);
+        return field;
+    };
+    m_gridField = addField(QStringLiteral("&Grid"),
+                           QStringLiteral("gridDim as x, x,y or x,y,z (x up to 2^31-1, y and z up to 65535)"));
+    m_blockField = addField(QStringLiteral("&Block"),
+                            QStringLiteral("blockDim as x, x,y or x,y,z (x, y up to 1024, z up to 64, "
+                                           "at most 1024 threads)"));
+    layout->addWidget(bar);
+
+    m_canvasWidget = viz::createCanvasWidget(*m_canvas, area);
+    m_canvasWidget->setObjectName(QStringLiteral("canvas"));
+    layout->addWidget(m_canvasWidget, 1);
+    setCentralWidget(area);
+
+    connect(m_viewTabs, &QTabBar::currentChanged, this, [this](int index) {
+        m_canvas->setScene(index == 0 ? static_cast<viz::CanvasScene*>(m_hierarchy.get()) : m_placement.get());
+        m_canvasWidget->update();
+    });
+    m_canvas->setScene(m_hierarchy.get());
+}
+
+void MainWindow::buildDocks()
+{
+    // Lessons: navigator above the text.
+    auto* lessons = new QSplitter(Qt::Vertical, this);
+    m_lessonList = new QListWidget(lessons);
+    for (const Lesson& lesson : m_lessons.lessons()) {
+        auto* item = new QListWidgetItem(lesson.title, m_lessonList);
+        item->setData(Qt::UserRole, lesson.id);
+    }
+    m_lessonList->setMaximumHeight(120);
+    auto* textArea = new QWidget(lessons);
+    auto* textLayout = new QVBoxLayout(textArea);
+    textLayout->setContentsMargins(0, 0, 0, 0);
+    m_messageBanner = new QLabel(textArea);
+    m_messageBanner->setWordWrap(true);
+    m_messageBanner->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_messageBanner->hide();
+    m_lessonView = new QTextBrowser(textArea);
+    m_lessonView->setOpenLinks(false);
+    m_lessonView->document()->setDocumentMargin(12);
+    QFont lessonFont = m_lessonView->font();
+    lessonFont.setPointSizeF(lessonFont.pointSizeF() + 1.0);
+    m_lessonView->setFont(lessonFont);
+    textLayout->addWidget(m_messageBanner);
+    textLayout->addWidget(m_lessonView, 1);
+    lessons->addWidget(m_lessonList);
+    lessons->addWidget(textArea);
+    lessons->setStretchFactor(1, 1);
+    lessons->setSizes({70, 900});
+    connect(m_lessonList, &QListWidget::currentRowChanged, this, [this](int row) {
+        if (row >= 0 && row < m_lessons.lessons().size())
+            openLesson(m_lessons.lessons().at(row).id);
+    });
+    connect(m_lessonView, &QTextBrowser::anchorClicked, this, [this](const QUrl& url) {
+        if (url.scheme() == QLatin1String("warpscope"))
+            openLink(url);
+        else if (url.scheme() == QLatin1String("http") || url.scheme() == QLatin1String("https"))
+            QDesktopServices::openUrl(url);
+        else if (!url.fragment().isEmpty())
+            m_lessonView->scrollToAnchor(url.fragment());
+    });
+
+    m_lessonDock = new QDockWidget(QStringLiteral("Lessons"), this);
+    m_lessonDock->setObjectName(QStringLiteral("LessonsDock"));
+    m_lessonDock->setWidget(lessons);
+    addDockWidget(Qt::LeftDockWidgetArea, m_lessonDock);
+
+    m_occupancy = new viz::OccupancyPanel(this);
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidget(m_occupancy);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    m_occupancyDock = new QDockWidget(QStringLiteral("Occupancy"), this);
+    m_occupancyDock->setObjectName(QStringLiteral("OccupancyDock"));
+    m_occupancyDock->setWidget(scroll);
+    addDockWidget(Qt::RightDockWidgetArea, m_occupancyDock);
+
+    m_details = new QLabel(this);
+    m_details->setWordWrap(true);
+    m_details->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_details->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    m_details->setMargin(8);
+    m_detailsDock = new QDockWidget(QStringLiteral("Details"), this);
+    m_detailsDock->setObjectName(QStringLiteral("DetailsDock"));
+    m_detailsDock->setWidget(m_details);
+    addDockWidget(Qt::BottomDockWidgetArea, m_detailsDock);
+
+    resizeDocks({m_lessonDock, m_occupancyDock}, {400, 500}, Qt::Horizontal);
+    resizeDocks({m_detailsDock}, {90}, Qt::Vertical);
+}
+
+void MainWindow::buildMenus()
+{
+    QMenu* file = menuBar()->addMenu(QStringLiteral("&File"));
+    QAction* shot = file->addAction(QStringLiteral("Save &Screenshot..."), this, &MainWindow::saveScreenshotInteractive);
+    shot->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
+    file->addSeparator();
+    QAction* quit = file->addAction(QStringLiteral("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+
+    QMenu* view = menuBar()->addMenu(QStringLiteral("&View"));
+    QAction* hierarchy = view->addAction(QStringLiteral("&Hierarchy"), this, [this] { showCanvasView(CanvasView::Hierarchy); });
+    hierarchy->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_1));
+    QAction* placement = view->addAction(QStringLiteral("&Placement on SMs"), this, [this] { showCanvasView(CanvasView::Placement); });
+    placement->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_2));
+    QAction* occupancy = view->addAction(QStringLiteral("&Occupancy Explorer"), this, &MainWindow::focusOccupancy);
+    occupancy->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_3));
+    view->addSeparator();
+    QAction* fit = view->addAction(QStringLiteral("&Fit Canvas"), this, [this] {
+        m_canvas->scene()->resetView();
+        m_canvasWidget->update();
+    });
+    fit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
+    QAction* editLaunch = view->addAction(QStringLiteral("Edit &Launch"), this, [this] {
+        m_gridField->setFocus();
+        m_gridField->selectAll();
+    });
+    editLaunch->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
+    view->addSeparator();
+    view->addAction(m_lessonDock->toggleViewAction());
+    view->addAction(m_occupancyDock->toggleViewAction());
+    view->addAction(m_detailsDock->toggleViewAction());
+    view->addAction(QStringLiteral("&Reset Layout"), this, [this] {
+        for (QDockWidget* dock : {m_lessonDock, m_occupancyDock, m_detailsDock}) {
+            dock->setFloating(false);
+            dock->show();
+        }
+        resizeDocks({m_lessonDock, m_occupancyDock}, {400, 500}, Qt::Horizontal);
+    });
+
+    QMenu* lessons = menuBar()->addMenu(QStringLiteral("&Lessons"));
+    QAction* previous = lessons->addAction(QStringLiteral("&Previous Lesson"), this, [this] {
+        m_lessonList->setCurrentRow(std::max(0, m_lessonList->currentRow() - 1));
+    });
+    previous->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_PageUp));
+    QAction* next = lessons->addAction(QStringLiteral("&Next Lesson"), this, [this] {
+        m_lessonList->setCurrentRow(std::min(m_lessonList->count() - 1, m_lessonList->currentRow() + 1));
+    });
+    next->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_PageDown));
+    lessons->addSeparator();
+    for (const Lesson& lesson : m_lessons.lessons()) {
+        const QString id = lesson.id;
+        lessons->addAction(lesson.title, this, [this, id] { openLesson(id); });
+    }
+
+    QMenu* help = menuBar()->addMenu(QStringLiteral("&Help"));
+    QAction* about = help->addAction(QStringLiteral("&About Warpscope"), this, &MainWindow::showAbout);
+    about->setShortcut(QKeySequence::HelpContents);
+    help->addAction(QStringLiteral("About &Qt"), qApp, &QApplication::aboutQt);
+}
+
+void MainWindow::restoreLayout()
+{
+    QSettings settings;
+    restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
+    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    if (m_options.restoreSettings) {
+        QSettings settings;
+        settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+        settings.setValue(QStringLiteral("window/state"), saveState());
+    }
+    QMainWindow::closeEvent(event);
+}
+
+bool MainWindow::openLesson(const QString& id)
+{
+    const Lesson* lesson = m_lessons.find(id);
+    if (!lesson)
+        return false;
+    m_lessonView->setMarkdown(lesson->markdown);
+    int row = 0;
+    while (row < m_lessons.lessons().size() && m_lessons.lessons().at(row).id != id)
+        ++row;
+    if (m_lessonList->currentRow() != row) {
+        const QSignalBlocker blocker(m_lessonList);
+        m_lessonList->setCurrentRow(row);
+    }
+    setWindowTitle(QStringLiteral("%1 — Warpscope").arg(lesson->title));
+    return true;
+}
+
+QString MainWindow::currentLessonId() const
+{
+    const int row = m_lessonList->currentRow();
+    return row >= 0 && row < m_lessons.lessons().size() ? m_lessons.lessons().at(row).id : QString();
+}
+
+void MainWindow::showCanvasView(CanvasView view)
+{
+    m_viewTabs->setCurrentIndex(static_cast<int>(view));
+}
+
+CanvasView MainWindow::canvasView() const
+{
+    return static_cast<CanvasView>(m_viewTabs->currentIndex());
+}
+
+void MainWindow::focusOccupancy()
+{
+    m_occupancyDock->show();
+    m_occupancyDock->raise();
+    resizeDocks({m_occupancyDock}, {std::max(600, width() / 2)}, Qt::Horizontal);
+    m_occupancy->setFocus();
+}
+
+void MainWindow::setLaunch(const launch::LaunchShape& shape)
+{
+    m_launch = shape;
+    m_gridField->setText(QString::fromStdString(launch::formatDim3(shape.grid)));
+    m_blockField->setText(QString::fromStdString(launch::formatDim3(shape.block)));
+    m_hierarchy->setLaunch(shape);
+    occupancy::OccupancyInput input = m_occupancy->inputs();
+    if (input.threadsPerBlock != shape.threadsPerBlock()) {
+        input.threadsPerBlock = static_cast<int>(shape.threadsPerBlock());
+        m_occupancy->setInputs(m_occupancy->arch(), input); // emits resultChanged -> placement
+    }
+    updatePlacement();
+    updateDetails();
+    m_canvasWidget->update();
+}
+
+void MainWindow::applyLaunchFields()
+{
+    try {
+        launch::LaunchShape shape;
+        shape.grid = launch::parseDim3(m_gridField->text().toStdString(), "grid");
+        shape.block = launch::parseDim3(m_blockField->text().toStdString(), "block");
+        launch::validateLaunch(shape);
+        if (shape == m_launch)
+            return;
+        setLaunch(shape);
+        showMessage(QString(), false);
+    } catch (const InputError& error) {
+        showMessage(QString::fromStdString(error.what()), true);
+    }
+}
+
+void MainWindow::updatePlacement()
+{
+    const auto& result = m_occupancy->result();
+    const auto preset = gpu::findPreset(m_occupancy->arch().toStdString());
+    if (!preset)
+        return;
+    const std::string label = std::string(preset->name) + " (" + std::string(preset->arch) + ")";
+    std::string note;
+    int blocksPerSm = 0;
+    if (result) {
+        blocksPerSm = result->activeBlocksPerSm;
+        note = result->explanation;
+    } else {
+        note = "The occupancy inputs are invalid; see the Occupancy panel.";
+    }
+    m_placement->setPlacement(m_launch, preset->smCount, blocksPerSm, label, note);
+}
+
+void MainWindow::updateDetails()
+{
+    QString text = QStringLiteral("<b>Launch</b> grid %1 × block %2 = %3 blocks, %4 warps, %5 threads.")
+                       .arg(dimText(m_launch.grid), dimText(m_launch.block),
+                            QString::fromStdString(withThousands(m_launch.blockCount())),
+                            QString::fromStdString(withThousands(m_launch.blockCount() * m_launch.warpsPerBlock())),
+                            QString::fromStdString(withThousands(m_launch.threadCount())));
+    if (const auto& result = m_occupancy->result()) {
+        const auto& plan = m_placement->plan();
+        text += QStringLiteral(" On %1: %2 blocks per SM → %3 wave(s).")
+                    .arg(QString::fromStdString(result->gpuName))
+                    .arg(result->activeBlocksPerSm)
+                    .arg(QString::fromStdString(withThousands(plan.waves)));
+    }
+    if (const auto selected = m_hierarchy->selected()) {
+        if (selected->idle)
+            text += QStringLiteral("<br><b>Selected</b> idle lane %1 of warp %2 in block %3 (no thread).")
+                        .arg(selected->lane).arg(selected->warpInBlock).arg(dimText(selected->blockIdx));
+        else
+            text += QStringLiteral("<br><b>Selected</b> blockIdx %1, threadIdx %2: global thread %3, warp %4, lane %5.")
+                        .arg(dimText(selected->blockIdx), dimText(selected->threadIdx),
+                             QString::fromStdString(withThousands(selected->globalLinear)))
+                        .arg(selected->warpInBlock)
+                        .arg(selected->lane);
+    } else {
+        text += QStringLiteral("<br><span style='color:gray'>Click a lane in the hierarchy to select it.</span>");
+    }
+    m_details->setText(text);
+}
+
+void MainWindow::showMessage(const QString& message, bool error)
+{
+    m_lastMessage = message;
+    if (message.isEmpty()) {
+        m_messageBanner->hide();
+        return;
+    }
+    m_messageBanner->setText(message);
+    m_messageBanner->setStyleSheet(error ? QStringLiteral("QLabel { background: #5c1f1f; color: #ffdede; padding: 6px; border-radius: 3px; }")
+                                         : QStringLiteral("QLabel { background: #1f3d5c; color: #deeeff; padding: 6px; border-radius: 3px; }"));
+    m_messageBanner->show();
+    statusBar()->showMessage(message, 10000);
+}
+
+std::optional<QString> MainWindow::openLink(const QUrl& url)
+{
+    ViewLink link;
+    try {
+        link = parseViewLink(url.toString(QUrl::FullyDecoded).toStdString());
+        if (link.view == LinkView::Lesson) {
+            if (!m_lessons.find(QString::fromStdString(link.lessonId)))
+                throw InputError("link '" + url.toString().toStdString() + "': unknown lesson '" + link.lessonId +
+                                 "' (allowed: " + m_lessons.ids().join(QStringLiteral(", ")).toStdString() + ")");
+            openLesson(QString::fromStdString(link.lessonId));
+            showMessage(QString(), false);
+            return std::nullopt;
+        }
+        // Build the complete new state first and validate it; commit only if all of it is valid.
+        launch::LaunchShape shape = m_launch;
+        if (link.grid)
+            shape.grid = *link.grid;
+        if (link.block)
+            shape.block = *link.block;
+        launch::validateLaunch(shape);
+        QString arch = m_occupancy->arch();
+        occupancy::OccupancyInput input = m_occupancy->inputs();
+        if (link.arch)
+            arch = QString::fromStdString(*link.arch);
+        input.threadsPerBlock = static_cast<int>(shape.threadsPerBlock());
+        if (link.registers)
+            input.registersPerThread = *link.registers;
+        if (link.staticShared)
+            input.staticSharedBytes = *link.staticShared;
+        if (link.dynamicShared)
+            input.dynamicSharedBytes = *link.dynamicShared;
+        if (link.carveout)
+            input.carveoutPercent = *link.carveout;
+        if (link.barriers)
+            input.barriersPerBlock = *link.barriers;
+        const auto preset = gpu::findPreset(arch.toStdString());
+        if (!preset)
+            throw InputError("unknown architecture " + arch.toStdString());
+        try {
+            occupancy::validateInput(*preset, input);
+        } catch (const InputError& error) {
+            throw InputError("link '" + url.toString().toStdString() + "': " + error.what());
+        }
+        m_occupancy->setInputs(arch, input);
+        setLaunch(shape);
+        showMessage(QString(), false);
+        switch (link.view) {
+        case LinkView::Hierarchy: showCanvasView(CanvasView::Hierarchy); break;
+        case LinkView::Placement: showCanvasView(CanvasView::Placement); break;
+        case LinkView::Occupancy: focusOccupancy(); break;
+        case LinkView::Lesson: break;
+        }
+        return std::nullopt;
+    } catch (const InputError& error) {
+        const QString message = QString::fromStdString(error.what());
+        showMessage(message, true);
+        return message;
+    }
+}
+
+void MainWindow::showAbout()
+{
+    QMessageBox::about(this, QStringLiteral("About Warpscope"), aboutText(viz::canvasRendererDescription()));
+}
+
+void MainWindow::saveScreenshotInteractive()
+{
+    const QString path = QFileDialog::getSaveFileName(this, QStringLiteral("Save Screenshot"),
+                                                      QStringLiteral("warpscope.png"), QStringLiteral("PNG images (*.png)"));
+    if (path.isEmpty())
+        return;
+    if (!grab().save(path, "PNG"))
+        showMessage(QStringLiteral("Could not write %1").arg(path), true);
+    else
+        statusBar()->showMessage(QStringLiteral("Saved %1").arg(path), 5000);
+}
+
+} // namespace warpscope::app

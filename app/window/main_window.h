@@ -1,0 +1,96 @@
+// The Warpscope window: lessons on the left, the canvas (hierarchy / placement scenes) in the
+// centre with the launch controls above it, the occupancy explorer and a details panel in docks.
+// Lesson links (warpscope:...) drive all of them through openLink().
+#pragma once
+
+#include "launch/launch_geometry.h"
+#include "lessons/lesson_library.h"
+
+#include <QMainWindow>
+
+#include <memory>
+#include <optional>
+
+class QDockWidget;
+class QLabel;
+class QLineEdit;
+class QListWidget;
+class QTabBar;
+class QTextBrowser;
+class QUrl;
+
+namespace warpscope::viz {
+class HierarchyScene;
+class ImGuiCanvas;
+class OccupancyPanel;
+class PlacementScene;
+} // namespace warpscope::viz
+
+namespace warpscope::app {
+
+enum class CanvasView { Hierarchy = 0, Placement = 1 };
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    struct Options {
+        bool restoreSettings = true; // false for screenshots and tests: a fixed, default layout
+    };
+    explicit MainWindow(Options options, QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    bool openLesson(const QString& id);                // false when unknown
+    QString currentLessonId() const;
+    void showCanvasView(CanvasView view);
+    CanvasView canvasView() const;
+    void focusOccupancy();                             // raise and widen the occupancy dock
+    void setLaunch(const launch::LaunchShape& shape);  // must be valid
+    const launch::LaunchShape& launchShape() const { return m_launch; }
+
+    // Applies a warpscope: link. On bad input it changes nothing, shows the message and returns it.
+    std::optional<QString> openLink(const QUrl& url);
+    QString lastMessage() const { return m_lastMessage; }
+
+    viz::OccupancyPanel* occupancyPanel() const { return m_occupancy; }
+    viz::HierarchyScene* hierarchyScene() const { return m_hierarchy.get(); }
+    viz::PlacementScene* placementScene() const { return m_placement.get(); }
+    QWidget* canvasWidget() const { return m_canvasWidget; }
+    const LessonLibrary& lessons() const { return m_lessons; }
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+
+private:
+    void buildCanvasArea();
+    void buildDocks();
+    void buildMenus();
+    void restoreLayout();
+    void showMessage(const QString& message, bool error);
+    void applyLaunchFields();
+    void updatePlacement();
+    void updateDetails();
+    void showAbout();
+    void saveScreenshotInteractive();
+
+    Options m_options;
+    LessonLibrary m_lessons;
+    launch::LaunchShape m_launch{{4, 2, 1}, {96, 1, 1}};
+    std::unique_ptr<viz::ImGuiCanvas> m_canvas;
+    std::unique_ptr<viz::HierarchyScene> m_hierarchy;
+    std::unique_ptr<viz::PlacementScene> m_placement;
+    QWidget* m_canvasWidget = nullptr;
+    QTabBar* m_viewTabs = nullptr;
+    QLineEdit* m_gridField = nullptr;
+    QLineEdit* m_blockField = nullptr;
+    QListWidget* m_lessonList = nullptr;
+    QTextBrowser* m_lessonView = nullptr;
+    QLabel* m_messageBanner = nullptr;
+    QLabel* m_details = nullptr;
+    viz::OccupancyPanel* m_occupancy = nullptr;
+    QDockWidget* m_lessonDock = nullptr;
+    QDockWidget* m_occupancyDock = nullptr;
+    QDockWidget* m_detailsDock = nullptr;
+    QString m_lastMessage;
+};
+
+} // namespace warpscope::app

@@ -1,0 +1,135 @@
+// The occupancy explorer: kernel launch inputs for a GPU preset, the theoretical occupancy that
+// cuda_occupancy.h computes from them with every limiter, and plots of how occupancy changes as
+// block size, registers and shared memory vary (like Nsight Compute's occupancy graphs).
+#pragma once
+
+#include "occupancy/occupancy.h"
+#include "occupancy/occupancy_sweep.h"
+
+#include <QString>
+#include <QWidget>
+
+#include <array>
+#include <functional>
+#include <optional>
+#include <utility>
+#include <vector>
+
+class QComboBox;
+class QEvent;
+class QLabel;
+class QMouseEvent;
+class QSpinBox;
+class QTimer;
+class QCustomPlot;
+class QCPGraph;
+class QCPColorMap;
+class QCPColorScale;
+class QCPItemStraightLine;
+class QCPItemTracer;
+class QCPTextElement;
+
+namespace warpscope::viz {
+
+class OccupancyPanel : public QWidget {
+    Q_OBJECT
+public:
+    // Builds the controls and plots and computes the default inputs on sm_90 (H100).
+    explicit OccupancyPanel(QWidget* parent = nullptr);
+
+    // Sets every input (updates the controls without feedback loops) and recomputes once.
+    void setInputs(const QString& arch, const occupancy::OccupancyInput& input);
+    // The preset arch the inputs refer to, "sm_90".
+    QString arch() const;
+    // The inputs the last recompute used.
+    occupancy::OccupancyInput inputs() const;
+    // The last successful result; nullopt while the inputs are invalid.
+    const std::optional<occupancy::OccupancyResult>& result() const;
+
+signals:
+    // After every recompute that succeeded (the placement view and the status bar listen).
+    void resultChanged(const QString& arch, const warpscope::occupancy::OccupancyResult& result);
+
+protected:
+    // Restyles the plots and labels when the application switches between light and dark.
+    void changeEvent(QEvent* event) override;
+
+private:
+    // One of the three "active warps vs one input" plots.
+    struct SweepPlot {
+        QCustomPlot* plot = nullptr;
+        QCPTextElement* title = nullptr;
+        QCPGraph* graph = nullptr;
+        QCPItemTracer* marker = nullptr;
+        QCPItemStraightLine* markerLine = nullptr;
+        double xScale = 1.0;                  // sweep x (threads, registers, bytes) per axis unit
+        QString (*describeX)(int x) = nullptr; // "256 threads per block", for hover tooltips
+        std::vector<occupancy::SweepPoint> points;
+        QString sweptFor; // the inputs `points` were swept with, to skip identical sweeps
+    };
+
+    struct HeatmapPlot {
+        QCustomPlot* plot = nullptr;
+        QCPTextElement* title = nullptr;
+        QCPColorMap* map = nullptr;
+        QCPColorScale* scale = nullptr;
+        QCPItemTracer* markerCross = nullptr;
+        QCPItemTracer* markerRing = nullptr;
+        occupancy::OccupancyGrid grid;
+        QString sweptFor;
+    };
+
+    QWidget* buildControls();
+    QWidget* buildResultArea();
+    QWidget* buildPlots();
+    void initSweepPlot(SweepPlot& sweep, const QString& title, const QString& xLabel);
+    void initHeatmap();
+
+    void applyPresetLimits();
+    void syncControlsFromInput();
+    void recompute();
+    void showResult();
+    void showError(const QString& message);
+    void setResultVisible(bool visible);
+    void rebuildPlots();
+    void rebuildSweep(SweepPlot& sweep, const QString& key, double currentX, double currentY,
+                      const std::function<std::vector<occupancy::SweepPoint>()>& sweepFunction);
+    void rebuildHeatmap();
+    void applyPlotStyle();
+
+    void hoverSweep(const SweepPlot& sweep, QMouseEvent* event) const;
+    // (row, column) of the heatmap grid under the mouse; nullopt outside the plot or without data.
+    std::optional<std::pair<std::size_t, std::size_t>> heatmapCellAt(QMouseEvent* event) const;
+    void hoverHeatmap(QMouseEvent* event) const;
+
+    std::optional<gpu::GpuPreset> currentPreset() const;
+
+    QString m_arch;
+    occupancy::OccupancyInput m_input;
+    std::optional<occupancy::OccupancyResult> m_result;
+
+    QComboBox* m_presetCombo = nullptr;
+    QSpinBox* m_blockSpin = nullptr;
+    QSpinBox* m_registersSpin = nullptr;
+    QSpinBox* m_staticSharedSpin = nullptr;
+    QSpinBox* m_dynamicSharedSpin = nullptr;
+    QSpinBox* m_carveoutSpin = nullptr;
+    QSpinBox* m_barriersSpin = nullptr;
+
+    QLabel* m_summaryLabel = nullptr;
+    QLabel* m_limitedByLabel = nullptr;
+    QLabel* m_errorLabel = nullptr;
+    QWidget* m_limiterTable = nullptr;
+    std::array<QLabel*, 5> m_limiterNames{};
+    std::array<QLabel*, 5> m_limiterValues{};
+    QLabel* m_explanationLabel = nullptr;
+    QLabel* m_footnoteLabel = nullptr;
+
+    SweepPlot m_blockPlot;
+    SweepPlot m_registersPlot;
+    SweepPlot m_sharedPlot;
+    HeatmapPlot m_heatmap;
+    QTimer* m_plotTimer = nullptr;
+};
+
+} // namespace warpscope::viz
