@@ -425,7 +425,7 @@ std::optional<QString> MainWindow::openLink(const QUrl& url)
 {
     ViewLink link;
     try {
-        link = parseViewLink(url.toString(QUrl::FullyDecoded).toStdString());
+        link = parseViewLink(url.toString().toStdString());
         if (link.view == LinkView::Lesson) {
             if (!m_lessons.find(QString::fromStdString(link.lessonId)))
                 throw InputError("link '" + url.toString().toStdString() + "': unknown lesson '" + link.lessonId +
