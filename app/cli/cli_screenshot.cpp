@@ -26,7 +26,8 @@ CLI::App* addScreenshotCommand(CLI::App& app, ScreenshotOptions& options)
         "screenshot", "Render the main window with a lesson and a view to a PNG, then exit (works without a display).");
     command->add_option("--out", options.out, "PNG file to write")->required();
     command->add_option("--lesson", options.lesson, "lesson id to show (hierarchy, occupancy, ...)");
-    command->add_option("--view", options.view, "canvas view: hierarchy, placement or occupancy")->capture_default_str();
+    command->add_option("--view", options.view,
+                        "hierarchy, placement or occupancy (default: the --link's view, else hierarchy)");
     command->add_option("--size", options.size, "window size WxH in logical pixels, 640x480..7680x4320")
         ->capture_default_str();
     command->add_option("--link", options.link,
@@ -57,7 +58,8 @@ int runScreenshot(const ScreenshotOptions& options, const char* argv0)
         throw InputError("--size: '" + options.size + "' is not WxH (for example 1600x1000)");
     const int width = static_cast<int>(parseInteger(options.size.substr(0, cross), "--size width", 640, 7680));
     const int height = static_cast<int>(parseInteger(options.size.substr(cross + 1), "--size height", 480, 4320));
-    if (options.view != "hierarchy" && options.view != "placement" && options.view != "occupancy")
+    if (!options.view.empty() && options.view != "hierarchy" && options.view != "placement" &&
+        options.view != "occupancy")
         throw InputError("--view: unknown view '" + options.view + "' (allowed: hierarchy, placement, occupancy)");
     const QFileInfo out(QString::fromStdString(options.out));
     if (out.fileName().isEmpty() || !out.absoluteDir().exists())
@@ -83,7 +85,7 @@ int runScreenshot(const ScreenshotOptions& options, const char* argv0)
     }
     if (options.view == "placement" || options.view == "occupancy")
         window.showCanvasView(app::CanvasView::Placement);
-    else
+    else if (options.view == "hierarchy" || options.link.empty())
         window.showCanvasView(app::CanvasView::Hierarchy);
     window.show();
     if (options.view == "occupancy")

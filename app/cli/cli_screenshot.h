@@ -12,7 +12,7 @@ namespace warpscope::cli {
 struct ScreenshotOptions {
     std::string out;
     std::string lesson;
-    std::string view = "hierarchy";
+    std::string view;   // empty: the --link's view, else hierarchy
     std::string size = "1600x1000";
     std::string link;
 };

@@ -370,7 +370,11 @@ void MainWindow::updatePlacement()
     int blocksPerSm = 0;
     if (result) {
         blocksPerSm = result->activeBlocksPerSm;
+        // The summary sentences only ("Occupancy ...: ... Limited by ..."); the panel has the rest.
         note = result->explanation;
+        if (const auto limited = note.find("Limited by"); limited != std::string::npos)
+            if (const auto end = note.find('.', limited); end != std::string::npos)
+                note.resize(end + 1);
     } else {
         note = "The occupancy inputs are invalid; see the Occupancy panel.";
     }

@@ -426,7 +426,7 @@ void OccupancyPanel::initHeatmap()
     plot->setMouseTracking(true);
     plot->xAxis->setLabel(tr("threads per block"));
     plot->yAxis->setLabel(tr("registers per thread"));
-    plot->xAxis->setTicker(fixedTicker(256));
+    plot->xAxis->setTicker(fixedTicker(512));
     plot->yAxis->setTicker(fixedTicker(64));
     plot->xAxis->grid()->setVisible(false);
     plot->yAxis->grid()->setVisible(false);

@@ -11,7 +11,8 @@
 namespace warpscope::viz {
 namespace {
 
-constexpr double kStripHeight = 74.0; // the wave strip under the SM grid, logical px
+constexpr double kStripHeight = 74.0;    // the wave strip under the SM grid, logical px
+constexpr double kOverlayHeight = 150.0; // the summary panel above the SM grid
 
 std::string percentText(double fraction)
 {
@@ -55,8 +56,8 @@ void PlacementScene::draw(const SceneFrame& frame)
         }
     }
     Rect smArea = frame.viewport;
-    smArea.y += 96.0; // under the overlay
-    smArea.h = std::max(40.0, frame.viewport.h - kStripHeight - 96.0);
+    smArea.y += kOverlayHeight; // under the overlay
+    smArea.h = std::max(40.0, frame.viewport.h - kStripHeight - kOverlayHeight);
     const double aspect = smArea.h > 0 ? smArea.w / smArea.h : 1.6;
     if (m_autoFitOnResize && std::abs(aspect - m_layoutAspect) > 0.05) {
         m_layoutAspect = aspect;
@@ -139,10 +140,18 @@ void PlacementScene::drawWaveStrip(const SceneFrame& frame, const Rect& strip)
         const double used = tail ? m_plan.tailUtilization : 1.0;
         const Rect slotArea{bars.x + wave * perWave, bars.y, std::max(1.0, perWave * step - (perWave > 4 ? 2 : 0)), bars.h};
         style::strokeRect(list, slotArea, style::kBlockBorder);
-        const Rect filled{slotArea.x, slotArea.bottom() - bars.h * used, slotArea.w, bars.h * used};
+        const double height = std::max(2.0, bars.h * used); // a 1-block tail must stay visible
+        const Rect filled{slotArea.x, slotArea.bottom() - height, slotArea.w, height};
         style::fillRect(list, filled, tail && m_plan.tailBlocks < m_plan.slotsPerWave ? style::kTail : style::waveColour(wave));
         if (wave <= m_wave && m_wave < wave + step)
             style::strokeRect(list, slotArea, style::kHover, 2.0f);
+        if (step == 1 && slotArea.w >= 120.0) {
+            const std::string label = "wave " + withThousands(wave + 1) + ": " +
+                                      withThousands(tail ? m_plan.tailBlocks : m_plan.slotsPerWave) + " / " +
+                                      withThousands(m_plan.slotsPerWave) + " slots";
+            list->AddText(font, fontSize, ImVec2(static_cast<float>(slotArea.x + 4), static_cast<float>(slotArea.y + 3)),
+                          style::kText, label.c_str());
+        }
     }
     if (m_plan.waves > 1 && step > 1) {
         const Rect tailArea{bars.x + (m_plan.waves - 1) * perWave, bars.y, std::max(2.0, perWave), bars.h};
@@ -155,11 +164,11 @@ void PlacementScene::drawOverlay(const SceneFrame& frame)
 {
     ImGui::SetNextWindowPos(ImVec2(static_cast<float>(frame.viewport.x + 10), static_cast<float>(frame.viewport.y + 10)),
                             ImGuiCond_Always);
-    ImGui::SetNextWindowSize(ImVec2(static_cast<float>(std::max(200.0, frame.viewport.w - 20)), 0.0f), ImGuiCond_Always);
+    ImGui::SetNextWindowSize(ImVec2(static_cast<float>(std::max(200.0, frame.viewport.w - 20)),
+                                    static_cast<float>(kOverlayHeight - 20)), ImGuiCond_Always);
     ImGui::SetNextWindowBgAlpha(0.9f);
     const ImGuiWindowFlags flags = ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
-                                   ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize |
-                                   ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_AlwaysAutoResize;
+                                   ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoTitleBar;
     if (ImGui::Begin("Placement##placement", nullptr, flags)) {
         if (!m_plan.runnable()) {
             ImGui::TextColored(ImVec4(0.91f, 0.38f, 0.31f, 1.0f), "%s: this launch cannot run (0 blocks fit on an SM).",
@@ -168,7 +177,7 @@ void PlacementScene::drawOverlay(const SceneFrame& frame)
             ImGui::End();
             return;
         }
-        ImGui::Text("%s: %s blocks / (%d SMs x %d resident blocks = %s slots) = %s wave%s", m_gpuLabel.c_str(),
+        ImGui::TextWrapped("%s: %s blocks / (%d SMs x %d resident blocks = %s slots) = %s wave%s", m_gpuLabel.c_str(),
                     withThousands(m_plan.totalBlocks).c_str(), m_plan.smCount, m_plan.blocksPerSm,
                     withThousands(m_plan.slotsPerWave).c_str(), withThousands(m_plan.waves).c_str(),
                     m_plan.waves == 1 ? "" : "s");
@@ -176,7 +185,7 @@ void PlacementScene::drawOverlay(const SceneFrame& frame)
             ImGui::Text("Every wave is full: no tail effect.");
         else
             ImGui::TextColored(ImVec4(0.95f, 0.55f, 0.45f, 1.0f),
-                               "Tail wave: %s of %s slots used (%s); all waves together use %s of the slot-time.",
+                               "Tail wave: %s of %s slots used (%s); all waves together use %s of the slots.",
                                withThousands(m_plan.tailBlocks).c_str(), withThousands(m_plan.slotsPerWave).c_str(),
                                percentText(m_plan.tailUtilization).c_str(), percentText(m_plan.averageUtilization).c_str());
         if (ImGui::Button(m_playing ? "Pause" : "Play"))
@@ -187,9 +196,10 @@ void PlacementScene::drawOverlay(const SceneFrame& frame)
         ImGui::SetNextItemWidth(220.0f);
         if (ImGui::SliderInt("wave", &wave, 1, std::max(1, waves)))
             setWave(wave - 1);
-        ImGui::TextDisabled("Model: every block takes equal time; NVIDIA does not document the block scheduler's order.");
-        if (!m_occupancyNote.empty())
-            ImGui::TextDisabled("%s", m_occupancyNote.c_str());
+        ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+        ImGui::TextWrapped("Model: every block takes equal time; NVIDIA does not document the block "
+                           "scheduler's order. Blocks per SM from occupancy: %s", m_occupancyNote.c_str());
+        ImGui::PopStyleColor();
     }
     ImGui::End();
 }

@@ -39,7 +39,9 @@ inline void strokeRect(ImDrawList* list, const Rect& r, ImU32 colour, float thic
 // The colour of wave `wave` out of many: a hue wheel that keeps neighbours distinct.
 inline ImU32 waveColour(long long wave, float alpha = 1.0f)
 {
-    const float hue = static_cast<float>((wave * 0.618033988749895) - static_cast<long long>(wave * 0.618033988749895));
+    // Golden-ratio steps around the hue wheel, starting at blue (red is kept for the tail).
+    const double turns = 0.58 + static_cast<double>(wave % 1000003) * 0.618033988749895;
+    const float hue = static_cast<float>(turns - static_cast<long long>(turns));
     float r, g, b;
     ImGui::ColorConvertHSVtoRGB(hue, 0.55f, 0.85f, r, g, b);
     return ImGui::ColorConvertFloat4ToU32(ImVec4(r, g, b, alpha));
