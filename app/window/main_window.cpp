@@ -106,12 +106,15 @@ void MainWindow::buildCanvasArea()
     m_viewTabs->addTab(QStringLiteral("Hierarchy"));
     m_viewTabs->addTab(QStringLiteral("Placement"));
     m_viewTabs->setToolTip(QStringLiteral("Ctrl+1: hierarchy, Ctrl+2: placement on SMs"));
+    m_viewTabs->setUsesScrollButtons(false);
+    m_viewTabs->setExpanding(false);
     barLayout->addWidget(m_viewTabs);
     barLayout->addStretch(1);
     auto addField = [&](const QString& label, const QString& tip) {
         auto* caption = new QLabel(label, bar);
         auto* field = new QLineEdit(bar);
-        field->setMaximumWidth(130);
+        field->setMinimumWidth(60);
+        field->setMaximumWidth(120);
         field->setToolTip(tip);
         caption->setBuddy(field);
         barLayout->addWidget(caption);

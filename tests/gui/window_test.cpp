@@ -7,10 +7,13 @@
 #include "panels/occupancy_panel.h"
 #include "scenes/hierarchy_scene.h"
 #include "scenes/placement_scene.h"
+#include "window/about_text.h"
 #include "window/application_setup.h"
 #include "window/main_window.h"
 
 #include <QApplication>
+#include <QDockWidget>
+#include <QSettings>
 #include <QElapsedTimer>
 #include <QImage>
 #include <QProcess>
@@ -21,6 +24,8 @@
 #include <QTest>
 #include <QUrl>
 #include <QWheelEvent>
+
+#include <imgui.h>
 
 using namespace warpscope;
 using warpscope::app::CanvasView;
@@ -308,6 +313,41 @@ private slots:
         const QImage image(out);
         QCOMPARE(image.size(), QSize(1400, 900));
         QVERIFY(distinctColours(image, image.rect()) >= 40);
+    }
+
+    void layoutPersistsAcrossSessions()
+    {
+        QSettings().clear();
+        {
+            MainWindow window({.restoreSettings = true});
+            window.resize(1300, 850);
+            window.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&window));
+            auto* details = window.findChild<QDockWidget*>(QStringLiteral("DetailsDock"));
+            QVERIFY(details);
+            details->hide();
+            window.close(); // saves geometry and dock state
+        }
+        {
+            MainWindow window({.restoreSettings = true});
+            window.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&window));
+            auto* details = window.findChild<QDockWidget*>(QStringLiteral("DetailsDock"));
+            QVERIFY(details);
+            QVERIFY(details->isHidden());
+            QCOMPARE(window.size(), QSize(1300, 850));
+        }
+        QSettings().clear();
+    }
+
+    void aboutNamesTheVersionsInUse()
+    {
+        const QString text = app::aboutText(QStringLiteral("test renderer"));
+        QVERIFY(text.contains(QString::fromLatin1(qVersion())));
+        QVERIFY(text.contains(QStringLiteral(IMGUI_VERSION)));
+        QVERIFY(text.contains(QStringLiteral("cuda_occupancy.h")));
+        QVERIFY(text.contains(QStringLiteral("CUDA toolkit")));
+        QVERIFY(!text.contains(QStringLiteral("not found at build time")));
     }
 
     void lessonFormatProblemsAreReported()

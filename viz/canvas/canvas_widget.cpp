@@ -37,6 +37,19 @@ void scheduleNextFrame(QWidget* widget, const ImGuiCanvas& canvas)
     });
 }
 
+// Input first goes to the canvas (ImGui, then zoom and pan); what it leaves goes to the widget's
+// base class and on to the window. Anything that can change hover state asks for a repaint.
+bool routeEvent(ImGuiCanvas& canvas, QWidget* widget, QEvent* event)
+{
+    const bool used = canvas.handleEvent(event, widget);
+    const QEvent::Type type = event->type();
+    if (used || type == QEvent::Leave || type == QEvent::FocusIn || type == QEvent::FocusOut)
+        widget->update();
+    if (used)
+        event->accept();
+    return used;
+}
+
 class GlCanvasWidget : public QOpenGLWidget {
 public:
     GlCanvasWidget(ImGuiCanvas& canvas, QWidget* parent) : QOpenGLWidget(parent), m_canvas(canvas)
@@ -78,15 +91,7 @@ protected:
 
     bool event(QEvent* event) override
     {
-        if (m_canvas.handleEvent(event, this)) {
-            event->accept();
-            update();
-            return true;
-        }
-        const bool handled = QOpenGLWidget::event(event);
-        if (event->type() == QEvent::Leave || event->type() == QEvent::FocusIn || event->type() == QEvent::FocusOut)
-            update();
-        return handled;
+        return routeEvent(m_canvas, this, event) || QOpenGLWidget::event(event);
     }
 
 private:
@@ -142,15 +147,7 @@ protected:
 
     bool event(QEvent* event) override
     {
-        if (m_canvas.handleEvent(event, this)) {
-            event->accept();
-            update();
-            return true;
-        }
-        const bool handled = QWidget::event(event);
-        if (event->type() == QEvent::Leave || event->type() == QEvent::FocusIn || event->type() == QEvent::FocusOut)
-            update();
-        return handled;
+        return routeEvent(m_canvas, this, event) || QWidget::event(event);
     }
 
 private:

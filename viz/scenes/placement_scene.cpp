@@ -181,13 +181,15 @@ void PlacementScene::drawOverlay(const SceneFrame& frame)
                     withThousands(m_plan.totalBlocks).c_str(), m_plan.smCount, m_plan.blocksPerSm,
                     withThousands(m_plan.slotsPerWave).c_str(), withThousands(m_plan.waves).c_str(),
                     m_plan.waves == 1 ? "" : "s");
-        if (m_plan.tailBlocks == m_plan.slotsPerWave)
+        if (m_plan.tailBlocks == m_plan.slotsPerWave) {
             ImGui::Text("Every wave is full: no tail effect.");
-        else
-            ImGui::TextColored(ImVec4(0.95f, 0.55f, 0.45f, 1.0f),
-                               "Tail wave: %s of %s slots used (%s); all waves together use %s of the slots.",
+        } else {
+            ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.95f, 0.55f, 0.45f, 1.0f));
+            ImGui::TextWrapped("Tail wave: %s of %s slots used (%s); all waves together use %s of the slots.",
                                withThousands(m_plan.tailBlocks).c_str(), withThousands(m_plan.slotsPerWave).c_str(),
                                percentText(m_plan.tailUtilization).c_str(), percentText(m_plan.averageUtilization).c_str());
+            ImGui::PopStyleColor();
+        }
         if (ImGui::Button(m_playing ? "Pause" : "Play"))
             m_playing = !m_playing;
         ImGui::SameLine();
