@@ -389,8 +389,8 @@ void MainWindow::updateDetails()
     QString text = QStringLiteral("<b>Launch</b> grid %1 × block %2 = %3 blocks, %4 warps, %5 threads.")
                        .arg(dimText(m_launch.grid), dimText(m_launch.block),
                             QString::fromStdString(withThousands(m_launch.blockCount())),
-                            QString::fromStdString(withThousands(m_launch.blockCount() * m_launch.warpsPerBlock())),
-                            QString::fromStdString(withThousands(m_launch.threadCount())));
+                            QString::fromStdString(withThousandsBig(m_launch.warpCount())),
+                            QString::fromStdString(withThousandsBig(m_launch.threadCount())));
     if (const auto& result = m_occupancy->result()) {
         const auto& plan = m_placement->plan();
         text += QStringLiteral(" On %1: %2 blocks per SM → %3 wave(s).")
@@ -405,7 +405,7 @@ void MainWindow::updateDetails()
         else
             text += QStringLiteral("<br><b>Selected</b> blockIdx %1, threadIdx %2: global thread %3, warp %4, lane %5.")
                         .arg(dimText(selected->blockIdx), dimText(selected->threadIdx),
-                             QString::fromStdString(withThousands(selected->globalLinear)))
+                             QString::fromStdString(withThousandsBig(selected->globalLinear)))
                         .arg(selected->warpInBlock)
                         .arg(selected->lane);
     } else {

@@ -122,7 +122,8 @@ ThreadCoordinates coordinatesOf(const LaunchShape& shape, std::int64_t blockLine
     c.idle = c.threadInBlock >= shape.threadsPerBlock();
     if (!c.idle) {
         c.threadIdx = indexFromLinear(c.threadInBlock, shape.block);
-        c.globalLinear = blockLinear * shape.threadsPerBlock() + c.threadInBlock;
+        c.globalLinear = static_cast<BigCount>(blockLinear) * static_cast<BigCount>(shape.threadsPerBlock()) +
+                         static_cast<BigCount>(c.threadInBlock);
     }
     return c;
 }

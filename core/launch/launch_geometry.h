@@ -5,6 +5,8 @@
 // holding thread 0.
 #pragma once
 
+#include "util/parse.h"
+
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -33,7 +35,9 @@ struct LaunchShape {
 
     std::int64_t blockCount() const { return grid.volume(); }
     std::int64_t threadsPerBlock() const { return block.volume(); }
-    std::int64_t threadCount() const { return blockCount() * threadsPerBlock(); }
+    // Totals past 2^63 are possible ((2^31-1) x 65535 x 65535 blocks): counted in 128 bits.
+    BigCount threadCount() const { return static_cast<BigCount>(blockCount()) * static_cast<BigCount>(threadsPerBlock()); }
+    BigCount warpCount() const { return static_cast<BigCount>(blockCount()) * static_cast<BigCount>(warpsPerBlock()); }
     int warpsPerBlock() const;
     int lanesInLastWarp() const;   // 32 when the block is a multiple of 32
     int idleLanesPerBlock() const; // lanes of the partial warp that hold no thread
@@ -61,7 +65,7 @@ struct ThreadCoordinates {
     Dim3 threadIdx;
     std::int64_t blockLinear = 0;   // blockIdx flattened
     std::int64_t threadInBlock = 0; // threadIdx flattened
-    std::int64_t globalLinear = 0;  // blockLinear * threadsPerBlock + threadInBlock
+    BigCount globalLinear = 0;      // blockLinear * threadsPerBlock + threadInBlock (may pass 2^63)
     int warpInBlock = 0;            // threadInBlock / 32
     int lane = 0;                   // threadInBlock % 32
     bool idle = false;              // a lane of the partial last warp with no thread

@@ -74,6 +74,24 @@ std::string withThousands(std::int64_t value)
     return grouped;
 }
 
+std::string withThousandsBig(BigCount value)
+{
+    if (value <= static_cast<BigCount>(INT64_MAX))
+        return withThousands(static_cast<std::int64_t>(value));
+    std::string digits;
+    while (value > 0) {
+        digits.insert(digits.begin(), static_cast<char>('0' + static_cast<int>(value % 10)));
+        value /= 10;
+    }
+    std::string grouped;
+    for (std::size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0)
+            grouped += ',';
+        grouped += digits[i];
+    }
+    return grouped;
+}
+
 std::string formatBytes(std::size_t bytes)
 {
     if (bytes != 0 && bytes % 1024 == 0)

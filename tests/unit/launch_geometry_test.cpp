@@ -29,10 +29,10 @@ TEST(LaunchGeometry, GlobalIdsIn2DGrid)
     const ThreadCoordinates c = coordinatesOf(shape, 5, 0, 10);
     EXPECT_EQ(c.blockIdx, (Dim3{1, 1, 0}));
     EXPECT_EQ(c.threadIdx, (Dim3{10, 0, 0}));
-    EXPECT_EQ(c.globalLinear, 490);
+    EXPECT_TRUE(c.globalLinear == 490);
     EXPECT_EQ(c.warpInBlock, 0);
     EXPECT_EQ(c.lane, 10);
-    EXPECT_EQ(shape.threadCount(), 768);
+    EXPECT_TRUE(shape.threadCount() == 768);
 }
 
 TEST(LaunchGeometry, ThreeDimensionalBlocksFlattenXFastest)
@@ -47,9 +47,24 @@ TEST(LaunchGeometry, ThreeDimensionalBlocksFlattenXFastest)
     // blockIdx from linear 7 in a 2x2x2 grid = (1,1,1); global id of its thread 0 = 7 * 256.
     const ThreadCoordinates last = coordinatesOf(shape, 7, 0, 0);
     EXPECT_EQ(last.blockIdx, (Dim3{1, 1, 1}));
-    EXPECT_EQ(last.globalLinear, 7 * 256);
+    EXPECT_TRUE(last.globalLinear == 7 * 256);
     for (std::int64_t i = 0; i < 256; ++i)
         EXPECT_EQ(linearIndex(indexFromLinear(i, shape.block), shape.block), i);
+}
+
+TEST(LaunchGeometry, LargestLaunchCountsPast2To63)
+{
+    // (2^31-1) x 65535 x 65535 = 9,223,090,559,730,712,575 blocks (just under 2^63); x 1024 threads
+    // = 9,444,444,733,164,249,676,800 threads, which needs more than 64 bits.
+    const LaunchShape largest{{2147483647, 65535, 65535}, {1024, 1, 1}};
+    const std::int64_t blocks = largest.blockCount();
+    EXPECT_EQ(blocks, INT64_C(9223090559730712575));
+    EXPECT_EQ(withThousandsBig(largest.threadCount()), "9,444,444,733,164,249,676,800");
+    EXPECT_EQ(withThousandsBig(largest.warpCount()), "295,138,897,911,382,802,400");
+    const ThreadCoordinates last = coordinatesOf(largest, blocks - 1, 31, 31);
+    EXPECT_EQ(withThousandsBig(last.globalLinear), "9,444,444,733,164,249,676,799");
+    EXPECT_EQ(last.blockIdx, (Dim3{2147483646, 65534, 65534}));
+    EXPECT_EQ(withThousandsBig(static_cast<BigCount>(1) << 70), "1,180,591,620,717,411,303,424");
 }
 
 TEST(LaunchGeometry, ValidatesCudaLimits)

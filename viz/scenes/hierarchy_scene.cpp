@@ -236,8 +236,8 @@ void HierarchyScene::drawOverlay(const SceneFrame& frame)
     if (ImGui::Begin("Launch##hierarchy", nullptr, flags)) {
         ImGui::Text("grid %s x block %s", dim3Text(m_shape.grid).c_str(), dim3Text(m_shape.block).c_str());
         ImGui::Text("%s blocks  |  %s warps  |  %s threads", withThousands(m_shape.blockCount()).c_str(),
-                    withThousands(m_shape.blockCount() * m_shape.warpsPerBlock()).c_str(),
-                    withThousands(m_shape.threadCount()).c_str());
+                    withThousandsBig(m_shape.warpCount()).c_str(),
+                    withThousandsBig(m_shape.threadCount()).c_str());
         const int idle = m_shape.idleLanesPerBlock();
         if (idle > 0)
             ImGui::TextColored(ImVec4(0.95f, 0.75f, 0.35f, 1.0f),
@@ -272,7 +272,7 @@ void HierarchyScene::drawTooltip(const ThreadCoordinates& c)
         ImGui::Text("blockIdx   %s", dim3Text(c.blockIdx).c_str());
         ImGui::Text("threadIdx  %s", dim3Text(c.threadIdx).c_str());
         ImGui::Separator();
-        ImGui::Text("global linear thread id  %s", withThousands(c.globalLinear).c_str());
+        ImGui::Text("global linear thread id  %s", withThousandsBig(c.globalLinear).c_str());
         ImGui::Text("thread in block          %s", withThousands(c.threadInBlock).c_str());
         ImGui::Text("warp id (in block)       %d", c.warpInBlock);
         ImGui::Text("lane id                  %d", c.lane);
