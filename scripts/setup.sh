@@ -1,9 +1,16 @@
 #!/usr/bin/env bash
 # Installs what Warpscope needs from Debian's packages. Idempotent: when everything is already
 # installed it only checks (dpkg-query) and returns within a second; `apt-get update` runs only
-# when something is missing. The CUDA toolkit is expected at /usr/local/cuda (optional: without it
-# core, the app and the tests still build, using the toolkit headers only when present).
+# when something is missing. The CUDA toolkit is not a Debian package here: it is expected at
+# /usr/local/cuda (or CUDA_HOME), and the build needs its host-only header cuda_occupancy.h (no GPU).
 set -euo pipefail
+
+cuda_root="${CUDA_HOME:-/usr/local/cuda}"
+if [[ ! -f "$cuda_root/include/cuda_occupancy.h" ]]; then
+  echo "setup: $cuda_root/include/cuda_occupancy.h not found: install the CUDA toolkit there" \
+       "(or set CUDA_HOME); Warpscope builds its occupancy calculator on that header" >&2
+  exit 1
+fi
 
 PACKAGES=(
   build-essential cmake ninja-build pkg-config

@@ -353,10 +353,9 @@ void MainWindow::applyLaunchFields()
         shape.grid = launch::parseDim3(m_gridField->text().toStdString(), "grid");
         shape.block = launch::parseDim3(m_blockField->text().toStdString(), "block");
         launch::validateLaunch(shape);
-        if (shape == m_launch)
-            return;
-        setLaunch(shape);
         showMessage(QString(), false);
+        if (shape != m_launch)
+            setLaunch(shape);
     } catch (const InputError& error) {
         showMessage(QString::fromStdString(error.what()), true);
     }

@@ -155,12 +155,19 @@ std::string describeLimits(const gpu::GpuPreset& preset, const OccupancyResult& 
                std::to_string(raw.blockLimitWarps) + " blocks.";
     case Limiter::Registers: {
         const int perSub = preset.registersPerSm / kSubPartitions;
-        if (raw.blockLimitRegs == 0)
+        if (raw.blockLimitRegs == 0) {
+            // The launch check assumes registers are allocated to all 4 sub-partitions at once:
+            // the block's warps are rounded up to a multiple of 4 (cudaOccMaxBlocksPerSMRegsLimit).
+            const int roundedWarps = (r.warpsPerBlock + kSubPartitions - 1) / kSubPartitions * kSubPartitions;
+            const int checked = r.registersPerWarp * roundedWarps;
+            if (in.registersPerThread > preset.maxRegistersPerThread)
+                return "More than " + std::to_string(preset.maxRegistersPerThread) + " registers per thread: 0 blocks.";
             return std::to_string(in.registersPerThread) + " registers x 32 lanes = " +
                    withThousands(r.registersPerWarp) + " per warp (256-register units); " +
-                   std::to_string(r.warpsPerBlock) + " warps need " +
-                   withThousands(r.registersPerBlock) + ", more than the " +
+                   std::to_string(r.warpsPerBlock) + " warps, counted as " + std::to_string(roundedWarps) +
+                   " (a multiple of the 4 sub-partitions), need " + withThousands(checked) + ", more than the " +
                    withThousands(preset.registersPerBlock) + " one block may use: 0 blocks.";
+        }
         return std::to_string(in.registersPerThread) + " registers x 32 lanes = " +
                withThousands(in.registersPerThread * 32) + ", allocated in 256-register units = " +
                withThousands(r.registersPerWarp) + " per warp; each of the " +
@@ -385,8 +392,16 @@ OccupancyResult computeOccupancy(const gpu::GpuPreset& preset, const OccupancyIn
                     " of " + plural(r.warpsPerBlock, "warp", "warps") + " = " +
                     std::to_string(r.activeWarpsPerSm) + " of " + std::to_string(r.maxWarpsPerSm) +
                     " warps per SM on " + r.gpuName + " (" + r.arch + "). Limited by " + names + ".";
-    for (Limiter limiter : r.binding)
-        r.explanation += " " + liftAdvice(preset, r, limiter);
+    if (r.activeWarpsPerSm == r.maxWarpsPerSm) {
+        r.explanation += " Every warp slot of the SM is in use: this is the maximum.";
+    } else if (r.binding.size() == 1) {
+        r.explanation += " " + liftAdvice(preset, r, r.binding.front());
+    } else {
+        // Several factors allow exactly this many blocks: lifting one alone changes nothing.
+        r.explanation += " These factors bind together, so more blocks need every one of them lifted:";
+        for (Limiter limiter : r.binding)
+            r.explanation += " " + liftAdvice(preset, r, limiter);
+    }
     return r;
 }
 

@@ -19,6 +19,7 @@ struct OccupancyInput {
     std::size_t dynamicSharedBytes = 0;   // the launch's third <<<>>> argument
     int carveoutPercent = -1;             // cudaFuncAttributePreferredSharedMemoryCarveout; -1 = default
     int barriersPerBlock = 1;             // block barriers the kernel uses (cuda_occupancy.h default 1)
+    bool operator==(const OccupancyInput&) const = default;
 };
 
 enum class Limiter { Warps, Registers, SharedMemory, Blocks, Barriers };

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <string>
 #include <sys/wait.h>
+#include <unistd.h>
 
 namespace {
 
@@ -18,7 +19,10 @@ struct CommandResult {
 
 CommandResult run(const std::string& arguments)
 {
-    const std::string errFile = testing::TempDir() + "/warpscope_cli_stderr.txt";
+    // One file per call and process: ctest runs the tests of this binary in parallel processes.
+    static int calls = 0;
+    const std::string errFile = testing::TempDir() + "/warpscope_cli_stderr_" + std::to_string(getpid()) + "_" +
+                                std::to_string(++calls) + ".txt";
     const std::string command = std::string(WARPSCOPE_BINARY) + " " + arguments + " 2>" + errFile;
     CommandResult result;
     FILE* pipe = popen(command.c_str(), "r");
@@ -34,6 +38,7 @@ CommandResult run(const std::string& arguments)
             result.err += buffer.data();
         std::fclose(err);
     }
+    std::remove(errFile.c_str());
     return result;
 }
 

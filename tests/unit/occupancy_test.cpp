@@ -104,7 +104,7 @@ TEST(Occupancy, WarpsBindAtFullOccupancy)
     EXPECT_DOUBLE_EQ(r.occupancy, 1.0);
     EXPECT_EQ(r.binding, only(Limiter::Warps));
     EXPECT_EQ(limitOf(r, Limiter::SharedMemory), 228);
-    EXPECT_NE(r.explanation.find("nothing to lift"), std::string::npos) << r.explanation;
+    EXPECT_NE(r.explanation.find("this is the maximum"), std::string::npos) << r.explanation;
 }
 
 TEST(Occupancy, WarpsBindBelowFullWhenBlocksDoNotDivide)
@@ -223,9 +223,34 @@ TEST(Occupancy, RejectsOutOfRangeInput)
     EXPECT_THROW(computeOccupancy(h100, input), InputError);
     try {
         computeOccupancy(h100, launchOf(256, 300));
+        FAIL() << "300 registers accepted";
     } catch (const InputError& error) {
         EXPECT_STREQ(error.what(), "registers per thread: 300 is out of range (allowed: 1..255)");
     }
+}
+
+TEST(Occupancy, ImpossibleRegisterCountExplainsTheFourWarpRounding)
+{
+    // 800 threads = 25 warps; 80 regs -> 2560 per warp. 25 x 2560 = 64,000 fits 65,536, but the
+    // launch check counts 28 warps (a multiple of 4 sub-partitions): 71,680 > 65,536 -> 0 blocks.
+    const auto r = computeOccupancy(preset("sm_90"), launchOf(800, 80));
+    EXPECT_EQ(r.activeBlocksPerSm, 0);
+    EXPECT_NE(r.explanation.find("counted as 28"), std::string::npos) << r.explanation;
+    EXPECT_NE(r.explanation.find("71,680"), std::string::npos) << r.explanation;
+}
+
+TEST(Occupancy, AdviceOnlyWhenLiftingOneFactorHelps)
+{
+    // sm_86, 1024 threads, 64 regs: warps (48 / 32 = 1) and registers (32 warps = 1 block) both
+    // allow 1 block; fewer registers alone would not add a block, and the text must say so.
+    const auto r = computeOccupancy(preset("sm_86"), launchOf(1024, 64));
+    EXPECT_EQ(r.activeBlocksPerSm, 1);
+    EXPECT_EQ(r.binding.size(), 2u);
+    EXPECT_NE(r.explanation.find("bind together"), std::string::npos) << r.explanation;
+    // sm_70, 256 threads, 32 regs is already 100 %: no advice to lower registers.
+    const auto full = computeOccupancy(preset("sm_70"), launchOf(256, 32));
+    EXPECT_DOUBLE_EQ(full.occupancy, 1.0);
+    EXPECT_EQ(full.explanation.find("at most"), std::string::npos) << full.explanation;
 }
 
 TEST(Occupancy, PresetsMatchTheIssueTable)

@@ -58,15 +58,20 @@ public:
         setFocusPolicy(Qt::StrongFocus);
         setMinimumSize(200, 150);
     }
-    ~GlCanvasWidget() override { releaseRenderer(); }
+    ~GlCanvasWidget() override
+    {
+        // ~QOpenGLWidget destroys the context after this object is gone: no slot may run then.
+        disconnect(m_contextConnection);
+        releaseRenderer();
+    }
 
 protected:
     void initializeGL() override
     {
         ImGuiContextScope scope(m_canvas.context());
         m_ready = ImGui_ImplOpenGL3_Init("#version 130");
-        connect(context(), &QOpenGLContext::aboutToBeDestroyed, this, [this] { releaseRenderer(); },
-                Qt::DirectConnection);
+        m_contextConnection = connect(context(), &QOpenGLContext::aboutToBeDestroyed, this,
+                                      [this] { releaseRenderer(); }, Qt::DirectConnection);
         const auto* version = reinterpret_cast<const char*>(context()->functions()->glGetString(GL_VERSION));
         const auto* renderer = reinterpret_cast<const char*>(context()->functions()->glGetString(GL_RENDERER));
         g_rendererDescription = QStringLiteral("OpenGL %1 (%2)").arg(version ? version : "?", renderer ? renderer : "?");
@@ -80,8 +85,12 @@ protected:
         if (!m_ready)
             return;
         ImGuiContextScope scope(m_canvas.context());
-        if (m_canvas.ensureFonts(devicePixelRatioF()) && m_fontsUploaded)
-            ImGui_ImplOpenGL3_DestroyFontsTexture(); // NewFrame uploads the new atlas
+        if (m_canvas.ensureFonts(devicePixelRatioF()) && m_fontsUploaded) {
+            // A new pixel ratio rebuilt the atlas: upload it again (ImGui 1.86's NewFrame only
+            // creates the font texture together with the shaders, on the first frame).
+            ImGui_ImplOpenGL3_DestroyFontsTexture();
+            ImGui_ImplOpenGL3_CreateFontsTexture();
+        }
         ImGui_ImplOpenGL3_NewFrame();
         m_fontsUploaded = true;
         ImDrawData* data = m_canvas.buildFrame(size(), devicePixelRatioF());
@@ -108,6 +117,7 @@ private:
     }
 
     ImGuiCanvas& m_canvas;
+    QMetaObject::Connection m_contextConnection;
     bool m_ready = false;
     bool m_fontsUploaded = false;
 };

@@ -141,7 +141,8 @@ bool ImGuiCanvas::handleEvent(QEvent* event, QWidget* widget)
         settle();
         return true;
     }
-    case QEvent::MouseButtonPress: {
+    case QEvent::MouseButtonPress:
+    case QEvent::MouseButtonDblClick: { // Qt sends a double-click instead of the second press
         auto* mouse = static_cast<QMouseEvent*>(event);
         const bool imguiWants = m_platform->mousePress(*mouse);
         widget->setFocus(Qt::MouseFocusReason);

@@ -44,10 +44,14 @@ void drawTriangle(Vertex v0, Vertex v1, Vertex v2, const FontAtlasView& atlas, Q
         std::swap(v1, v2);
         area = -area;
     }
-    const int x0 = std::max(clipX0, static_cast<int>(std::floor(std::min({v0.x, v1.x, v2.x}))));
-    const int x1 = std::min(clipX1, static_cast<int>(std::ceil(std::max({v0.x, v1.x, v2.x}))));
-    const int y0 = std::max(clipY0, static_cast<int>(std::floor(std::min({v0.y, v1.y, v2.y}))));
-    const int y1 = std::min(clipY1, static_cast<int>(std::ceil(std::max({v0.y, v1.y, v2.y}))));
+    // Clamp in floating point before converting: far off-screen vertices exceed int's range.
+    auto clampTo = [](float value, int low, int high) {
+        return static_cast<int>(std::clamp(value, static_cast<float>(low), static_cast<float>(high)));
+    };
+    const int x0 = clampTo(std::floor(std::min({v0.x, v1.x, v2.x})), clipX0, clipX1);
+    const int x1 = clampTo(std::ceil(std::max({v0.x, v1.x, v2.x})), clipX0, clipX1);
+    const int y0 = clampTo(std::floor(std::min({v0.y, v1.y, v2.y})), clipY0, clipY1);
+    const int y1 = clampTo(std::ceil(std::max({v0.y, v1.y, v2.y})), clipY0, clipY1);
     if (x0 >= x1 || y0 >= y1)
         return;
     const bool tl0 = isTopLeft(v1, v2), tl1 = isTopLeft(v2, v0), tl2 = isTopLeft(v0, v1);

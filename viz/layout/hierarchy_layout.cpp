@@ -98,6 +98,8 @@ std::int64_t HierarchyLayout::rowAtY(double y) const
     const double sliceStride = m_rowsPerSlice * stride + (m_metrics.sliceGap - m_metrics.blockGap);
     if (y <= 0)
         return 0;
+    if (y >= bounds().h)
+        return m_rows - 1;
     const auto slice = static_cast<std::int64_t>(std::floor(y / sliceStride));
     const double inSlice = y - slice * sliceStride;
     const auto rowInSlice = std::min<std::int64_t>(m_rowsPerSlice - 1,
@@ -115,9 +117,11 @@ HierarchyLayout::Range HierarchyLayout::visibleRows(const Rect& world) const
 HierarchyLayout::Range HierarchyLayout::visibleColumns(const Rect& world) const
 {
     const double stride = m_blockWidth + m_metrics.blockGap;
+    // Clamp as doubles first: a far pan must not overflow the conversion to an integer.
+    const double last = static_cast<double>(m_columns - 1);
     Range range;
-    range.first = std::max<std::int64_t>(0, static_cast<std::int64_t>(std::floor(world.x / stride)));
-    range.last = std::min<std::int64_t>(m_columns - 1, static_cast<std::int64_t>(std::floor(world.right() / stride)));
+    range.first = static_cast<std::int64_t>(std::clamp(std::floor(world.x / stride), 0.0, last + 1));
+    range.last = static_cast<std::int64_t>(std::clamp(std::floor(world.right() / stride), -1.0, last));
     return range;
 }
 
@@ -126,6 +130,8 @@ HierarchyHit HierarchyLayout::hitTest(Point world) const
     HierarchyHit hit;
     const double strideX = m_blockWidth + m_metrics.blockGap;
     if (world.x < 0 || world.y < 0)
+        return hit;
+    if (world.x >= bounds().w || world.y >= bounds().h)
         return hit;
     const auto column = static_cast<std::int64_t>(world.x / strideX);
     const std::int64_t row = rowAtY(world.y);

@@ -42,8 +42,10 @@ PlacementHit PlacementLayout::hitTest(Point world) const
     PlacementHit hit;
     if (world.x < 0 || world.y < 0)
         return hit;
-    const int column = static_cast<int>(world.x / (m_smWidth + kSmGap));
-    const int row = static_cast<int>(world.y / (m_smHeight + kSmGap));
+    const double columnF = world.x / (m_smWidth + kSmGap), rowF = world.y / (m_smHeight + kSmGap);
+    if (columnF >= m_smColumns || rowF >= m_smRows)
+        return hit;
+    const int column = static_cast<int>(columnF), row = static_cast<int>(rowF);
     const int sm = row * m_smColumns + column;
     if (column >= m_smColumns || sm >= m_smCount || !smRect(sm).contains(world))
         return hit;

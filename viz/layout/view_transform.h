@@ -22,7 +22,7 @@ struct Rect {
 
 class ViewTransform {
 public:
-    static constexpr double kMinScale = 1e-7; // a 2^31-block grid still fits on screen
+    static constexpr double kMinScale = 1e-13; // the largest 3-D grid (~1e12 x 3e12 units) still fits
     static constexpr double kMaxScale = 64.0;
 
     double scale() const { return m_scale; }

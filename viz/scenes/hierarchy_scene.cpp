@@ -132,6 +132,13 @@ void HierarchyScene::drawRows(const SceneFrame& frame, const HierarchyLayout::Ra
         }
         Rect screen = m_view.toScreen(strip);
         screen.h = std::max(screen.h * step, 1.0);
+        // Keep coordinates near the viewport: strips of huge grids are far wider than float range.
+        const double left = std::max(screen.x, frame.viewport.x - 1.0);
+        const double right = std::min(screen.right(), frame.viewport.right() + 1.0);
+        if (right <= left)
+            continue;
+        screen.x = left;
+        screen.w = right - left;
         style::fillRect(list, screen, style::kWarpOdd);
         ++m_stats.blocksDrawn;
     }

@@ -193,10 +193,12 @@ void PlacementScene::drawOverlay(const SceneFrame& frame)
         if (ImGui::Button(m_playing ? "Pause" : "Play"))
             m_playing = !m_playing;
         ImGui::SameLine();
-        int wave = static_cast<int>(std::min<long long>(m_wave + 1, 1 << 30));
-        const int waves = static_cast<int>(std::min<long long>(m_plan.waves, 1 << 30));
+        // 64-bit slider: the largest grids have more than 2^31 waves.
+        ImS64 wave = m_wave + 1;
+        const ImS64 first = 1;
+        const ImS64 last = std::max<ImS64>(1, m_plan.waves);
         ImGui::SetNextItemWidth(220.0f);
-        if (ImGui::SliderInt("wave", &wave, 1, std::max(1, waves)))
+        if (ImGui::SliderScalar("wave", ImGuiDataType_S64, &wave, &first, &last, "%lld"))
             setWave(wave - 1);
         ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
         ImGui::TextWrapped("Model: every block takes equal time; NVIDIA does not document the block "
