@@ -350,9 +350,8 @@ void MainWindow::applyLaunchFields()
 {
     try {
         launch::LaunchShape shape;
-        shape.grid = launch::parseDim3(m_gridField->text().toStdString(), "grid");
-        shape.block = launch::parseDim3(m_blockField->text().toStdString(), "block");
-        launch::validateLaunch(shape);
+        shape.grid = launch::parseGridDim(m_gridField->text().toStdString(), "grid");
+        shape.block = launch::parseBlockDim(m_blockField->text().toStdString(), "block");
         showMessage(QString(), false);
         if (shape != m_launch)
             setLaunch(shape);
@@ -470,6 +469,9 @@ std::optional<QString> MainWindow::openLink(const QUrl& url)
         } catch (const InputError& error) {
             throw InputError("link '" + url.toString().toStdString() + "': " + error.what());
         }
+        // The launch first, so the explorer's resultChanged sees a matching block and leaves it as
+        // given (a 16,16 block stays 2-D); setLaunch then finds the thread count already in step.
+        m_launch = shape;
         m_occupancy->setInputs(arch, input);
         setLaunch(shape);
         showMessage(QString(), false);

@@ -49,11 +49,11 @@ void validateLaunch(const LaunchShape& shape);
 
 // "4,2" / "96" / "8,8,4" -> Dim3; missing components are 1. Throws InputError.
 Dim3 parseDim3(std::string_view text, std::string_view what);
-std::string formatDim3(const Dim3& dim);
+std::string formatDim3(const Dim3& dim); // "4,2" (trailing 1s dropped), "1" for 1,1,1
 
 // parseDim3 plus the limits of blockDim / gridDim, with messages that name `what` and the limits.
 Dim3 parseBlockDim(std::string_view text, std::string_view what);
-Dim3 parseGridDim(std::string_view text, std::string_view what); // "4,2" (trailing 1s dropped), "1" for 1,1,1
+Dim3 parseGridDim(std::string_view text, std::string_view what);
 
 // Linear index of blockIdx within the grid, and of threadIdx within a block (x fastest).
 std::int64_t linearIndex(const Dim3& index, const Dim3& extent);

@@ -160,8 +160,6 @@ std::string describeLimits(const gpu::GpuPreset& preset, const OccupancyResult& 
             // the block's warps are rounded up to a multiple of 4 (cudaOccMaxBlocksPerSMRegsLimit).
             const int roundedWarps = (r.warpsPerBlock + kSubPartitions - 1) / kSubPartitions * kSubPartitions;
             const int checked = r.registersPerWarp * roundedWarps;
-            if (in.registersPerThread > preset.maxRegistersPerThread)
-                return "More than " + std::to_string(preset.maxRegistersPerThread) + " registers per thread: 0 blocks.";
             return std::to_string(in.registersPerThread) + " registers x 32 lanes = " +
                    withThousands(r.registersPerWarp) + " per warp (256-register units); " +
                    std::to_string(r.warpsPerBlock) + " warps, counted as " + std::to_string(roundedWarps) +

@@ -21,7 +21,20 @@ std::string trimmed(std::string_view text)
     return std::string(text.substr(first, last - first + 1));
 }
 
+// "1234567" -> "1,234,567".
+std::string groupDigits(const std::string& digits)
+{
+    std::string grouped;
+    for (std::size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0)
+            grouped += ',';
+        grouped += digits[i];
+    }
+    return grouped;
+}
+
 } // namespace
+
 
 std::int64_t parseInteger(std::string_view text, std::string_view what, std::int64_t min,
                           std::int64_t max)
@@ -64,32 +77,19 @@ std::size_t parseByteSize(std::string_view text, std::string_view what, std::siz
 
 std::string withThousands(std::int64_t value)
 {
-    const std::string digits = std::to_string(value < 0 ? -value : value);
-    std::string grouped = value < 0 ? "-" : "";
-    for (std::size_t i = 0; i < digits.size(); ++i) {
-        if (i > 0 && (digits.size() - i) % 3 == 0)
-            grouped += ',';
-        grouped += digits[i];
-    }
-    return grouped;
+    // Through BigCount, so that INT64_MIN has a magnitude too.
+    const BigCount magnitude = value < 0 ? static_cast<BigCount>(-(value + 1)) + 1 : static_cast<BigCount>(value);
+    return (value < 0 ? "-" : "") + withThousandsBig(magnitude);
 }
 
 std::string withThousandsBig(BigCount value)
 {
-    if (value <= static_cast<BigCount>(INT64_MAX))
-        return withThousands(static_cast<std::int64_t>(value));
     std::string digits;
-    while (value > 0) {
+    do {
         digits.insert(digits.begin(), static_cast<char>('0' + static_cast<int>(value % 10)));
         value /= 10;
-    }
-    std::string grouped;
-    for (std::size_t i = 0; i < digits.size(); ++i) {
-        if (i > 0 && (digits.size() - i) % 3 == 0)
-            grouped += ',';
-        grouped += digits[i];
-    }
-    return grouped;
+    } while (value > 0);
+    return groupDigits(digits);
 }
 
 std::string formatBytes(std::size_t bytes)
