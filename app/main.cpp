@@ -1,5 +1,7 @@
 // warpscope: with no subcommand, the window; with one, a headless command (see --help).
+#include "cli/cli_compile.h"
 #include "cli/cli_occupancy.h"
+#include "cli/cli_sim.h"
 #include "cli/cli_screenshot.h"
 #include "cli/exit_codes.h"
 #include "util/input_error.h"
@@ -31,16 +33,21 @@ int runCommandLine(int argc, char** argv)
     app.set_version_flag("--version", std::string(WARPSCOPE_VERSION));
     app.require_subcommand(1);
     cli::OccupancyOptions occupancy;
+    cli::CompileOptions compile;
+    cli::SimOptions sim;
     cli::ScreenshotOptions screenshot;
     CLI::App* occupancyCommand = cli::addOccupancyCommand(app, occupancy);
+    CLI::App* compileCommand = cli::addCompileCommand(app, compile);
+    CLI::App* simCommand = cli::addSimCommand(app, sim);
     CLI::App* screenshotCommand = cli::addScreenshotCommand(app, screenshot);
     app.footer("Exit codes: 0 success, 1 failure, 2 bad input (one line on stderr says what and what is allowed).");
 
     std::string commandName = "warpscope";
     const std::string_view first(argv[1]);
-    if (!first.starts_with('-') && first != "occupancy" && first != "screenshot") {
+    if (!first.starts_with('-') && first != "occupancy" && first != "compile" && first != "sim" &&
+        first != "screenshot") {
         std::cerr << "warpscope: unknown subcommand '" << first
-                  << "' (allowed: occupancy, screenshot; no subcommand opens the window)\n";
+                  << "' (allowed: occupancy, compile, sim, screenshot; no subcommand opens the window)\n";
         return cli::toInt(cli::ExitCode::BadInput);
     }
     try {
@@ -69,6 +76,14 @@ int runCommandLine(int argc, char** argv)
             commandName = "warpscope occupancy";
             cli::runOccupancy(occupancy, std::cout);
             return cli::toInt(cli::ExitCode::Ok);
+        }
+        if (compileCommand->parsed()) {
+            commandName = "warpscope compile";
+            return cli::runCompile(compile, std::cout, std::cerr);
+        }
+        if (simCommand->parsed()) {
+            commandName = "warpscope sim";
+            return cli::runSim(sim, std::cout, std::cerr);
         }
         if (screenshotCommand->parsed()) {
             commandName = "warpscope screenshot";

@@ -1,0 +1,316 @@
+#include "cli/cli_sim.h"
+
+#include "demo_kernels.h"
+#include "gpu/gpu_preset.h"
+#include "ptx/cuda_compiler.h"
+#include "ptx/ptx_parser.h"
+#include "sim/simulator.h"
+#include "sim/trace_io.h"
+#include "util/input_error.h"
+#include "util/parse.h"
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <ostream>
+#include <sstream>
+
+namespace warpscope::cli {
+
+namespace {
+
+std::string readTextFile(const std::string& path)
+{
+    std::ifstream file(path, std::ios::binary);
+    if (!file || std::filesystem::is_directory(path))
+        throw InputError("cannot read '" + path + "'");
+    std::stringstream text;
+    text << file.rdbuf();
+    return text.str();
+}
+
+std::vector<std::uint64_t> parseBlockList(const std::string& text, std::uint64_t blockCount)
+{
+    std::vector<std::uint64_t> blocks;
+    if (text == "none")
+        return blocks;
+    std::stringstream stream(text);
+    std::string item;
+    while (std::getline(stream, item, ',')) {
+        const auto dash = item.find('-');
+        const std::int64_t first = parseInteger(item.substr(0, dash), "--trace-blocks", 0, INT64_MAX);
+        const std::int64_t last = dash == std::string::npos ? first
+                                                            : parseInteger(item.substr(dash + 1), "--trace-blocks", first, INT64_MAX);
+        if (static_cast<std::uint64_t>(last) >= blockCount)
+            throw InputError("--trace-blocks: block " + std::to_string(last) + " does not exist (the grid has " +
+                             withThousands(static_cast<std::int64_t>(blockCount)) + " blocks, 0.." +
+                             std::to_string(blockCount - 1) + ")");
+        if (last - first > 4096)
+            throw InputError("--trace-blocks: at most 4,096 blocks at once");
+        for (std::int64_t b = first; b <= last; ++b)
+            blocks.push_back(static_cast<std::uint64_t>(b));
+    }
+    return blocks;
+}
+
+nlohmann::json dimJson(const launch::Dim3& dim) { return nlohmann::json::array({dim.x, dim.y, dim.z}); }
+
+} // namespace
+
+CLI::App* addSimCommand(CLI::App& app, SimOptions& options)
+{
+    CLI::App* command = app.add_subcommand("sim", "Run a kernel on the SIMT simulator (no GPU needed)");
+    command->add_option("target", options.target, "a demo kernel id (see --list), FILE.cu or FILE.ptx");
+    command->add_option("--kernel", options.kernel, "the kernel (.entry) to run in FILE.cu or FILE.ptx");
+    command->add_option("--grid", options.grid, "blocks: X[,Y[,Z]], integer expressions over the arguments");
+    command->add_option("--block", options.block, "threads per block: X[,Y[,Z]]");
+    command->add_option("--smem", options.smem, "dynamic shared memory in bytes (an expression)");
+    command->add_option("--arg", options.args,
+                        "an argument spec, e.g. n=i32:4096, a=f32[n]:random(1) (see kernels/README.md); repeatable");
+    command->add_option("--arch", options.arch, "GPU preset for limits: sm_70 .. sm_90")->capture_default_str();
+    command->add_option("--trace", options.trace, "write the execution trace of --trace-blocks to FILE");
+    command->add_option("--trace-blocks", options.traceBlocks, "linear block indices to trace: 0 | 0,3 | 0-7")
+        ->capture_default_str();
+    command->add_option("--dump", options.dump, "print a buffer's final contents, one value per line; repeatable");
+    command->add_option("--budget", options.budget, "stop after this many warp-instructions")->capture_default_str();
+    command->add_option("--threads", options.threads, "host threads (0 = all cores)")->capture_default_str();
+    command->add_flag("--json", options.json, "print one JSON object");
+    command->add_flag("--list", options.list, "list the demo kernels and exit");
+    return command;
+}
+
+int runSim(const SimOptions& options, std::ostream& out, std::ostream& err)
+{
+    if (options.list) {
+        for (const kernels::DemoKernel& kernel : kernels::demoKernels())
+            out << std::left << std::setw(36) << kernel.id << kernel.title << "\n";
+        return 0;
+    }
+    if (options.target.empty())
+        throw InputError("name a demo kernel (" + kernels::demoKernelIds() + "), a .cu file or a .ptx file");
+    const auto preset = gpu::findPreset(options.arch);
+    if (!preset)
+        throw InputError("--arch '" + options.arch + "' is not a known GPU (allowed: " + gpu::knownArchList() + ")");
+    sim::SimOptions simOptions;
+    simOptions.stepBudget = static_cast<std::uint64_t>(parseInteger(options.budget, "--budget", 1, INT64_MAX));
+    simOptions.hostThreads = static_cast<int>(parseInteger(options.threads, "--threads", 0, 256));
+
+    std::vector<sim::ArgSpec> argOverrides;
+    for (const std::string& text : options.args)
+        argOverrides.push_back(sim::parseArgSpec(text));
+
+    const kernels::DemoKernel* demo = kernels::findDemoKernel(options.target);
+    std::unique_ptr<ptx::Module> ownModule;
+    const ptx::Module* module = nullptr;
+    const ptx::Function* function = nullptr;
+    kernels::DemoLaunch launch;
+    std::string kernelName;
+    if (demo) {
+        if (!options.kernel.empty())
+            throw InputError("--kernel is for .cu and .ptx files; '" + options.target + "' is a demo kernel");
+        module = &kernels::demoModule(*demo);
+        function = module->findFunction(demo->entry);
+        kernels::LaunchOverrides overrides;
+        overrides.args = argOverrides;
+        if (!options.grid.empty()) overrides.grid = options.grid;
+        if (!options.block.empty()) overrides.block = options.block;
+        if (!options.smem.empty()) overrides.smem = options.smem;
+        launch = kernels::resolveDemoLaunch(*demo, overrides, simOptions.maxBufferBytes);
+        kernelName = demo->id;
+    } else {
+        const std::filesystem::path path(options.target);
+        const std::string extension = path.extension().string();
+        if (extension != ".cu" && extension != ".ptx")
+            throw InputError("'" + options.target + "' is neither a demo kernel (" + kernels::demoKernelIds() +
+                             ") nor a .cu or .ptx file");
+        std::string ptxText;
+        if (extension == ".cu") {
+            const ptx::CompileResult compiled = ptx::compileCudaFile(path, ptx::CompileOptions{});
+            if (!compiled.ok) {
+                for (const ptx::CompileDiagnostic& diagnostic : compiled.diagnostics)
+                    err << ptx::formatDiagnostic(diagnostic) << "\n";
+                return 1;
+            }
+            ptxText = compiled.ptx;
+        } else {
+            ptxText = readTextFile(options.target);
+        }
+        try {
+            ownModule = std::make_unique<ptx::Module>(ptx::parseModule(ptxText));
+        } catch (const InputError& error) {
+            throw InputError(options.target + ": " + error.what());
+        }
+        module = ownModule.get();
+        const std::vector<std::string> entries = module->entryNames();
+        if (entries.empty())
+            throw InputError(options.target + " has no kernels (.entry functions)");
+        std::string entryList;
+        for (const std::string& entry : entries)
+            entryList += (entryList.empty() ? "" : ", ") + entry;
+        if (options.kernel.empty() && entries.size() > 1)
+            throw InputError(options.target + " has several kernels; choose one with --kernel (" + entryList + ")");
+        kernelName = options.kernel.empty() ? entries.front() : options.kernel;
+        function = module->findFunction(kernelName);
+        if (!function || !function->isEntry)
+            throw InputError("--kernel '" + kernelName + "' is not a kernel in " + options.target + " (" + entryList + ")");
+        if (options.grid.empty() || options.block.empty())
+            throw InputError("a kernel from a file needs --grid and --block");
+        launch.args = sim::resolveArgs(argOverrides, simOptions.maxBufferBytes);
+        launch.grid = kernels::evaluateDims(options.grid, launch.args, "--grid");
+        launch.block = kernels::evaluateDims(options.block, launch.args, "--block");
+        if (!options.smem.empty()) {
+            const std::int64_t smem = sim::evaluateExpression(options.smem, sim::integerScalars(launch.args), "--smem");
+            if (smem < 0)
+                throw InputError("--smem: " + std::to_string(smem) + " bytes is negative");
+            launch.dynamicSharedBytes = static_cast<std::uint64_t>(smem);
+        }
+    }
+    for (const std::string& name : options.dump) {
+        bool found = false;
+        for (const sim::ResolvedArg& arg : launch.args)
+            found = found || (arg.name == name && arg.isBuffer);
+        if (!found)
+            throw InputError("--dump '" + name + "' is not a buffer argument of " + kernelName);
+    }
+
+    sim::LaunchRequest request;
+    request.module = module;
+    request.function = function;
+    request.grid = launch.grid;
+    request.block = launch.block;
+    request.dynamicSharedBytes = launch.dynamicSharedBytes;
+    request.args = launch.args;
+    request.preset = *preset;
+    request.options = simOptions;
+    if (!options.trace.empty()) {
+        request.options.trace.blocks = parseBlockList(options.traceBlocks, static_cast<std::uint64_t>(launch.grid.volume()));
+        std::ofstream probe(options.trace, std::ios::binary | std::ios::app);
+        if (!probe)
+            throw InputError("--trace: cannot write '" + options.trace + "'");
+    }
+    const sim::SimResult result = sim::simulate(request);
+
+    kernels::GoldComparison gold;
+    if (demo && result.status == sim::SimStatus::Completed)
+        gold = kernels::compareWithGold(*demo, launch, result.args);
+
+    if (!options.trace.empty())
+        sim::writeTrace(options.trace, result.trace, *module, *function, kernelName);
+
+    const sim::KernelStats& stats = result.stats;
+    if (!options.dump.empty()) {
+        for (const std::string& name : options.dump)
+            for (const sim::ResolvedArg& arg : result.args)
+                if (arg.name == name)
+                    for (std::uint64_t i = 0; i < arg.bytes.size() / sim::elementBytes(arg.type); ++i)
+                        out << sim::formatElement(arg, arg.bytes, i) << "\n";
+    } else if (options.json) {
+        nlohmann::json hazards = nlohmann::json::array();
+        for (const sim::Hazard& hazard : result.hazards)
+            hazards.push_back({{"kind", sim::hazardKindName(hazard.kind)},
+                               {"kernel", hazard.kernel},
+                               {"block", dimJson(hazard.block)},
+                               {"thread", dimJson(hazard.thread)},
+                               {"warp", hazard.warp},
+                               {"lane", hazard.lane},
+                               {"pc", hazard.pc},
+                               {"ptx_line", hazard.ptxLine},
+                               {"source_file", hazard.sourceFile},
+                               {"source_line", hazard.source.line},
+                               {"address", hazard.address},
+                               {"buffer", hazard.buffer},
+                               {"occurrences", hazard.occurrences},
+                               {"message", hazard.message}});
+        const nlohmann::json doc = {
+            {"kernel", kernelName},
+            {"entry", function->name},
+            {"arch", std::string(preset->arch)},
+            {"status", result.status == sim::SimStatus::Completed ? "completed" : "did_not_finish"},
+            {"status_message", result.statusMessage},
+            {"grid", dimJson(launch.grid)},
+            {"block", dimJson(launch.block)},
+            {"dynamic_shared_bytes", launch.dynamicSharedBytes},
+            {"warp_instructions", stats.warpInstructions},
+            {"thread_instructions", stats.threadInstructions},
+            {"global", {{"load_requests", stats.global.loadRequests},
+                        {"load_sectors", stats.global.loadSectors},
+                        {"store_requests", stats.global.storeRequests},
+                        {"store_sectors", stats.global.storeSectors},
+                        {"atomic_requests", stats.global.atomicRequests},
+                        {"atomic_sectors", stats.global.atomicSectors},
+                        {"bytes_requested", stats.global.bytesRequested},
+                        {"bytes_moved", stats.global.bytesMoved}}},
+            {"shared", {{"load_requests", stats.shared.loadRequests},
+                        {"store_requests", stats.shared.storeRequests},
+                        {"atomic_requests", stats.shared.atomicRequests},
+                        {"load_wavefronts", stats.shared.loadWavefronts},
+                        {"store_wavefronts", stats.shared.storeWavefronts},
+                        {"bank_conflicts", stats.shared.bankConflicts},
+                        {"max_conflict_degree", stats.shared.maxConflictDegree}}},
+            {"branches", {{"uniform", stats.branchesUniform}, {"divergent", stats.branchesDivergent}}},
+            {"branch_efficiency", stats.branchEfficiency()},
+            {"barriers", stats.barriers},
+            {"cycles_estimate", nullptr},
+            {"hazards", hazards},
+            {"matches_gold", gold.available ? nlohmann::json(gold.matches) : nlohmann::json(nullptr)},
+            {"gold_detail", gold.detail},
+            {"trace_events", result.trace.events.size()},
+            {"sim_seconds", result.simSeconds},
+        };
+        out << doc.dump(2) << "\n";
+    } else {
+        out << kernelName << "  grid " << launch::formatDim3(launch.grid) << "  block " << launch::formatDim3(launch.block)
+            << "  on " << preset->arch << " (" << preset->name << ")\n";
+        if (result.status != sim::SimStatus::Completed)
+            out << "  " << result.statusMessage << "\n";
+        out << "  warp-instructions   " << withThousands(static_cast<std::int64_t>(stats.warpInstructions)) << "\n";
+        out << "  thread-instructions " << withThousands(static_cast<std::int64_t>(stats.threadInstructions)) << "\n";
+        const auto perRequest = [](std::uint64_t sectors, std::uint64_t requests) {
+            std::ostringstream text;
+            text << std::fixed << std::setprecision(2) << (requests ? static_cast<double>(sectors) / static_cast<double>(requests) : 0.0);
+            return text.str();
+        };
+        out << "  global loads        " << withThousands(static_cast<std::int64_t>(stats.global.loadRequests)) << " requests, "
+            << withThousands(static_cast<std::int64_t>(stats.global.loadSectors)) << " sectors ("
+            << perRequest(stats.global.loadSectors, stats.global.loadRequests) << " per request)\n";
+        out << "  global stores       " << withThousands(static_cast<std::int64_t>(stats.global.storeRequests)) << " requests, "
+            << withThousands(static_cast<std::int64_t>(stats.global.storeSectors)) << " sectors ("
+            << perRequest(stats.global.storeSectors, stats.global.storeRequests) << " per request)\n";
+        if (stats.global.bytesMoved > 0)
+            out << "  global efficiency   " << std::fixed << std::setprecision(1)
+                << 100.0 * static_cast<double>(stats.global.bytesRequested) / static_cast<double>(stats.global.bytesMoved)
+                << "% of the bytes moved were requested\n";
+        out << "  shared              " << withThousands(static_cast<std::int64_t>(stats.shared.loadRequests)) << " loads, "
+            << withThousands(static_cast<std::int64_t>(stats.shared.storeRequests)) << " stores, "
+            << withThousands(static_cast<std::int64_t>(stats.shared.bankConflicts)) << " bank conflicts (worst "
+            << stats.shared.maxConflictDegree << "-way)\n";
+        out << "  branches            " << withThousands(static_cast<std::int64_t>(stats.branchesUniform)) << " uniform, "
+            << withThousands(static_cast<std::int64_t>(stats.branchesDivergent)) << " divergent (efficiency "
+            << std::fixed << std::setprecision(1) << 100.0 * stats.branchEfficiency() << "%)\n";
+        out << "  hazards             " << (result.hazards.empty() ? "none" : std::to_string(result.hazards.size())) << "\n";
+        for (const sim::Hazard& hazard : result.hazards)
+            out << "    " << sim::hazardKindName(hazard.kind) << " at PTX line " << hazard.ptxLine
+                << (hazard.sourceFile.empty() ? "" : " (" + std::filesystem::path(hazard.sourceFile).filename().string() + ":" +
+                                                         std::to_string(hazard.source.line) + ")")
+                << ", block " << launch::formatDim3(hazard.block) << " thread " << launch::formatDim3(hazard.thread)
+                << " (warp " << hazard.warp << " lane " << hazard.lane << "): " << hazard.message
+                << (hazard.occurrences > 1 ? " [" + withThousands(static_cast<std::int64_t>(hazard.occurrences)) + " times]" : "")
+                << "\n";
+        if (gold.available)
+            out << "  gold reference      " << (gold.matches ? "matches" : "DIFFERS") << ": " << gold.detail << "\n";
+        out << "  simulated in        " << std::fixed << std::setprecision(3) << result.simSeconds << " s\n";
+    }
+    if (result.status != sim::SimStatus::Completed) {
+        err << "warpscope sim: " << result.statusMessage << "\n";
+        return 1;
+    }
+    if (gold.available && !gold.matches) {
+        err << "warpscope sim: the result differs from the gold reference: " << gold.detail << "\n";
+        return 1;
+    }
+    return 0;
+}
+
+} // namespace warpscope::cli

@@ -1,0 +1,37 @@
+// `warpscope sim`: run a demo kernel, a .cu file (compiled with NVRTC) or a .ptx file on the SIMT
+// simulator and print what it did, as text or JSON. Qt-free.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace warpscope::cli {
+
+struct SimOptions {
+    std::string target;            // a demo kernel id, FILE.cu or FILE.ptx
+    std::string kernel;            // entry name in a file
+    std::string grid;
+    std::string block;
+    std::string smem;
+    std::vector<std::string> args;
+    std::string arch = "sm_90";
+    std::string trace;             // write the trace here
+    std::string traceBlocks = "0"; // linear block indices to trace
+    std::vector<std::string> dump;
+    std::string budget = "4000000000";
+    std::string threads = "1";
+    bool json = false;
+    bool list = false;
+};
+
+CLI::App* addSimCommand(CLI::App& app, SimOptions& options);
+
+// Returns the exit code: 0 when the run completed (and matched its gold reference, where there is
+// one), 1 when it did not finish, mismatched or a file could not be written. Throws InputError on
+// bad input.
+int runSim(const SimOptions& options, std::ostream& out, std::ostream& err);
+
+} // namespace warpscope::cli

@@ -1,0 +1,504 @@
+#include "ptx/cuda_compiler.h"
+
+#include "util/input_error.h"
+
+#include <nvrtc.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <system_error>
+
+// The toolkit's headers (cuda_fp16.h, cooperative_groups.h, cccl/cuda/std/...) are usable from
+// NVRTC when their folder is on its include path. CMake passes the toolkit it found.
+#ifndef WARPSCOPE_CUDA_INCLUDE_DIR
+#define WARPSCOPE_CUDA_INCLUDE_DIR "/usr/local/cuda/include"
+#endif
+
+namespace warpscope::ptx {
+
+namespace {
+
+void check(nvrtcResult result, const char* call)
+{
+    if (result != NVRTC_SUCCESS)
+        throw std::runtime_error(std::string("NVRTC: ") + call + " failed: " + nvrtcGetErrorString(result));
+}
+
+// One nvrtcProgram, destroyed on every path out.
+class Program {
+public:
+    Program(const std::string& source, const std::string& name)
+    {
+        check(nvrtcCreateProgram(&handle_, source.c_str(), name.c_str(), 0, nullptr, nullptr),
+              "nvrtcCreateProgram");
+    }
+    ~Program()
+    {
+        // Destruction can only fail for an invalid handle; a destructor has nowhere to report it.
+        if (handle_)
+            static_cast<void>(nvrtcDestroyProgram(&handle_));
+    }
+    Program(const Program&) = delete;
+    Program& operator=(const Program&) = delete;
+
+    nvrtcProgram get() const { return handle_; }
+
+    std::string log() const
+    {
+        std::size_t size = 0;
+        check(nvrtcGetProgramLogSize(handle_, &size), "nvrtcGetProgramLogSize");
+        std::string text(size, '\0');
+        if (size > 0)
+            check(nvrtcGetProgramLog(handle_, text.data()), "nvrtcGetProgramLog");
+        while (!text.empty() && text.back() == '\0') // the size counts the terminator
+            text.pop_back();
+        return text;
+    }
+
+    std::string ptx() const
+    {
+        std::size_t size = 0;
+        check(nvrtcGetPTXSize(handle_, &size), "nvrtcGetPTXSize");
+        std::string text(size, '\0');
+        if (size > 0)
+            check(nvrtcGetPTX(handle_, text.data()), "nvrtcGetPTX");
+        while (!text.empty() && text.back() == '\0')
+            text.pop_back();
+        return text;
+    }
+
+private:
+    nvrtcProgram handle_ = nullptr;
+};
+
+std::vector<std::string> toolkitIncludeOptions()
+{
+    std::vector<std::string> options;
+    const std::filesystem::path include(WARPSCOPE_CUDA_INCLUDE_DIR);
+    std::error_code error;
+    if (!std::filesystem::exists(include / "cuda_fp16.h", error))
+        return options; // not a toolkit: plain kernels need no include folder at all
+    options.push_back("--include-path=" + include.string());
+    if (std::filesystem::is_directory(include / "cccl", error)) // CUDA 13 keeps libcu++ and CUB here
+        options.push_back("--include-path=" + (include / "cccl").string());
+    return options;
+}
+
+std::string firstLine(std::string_view text)
+{
+    while (!text.empty() && (text.front() == '\n' || text.front() == '\r'))
+        text.remove_prefix(1);
+    return std::string(text.substr(0, text.find_first_of("\r\n")));
+}
+
+// --- log parsing ---------------------------------------------------------------------------------
+
+struct Header {
+    std::string file;
+    int line = 0;
+    int column = 0;
+    std::string severity;
+    std::string code;
+    std::string message;
+};
+
+bool isSeverityWord(std::string_view word)
+{
+    return word == "error" || word == "warning" || word == "remark" || word == "note";
+}
+
+// Parses "severity[ #code]: message" (what follows "file(line): " or "nvrtc: ").
+bool parseSeverityAndMessage(std::string_view text, Header& header)
+{
+    const auto colon = text.find(": ");
+    if (colon == std::string_view::npos)
+        return false;
+    std::string_view severity = text.substr(0, colon);
+    std::string_view code;
+    if (const auto hash = severity.find(" #"); hash != std::string_view::npos) {
+        code = severity.substr(hash + 2);
+        severity = severity.substr(0, hash);
+        if (code.empty() || code.find_first_not_of("0123456789-ABCDEFGHIJKLMNOPQRSTUVWXYZ") != std::string_view::npos)
+            return false;
+    }
+    // One word ("error") or a qualifier and one ("catastrophic error", "command-line error").
+    std::string_view last = severity;
+    if (const auto space = severity.find(' '); space != std::string_view::npos) {
+        const std::string_view qualifier = severity.substr(0, space);
+        if (qualifier.empty() || qualifier.find_first_not_of("abcdefghijklmnopqrstuvwxyz-") != std::string_view::npos)
+            return false;
+        last = severity.substr(space + 1);
+    }
+    if (!isSeverityWord(last))
+        return false;
+    header.severity = std::string(severity);
+    header.code = std::string(code);
+    header.message = std::string(text.substr(colon + 2));
+    return true;
+}
+
+bool parseNumber(std::string_view text, std::size_t& at, int& value)
+{
+    const std::size_t start = at;
+    long long number = 0;
+    while (at < text.size() && text[at] >= '0' && text[at] <= '9') {
+        number = number * 10 + (text[at] - '0');
+        if (number > 1'000'000'000)
+            return false;
+        ++at;
+    }
+    value = static_cast<int>(number);
+    return at > start;
+}
+
+// "file(line): severity: message" or "file(line, column): ...". The file may itself contain
+// parentheses ("a(1).cu"), so every '(' is tried from the left; the message can't confuse it.
+std::optional<Header> parseLocatedHeader(std::string_view text)
+{
+    for (auto open = text.find('('); open != std::string_view::npos; open = text.find('(', open + 1)) {
+        if (open == 0)
+            continue;
+        Header header;
+        std::size_t at = open + 1;
+        if (!parseNumber(text, at, header.line) || header.line == 0)
+            continue;
+        if (at < text.size() && text[at] == ',') {
+            ++at;
+            while (at < text.size() && text[at] == ' ')
+                ++at;
+            if (!parseNumber(text, at, header.column))
+                continue;
+        }
+        if (text.substr(at, 3) != "): ")
+            continue;
+        if (!parseSeverityAndMessage(text.substr(at + 3), header))
+            continue;
+        header.file = std::string(text.substr(0, open));
+        return header;
+    }
+    return std::nullopt;
+}
+
+// "nvrtc: error: unrecognized option ..." and other messages with no place.
+std::optional<Header> parseUnlocatedHeader(std::string_view text)
+{
+    const auto colon = text.find(": ");
+    if (colon == std::string_view::npos || colon == 0)
+        return std::nullopt;
+    const std::string_view name = text.substr(0, colon);
+    if (name.find_first_of(" \t()") != std::string_view::npos)
+        return std::nullopt;
+    Header header;
+    if (!parseSeverityAndMessage(text.substr(colon + 2), header))
+        return std::nullopt;
+    header.file = std::string(name);
+    return header;
+}
+
+std::optional<Header> parseHeader(std::string_view text)
+{
+    if (text.empty() || text.front() == ' ' || text.front() == '\t')
+        return std::nullopt;
+    if (auto header = parseLocatedHeader(text))
+        return header;
+    return parseUnlocatedHeader(text);
+}
+
+std::vector<std::string_view> splitLines(std::string_view text)
+{
+    std::vector<std::string_view> lines;
+    while (!text.empty()) {
+        const auto newline = text.find('\n');
+        std::string_view line = text.substr(0, newline);
+        if (!line.empty() && line.back() == '\r')
+            line.remove_suffix(1);
+        lines.push_back(line);
+        if (newline == std::string_view::npos)
+            break;
+        text.remove_prefix(newline + 1);
+    }
+    return lines;
+}
+
+bool isBlank(std::string_view text) { return text.find_first_not_of(" \t") == std::string_view::npos; }
+
+bool isCaretLine(std::string_view text)
+{
+    return text.find_first_not_of(" \t^") == std::string_view::npos &&
+           std::count(text.begin(), text.end(), '^') == 1;
+}
+
+std::string_view trim(std::string_view text)
+{
+    const auto first = text.find_first_not_of(" \t");
+    if (first == std::string_view::npos)
+        return {};
+    const auto last = text.find_last_not_of(" \t");
+    return text.substr(first, last - first + 1);
+}
+
+bool isIdentifierChar(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+// Where `name` first occurs on `text` (as a whole word when it is an identifier), or npos.
+std::size_t findName(std::string_view text, std::string_view name)
+{
+    const bool identifier = std::all_of(name.begin(), name.end(), isIdentifierChar);
+    for (auto at = text.find(name); at != std::string_view::npos; at = text.find(name, at + 1)) {
+        if (!identifier)
+            return at;
+        const bool startsWord = at == 0 || !isIdentifierChar(text[at - 1]);
+        const std::size_t end = at + name.size();
+        const bool endsWord = end == text.size() || !isIdentifierChar(text[end]);
+        if (startsWord && endsWord)
+            return at;
+    }
+    return std::string_view::npos;
+}
+
+// The column NVRTC did not give: the message's first quoted name on the line, else its first
+// non-blank character.
+int guessColumn(std::string_view lineText, std::string_view message)
+{
+    const auto open = message.find('"');
+    if (open != std::string_view::npos) {
+        const auto close = message.find('"', open + 1);
+        if (close != std::string_view::npos && close > open + 1) {
+            const auto at = findName(lineText, message.substr(open + 1, close - open - 1));
+            if (at != std::string_view::npos)
+                return static_cast<int>(at) + 1;
+        }
+    }
+    const auto first = lineText.find_first_not_of(" \t");
+    return first == std::string_view::npos ? 0 : static_cast<int>(first) + 1;
+}
+
+// NVRTC echoes the source line indented by two spaces and puts the caret under it the same way.
+constexpr std::size_t echoIndent = 2;
+
+} // namespace
+
+// --- architectures and version ---------------------------------------------------------------------
+
+std::string nvrtcVersion()
+{
+    int major = 0;
+    int minor = 0;
+    check(::nvrtcVersion(&major, &minor), "nvrtcVersion");
+    return std::to_string(major) + "." + std::to_string(minor);
+}
+
+const std::vector<std::string>& supportedVirtualArchs()
+{
+    static const std::vector<std::string> archs = [] {
+        int count = 0;
+        check(nvrtcGetNumSupportedArchs(&count), "nvrtcGetNumSupportedArchs");
+        std::vector<int> numbers(static_cast<std::size_t>(std::max(count, 0)));
+        if (!numbers.empty())
+            check(nvrtcGetSupportedArchs(numbers.data()), "nvrtcGetSupportedArchs");
+        std::sort(numbers.begin(), numbers.end());
+        std::vector<std::string> names;
+        for (int number : numbers)
+            names.push_back("compute_" + std::to_string(number));
+        return names;
+    }();
+    return archs;
+}
+
+std::string supportedVirtualArchList()
+{
+    std::string list;
+    for (const auto& arch : supportedVirtualArchs())
+        list += (list.empty() ? "" : ", ") + arch;
+    return list;
+}
+
+bool isKnownVirtualArch(std::string_view arch)
+{
+    const auto& archs = supportedVirtualArchs();
+    return std::find(archs.begin(), archs.end(), arch) != archs.end();
+}
+
+// --- diagnostics -----------------------------------------------------------------------------------
+
+std::vector<CompileDiagnostic> parseNvrtcLog(std::string_view log, std::string_view programName,
+                                             std::string_view source)
+{
+    const std::vector<std::string_view> lines = splitLines(log);
+    std::vector<std::string_view> sourceLines;
+    bool sourceSplit = false;
+
+    std::vector<CompileDiagnostic> diagnostics;
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        const auto header = parseHeader(lines[i]);
+        if (!header)
+            continue;
+        // The indented lines that follow: continuation text, the echoed source line, the caret.
+        std::vector<std::string_view> block;
+        for (std::size_t j = i + 1; j < lines.size(); ++j) {
+            const std::string_view next = lines[j];
+            if (next.empty() || (next.front() != ' ' && next.front() != '\t'))
+                break;
+            block.push_back(next);
+        }
+        i += block.size();
+
+        CompileDiagnostic diagnostic;
+        diagnostic.file = header->file;
+        diagnostic.line = header->line;
+        diagnostic.column = header->column;
+        diagnostic.severity = header->severity;
+        diagnostic.code = header->code;
+
+        std::optional<std::string_view> sourceLine;
+        if (header->line > 0 && header->file == programName) {
+            if (!sourceSplit) {
+                sourceLines = splitLines(source);
+                sourceSplit = true;
+            }
+            if (static_cast<std::size_t>(header->line) <= sourceLines.size())
+                sourceLine = sourceLines[static_cast<std::size_t>(header->line) - 1];
+        }
+
+        std::optional<std::size_t> echo;
+        std::optional<std::size_t> caret;
+        for (std::size_t k = 1; k < block.size(); ++k) {
+            if (isCaretLine(block[k])) {
+                echo = k - 1;
+                caret = k;
+                break;
+            }
+        }
+        if (!echo && sourceLine) {
+            for (std::size_t k = 0; k < block.size(); ++k) {
+                if (block[k].size() >= echoIndent && block[k].substr(echoIndent) == *sourceLine) {
+                    echo = k;
+                    break;
+                }
+            }
+        }
+        std::string_view echoText;
+        if (echo && block[*echo].size() >= echoIndent)
+            echoText = block[*echo].substr(echoIndent);
+
+        if (diagnostic.column == 0 && caret) {
+            const std::string_view caretLine = block[*caret];
+            const std::size_t at = caretLine.find('^');
+            if (at >= echoIndent && at - echoIndent <= echoText.size())
+                diagnostic.column = static_cast<int>(at - echoIndent) + 1;
+        }
+        if (diagnostic.column == 0 && diagnostic.line > 0) {
+            if (sourceLine)
+                diagnostic.column = guessColumn(*sourceLine, header->message);
+            else if (echo)
+                diagnostic.column = guessColumn(echoText, header->message);
+        }
+
+        diagnostic.message = header->message;
+        for (std::size_t k = 0; k < block.size(); ++k) {
+            if (k == echo || k == caret || isBlank(block[k]))
+                continue;
+            diagnostic.message += "; ";
+            diagnostic.message += trim(block[k]);
+        }
+        diagnostics.push_back(std::move(diagnostic));
+    }
+    return diagnostics;
+}
+
+std::string formatDiagnostic(const CompileDiagnostic& diagnostic)
+{
+    std::string text = diagnostic.file;
+    if (diagnostic.line > 0) {
+        text += ":" + std::to_string(diagnostic.line);
+        if (diagnostic.column > 0)
+            text += ":" + std::to_string(diagnostic.column);
+    }
+    if (!text.empty())
+        text += ": ";
+    text += diagnostic.severity + ": " + diagnostic.message;
+    if (!diagnostic.code.empty())
+        text += " [#" + diagnostic.code + "]";
+    return text;
+}
+
+// --- compiling -------------------------------------------------------------------------------------
+
+CompileResult compileCuda(std::string_view source, std::string_view fileName, const CompileOptions& options)
+{
+    if (!isKnownVirtualArch(options.arch))
+        throw InputError("unknown virtual architecture '" + options.arch + "' (allowed: " +
+                         supportedVirtualArchList() + ")");
+    const std::string name = fileName.empty() ? std::string("kernel.cu") : std::string(fileName);
+    if (source.find('\0') != std::string_view::npos)
+        throw InputError(name + ": the source contains a NUL byte (is it a binary file?)");
+    const std::string text(source);
+
+    std::vector<std::string> arguments = {"--gpu-architecture=" + options.arch, "-std=c++17"};
+    if (options.lineInfo)
+        arguments.push_back("-lineinfo");
+    for (auto& include : toolkitIncludeOptions())
+        arguments.push_back(std::move(include));
+    arguments.insert(arguments.end(), options.extraOptions.begin(), options.extraOptions.end());
+    std::vector<const char*> argv;
+    for (const auto& argument : arguments)
+        argv.push_back(argument.c_str());
+
+    Program program(text, name);
+    const nvrtcResult compiled =
+        nvrtcCompileProgram(program.get(), static_cast<int>(argv.size()), argv.data());
+
+    CompileResult result;
+    result.log = program.log();
+    switch (compiled) {
+    case NVRTC_SUCCESS:
+        result.ok = true;
+        result.ptx = program.ptx();
+        break;
+    case NVRTC_ERROR_COMPILATION:
+        result.ok = false;
+        break;
+    case NVRTC_ERROR_INVALID_OPTION:
+        // Ours are valid for every arch NVRTC lists, so the culprit is in extraOptions.
+        throw InputError("NVRTC rejected an option: " + firstLine(result.log));
+    default: {
+        std::string message = std::string("NVRTC: nvrtcCompileProgram failed: ") + nvrtcGetErrorString(compiled);
+        if (const std::string detail = firstLine(result.log); !detail.empty())
+            message += " (" + detail + ")";
+        throw std::runtime_error(message);
+    }
+    }
+    result.diagnostics = parseNvrtcLog(result.log, name, text);
+    return result;
+}
+
+CompileResult compileCudaFile(const std::filesystem::path& path, const CompileOptions& options)
+{
+    const std::string name = path.string();
+    std::error_code error;
+    if (std::filesystem::is_directory(path, error))
+        throw InputError("cannot read '" + name + "': it is a folder, not a CUDA source file");
+    struct Closer {
+        void operator()(std::FILE* file) const { std::fclose(file); }
+    };
+    const std::unique_ptr<std::FILE, Closer> file(std::fopen(name.c_str(), "rb"));
+    if (!file)
+        throw InputError("cannot read '" + name + "': " + std::strerror(errno));
+    std::string source;
+    char buffer[1 << 16];
+    std::size_t got = 0;
+    while ((got = std::fread(buffer, 1, sizeof buffer, file.get())) > 0)
+        source.append(buffer, got);
+    if (std::ferror(file.get()))
+        throw InputError("cannot read '" + name + "': " + std::strerror(errno));
+    return compileCuda(source, name, options);
+}
+
+} // namespace warpscope::ptx

@@ -1,0 +1,91 @@
+#include "ptx/ptx_ir.h"
+
+namespace warpscope::ptx {
+
+int typeBits(Type type)
+{
+    switch (type) {
+    case Type::None: return 0;
+    case Type::Pred: return 1;
+    case Type::B8: case Type::U8: case Type::S8: return 8;
+    case Type::B16: case Type::U16: case Type::S16: case Type::F16: return 16;
+    case Type::B32: case Type::U32: case Type::S32: case Type::F32: return 32;
+    case Type::B64: case Type::U64: case Type::S64: case Type::F64: return 64;
+    }
+    return 0;
+}
+
+bool isFloat(Type type) { return type == Type::F16 || type == Type::F32 || type == Type::F64; }
+
+bool isSigned(Type type)
+{
+    return type == Type::S8 || type == Type::S16 || type == Type::S32 || type == Type::S64;
+}
+
+const char* typeName(Type type)
+{
+    switch (type) {
+    case Type::None: return "none";
+    case Type::Pred: return "pred";
+    case Type::B8: return "b8";
+    case Type::B16: return "b16";
+    case Type::B32: return "b32";
+    case Type::B64: return "b64";
+    case Type::U8: return "u8";
+    case Type::U16: return "u16";
+    case Type::U32: return "u32";
+    case Type::U64: return "u64";
+    case Type::S8: return "s8";
+    case Type::S16: return "s16";
+    case Type::S32: return "s32";
+    case Type::S64: return "s64";
+    case Type::F16: return "f16";
+    case Type::F32: return "f32";
+    case Type::F64: return "f64";
+    }
+    return "?";
+}
+
+const char* spaceName(Space space)
+{
+    switch (space) {
+    case Space::Generic: return "generic";
+    case Space::Global: return "global";
+    case Space::Shared: return "shared";
+    case Space::Local: return "local";
+    case Space::Param: return "param";
+    case Space::Const: return "const";
+    }
+    return "?";
+}
+
+const char* opName(Op op)
+{
+    static constexpr const char* names[] = {
+        "mov", "ld", "st", "cvta", "cvt", "add", "sub", "mul", "mad", "fma", "div", "rem", "min", "max",
+        "abs", "neg", "rcp", "sqrt", "sad", "and", "or", "xor", "not", "cnot", "shl", "shr", "popc", "clz",
+        "brev", "bfe", "bfi", "prmt", "lop3", "setp", "selp", "slct", "bra", "ret", "exit", "bar.sync",
+        "bar.warp.sync", "membar", "shfl", "vote", "activemask", "atom", "red",
+    };
+    static_assert(sizeof(names) / sizeof(names[0]) == static_cast<int>(Op::Red) + 1);
+    return names[static_cast<int>(op)];
+}
+
+const Function* Module::findFunction(std::string_view name) const
+{
+    for (const Function& function : functions)
+        if (function.name == name)
+            return &function;
+    return nullptr;
+}
+
+std::vector<std::string> Module::entryNames() const
+{
+    std::vector<std::string> names;
+    for (const Function& function : functions)
+        if (function.isEntry)
+            names.push_back(function.name);
+    return names;
+}
+
+} // namespace warpscope::ptx

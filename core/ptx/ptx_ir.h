@@ -1,0 +1,191 @@
+// The PTX intermediate representation: a module of functions, each a list of decoded instructions
+// grouped into basic blocks, with registers numbered densely and every memory symbol resolved to an
+// address space and offset. The simulator executes this directly; the viz shows it line by line.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <string_view>
+#include <string>
+#include <vector>
+
+namespace warpscope::ptx {
+
+// Scalar types as PTX spells them. Values live in 64-bit lane slots; a type says how many low bits
+// an instruction reads and writes, and how to interpret them.
+enum class Type : std::uint8_t {
+    None, Pred,
+    B8, B16, B32, B64,
+    U8, U16, U32, U64,
+    S8, S16, S32, S64,
+    F16, F32, F64,
+};
+
+int typeBits(Type type);        // Pred = 1
+bool isFloat(Type type);
+bool isSigned(Type type);       // S8..S64
+const char* typeName(Type type); // "s32"
+
+enum class Space : std::uint8_t { Generic, Global, Shared, Local, Param, Const };
+const char* spaceName(Space space);
+
+// Special registers (%tid.x ...), with the component folded in.
+enum class SpecialReg : std::uint8_t {
+    TidX, TidY, TidZ, NtidX, NtidY, NtidZ,
+    CtaidX, CtaidY, CtaidZ, NctaidX, NctaidY, NctaidZ,
+    LaneId, WarpId, NWarpId, SmId, NSmId, GridId,
+    LanemaskEq, LanemaskLt, LanemaskLe, LanemaskGt, LanemaskGe,
+    Clock, Clock64, GlobalTimer,
+};
+
+enum class Op : std::uint8_t {
+    // data movement
+    Mov, Ld, St, Cvta, Cvt,
+    // integer and floating-point arithmetic
+    Add, Sub, Mul, Mad, Fma, Div, Rem, Min, Max, Abs, Neg, Rcp, Sqrt, Sad,
+    // bits
+    And, Or, Xor, Not, Cnot, Shl, Shr, Popc, Clz, Brev, Bfe, Bfi, Prmt, Lop3,
+    // comparison and selection
+    Setp, Selp, Slct,
+    // control
+    Bra, Ret, Exit,
+    // synchronisation and warp collectives
+    BarSync, BarWarpSync, MemBar, Shfl, Vote, Activemask,
+    // atomics
+    Atom, Red,
+};
+const char* opName(Op op);
+
+enum class CmpOp : std::uint8_t {
+    None, Eq, Ne, Lt, Le, Gt, Ge, Lo, Ls, Hi, Hs, Equ, Neu, Ltu, Leu, Gtu, Geu, Num, Nan,
+};
+enum class BoolOp : std::uint8_t { None, And, Or, Xor };
+enum class Rounding : std::uint8_t { None, Rn, Rz, Rm, Rp, Rni, Rzi, Rmi, Rpi };
+enum class MulMode : std::uint8_t { None, Lo, Hi, Wide };
+enum class ShflMode : std::uint8_t { None, Up, Down, Bfly, Idx };
+enum class VoteMode : std::uint8_t { None, All, Any, Uni, Ballot };
+enum class AtomOp : std::uint8_t { None, Add, Min, Max, Inc, Dec, And, Or, Xor, Exch, Cas };
+
+struct Operand {
+    enum class Kind : std::uint8_t {
+        None,
+        Reg,       // reg
+        Imm,       // imm (raw bits; floats as their IEEE bits)
+        Special,   // special
+        Address,   // [reg + offset] or [symbol + offset] (symbol resolved into space + offset)
+        Symbol,    // a variable's address as a value (mov %r, sym)
+        Label,     // a branch target (block index after CFG construction; instruction index before)
+        Vector,    // {%r1, %r2, ...}: up to four registers
+        Sink,      // _ (a discarded destination)
+    };
+    Kind kind = Kind::None;
+    bool negate = false;          // !%p as a predicate source
+    std::uint8_t vectorCount = 0; // Vector: number of registers
+    Space symbolSpace = Space::Generic; // Address/Symbol with a symbol: its space
+    SpecialReg special = SpecialReg::TidX;
+    std::int32_t reg = -1;        // Reg, or the base register of an Address (-1 for a symbol base)
+    std::array<std::int32_t, 4> vector{-1, -1, -1, -1};
+    std::int64_t offset = 0;      // Address: displacement (plus the symbol's offset)
+    std::uint64_t imm = 0;        // Imm
+    std::int32_t symbol = -1;     // Address/Symbol: index into Function::symbols, -1 for none
+    std::int32_t target = -1;     // Label
+    std::int32_t pairReg = -1;    // Reg: the predicate of a "%r|%p" destination (shfl, setp)
+};
+
+struct SourceLocation {
+    std::int32_t file = -1; // index into Module::files, -1 when the PTX has no line information
+    std::int32_t line = 0;
+    std::int32_t column = 0;
+};
+
+struct Instruction {
+    Op op = Op::Mov;
+    Type type = Type::None;   // the instruction type (cvt: destination)
+    Type type2 = Type::None;  // cvt: source type; setp/selp: unused
+    Space space = Space::Generic;
+    CmpOp cmp = CmpOp::None;
+    BoolOp boolOp = BoolOp::None;
+    Rounding rounding = Rounding::None;
+    MulMode mulMode = MulMode::None;
+    ShflMode shfl = ShflMode::None;
+    VoteMode vote = VoteMode::None;
+    AtomOp atomOp = AtomOp::None;
+    std::uint8_t vectorWidth = 1; // ld/st .v2 .v4
+    bool ftz = false;
+    bool saturate = false;
+    bool approx = false;      // .approx or .full: the GPU computes an approximation (see executor)
+    bool cvtaToSpace = false; // cvta.to.<space>: generic -> space (else space -> generic)
+    bool sync = false;        // .sync on shfl/vote/bar
+    bool uniform = false;     // bra.uni: the compiler promises no divergence
+    bool isVolatile = false;
+    std::int32_t guard = -1;  // predicate register, -1 when unguarded
+    bool guardNegated = false;
+    std::uint8_t operandCount = 0;
+    std::array<Operand, 5> operands{};
+    std::int32_t ptxLine = 0;  // line in the PTX text
+    SourceLocation source;     // from .loc (the outermost inlined_at location, i.e. the user's line)
+    std::string text;          // the instruction as written, for display
+
+    bool isMemory() const { return op == Op::Ld || op == Op::St || op == Op::Atom || op == Op::Red; }
+};
+
+struct RegisterInfo {
+    std::string name;  // "%r12"
+    Type type = Type::B32;
+};
+
+// A variable with storage: a kernel parameter, a .shared / .local / .global / .const array.
+struct Symbol {
+    std::string name;
+    Space space = Space::Param;
+    Type type = Type::B8;
+    std::uint64_t size = 0;      // bytes (0 for extern .shared: the dynamic allocation)
+    std::uint32_t alignment = 1;
+    std::uint64_t offset = 0;    // within its space (params, shared, local); globals: in Module
+    bool externShared = false;   // extern .shared: starts at the end of the static shared data
+    std::int32_t moduleIndex = -1; // .global/.const: index into Module::globals
+    std::vector<std::uint8_t> initializer; // .global/.const initial bytes (may be shorter than size)
+};
+
+struct BasicBlock {
+    std::int32_t first = 0;        // first instruction index
+    std::int32_t last = 0;         // one past the last
+    std::vector<std::int32_t> successors;
+    std::vector<std::int32_t> predecessors;
+    std::int32_t immediatePostDominator = -1; // block index; -1 = the virtual exit
+    std::string label;             // the label that starts it, if any
+};
+
+struct Function {
+    std::string name;
+    bool isEntry = false;
+    std::vector<std::int32_t> params;   // indices into symbols, in order
+    std::uint64_t paramBytes = 0;
+    std::uint64_t staticSharedBytes = 0;
+    std::uint64_t localBytes = 0;       // per thread
+    std::uint32_t dynamicSharedAlignment = 16;
+    std::array<std::uint32_t, 3> reqntid{0, 0, 0};
+    std::array<std::uint32_t, 3> maxntid{0, 0, 0};
+    std::vector<RegisterInfo> registers;
+    std::vector<Symbol> symbols;        // params, function-scope shared/local, and module globals used
+    std::vector<Instruction> instructions;
+    std::vector<BasicBlock> blocks;
+    std::vector<std::int32_t> blockOfInstruction;
+    std::map<std::string, std::int32_t> labels; // label -> instruction index
+    std::int32_t ptxLine = 0;
+};
+
+struct Module {
+    std::string version;         // ".version 9.0"
+    std::string target;          // "sm_75"
+    int addressSize = 64;
+    std::map<int, std::string> files; // .file index -> path
+    std::vector<Symbol> globals;      // module-scope .global/.const/.shared variables
+    std::vector<Function> functions;
+
+    const Function* findFunction(std::string_view name) const;
+    std::vector<std::string> entryNames() const;
+};
+
+} // namespace warpscope::ptx

@@ -1,0 +1,277 @@
+// Decoding an opcode such as "ld.global.nc.v4.f32" into an Instruction's op and modifiers. Every
+// component must be understood: an unknown one makes the whole instruction unsupported, so nothing
+// the simulator cannot execute faithfully ever reaches it.
+#include "ptx/ptx_opcode.h"
+
+#include "ptx/ptx_error.h"
+
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace warpscope::ptx {
+
+namespace {
+
+std::vector<std::string_view> splitDots(std::string_view text)
+{
+    std::vector<std::string_view> parts;
+    std::size_t start = 0;
+    while (true) {
+        std::size_t dot = text.find('.', start);
+        parts.push_back(text.substr(start, dot == std::string_view::npos ? text.size() - start : dot - start));
+        if (dot == std::string_view::npos)
+            break;
+        start = dot + 1;
+    }
+    return parts;
+}
+
+const std::unordered_map<std::string_view, Op>& baseOps()
+{
+    static const std::unordered_map<std::string_view, Op> ops = {
+        {"mov", Op::Mov},   {"ld", Op::Ld},       {"st", Op::St},       {"cvta", Op::Cvta},
+        {"cvt", Op::Cvt},   {"add", Op::Add},     {"sub", Op::Sub},     {"mul", Op::Mul},
+        {"mad", Op::Mad},   {"fma", Op::Fma},     {"div", Op::Div},     {"rem", Op::Rem},
+        {"min", Op::Min},   {"max", Op::Max},     {"abs", Op::Abs},     {"neg", Op::Neg},
+        {"rcp", Op::Rcp},   {"sqrt", Op::Sqrt},   {"sad", Op::Sad},     {"and", Op::And},
+        {"or", Op::Or},     {"xor", Op::Xor},     {"not", Op::Not},     {"cnot", Op::Cnot},
+        {"shl", Op::Shl},   {"shr", Op::Shr},     {"popc", Op::Popc},   {"clz", Op::Clz},
+        {"brev", Op::Brev}, {"bfe", Op::Bfe},     {"bfi", Op::Bfi},     {"prmt", Op::Prmt},
+        {"lop3", Op::Lop3}, {"setp", Op::Setp},   {"selp", Op::Selp},   {"slct", Op::Slct},
+        {"bra", Op::Bra},   {"ret", Op::Ret},     {"exit", Op::Exit},   {"bar", Op::BarSync},
+        {"barrier", Op::BarSync}, {"membar", Op::MemBar}, {"fence", Op::MemBar},
+        {"shfl", Op::Shfl}, {"vote", Op::Vote},   {"activemask", Op::Activemask},
+        {"atom", Op::Atom}, {"red", Op::Red},
+    };
+    return ops;
+}
+
+std::optional<Type> typeFromName(std::string_view name)
+{
+    static const std::unordered_map<std::string_view, Type> types = {
+        {"pred", Type::Pred}, {"b8", Type::B8},   {"b16", Type::B16}, {"b32", Type::B32},
+        {"b64", Type::B64},   {"u8", Type::U8},   {"u16", Type::U16}, {"u32", Type::U32},
+        {"u64", Type::U64},   {"s8", Type::S8},   {"s16", Type::S16}, {"s32", Type::S32},
+        {"s64", Type::S64},   {"f16", Type::F16}, {"f32", Type::F32}, {"f64", Type::F64},
+    };
+    auto found = types.find(name);
+    if (found == types.end())
+        return std::nullopt;
+    return found->second;
+}
+
+std::optional<Space> spaceFromName(std::string_view name)
+{
+    if (name == "global") return Space::Global;
+    if (name == "shared" || name == "shared::cta") return Space::Shared;
+    if (name == "local") return Space::Local;
+    if (name == "param" || name == "param::entry") return Space::Param;
+    if (name == "const") return Space::Const;
+    return std::nullopt;
+}
+
+std::optional<CmpOp> cmpFromName(std::string_view name)
+{
+    static const std::unordered_map<std::string_view, CmpOp> cmps = {
+        {"eq", CmpOp::Eq},   {"ne", CmpOp::Ne},   {"lt", CmpOp::Lt},   {"le", CmpOp::Le},
+        {"gt", CmpOp::Gt},   {"ge", CmpOp::Ge},   {"lo", CmpOp::Lo},   {"ls", CmpOp::Ls},
+        {"hi", CmpOp::Hi},   {"hs", CmpOp::Hs},   {"equ", CmpOp::Equ}, {"neu", CmpOp::Neu},
+        {"ltu", CmpOp::Ltu}, {"leu", CmpOp::Leu}, {"gtu", CmpOp::Gtu}, {"geu", CmpOp::Geu},
+        {"num", CmpOp::Num}, {"nan", CmpOp::Nan},
+    };
+    auto found = cmps.find(name);
+    if (found == cmps.end())
+        return std::nullopt;
+    return found->second;
+}
+
+std::optional<Rounding> roundingFromName(std::string_view name)
+{
+    if (name == "rn") return Rounding::Rn;
+    if (name == "rz") return Rounding::Rz;
+    if (name == "rm") return Rounding::Rm;
+    if (name == "rp") return Rounding::Rp;
+    if (name == "rni") return Rounding::Rni;
+    if (name == "rzi") return Rounding::Rzi;
+    if (name == "rmi") return Rounding::Rmi;
+    if (name == "rpi") return Rounding::Rpi;
+    return std::nullopt;
+}
+
+std::optional<AtomOp> atomFromName(std::string_view name)
+{
+    static const std::unordered_map<std::string_view, AtomOp> ops = {
+        {"add", AtomOp::Add}, {"min", AtomOp::Min}, {"max", AtomOp::Max},   {"inc", AtomOp::Inc},
+        {"dec", AtomOp::Dec}, {"and", AtomOp::And}, {"or", AtomOp::Or},     {"xor", AtomOp::Xor},
+        {"exch", AtomOp::Exch}, {"cas", AtomOp::Cas},
+    };
+    auto found = ops.find(name);
+    if (found == ops.end())
+        return std::nullopt;
+    return found->second;
+}
+
+// Qualifiers that change caching, ordering or scope but not what a single-threaded-per-lane
+// interpreter computes: the simulator executes memory operations in a sequentially consistent order.
+bool isIgnorableQualifier(std::string_view name)
+{
+    static const std::unordered_map<std::string_view, bool> names = {
+        {"ca", true},  {"cg", true},  {"cs", true},  {"lu", true},      {"cv", true},
+        {"nc", true},  {"wb", true},  {"wt", true},  {"relaxed", true}, {"acquire", true},
+        {"release", true}, {"acq_rel", true}, {"weak", true}, {"sc", true}, {"cta", true},
+        {"gpu", true}, {"sys", true}, {"gl", true},
+    };
+    return names.contains(name) || name.starts_with("L1::") || name.starts_with("L2::");
+}
+
+} // namespace
+
+void decodeOpcode(std::string_view opcode, Instruction& instruction)
+{
+    const std::vector<std::string_view> parts = splitDots(opcode);
+    auto unsupported = [&] { throw PtxError::unsupported(std::string(opcode), instruction.ptxLine); };
+    auto base = baseOps().find(parts.front());
+    if (base == baseOps().end())
+        unsupported();
+    instruction.op = base->second;
+    const Op op = instruction.op;
+
+    std::vector<Type> types;
+    for (std::size_t i = 1; i < parts.size(); ++i) {
+        const std::string_view part = parts[i];
+        if (auto type = typeFromName(part)) {
+            types.push_back(*type);
+            continue;
+        }
+        if (op == Op::Ld || op == Op::St || op == Op::Atom || op == Op::Red || op == Op::Cvta) {
+            if (auto space = spaceFromName(part)) {
+                instruction.space = *space;
+                continue;
+            }
+        }
+        if (op == Op::Cvta && part == "to") {
+            instruction.cvtaToSpace = true;
+            continue;
+        }
+        if ((op == Op::Ld || op == Op::St) && (part == "v2" || part == "v4")) {
+            instruction.vectorWidth = part == "v2" ? 2 : 4;
+            continue;
+        }
+        if ((op == Op::Ld || op == Op::St) && part == "volatile") {
+            instruction.isVolatile = true;
+            continue;
+        }
+        if ((op == Op::Setp || op == Op::Slct) && instruction.cmp == CmpOp::None) {
+            if (op == Op::Setp) {
+                if (auto cmp = cmpFromName(part)) {
+                    instruction.cmp = *cmp;
+                    continue;
+                }
+            }
+        }
+        if (op == Op::Setp && instruction.cmp != CmpOp::None && instruction.boolOp == BoolOp::None) {
+            if (part == "and") { instruction.boolOp = BoolOp::And; continue; }
+            if (part == "or") { instruction.boolOp = BoolOp::Or; continue; }
+            if (part == "xor") { instruction.boolOp = BoolOp::Xor; continue; }
+        }
+        if ((op == Op::Mul || op == Op::Mad) && (part == "lo" || part == "hi" || part == "wide")) {
+            instruction.mulMode = part == "lo" ? MulMode::Lo : part == "hi" ? MulMode::Hi : MulMode::Wide;
+            continue;
+        }
+        if (auto rounding = roundingFromName(part)) {
+            instruction.rounding = *rounding;
+            continue;
+        }
+        if (part == "ftz") { instruction.ftz = true; continue; }
+        if (part == "sat") { instruction.saturate = true; continue; }
+        if (part == "approx" || part == "full") {
+            instruction.approx = true;
+            continue;
+        }
+        if (op == Op::Bra && part == "uni") { instruction.uniform = true; continue; }
+        if ((op == Op::Shfl || op == Op::Vote || op == Op::BarSync || op == Op::Activemask) && part == "sync")
+            { instruction.sync = true; continue; }
+        if (op == Op::BarSync && part == "aligned") continue;
+        if (op == Op::BarSync && part == "warp") { instruction.op = Op::BarWarpSync; continue; }
+        if (op == Op::Shfl) {
+            if (part == "up") { instruction.shfl = ShflMode::Up; continue; }
+            if (part == "down") { instruction.shfl = ShflMode::Down; continue; }
+            if (part == "bfly") { instruction.shfl = ShflMode::Bfly; continue; }
+            if (part == "idx") { instruction.shfl = ShflMode::Idx; continue; }
+        }
+        if (op == Op::Vote) {
+            if (part == "all") { instruction.vote = VoteMode::All; continue; }
+            if (part == "any") { instruction.vote = VoteMode::Any; continue; }
+            if (part == "uni") { instruction.vote = VoteMode::Uni; continue; }
+            if (part == "ballot") { instruction.vote = VoteMode::Ballot; continue; }
+        }
+        if ((op == Op::Atom || op == Op::Red) && instruction.atomOp == AtomOp::None) {
+            if (auto atom = atomFromName(part)) {
+                instruction.atomOp = *atom;
+                continue;
+            }
+        }
+        if ((op == Op::Ld || op == Op::St || op == Op::Atom || op == Op::Red || op == Op::MemBar) &&
+            isIgnorableQualifier(part))
+            continue;
+        if (op == Op::MemBar && (part == "acq_rel" || part == "sc"))
+            continue;
+        unsupported();
+    }
+
+    // Types: cvt takes destination then source; everything else takes at most one.
+    if (op == Op::Cvt) {
+        if (types.size() != 2)
+            unsupported();
+        instruction.type = types[0];
+        instruction.type2 = types[1];
+    } else if (types.size() == 1) {
+        instruction.type = types[0];
+    } else if (types.size() > 1) {
+        unsupported();
+    }
+
+    // What each op needs before the simulator can run it.
+    const bool needsType = !(op == Op::Bra || op == Op::Ret || op == Op::Exit || op == Op::BarSync ||
+                             op == Op::BarWarpSync || op == Op::MemBar);
+    if (needsType && instruction.type == Type::None)
+        unsupported();
+    if (!needsType && instruction.type != Type::None)
+        unsupported();
+    if (op == Op::Setp && instruction.cmp == CmpOp::None)
+        unsupported();
+    if (op == Op::Shfl && (instruction.shfl == ShflMode::None || !instruction.sync))
+        unsupported(); // the pre-Volta shfl without .sync is not accepted by PTX ISA 6.4+ targets
+    if (op == Op::Vote && (instruction.vote == VoteMode::None || !instruction.sync))
+        unsupported();
+    if ((op == Op::Atom || op == Op::Red) && instruction.atomOp == AtomOp::None)
+        unsupported();
+    if (op == Op::Activemask && instruction.type != Type::B32)
+        unsupported();
+    if (op == Op::Cvta && instruction.space == Space::Generic)
+        unsupported();
+    if (op == Op::BarSync && !instruction.sync && parts.front() == "bar")
+        unsupported(); // bar.arrive / bar.red are not modelled
+    if (op == Op::BarSync && parts.front() == "barrier" && !instruction.sync)
+        unsupported();
+    if (op == Op::BarWarpSync && !instruction.sync)
+        unsupported();
+    // Half precision, carries and the like are not modelled yet.
+    if (instruction.type == Type::F16 || instruction.type2 == Type::F16)
+        unsupported();
+    if ((op == Op::Div || op == Op::Rcp || op == Op::Sqrt) && isFloat(instruction.type) &&
+        instruction.rounding == Rounding::None && !instruction.approx)
+        unsupported();
+    // Directed rounding (.rz .rm .rp) of floating-point results is not modelled: the host computes
+    // round-to-nearest-even only. Integer rounding of a float (cvt.rzi, cvt.rmi ...) is exact.
+    const bool directed = instruction.rounding == Rounding::Rz || instruction.rounding == Rounding::Rm ||
+                          instruction.rounding == Rounding::Rp;
+    if (directed && op != Op::Cvt && isFloat(instruction.type))
+        unsupported();
+    if (directed && op == Op::Cvt && isFloat(instruction.type) &&
+        (!isFloat(instruction.type2) || typeBits(instruction.type2) > typeBits(instruction.type)))
+        unsupported();
+}
+
+} // namespace warpscope::ptx

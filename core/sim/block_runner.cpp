@@ -1,0 +1,258 @@
+// Blocks, warps and their turns; the per-instruction dispatch.
+#include "sim/block_runner.h"
+
+#include "ptx/ptx_error.h"
+
+#include <algorithm>
+#include <bit>
+
+namespace warpscope::sim {
+
+namespace {
+// A warp keeps issuing until it blocks, finishes or has issued this many instructions.
+constexpr int kWarpQuantum = 32;
+} // namespace
+
+BlockRunner::BlockRunner(const LaunchContext& context)
+    : m_context(context), m_function(*context.function)
+{
+    m_stats.perInstruction.resize(m_function.instructions.size());
+    m_localBytes = m_function.localBytes;
+}
+
+void BlockRunner::setUpBlock(std::uint64_t linearBlock)
+{
+    m_linearBlock = linearBlock;
+    m_blockIdx = launch::indexFromLinear(static_cast<std::int64_t>(linearBlock), m_context.grid);
+    const std::int64_t threads = m_context.block.volume();
+    const int warpCount = static_cast<int>((threads + 31) / 32);
+    const std::size_t registers = m_function.registers.size();
+    m_registerArena.assign(static_cast<std::size_t>(warpCount) * registers * 32, 0);
+    m_localArena.assign(static_cast<std::size_t>(warpCount) * 32 * m_localBytes, 0);
+    m_shared.assign(m_context.sharedBytes, 0);
+    m_sharedState.assign((m_context.sharedBytes + 3) / 4, SharedWordState{});
+    m_blockEpoch = 1;
+    m_barrierPc = -1;
+    m_warps.assign(static_cast<std::size_t>(warpCount), WarpState{});
+    for (int w = 0; w < warpCount; ++w) {
+        WarpState& warp = m_warps[static_cast<std::size_t>(w)];
+        warp.index = w;
+        const std::int64_t firstThread = static_cast<std::int64_t>(w) * 32;
+        const std::int64_t lanes = std::min<std::int64_t>(32, threads - firstThread);
+        warp.existMask = lanes == 32 ? 0xffffffffu : ((1u << lanes) - 1);
+        warp.regs = m_registerArena.data() + static_cast<std::size_t>(w) * registers * 32;
+        warp.local = m_localArena.data() + static_cast<std::size_t>(w) * 32 * m_localBytes;
+        warp.warpEpoch = 1;
+        for (int lane = 0; lane < 32; ++lane) {
+            const launch::Dim3 tid = lane < lanes ? launch::indexFromLinear(firstThread + lane, m_context.block)
+                                                  : launch::Dim3{0, 0, 0};
+            warp.tid[0][lane] = static_cast<std::uint64_t>(tid.x);
+            warp.tid[1][lane] = static_cast<std::uint64_t>(tid.y);
+            warp.tid[2][lane] = static_cast<std::uint64_t>(tid.z);
+        }
+        if (m_function.instructions.empty()) {
+            warp.done = true;
+            continue;
+        }
+        warp.stack.push_back({0, -1, warp.existMask});
+    }
+    m_tracing = false;
+    if (m_context.traceRequest) {
+        const auto& blocks = m_context.traceRequest->blocks;
+        m_tracing = std::find(blocks.begin(), blocks.end(), linearBlock) != blocks.end();
+    }
+}
+
+RunOutcome BlockRunner::runBlock(std::uint64_t linearBlock)
+{
+    setUpBlock(linearBlock);
+    m_stats.blocksSimulated += 1;
+    m_stats.warpsSimulated += m_warps.size();
+    std::uint64_t issuedSinceCheck = 0;
+    while (true) {
+        bool anyRunnable = false;
+        for (WarpState& warp : m_warps) {
+            if (warp.done || warp.atBarrier)
+                continue;
+            anyRunnable = true;
+            for (int i = 0; i < kWarpQuantum && !warp.done && !warp.atBarrier; ++i) {
+                step(warp);
+                ++issuedSinceCheck;
+            }
+        }
+        if (issuedSinceCheck >= 4096 || !anyRunnable) {
+            const std::uint64_t used = m_context.budgetUsed->fetch_add(issuedSinceCheck) + issuedSinceCheck;
+            issuedSinceCheck = 0;
+            if (used > m_context.stepBudget)
+                return RunOutcome::BudgetExceeded;
+        }
+        if (!anyRunnable) {
+            const bool waiting = std::any_of(m_warps.begin(), m_warps.end(), [](const WarpState& w) { return w.atBarrier; });
+            if (!waiting)
+                return RunOutcome::Completed;
+            tryReleaseBarrier();
+        }
+    }
+}
+
+// Every warp that has not finished is waiting: the barrier completes. (Warps whose threads have all
+// exited no longer take part, as on the GPU.)
+void BlockRunner::tryReleaseBarrier()
+{
+    for (WarpState& warp : m_warps) {
+        if (warp.done)
+            continue;
+        if (warp.atBarrier) {
+            warp.atBarrier = false;
+            warp.warpEpoch += 1;
+            if (m_tracing)
+                recordTrace(warp, TraceEventKind::BarrierRelease, m_barrierPc, warp.stack.empty() ? 0 : warp.stack.back().mask,
+                            0, -1, 0);
+        }
+    }
+    m_blockEpoch += 1;
+    m_barrierPc = -1;
+    m_stats.barriers += 1;
+}
+
+std::uint32_t BlockRunner::guardMask(const WarpState& warp, const ptx::Instruction& instruction, std::uint32_t active) const
+{
+    if (instruction.guard < 0)
+        return active;
+    const std::uint64_t* predicate = warp.regs + static_cast<std::size_t>(instruction.guard) * 32;
+    std::uint32_t mask = 0;
+    for (int lane = 0; lane < 32; ++lane)
+        mask |= static_cast<std::uint32_t>(predicate[lane] & 1u) << lane;
+    if (instruction.guardNegated)
+        mask = ~mask;
+    return mask & active;
+}
+
+void BlockRunner::step(WarpState& warp)
+{
+    StackEntry& top = warp.stack.back();
+    const std::int32_t pc = top.pc;
+    if (pc < 0 || pc >= static_cast<std::int32_t>(m_function.instructions.size())) {
+        // Running off the end of the function behaves as ret.
+        executeExit(warp, top.mask);
+        return;
+    }
+    const ptx::Instruction& instruction = m_function.instructions[static_cast<std::size_t>(pc)];
+    const std::uint32_t active = top.mask;
+    const std::uint32_t mask = guardMask(warp, instruction, active);
+    InstructionCounters& counters = m_stats.perInstruction[static_cast<std::size_t>(pc)];
+    counters.warpExecutions += 1;
+    counters.threadExecutions += static_cast<std::uint64_t>(std::popcount(mask));
+    std::int32_t traceMemory = -1;
+    std::uint8_t conflictDegree = 0;
+
+    switch (instruction.op) {
+    case ptx::Op::Bra:
+        executeBranch(warp, instruction, active, mask, counters);
+        break;
+    case ptx::Op::Ret:
+    case ptx::Op::Exit:
+        executeExit(warp, mask);
+        break;
+    case ptx::Op::BarSync:
+        if (m_tracing)
+            recordTrace(warp, TraceEventKind::BarrierWait, pc, active, mask, -1, 0);
+        executeBarrier(warp, instruction, mask);
+        return;
+    case ptx::Op::BarWarpSync:
+        executeWarpSync(warp, instruction, mask);
+        advance(warp);
+        break;
+    case ptx::Op::MemBar:
+        advance(warp);
+        break;
+    case ptx::Op::Shfl:
+        executeShuffle(warp, instruction, active, mask);
+        advance(warp);
+        break;
+    case ptx::Op::Vote:
+        executeVote(warp, instruction, active, mask);
+        advance(warp);
+        break;
+    case ptx::Op::Activemask: {
+        LaneValues values;
+        values.fill(active);
+        write(warp, instruction.operands[0].reg, values, mask);
+        advance(warp);
+        break;
+    }
+    case ptx::Op::Ld:
+    case ptx::Op::St:
+    case ptx::Op::Atom:
+    case ptx::Op::Red:
+        if (mask != 0)
+            executeMemory(warp, instruction, mask, counters, traceMemory, conflictDegree);
+        advance(warp);
+        break;
+    case ptx::Op::Cvta:
+        executeCvta(warp, instruction, mask);
+        advance(warp);
+        break;
+    case ptx::Op::Cvt:
+        executeConvert(warp, instruction, mask);
+        advance(warp);
+        break;
+    case ptx::Op::Setp:
+        executeCompare(warp, instruction, mask);
+        advance(warp);
+        break;
+    default:
+        executeAlu(warp, instruction, mask);
+        advance(warp);
+        break;
+    }
+    if (m_tracing)
+        recordTrace(warp, TraceEventKind::Issue, pc, active, mask, traceMemory, conflictDegree);
+}
+
+void BlockRunner::reportHazard(HazardKind kind, const WarpState& warp, int lane, std::uint64_t address,
+                               std::string buffer, std::string message)
+{
+    Hazard hazard;
+    hazard.kind = kind;
+    hazard.kernel = m_function.name;
+    hazard.block = m_blockIdx;
+    hazard.thread = {static_cast<std::int64_t>(warp.tid[0][lane]), static_cast<std::int64_t>(warp.tid[1][lane]),
+                     static_cast<std::int64_t>(warp.tid[2][lane])};
+    hazard.warp = warp.index;
+    hazard.lane = lane;
+    hazard.pc = warp.stack.empty() ? -1 : warp.stack.back().pc;
+    if (hazard.pc >= 0 && hazard.pc < static_cast<std::int32_t>(m_function.instructions.size())) {
+        const ptx::Instruction& instruction = m_function.instructions[static_cast<std::size_t>(hazard.pc)];
+        hazard.ptxLine = instruction.ptxLine;
+        hazard.source = instruction.source;
+        if (auto file = m_context.module->files.find(instruction.source.file); file != m_context.module->files.end())
+            hazard.sourceFile = file->second;
+    }
+    hazard.address = address;
+    hazard.buffer = std::move(buffer);
+    hazard.message = std::move(message);
+    m_context.hazards->report(std::move(hazard));
+}
+
+void BlockRunner::recordTrace(const WarpState& warp, TraceEventKind kind, std::int32_t pc, std::uint32_t active,
+                              std::uint32_t executed, std::int32_t memory, std::uint8_t conflictDegree)
+{
+    if (m_trace.events.size() >= m_context.traceRequest->maxEvents) {
+        m_trace.truncated = true;
+        return;
+    }
+    TraceEvent event;
+    event.step = m_traceStep++;
+    event.block = static_cast<std::uint32_t>(m_linearBlock);
+    event.warp = static_cast<std::uint16_t>(warp.index);
+    event.kind = kind;
+    event.conflictDegree = conflictDegree;
+    event.pc = pc;
+    event.activeMask = active;
+    event.executedMask = executed;
+    event.memory = memory;
+    m_trace.events.push_back(event);
+}
+
+} // namespace warpscope::sim

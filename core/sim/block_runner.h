@@ -1,0 +1,149 @@
+// BlockRunner: executes the blocks of one launch, warp instruction by warp instruction. One runner
+// per host thread; all runners share the launch's global memory. The instruction semantics are
+// split by family: block_runner.cpp (blocks, warps, scheduling), exec_alu.cpp (arithmetic, bits,
+// comparisons, conversions), exec_memory.cpp (loads, stores, atomics, address spaces, coalescing,
+// bank conflicts, hazards), exec_control.cpp (branches, reconvergence, barriers, warp collectives).
+#pragma once
+
+#include "launch/launch_geometry.h"
+#include "ptx/ptx_ir.h"
+#include "sim/global_memory.h"
+#include "sim/hazards.h"
+#include "sim/sim_stats.h"
+#include "sim/trace.h"
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <mutex>
+#include <vector>
+
+namespace warpscope::sim {
+
+using LaneValues = std::array<std::uint64_t, 32>;
+
+// Read-only facts about the launch shared by every runner, plus the shared global memory.
+struct LaunchContext {
+    const ptx::Module* module = nullptr;
+    const ptx::Function* function = nullptr;
+    launch::Dim3 grid;
+    launch::Dim3 block;
+    std::uint64_t dynamicSharedBytes = 0;
+    std::uint64_t sharedBytes = 0;             // static + dynamic
+    std::vector<std::uint8_t> paramBytes;      // the kernel parameter buffer
+    std::vector<std::uint64_t> symbolAddress;  // per function symbol: its global address (globals/consts)
+    GlobalMemory* memory = nullptr;
+    std::mutex* atomicMutex = nullptr;         // serialises global atomics between host threads
+    bool concurrent = false;                   // several runners execute at once
+    HazardLog* hazards = nullptr;
+    int smCount = 1;
+    std::atomic<std::uint64_t>* budgetUsed = nullptr; // warp-instructions issued by all runners
+    std::uint64_t stepBudget = 0;
+    const TraceRequest* traceRequest = nullptr;
+};
+
+// One entry of a warp's reconvergence stack: run `pc` with `mask` until `reconvergePc`.
+struct StackEntry {
+    std::int32_t pc = 0;
+    std::int32_t reconvergePc = -1; // -1: never (the function's exit)
+    std::uint32_t mask = 0;
+};
+
+struct WarpState {
+    std::int32_t index = 0;          // warp within the block
+    std::uint32_t existMask = 0;     // lanes that hold a thread
+    std::uint32_t exitedMask = 0;
+    std::vector<StackEntry> stack;
+    bool atBarrier = false;
+    bool done = false;
+    std::uint32_t warpEpoch = 0;     // bumps at every barrier this warp passes (bar.sync, bar.warp.sync)
+    std::uint64_t* regs = nullptr;   // registers x 32 lanes
+    std::uint8_t* local = nullptr;   // 32 x localBytes
+    LaneValues tid[3];               // threadIdx per lane
+};
+
+// Per shared word: who last wrote it and read it, in which barrier interval, for race detection.
+struct SharedWordState {
+    std::uint32_t writer = 0;      // thread in block + 1; 0 = never written
+    std::uint32_t writeEpoch = 0;  // block barrier epoch of that write
+    std::uint32_t writeWarpEpoch = 0;
+    std::uint32_t reader = 0;      // thread in block + 1 of the last read; 0 = none
+    std::uint32_t readEpoch = 0;
+    std::uint32_t readWarpEpoch = 0;
+    std::uint8_t readersAcrossWarps = 0; // more than one warp read it in readEpoch
+    std::uint8_t writeAtomic = 0;        // the last write was an atomic
+};
+
+enum class RunOutcome { Completed, BudgetExceeded };
+
+class BlockRunner {
+public:
+    explicit BlockRunner(const LaunchContext& context);
+
+    // Runs one block to completion (or until the launch's step budget is spent).
+    RunOutcome runBlock(std::uint64_t linearBlock);
+
+    KernelStats& stats() { return m_stats; }
+    Trace& trace() { return m_trace; }
+
+private:
+    // block_runner.cpp
+    void setUpBlock(std::uint64_t linearBlock);
+    void tryReleaseBarrier();
+    void reportHazard(HazardKind kind, const WarpState& warp, int lane, std::uint64_t address,
+                      std::string buffer, std::string message);
+    void recordTrace(const WarpState& warp, TraceEventKind kind, std::int32_t pc, std::uint32_t active,
+                     std::uint32_t executed, std::int32_t memory, std::uint8_t conflictDegree);
+
+    // One instruction for one warp.
+    void step(WarpState& warp);
+    std::uint32_t guardMask(const WarpState& warp, const ptx::Instruction& instruction, std::uint32_t active) const;
+
+    // exec_alu.cpp
+    void read(const WarpState& warp, const ptx::Operand& operand, ptx::Type type, LaneValues& out) const;
+    void write(WarpState& warp, std::int32_t reg, const LaneValues& values, std::uint32_t mask);
+    void executeAlu(WarpState& warp, const ptx::Instruction& instruction, std::uint32_t mask);
+    void executeConvert(WarpState& warp, const ptx::Instruction& instruction, std::uint32_t mask);
+    void executeCompare(WarpState& warp, const ptx::Instruction& instruction, std::uint32_t mask);
+
+    // exec_memory.cpp
+    void executeMemory(WarpState& warp, const ptx::Instruction& instruction, std::uint32_t mask,
+                       InstructionCounters& counters, std::int32_t& traceMemory, std::uint8_t& conflictDegree);
+    void executeCvta(WarpState& warp, const ptx::Instruction& instruction, std::uint32_t mask);
+    void trackSharedAccess(const WarpState& warp, int lane, std::uint64_t address, std::uint32_t bytes,
+                           bool isWrite, bool isAtomic);
+
+    // exec_control.cpp
+    void executeBranch(WarpState& warp, const ptx::Instruction& instruction, std::uint32_t active,
+                       std::uint32_t taken, InstructionCounters& counters);
+    void executeExit(WarpState& warp, std::uint32_t exiting);
+    void executeBarrier(WarpState& warp, const ptx::Instruction& instruction, std::uint32_t active);
+    void executeWarpSync(WarpState& warp, const ptx::Instruction& instruction, std::uint32_t active);
+    void executeShuffle(WarpState& warp, const ptx::Instruction& instruction, std::uint32_t active,
+                        std::uint32_t mask);
+    void executeVote(WarpState& warp, const ptx::Instruction& instruction, std::uint32_t active, std::uint32_t mask);
+    void checkMemberMask(const WarpState& warp, std::uint32_t memberMask, std::uint32_t active);
+    void advance(WarpState& warp);
+    void popReconverged(WarpState& warp);
+
+    const LaunchContext& m_context;
+    const ptx::Function& m_function;
+    KernelStats m_stats;
+    Trace m_trace;
+    // The current block.
+    std::uint64_t m_linearBlock = 0;
+    launch::Dim3 m_blockIdx;
+    std::vector<WarpState> m_warps;
+    std::vector<std::uint64_t> m_registerArena;
+    std::vector<std::uint8_t> m_localArena;
+    std::vector<std::uint8_t> m_shared;
+    std::vector<SharedWordState> m_sharedState;
+    std::uint32_t m_blockEpoch = 0;
+    bool m_tracing = false;
+    std::uint64_t m_traceStep = 0;
+    DeviceBuffer* m_lastBuffer = nullptr;
+    std::uint64_t m_localBytes = 0;
+    std::int32_t m_barrierPc = -1;   // the bar.sync the waiting warps are at
+};
+
+} // namespace warpscope::sim

@@ -1,0 +1,204 @@
+// Branches and the reconvergence stack, exits, barriers, and the warp collectives (shfl, vote).
+#include "sim/block_runner.h"
+
+#include "ptx/ptx_error.h"
+
+#include <bit>
+
+namespace warpscope::sim {
+
+void BlockRunner::popReconverged(WarpState& warp)
+{
+    while (!warp.stack.empty() && (warp.stack.back().mask == 0 || warp.stack.back().pc == warp.stack.back().reconvergePc))
+        warp.stack.pop_back();
+    if (warp.stack.empty())
+        warp.done = true;
+}
+
+void BlockRunner::advance(WarpState& warp)
+{
+    if (warp.stack.empty())
+        return;
+    warp.stack.back().pc += 1;
+    popReconverged(warp);
+}
+
+// A divergent branch: the current entry waits at the reconvergence point (the branch block's
+// immediate post-dominator) with every active lane; the taken and not-taken sides are pushed on top
+// and run one after the other (fall-through side first). An entry already ending at the same point
+// is replaced instead of nested, so loops do not grow the stack.
+void BlockRunner::executeBranch(WarpState& warp, const ptx::Instruction& instruction, std::uint32_t active,
+                                std::uint32_t taken, InstructionCounters& counters)
+{
+    StackEntry& top = warp.stack.back();
+    const std::int32_t pc = top.pc;
+    const std::int32_t targetBlock = instruction.operands[0].target;
+    const std::int32_t targetPc = m_function.blocks[static_cast<std::size_t>(targetBlock)].first;
+    const std::int32_t fallPc = pc + 1;
+    const std::uint32_t notTaken = active & ~taken;
+    if (taken == 0 || notTaken == 0) {
+        counters.branchesUniform += 1;
+        top.pc = taken != 0 ? targetPc : fallPc;
+        popReconverged(warp);
+        return;
+    }
+    counters.branchesDivergent += 1;
+    const std::int32_t block = m_function.blockOfInstruction[static_cast<std::size_t>(pc)];
+    const std::int32_t postDominator = m_function.blocks[static_cast<std::size_t>(block)].immediatePostDominator;
+    const std::int32_t reconvergePc =
+        postDominator < 0 ? -1 : m_function.blocks[static_cast<std::size_t>(postDominator)].first;
+    if (top.reconvergePc == reconvergePc)
+        warp.stack.pop_back();
+    else
+        top.pc = reconvergePc;
+    if (targetPc != reconvergePc)
+        warp.stack.push_back({targetPc, reconvergePc, taken});
+    if (fallPc != reconvergePc)
+        warp.stack.push_back({fallPc, reconvergePc, notTaken});
+    popReconverged(warp);
+}
+
+void BlockRunner::executeExit(WarpState& warp, std::uint32_t exiting)
+{
+    warp.exitedMask |= exiting;
+    for (StackEntry& entry : warp.stack)
+        entry.mask &= ~exiting;
+    if (!warp.stack.empty() && warp.stack.back().mask != 0)
+        warp.stack.back().pc += 1; // lanes whose guard was false go on
+    popReconverged(warp);
+    if (m_tracing && warp.done)
+        recordTrace(warp, TraceEventKind::Exit, -1, 0, 0, -1, 0);
+}
+
+// bar.sync / barrier.sync: the warp waits until every warp of the block that has not exited is
+// waiting too. Arriving with only part of its live lanes is barrier divergence.
+void BlockRunner::executeBarrier(WarpState& warp, const ptx::Instruction& instruction, std::uint32_t active)
+{
+    if (instruction.operandCount == 2) {
+        LaneValues count;
+        read(warp, instruction.operands[1], ptx::Type::U32, count);
+        const int lane = std::countr_zero(active | 0x80000000u);
+        if (static_cast<std::int64_t>(count[static_cast<std::size_t>(lane)] & 0xffffffffu) != m_context.block.volume())
+            throw ptx::PtxError("bar.sync with a thread count other than the whole block is not modelled",
+                                instruction.ptxLine);
+    }
+    const std::uint32_t live = warp.existMask & ~warp.exitedMask;
+    if (active != live) {
+        const int lane = std::countr_zero(live & ~active);
+        reportHazard(HazardKind::BarrierDivergence, warp, lane, 0, "",
+                     "__syncthreads() reached by " + std::to_string(std::popcount(active)) + " of the warp's " +
+                         std::to_string(std::popcount(live)) +
+                         " live threads: the barrier sits in code that not every thread of the block reaches "
+                         "(move it out of the condition)");
+    }
+    m_barrierPc = warp.stack.back().pc;
+    warp.atBarrier = true;
+    advance(warp);
+}
+
+void BlockRunner::checkMemberMask(const WarpState& warp, std::uint32_t memberMask, std::uint32_t active)
+{
+    if ((active & ~memberMask) != 0) {
+        const int lane = std::countr_zero(active & ~memberMask);
+        reportHazard(HazardKind::WarpSyncMismatch, warp, lane, 0, "",
+                     "lane " + std::to_string(lane) + " executes a warp-synchronous instruction but is not in its member mask");
+    }
+}
+
+// bar.warp.sync (__syncwarp): a memory barrier among the named lanes. In the stack model the active
+// lanes are already together; naming a live lane that is on another path is a mismatch.
+void BlockRunner::executeWarpSync(WarpState& warp, const ptx::Instruction& instruction, std::uint32_t active)
+{
+    LaneValues member;
+    read(warp, instruction.operands[0], ptx::Type::B32, member);
+    const int first = std::countr_zero(active | 0x80000000u);
+    const std::uint32_t memberMask = static_cast<std::uint32_t>(member[static_cast<std::size_t>(first)]);
+    checkMemberMask(warp, memberMask, active);
+    const std::uint32_t live = warp.existMask & ~warp.exitedMask;
+    const std::uint32_t missing = memberMask & live & ~active;
+    if (missing != 0)
+        reportHazard(HazardKind::WarpSyncMismatch, warp, std::countr_zero(missing), 0, "",
+                     "__syncwarp names lane " + std::to_string(std::countr_zero(missing)) +
+                         ", which is on another path of a divergent branch");
+    warp.warpEpoch += 1;
+}
+
+// shfl.sync (PTX ISA, "Data Movement and Conversion Instructions: shfl.sync").
+void BlockRunner::executeShuffle(WarpState& warp, const ptx::Instruction& instruction, std::uint32_t active,
+                                 std::uint32_t mask)
+{
+    LaneValues source, laneOrOffset, clamp, member;
+    read(warp, instruction.operands[1], ptx::Type::B32, source);
+    read(warp, instruction.operands[2], ptx::Type::B32, laneOrOffset);
+    read(warp, instruction.operands[3], ptx::Type::B32, clamp);
+    read(warp, instruction.operands[4], ptx::Type::B32, member);
+    if (mask == 0)
+        return;
+    const int first = std::countr_zero(mask);
+    const std::uint32_t memberMask = static_cast<std::uint32_t>(member[static_cast<std::size_t>(first)]);
+    checkMemberMask(warp, memberMask, mask);
+    LaneValues result{}, valid{};
+    for (std::uint32_t lane = 0; lane < 32; ++lane) {
+        if (!((mask >> lane) & 1u))
+            continue;
+        const std::uint32_t b = static_cast<std::uint32_t>(laneOrOffset[lane]) & 0x1f;
+        const std::uint32_t c = static_cast<std::uint32_t>(clamp[lane]) & 0x1f;
+        const std::uint32_t segmask = (static_cast<std::uint32_t>(clamp[lane]) >> 8) & 0x1f;
+        const std::uint32_t maxLane = (lane & segmask) | (c & ~segmask);
+        const std::uint32_t minLane = lane & segmask;
+        std::int32_t j = 0;
+        bool inRange = false;
+        switch (instruction.shfl) {
+        case ptx::ShflMode::Up: j = static_cast<std::int32_t>(lane) - static_cast<std::int32_t>(b);
+                                inRange = j >= static_cast<std::int32_t>(maxLane); break;
+        case ptx::ShflMode::Down: j = static_cast<std::int32_t>(lane + b); inRange = j <= static_cast<std::int32_t>(maxLane); break;
+        case ptx::ShflMode::Bfly: j = static_cast<std::int32_t>(lane ^ b); inRange = j <= static_cast<std::int32_t>(maxLane); break;
+        case ptx::ShflMode::Idx: j = static_cast<std::int32_t>(minLane | (b & ~segmask));
+                                 inRange = j <= static_cast<std::int32_t>(maxLane); break;
+        case ptx::ShflMode::None: break;
+        }
+        if (!inRange)
+            j = static_cast<std::int32_t>(lane);
+        if (!((mask >> j) & 1u) || !((memberMask >> j) & 1u))
+            reportHazard(HazardKind::ShflInactiveSource, warp, static_cast<int>(lane), 0, "",
+                         "lane " + std::to_string(lane) + " reads lane " + std::to_string(j) +
+                             ", which is not active or not in the member mask: the value is undefined");
+        result[lane] = source[static_cast<std::size_t>(j)] & 0xffffffffu;
+        valid[lane] = inRange ? 1 : 0;
+    }
+    (void)active;
+    write(warp, instruction.operands[0].reg, result, mask);
+    if (instruction.operands[0].pairReg >= 0)
+        write(warp, instruction.operands[0].pairReg, valid, mask);
+}
+
+void BlockRunner::executeVote(WarpState& warp, const ptx::Instruction& instruction, std::uint32_t active, std::uint32_t mask)
+{
+    LaneValues predicate, member;
+    read(warp, instruction.operands[1], ptx::Type::Pred, predicate);
+    read(warp, instruction.operands[2], ptx::Type::B32, member);
+    if (mask == 0)
+        return;
+    const int first = std::countr_zero(mask);
+    const std::uint32_t memberMask = static_cast<std::uint32_t>(member[static_cast<std::size_t>(first)]);
+    checkMemberMask(warp, memberMask, mask);
+    const std::uint32_t voters = mask & memberMask;
+    std::uint32_t ballot = 0;
+    for (std::uint32_t lane = 0; lane < 32; ++lane)
+        if ((voters >> lane) & 1u)
+            ballot |= static_cast<std::uint32_t>(predicate[lane] & 1u) << lane;
+    std::uint64_t value = 0;
+    switch (instruction.vote) {
+    case ptx::VoteMode::Ballot: value = ballot; break;
+    case ptx::VoteMode::All: value = ballot == voters ? 1 : 0; break;
+    case ptx::VoteMode::Any: value = ballot != 0 ? 1 : 0; break;
+    case ptx::VoteMode::Uni: value = (ballot == 0 || ballot == voters) ? 1 : 0; break;
+    case ptx::VoteMode::None: break;
+    }
+    (void)active;
+    LaneValues result;
+    result.fill(value);
+    write(warp, instruction.operands[0].reg, result, mask);
+}
+
+} // namespace warpscope::sim

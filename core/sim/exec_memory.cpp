@@ -1,0 +1,363 @@
+// Loads, stores and atomics in every state space; coalescing and bank-conflict accounting; memory
+// hazards (out of bounds, misaligned, shared races, reads of never-written shared memory).
+#include "sim/block_runner.h"
+
+#include "ptx/ptx_error.h"
+#include "sim/memory_analysis.h"
+#include "util/parse.h"
+
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <optional>
+
+namespace warpscope::sim {
+
+namespace {
+
+using ptx::Op;
+using ptx::Space;
+using ptx::Type;
+
+std::uint64_t loadBits(const std::uint8_t* bytes, std::uint32_t size)
+{
+    std::uint64_t value = 0;
+    std::memcpy(&value, bytes, size); // little-endian host, as the GPU
+    return value;
+}
+
+void storeBits(std::uint8_t* bytes, std::uint32_t size, std::uint64_t value) { std::memcpy(bytes, &value, size); }
+
+std::uint64_t extendLoaded(std::uint64_t value, Type type)
+{
+    const int bits = ptx::typeBits(type);
+    if (bits >= 64)
+        return value;
+    const int shift = 64 - bits;
+    if (ptx::isSigned(type))
+        return static_cast<std::uint64_t>(static_cast<std::int64_t>(value << shift) >> shift);
+    return value & (~std::uint64_t{0} >> shift);
+}
+
+// The atomic update (PTX ISA, "atom"): returns the new value; `old` is the value in memory.
+std::uint64_t atomicResult(ptx::AtomOp op, Type type, std::uint64_t old, std::uint64_t b, std::uint64_t c)
+{
+    const int bits = ptx::typeBits(type);
+    const std::uint64_t widthMask = bits >= 64 ? ~0ull : (1ull << bits) - 1;
+    old &= widthMask;
+    b &= widthMask;
+    auto sx = [&](std::uint64_t v) { return static_cast<std::int64_t>(extendLoaded(v, type)); };
+    switch (op) {
+    case ptx::AtomOp::Add:
+        if (type == Type::F32)
+            return std::bit_cast<std::uint32_t>(std::bit_cast<float>(static_cast<std::uint32_t>(old)) +
+                                                std::bit_cast<float>(static_cast<std::uint32_t>(b)));
+        if (type == Type::F64)
+            return std::bit_cast<std::uint64_t>(std::bit_cast<double>(old) + std::bit_cast<double>(b));
+        return (old + b) & widthMask;
+    case ptx::AtomOp::Min:
+        if (ptx::isSigned(type)) return static_cast<std::uint64_t>(std::min(sx(old), sx(b))) & widthMask;
+        return std::min(old, b);
+    case ptx::AtomOp::Max:
+        if (ptx::isSigned(type)) return static_cast<std::uint64_t>(std::max(sx(old), sx(b))) & widthMask;
+        return std::max(old, b);
+    case ptx::AtomOp::Inc: return old >= b ? 0 : old + 1;
+    case ptx::AtomOp::Dec: return (old == 0 || old > b) ? b : old - 1;
+    case ptx::AtomOp::And: return old & b;
+    case ptx::AtomOp::Or: return old | b;
+    case ptx::AtomOp::Xor: return old ^ b;
+    case ptx::AtomOp::Exch: return b;
+    case ptx::AtomOp::Cas: return old == b ? (c & widthMask) : old;
+    case ptx::AtomOp::None: break;
+    }
+    return old;
+}
+
+std::string describeOutside(const DeviceBuffer* nearest, std::uint64_t address, std::uint32_t bytes)
+{
+    if (!nearest)
+        return "no allocation holds address 0x" + [&] { char text[32]; std::snprintf(text, sizeof text, "%llx", static_cast<unsigned long long>(address)); return std::string(text); }();
+    if (address >= nearest->end())
+        return std::to_string(address - nearest->end()) + " bytes past the end of '" + nearest->name + "' (" +
+               formatBytes(nearest->size()) + ")";
+    if (address < nearest->base)
+        return std::to_string(nearest->base - address) + " bytes before the start of '" + nearest->name + "'";
+    return "the " + std::to_string(bytes) + "-byte access runs past the end of '" + nearest->name + "' (" +
+           formatBytes(nearest->size()) + ")";
+}
+
+} // namespace
+
+void BlockRunner::executeCvta(WarpState& warp, const ptx::Instruction& in, std::uint32_t mask)
+{
+    LaneValues a, r{};
+    read(warp, in.operands[1], in.type, a);
+    std::uint64_t window = 0;
+    switch (in.space) {
+    case Space::Shared: window = kSharedWindow; break;
+    case Space::Local: window = kLocalWindow; break;
+    default: window = 0; break; // global and const: generic addresses equal global addresses
+    }
+    const int bits = ptx::typeBits(in.type);
+    for (std::uint32_t lane = 0; lane < 32; ++lane) {
+        if (!((mask >> lane) & 1u))
+            continue;
+        std::uint64_t value = in.cvtaToSpace ? a[lane] - window : a[lane] + window;
+        r[lane] = bits >= 64 ? value : value & ((1ull << bits) - 1);
+    }
+    write(warp, in.operands[0].reg, r, mask);
+}
+
+void BlockRunner::trackSharedAccess(const WarpState& warp, int lane, std::uint64_t address, std::uint32_t bytes,
+                                    bool isWrite, bool isAtomic)
+{
+    const std::uint32_t thread = static_cast<std::uint32_t>(warp.index * 32 + lane) + 1;
+    for (std::uint64_t word = address / 4; word <= (address + bytes - 1) / 4 && word < m_sharedState.size(); ++word) {
+        SharedWordState& state = m_sharedState[word];
+        const auto sameInterval = [&](std::uint32_t other, std::uint32_t epoch, std::uint32_t warpEpoch) {
+            const std::int32_t otherWarp = static_cast<std::int32_t>((other - 1) / 32);
+            if (otherWarp == warp.index)
+                return warpEpoch == warp.warpEpoch;
+            return epoch == m_blockEpoch;
+        };
+        if ((!isWrite || isAtomic) && state.writer == 0) {
+            reportHazard(HazardKind::UninitializedSharedRead, warp, lane, word * 4, "shared",
+                         "reads shared memory at offset " + std::to_string(word * 4) +
+                             " before any thread of the block wrote it");
+        }
+        // Atomics do not race with each other, only with plain accesses.
+        if (state.writer != 0 && state.writer != thread && !(isAtomic && state.writeAtomic) &&
+            sameInterval(state.writer, state.writeEpoch, state.writeWarpEpoch)) {
+            const std::uint32_t other = state.writer - 1;
+            reportHazard(HazardKind::SharedRace, warp, lane, word * 4, "shared",
+                         std::string(isWrite ? "writes" : "reads") + " shared memory at offset " + std::to_string(word * 4) +
+                             " that thread " + std::to_string(other) + " (warp " + std::to_string(other / 32) +
+                             ") wrote with no barrier in between (missing __syncthreads or __syncwarp)");
+        }
+        if (isWrite && state.reader != 0 &&
+            ((state.reader != thread && sameInterval(state.reader, state.readEpoch, state.readWarpEpoch)) ||
+             (state.readersAcrossWarps && state.readEpoch == m_blockEpoch))) {
+            const std::uint32_t other = state.reader - 1;
+            reportHazard(HazardKind::SharedRace, warp, lane, word * 4, "shared",
+                         "writes shared memory at offset " + std::to_string(word * 4) + " that thread " +
+                             std::to_string(other) + " (warp " + std::to_string(other / 32) +
+                             ") read with no barrier in between (missing __syncthreads or __syncwarp)");
+        }
+        if (isWrite) {
+            state.writer = thread;
+            state.writeEpoch = m_blockEpoch;
+            state.writeWarpEpoch = warp.warpEpoch;
+            state.writeAtomic = isAtomic ? 1 : 0;
+            state.reader = 0;
+            state.readersAcrossWarps = 0;
+        } else {
+            if (state.reader != 0 && state.readEpoch == m_blockEpoch &&
+                static_cast<std::int32_t>((state.reader - 1) / 32) != warp.index)
+                state.readersAcrossWarps = 1;
+            else if (state.readEpoch != m_blockEpoch)
+                state.readersAcrossWarps = 0;
+            state.reader = thread;
+            state.readEpoch = m_blockEpoch;
+            state.readWarpEpoch = warp.warpEpoch;
+        }
+    }
+}
+
+void BlockRunner::executeMemory(WarpState& warp, const ptx::Instruction& in, std::uint32_t mask,
+                                InstructionCounters& counters, std::int32_t& traceMemory, std::uint8_t& conflictDegree)
+{
+    const bool isLoad = in.op == Op::Ld;
+    const bool isAtomic = in.op == Op::Atom || in.op == Op::Red;
+    const bool isStore = in.op == Op::St;
+    const ptx::Operand& address = isLoad || in.op == Op::Atom ? in.operands[1] : in.operands[0];
+    const std::uint32_t elementSize = static_cast<std::uint32_t>(ptx::typeBits(in.type) / 8);
+    const std::uint32_t width = in.vectorWidth;
+    const std::uint32_t bytesPerLane = elementSize * width;
+
+    // Lane addresses in the instruction's space (generic addresses are sorted into spaces below).
+    LaneValues base{};
+    if (address.reg >= 0) {
+        ptx::Operand reg;
+        reg.kind = ptx::Operand::Kind::Reg;
+        reg.reg = address.reg;
+        read(warp, reg, Type::U64, base);
+    }
+    std::uint64_t displacement = static_cast<std::uint64_t>(address.offset);
+    Space space = in.space;
+    if (address.symbol >= 0) {
+        const ptx::Symbol& symbol = m_function.symbols[static_cast<std::size_t>(address.symbol)];
+        if (symbol.space == Space::Global || symbol.space == Space::Const)
+            displacement += m_context.symbolAddress[static_cast<std::size_t>(address.symbol)];
+        if (space == Space::Generic)
+            space = symbol.space == Space::Const ? Space::Global : symbol.space;
+    }
+    if (space == Space::Const)
+        space = Space::Global; // constants live in global allocations
+
+    // Values to store, or the atomic operands.
+    LaneValues values[4];
+    LaneValues compare{};
+    if (isStore) {
+        const ptx::Operand& source = in.operands[1];
+        if (source.kind == ptx::Operand::Kind::Vector) {
+            for (std::uint32_t i = 0; i < width; ++i) {
+                ptx::Operand reg;
+                reg.kind = ptx::Operand::Kind::Reg;
+                reg.reg = source.vector[i];
+                if (reg.reg < 0)
+                    values[i].fill(0);
+                else
+                    read(warp, reg, in.type, values[i]);
+            }
+        } else {
+            read(warp, source, in.type, values[0]);
+        }
+    } else if (isAtomic) {
+        const int first = in.op == Op::Atom ? 2 : 1;
+        read(warp, in.operands[first], in.type, values[0]);
+        if (in.atomOp == ptx::AtomOp::Cas)
+            read(warp, in.operands[first + 1], in.type, compare);
+    }
+
+    LaneValues loaded[4]{};
+    LaneAccess globalLanes[32], sharedLanes[32];
+    std::uint32_t globalCount = 0, sharedCount = 0;
+    TraceMemoryAccess record;
+    std::optional<std::lock_guard<std::mutex>> atomicLock;
+    if (isAtomic && m_context.concurrent && (space == Space::Global || space == Space::Generic))
+        atomicLock.emplace(*m_context.atomicMutex);
+
+    for (std::uint32_t lane = 0; lane < 32; ++lane) {
+        if (!((mask >> lane) & 1u))
+            continue;
+        std::uint64_t laneAddress = base[lane] + displacement;
+        Space laneSpace = space;
+        if (laneSpace == Space::Generic) {
+            if (laneAddress >= kSharedWindow && laneAddress < kSharedWindow + kWindowSize) {
+                laneSpace = Space::Shared;
+                laneAddress -= kSharedWindow;
+            } else if (laneAddress >= kLocalWindow && laneAddress < kLocalWindow + kWindowSize) {
+                laneSpace = Space::Local;
+                laneAddress -= kLocalWindow;
+            } else {
+                laneSpace = Space::Global;
+            }
+        }
+        if (laneSpace == Space::Shared || laneSpace == Space::Local)
+            laneAddress &= 0xffffffffull; // 32-bit shared and local addresses
+        record.addresses[lane] = laneAddress;
+        if (laneAddress % std::min<std::uint32_t>(bytesPerLane, 16) != 0 && laneSpace != Space::Param) {
+            reportHazard(HazardKind::MisalignedAccess, warp, static_cast<int>(lane), laneAddress, "",
+                         "a " + std::to_string(bytesPerLane) + "-byte access at an address that is not a multiple of " +
+                             std::to_string(bytesPerLane) + " (the GPU raises a misaligned-address error)");
+        }
+
+        std::uint8_t* bytes = nullptr;
+        switch (laneSpace) {
+        case Space::Param:
+            if (!isLoad)
+                throw ptx::PtxError("only loads from the kernel parameter space are supported", in.ptxLine);
+            if (laneAddress + bytesPerLane > m_context.paramBytes.size())
+                throw ptx::PtxError("a load outside the kernel's parameters", in.ptxLine);
+            bytes = const_cast<std::uint8_t*>(m_context.paramBytes.data()) + laneAddress;
+            break;
+        case Space::Global: {
+            globalLanes[globalCount++] = {laneAddress, lane};
+            DeviceBuffer* buffer = m_lastBuffer;
+            if (!buffer || laneAddress < buffer->base || laneAddress + bytesPerLane > buffer->end()) {
+                buffer = m_context.memory->find(laneAddress, bytesPerLane);
+                if (buffer)
+                    m_lastBuffer = buffer;
+            }
+            if (!buffer) {
+                const DeviceBuffer* nearest = m_context.memory->nearest(laneAddress);
+                reportHazard(HazardKind::OutOfBoundsGlobal, warp, static_cast<int>(lane), laneAddress,
+                             nearest ? nearest->name : "",
+                             std::string(isLoad ? "reads " : isStore ? "writes " : "atomically updates ") +
+                                 describeOutside(nearest, laneAddress, bytesPerLane) +
+                                 " (on a GPU: an illegal-address error or silent corruption)");
+                break;
+            }
+            bytes = buffer->bytes.data() + (laneAddress - buffer->base);
+            break;
+        }
+        case Space::Shared:
+            sharedLanes[sharedCount++] = {laneAddress, lane};
+            if (laneAddress + bytesPerLane > m_shared.size()) {
+                reportHazard(HazardKind::OutOfBoundsShared, warp, static_cast<int>(lane), laneAddress, "shared",
+                             std::string(isLoad ? "reads" : "writes") + " shared memory at offset " +
+                                 std::to_string(laneAddress) + ", outside the block's " +
+                                 std::to_string(m_shared.size()) + " bytes");
+                break;
+            }
+            trackSharedAccess(warp, static_cast<int>(lane), laneAddress, bytesPerLane, !isLoad, isAtomic);
+            bytes = m_shared.data() + laneAddress;
+            break;
+        case Space::Local:
+            if (laneAddress + bytesPerLane > m_localBytes) {
+                reportHazard(HazardKind::OutOfBoundsLocal, warp, static_cast<int>(lane), laneAddress, "local",
+                             "accesses local memory at offset " + std::to_string(laneAddress) + ", outside the thread's " +
+                                 std::to_string(m_localBytes) + " bytes");
+                break;
+            }
+            bytes = warp.local + lane * m_localBytes + laneAddress;
+            break;
+        default:
+            break;
+        }
+        if (!bytes)
+            continue; // out of bounds: loads give 0, stores are dropped
+        if (isLoad) {
+            for (std::uint32_t i = 0; i < width; ++i)
+                loaded[i][lane] = extendLoaded(loadBits(bytes + i * elementSize, elementSize), in.type);
+        } else if (isStore) {
+            for (std::uint32_t i = 0; i < width; ++i)
+                storeBits(bytes + i * elementSize, elementSize, values[i][lane]);
+        } else {
+            const std::uint64_t old = loadBits(bytes, elementSize);
+            storeBits(bytes, elementSize, atomicResult(in.atomOp, in.type, old, values[0][lane], compare[lane]));
+            loaded[0][lane] = extendLoaded(old, in.type);
+        }
+    }
+
+    if (isLoad) {
+        const ptx::Operand& destination = in.operands[0];
+        if (destination.kind == ptx::Operand::Kind::Vector) {
+            for (std::uint32_t i = 0; i < width; ++i)
+                write(warp, destination.vector[i], loaded[i], mask);
+        } else {
+            write(warp, destination.reg, loaded[0], mask);
+        }
+    } else if (in.op == Op::Atom && in.operands[0].kind == ptx::Operand::Kind::Reg) {
+        write(warp, in.operands[0].reg, loaded[0], mask);
+    }
+
+    // What it cost.
+    if (globalCount > 0) {
+        const GlobalAccessCost cost = analyzeGlobalAccess({globalLanes, globalCount}, bytesPerLane);
+        counters.globalRequests += cost.requests;
+        counters.globalSectors += cost.sectors;
+        counters.globalLines += cost.lines;
+        counters.bytesRequested += cost.bytesRequested;
+        counters.bytesMoved += cost.bytesMoved;
+        record.sectors = static_cast<std::uint16_t>(cost.sectors);
+    }
+    if (sharedCount > 0) {
+        const SharedAccessCost cost = analyzeSharedAccess({sharedLanes, sharedCount}, bytesPerLane);
+        counters.sharedRequests += 1;
+        counters.sharedWavefronts += cost.wavefronts;
+        counters.sharedBankConflicts += cost.bankConflicts;
+        counters.maxConflictDegree = std::max(counters.maxConflictDegree, cost.conflictDegree);
+        conflictDegree = static_cast<std::uint8_t>(std::min<std::uint32_t>(cost.conflictDegree, 255));
+        record.wavefronts = static_cast<std::uint16_t>(cost.wavefronts);
+    }
+    if (m_tracing && m_trace.events.size() < m_context.traceRequest->maxEvents) {
+        record.bytesPerLane = static_cast<std::uint16_t>(bytesPerLane);
+        record.space = static_cast<std::uint8_t>(globalCount > 0 ? Space::Global : sharedCount > 0 ? Space::Shared : space);
+        record.isStore = isLoad ? 0 : 1;
+        traceMemory = static_cast<std::int32_t>(m_trace.memory.size());
+        m_trace.memory.push_back(record);
+    }
+}
+
+} // namespace warpscope::sim

@@ -1,0 +1,44 @@
+#include "sim/global_memory.h"
+
+#include <algorithm>
+
+namespace warpscope::sim {
+
+std::uint64_t GlobalMemory::allocate(std::string name, std::vector<std::uint8_t> bytes)
+{
+    constexpr std::uint64_t kAlignment = 256;
+    const std::uint64_t base = m_next;
+    const std::uint64_t size = bytes.size();
+    m_next = (base + size + kAlignment + kAlignment - 1) / kAlignment * kAlignment;
+    m_buffers.push_back({std::move(name), base, std::move(bytes)});
+    return base;
+}
+
+DeviceBuffer* GlobalMemory::find(std::uint64_t address, std::uint64_t bytes)
+{
+    auto after = std::upper_bound(m_buffers.begin(), m_buffers.end(), address,
+                                  [](std::uint64_t a, const DeviceBuffer& buffer) { return a < buffer.base; });
+    if (after == m_buffers.begin())
+        return nullptr;
+    DeviceBuffer& buffer = *(after - 1);
+    if (address + bytes < address || address + bytes > buffer.end())
+        return nullptr;
+    return &buffer;
+}
+
+const DeviceBuffer* GlobalMemory::nearest(std::uint64_t address) const
+{
+    const DeviceBuffer* best = nullptr;
+    std::uint64_t bestDistance = ~std::uint64_t{0};
+    for (const DeviceBuffer& buffer : m_buffers) {
+        const std::uint64_t distance = address < buffer.base ? buffer.base - address
+                                     : address >= buffer.end() ? address - buffer.end() + 1 : 0;
+        if (distance < bestDistance) {
+            bestDistance = distance;
+            best = &buffer;
+        }
+    }
+    return best;
+}
+
+} // namespace warpscope::sim

@@ -1,0 +1,51 @@
+#include "sim/hazards.h"
+
+namespace warpscope::sim {
+
+const char* hazardKindName(HazardKind kind)
+{
+    switch (kind) {
+    case HazardKind::OutOfBoundsGlobal: return "out_of_bounds_global";
+    case HazardKind::OutOfBoundsShared: return "out_of_bounds_shared";
+    case HazardKind::OutOfBoundsLocal: return "out_of_bounds_local";
+    case HazardKind::SharedRace: return "shared_race";
+    case HazardKind::BarrierDivergence: return "barrier_divergence";
+    case HazardKind::UninitializedSharedRead: return "uninitialized_shared_read";
+    case HazardKind::WarpSyncMismatch: return "warp_sync_mismatch";
+    case HazardKind::ShflInactiveSource: return "shfl_inactive_source";
+    case HazardKind::DivisionByZero: return "division_by_zero";
+    case HazardKind::MisalignedAccess: return "misaligned_access";
+    }
+    return "unknown";
+}
+
+void HazardLog::report(Hazard hazard)
+{
+    std::lock_guard lock(m_mutex);
+    const std::pair<int, int> key{static_cast<int>(hazard.kind), hazard.pc};
+    auto found = m_hazards.find(key);
+    if (found != m_hazards.end()) {
+        found->second.occurrences += hazard.occurrences;
+        return;
+    }
+    if (m_hazards.size() >= m_maxDistinct)
+        return;
+    m_hazards.emplace(key, std::move(hazard));
+}
+
+std::vector<Hazard> HazardLog::hazards() const
+{
+    std::lock_guard lock(m_mutex);
+    std::vector<Hazard> result;
+    for (const auto& [key, hazard] : m_hazards)
+        result.push_back(hazard);
+    return result;
+}
+
+bool HazardLog::empty() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_hazards.empty();
+}
+
+} // namespace warpscope::sim

@@ -1,0 +1,63 @@
+// Hazards the simulator finds while running a kernel, each with where it happened (block, thread,
+// lane, instruction, source line) and what it touched (address, buffer). Identical hazards (same
+// kind at the same instruction) are counted once with the first occurrence kept.
+#pragma once
+
+#include "launch/launch_geometry.h"
+#include "ptx/ptx_ir.h"
+
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace warpscope::sim {
+
+enum class HazardKind : std::uint8_t {
+    OutOfBoundsGlobal,       // a lane's access is outside every allocation
+    OutOfBoundsShared,       // outside the block's shared memory (static + dynamic)
+    OutOfBoundsLocal,        // outside the thread's local memory
+    SharedRace,              // two threads touch one shared word, one writes, no barrier between
+    BarrierDivergence,       // bar.sync reached by part of a warp, or by some warps while others exit
+    UninitializedSharedRead, // a shared word read before any thread of the block wrote it
+    WarpSyncMismatch,        // shfl/vote/bar.warp.sync whose member mask leaves out an active lane
+    ShflInactiveSource,      // a shuffle reads a lane that is inactive or not in the member mask
+    DivisionByZero,          // integer division or remainder by zero (the result is undefined)
+    MisalignedAccess,        // an address not a multiple of the access size
+};
+
+const char* hazardKindName(HazardKind kind); // "shared_race"
+
+struct Hazard {
+    HazardKind kind = HazardKind::OutOfBoundsGlobal;
+    std::string kernel;
+    launch::Dim3 block;   // blockIdx
+    launch::Dim3 thread;  // threadIdx
+    std::int32_t warp = 0;
+    std::int32_t lane = 0;
+    std::int32_t pc = 0;       // instruction index
+    std::int32_t ptxLine = 0;
+    ptx::SourceLocation source;
+    std::string sourceFile;    // from the module's .file table, empty when unknown
+    std::uint64_t address = 0;
+    std::string buffer;        // the allocation or variable involved, when known
+    std::string message;       // one sentence a learner can act on
+    std::uint64_t occurrences = 1;
+};
+
+class HazardLog {
+public:
+    explicit HazardLog(std::size_t maxDistinct = 64) : m_maxDistinct(maxDistinct) {}
+    // Records a hazard; thread-safe.
+    void report(Hazard hazard);
+    std::vector<Hazard> hazards() const; // by kind, then pc
+    bool empty() const;
+
+private:
+    mutable std::mutex m_mutex;
+    std::size_t m_maxDistinct;
+    std::map<std::pair<int, int>, Hazard> m_hazards; // (kind, pc) -> first occurrence + count
+};
+
+} // namespace warpscope::sim

@@ -1,0 +1,71 @@
+// Kernel arguments and the argument-spec language shared by `warpscope sim`, the demo kernels'
+// manifests and (later) the GPU probe. The language is documented in kernels/README.md:
+//   n=i32:1048576   alpha=f32:2.5   m=i32:n/2   c=f32[n]   a=f32[n*2]:random(1)   h=u32[256]:fill(0)
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace warpscope::sim {
+
+enum class ElementType : std::uint8_t { I8, U8, I16, U16, I32, U32, I64, U64, F32, F64 };
+
+std::uint32_t elementBytes(ElementType type);
+bool isFloatElement(ElementType type);
+bool isSignedElement(ElementType type);
+const char* elementName(ElementType type); // "f32"
+
+struct ArgInit {
+    enum class Kind : std::uint8_t { Zeros, Iota, Fill, Random, RandomInt, File };
+    Kind kind = Kind::Zeros;
+    std::string value;      // Fill: the value as typed
+    std::int64_t low = 0;   // RandomInt
+    std::int64_t high = 0;  // RandomInt
+    std::uint64_t seed = 0; // Random, RandomInt
+    std::string path;       // File
+};
+
+struct ArgSpec {
+    std::string name;
+    ElementType type = ElementType::I32;
+    bool isBuffer = false;
+    std::string expression; // scalar: the value (literal or integer expression); buffer: the length
+    ArgInit init;           // buffers only
+    std::string text;       // as written
+};
+
+// Parses one spec; throws InputError naming the spec and what is allowed.
+ArgSpec parseArgSpec(std::string_view text);
+
+// For a demo kernel: each override replaces the spec of the same name; an unknown name is an error.
+std::vector<ArgSpec> applyOverrides(std::vector<ArgSpec> specs, const std::vector<ArgSpec>& overrides);
+
+struct ResolvedArg {
+    std::string name;
+    ElementType type = ElementType::I32;
+    bool isBuffer = false;
+    std::uint64_t scalarBits = 0;  // scalar: the raw bits, little-endian in elementBytes(type)
+    std::int64_t integerValue = 0; // integer scalars
+    double realValue = 0;          // float scalars
+    std::uint64_t count = 0;       // buffers: elements
+    std::vector<std::uint8_t> bytes; // buffers: initial contents
+};
+
+// Evaluates every scalar and length (in list order; names refer to integer scalars anywhere in the
+// list, without cycles) and initialises buffers. `maxBufferBytes` caps each buffer.
+std::vector<ResolvedArg> resolveArgs(const std::vector<ArgSpec>& specs, std::uint64_t maxBufferBytes);
+
+// Integer expression over the given scalars: + - * / % ( ) cdiv min max. Throws InputError.
+std::int64_t evaluateExpression(std::string_view expression, const std::map<std::string, std::int64_t, std::less<>>& scalars,
+                                std::string_view what);
+
+// The integer scalars of a resolved list, for grid/block/smem expressions.
+std::map<std::string, std::int64_t, std::less<>> integerScalars(const std::vector<ResolvedArg>& args);
+
+// One value of a buffer as text ("2.5", "-3"), for --dump.
+std::string formatElement(const ResolvedArg& arg, const std::vector<std::uint8_t>& bytes, std::uint64_t index);
+
+} // namespace warpscope::sim

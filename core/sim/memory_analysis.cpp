@@ -1,0 +1,105 @@
+#include "sim/memory_analysis.h"
+
+#include <algorithm>
+#include <array>
+
+namespace warpscope::sim {
+
+namespace {
+
+constexpr std::uint64_t kSectorBytes = 32;
+constexpr std::uint64_t kLineBytes = 128;
+constexpr std::uint32_t kBanks = 32;
+
+// Distinct blocks of `granule` bytes covered by the lanes' byte ranges.
+std::uint32_t distinctBlocks(std::span<const LaneAccess> accesses, std::uint32_t bytesPerLane,
+                             std::uint64_t granule, std::uint64_t* out, std::uint32_t capacity)
+{
+    // A lane of up to 16 bytes touches at most two granules (unaligned accesses are not legal PTX,
+    // but a misaligned start still must not crash the count).
+    std::array<std::uint64_t, 32 * 17> blocks{};
+    std::size_t count = 0;
+    bool sorted = true;
+    for (const LaneAccess& access : accesses) {
+        const std::uint64_t first = access.address / granule;
+        const std::uint64_t last = (access.address + bytesPerLane - 1) / granule;
+        for (std::uint64_t block = first; block <= last && count < blocks.size(); ++block) {
+            if (count > 0 && block < blocks[count - 1])
+                sorted = false;
+            blocks[count++] = block;
+        }
+    }
+    if (!sorted)
+        std::sort(blocks.begin(), blocks.begin() + static_cast<std::ptrdiff_t>(count));
+    std::uint32_t distinct = 0;
+    for (std::size_t i = 0; i < count; ++i) {
+        if (i > 0 && blocks[i] == blocks[i - 1])
+            continue;
+        if (out && distinct < capacity)
+            out[distinct] = blocks[i] * granule;
+        ++distinct;
+    }
+    return distinct;
+}
+
+} // namespace
+
+std::uint32_t collectSectors(std::span<const LaneAccess> accesses, std::uint32_t bytesPerLane,
+                             std::uint64_t* sectorsOut, std::uint32_t capacity)
+{
+    return distinctBlocks(accesses, bytesPerLane, kSectorBytes, sectorsOut, capacity);
+}
+
+GlobalAccessCost analyzeGlobalAccess(std::span<const LaneAccess> accesses, std::uint32_t bytesPerLane)
+{
+    GlobalAccessCost cost;
+    if (accesses.empty())
+        return cost;
+    cost.requests = 1;
+    cost.sectors = distinctBlocks(accesses, bytesPerLane, kSectorBytes, nullptr, 0);
+    cost.lines = distinctBlocks(accesses, bytesPerLane, kLineBytes, nullptr, 0);
+    cost.bytesRequested = static_cast<std::uint64_t>(accesses.size()) * bytesPerLane;
+    cost.bytesMoved = static_cast<std::uint64_t>(cost.sectors) * kSectorBytes;
+    return cost;
+}
+
+SharedAccessCost analyzeSharedAccess(std::span<const LaneAccess> accesses, std::uint32_t bytesPerLane)
+{
+    SharedAccessCost cost;
+    if (accesses.empty())
+        return cost;
+    // Lanes per phase: 32 for up to 4 bytes, 16 for 8 bytes, 8 for 16 bytes.
+    const std::uint32_t lanesPerPhase = bytesPerLane <= 4 ? 32 : bytesPerLane == 8 ? 16 : 8;
+    const std::uint32_t phaseCount = 32 / lanesPerPhase;
+    const std::uint32_t wordsPerLane = std::max<std::uint32_t>(1, bytesPerLane / 4);
+    for (std::uint32_t phase = 0; phase < phaseCount; ++phase) {
+        // Distinct words per bank in this phase.
+        std::array<std::uint64_t, 64> words{};
+        std::size_t wordCount = 0;
+        for (const LaneAccess& access : accesses) {
+            if (access.lane / lanesPerPhase != phase)
+                continue;
+            for (std::uint32_t w = 0; w < wordsPerLane; ++w)
+                if (wordCount < words.size())
+                    words[wordCount++] = access.address / 4 + w;
+        }
+        if (wordCount == 0)
+            continue;
+        std::sort(words.begin(), words.begin() + static_cast<std::ptrdiff_t>(wordCount));
+        std::array<std::uint32_t, kBanks> perBank{};
+        std::uint32_t degree = 0;
+        for (std::size_t i = 0; i < wordCount; ++i) {
+            if (i > 0 && words[i] == words[i - 1])
+                continue; // the same word: broadcast
+            const std::uint32_t bank = static_cast<std::uint32_t>(words[i] % kBanks);
+            degree = std::max(degree, ++perBank[bank]);
+        }
+        cost.phases += 1;
+        cost.wavefronts += degree;
+        cost.conflictDegree = std::max(cost.conflictDegree, degree);
+    }
+    cost.bankConflicts = cost.wavefronts - cost.phases;
+    return cost;
+}
+
+} // namespace warpscope::sim

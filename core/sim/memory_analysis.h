@@ -1,0 +1,49 @@
+// What one warp-wide memory instruction costs, from the addresses of its active lanes. Pure
+// functions, unit-tested against hand-worked answers.
+//
+// Global memory (the L1TEX view, as Nsight Compute counts it): one request per warp instruction;
+// the sectors are the distinct 32-byte blocks any active lane's bytes fall in; lines are the
+// distinct 128-byte blocks. Bytes moved = sectors x 32.
+//
+// Shared memory: 32 banks, each 4 bytes wide; bank = (byte address / 4) mod 32. Accesses of 8 bytes
+// per lane are served in two phases (half-warps), 16 bytes per lane in four (quarter-warps). In a
+// phase, a bank must serve every distinct 4-byte word its lanes touch, one per wavefront; lanes
+// reading the same word share it (broadcast). The phase's conflict degree is the largest number of
+// distinct words in one bank; its wavefronts equal that degree. Bank conflicts = wavefronts beyond
+// one per phase, which is what ncu's l1tex__data_bank_conflicts_pipe_lsu_mem_shared counters count.
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+namespace warpscope::sim {
+
+struct LaneAccess {
+    std::uint64_t address = 0;
+    std::uint32_t lane = 0;
+};
+
+struct GlobalAccessCost {
+    std::uint32_t requests = 0;
+    std::uint32_t sectors = 0;
+    std::uint32_t lines = 0;
+    std::uint64_t bytesRequested = 0;
+    std::uint64_t bytesMoved = 0;
+};
+
+struct SharedAccessCost {
+    std::uint32_t phases = 0;
+    std::uint32_t wavefronts = 0;
+    std::uint32_t conflictDegree = 0; // the largest over phases (1 = conflict-free)
+    std::uint32_t bankConflicts = 0;  // wavefronts - phases
+};
+
+// `accesses` are the active lanes' start addresses; every lane accesses `bytesPerLane` bytes.
+GlobalAccessCost analyzeGlobalAccess(std::span<const LaneAccess> accesses, std::uint32_t bytesPerLane);
+SharedAccessCost analyzeSharedAccess(std::span<const LaneAccess> accesses, std::uint32_t bytesPerLane);
+
+// The distinct 32-byte sectors (their start addresses) an access touches, ascending; at most 128.
+std::uint32_t collectSectors(std::span<const LaneAccess> accesses, std::uint32_t bytesPerLane,
+                             std::uint64_t* sectorsOut, std::uint32_t capacity);
+
+} // namespace warpscope::sim

@@ -1,0 +1,279 @@
+#include "sim/simulator.h"
+
+#include "sim/block_runner.h"
+#include "util/input_error.h"
+#include "util/parse.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <mutex>
+#include <thread>
+
+namespace warpscope::sim {
+
+namespace {
+
+std::string describeParam(const ptx::Symbol& symbol)
+{
+    return "." + std::string(ptx::typeName(symbol.type)) + (symbol.size != static_cast<std::uint64_t>(ptx::typeBits(symbol.type) / 8)
+                                                                ? "[" + std::to_string(symbol.size) + " bytes]" : "");
+}
+
+} // namespace
+
+void validateLaunchRequest(const LaunchRequest& request)
+{
+    if (!request.module || !request.function)
+        throw InputError("no kernel to simulate");
+    const ptx::Function& function = *request.function;
+    if (!function.isEntry)
+        throw InputError("'" + function.name + "' is a device function, not a kernel (.entry)");
+    launch::validateLaunch({request.grid, request.block});
+    const std::int64_t threads = request.block.volume();
+    if (threads > request.preset.maxThreadsPerBlock)
+        throw InputError("the block has " + withThousands(threads) + " threads; " + std::string(request.preset.arch) +
+                         " allows at most " + std::to_string(request.preset.maxThreadsPerBlock));
+    for (int axis = 0; axis < 3; ++axis) {
+        const std::uint32_t required = function.reqntid[static_cast<std::size_t>(axis)];
+        const std::int64_t actual = axis == 0 ? request.block.x : axis == 1 ? request.block.y : request.block.z;
+        if (required != 0 && actual != required)
+            throw InputError("kernel " + function.name + " requires a block of exactly " + std::to_string(function.reqntid[0]) +
+                             "," + std::to_string(function.reqntid[1]) + "," + std::to_string(function.reqntid[2]) + " (.reqntid)");
+    }
+    const std::uint64_t shared = function.staticSharedBytes + request.dynamicSharedBytes;
+    const std::uint64_t sharedLimit = request.dynamicSharedBytes > 0 ? request.preset.sharedPerBlockOptin
+                                                                     : request.preset.sharedPerBlock;
+    if (function.staticSharedBytes > request.preset.sharedPerBlock)
+        throw InputError("kernel " + function.name + " declares " + formatBytes(function.staticSharedBytes) +
+                         " of static shared memory; " + std::string(request.preset.arch) + " allows " +
+                         formatBytes(request.preset.sharedPerBlock));
+    if (shared > sharedLimit)
+        throw InputError("static (" + formatBytes(function.staticSharedBytes) + ") plus dynamic (" +
+                         formatBytes(request.dynamicSharedBytes) + ") shared memory exceeds the " +
+                         formatBytes(sharedLimit) + " a block may use on " + std::string(request.preset.arch));
+    if (request.args.size() != function.params.size())
+        throw InputError("kernel " + function.name + " takes " + std::to_string(function.params.size()) +
+                         " arguments; " + std::to_string(request.args.size()) + " were given");
+    for (std::size_t i = 0; i < request.args.size(); ++i) {
+        const ResolvedArg& arg = request.args[i];
+        const ptx::Symbol& param = function.symbols[static_cast<std::size_t>(function.params[i])];
+        const std::uint64_t size = arg.isBuffer ? 8 : elementBytes(arg.type);
+        if (size != param.size)
+            throw InputError("argument " + std::to_string(i + 1) + " '" + arg.name + "' is " +
+                             (arg.isBuffer ? std::string("a buffer (an 8-byte pointer)")
+                                           : std::string(elementName(arg.type)) + " (" + std::to_string(size) + " bytes)") +
+                             " but parameter " + std::to_string(i + 1) + " of " + function.name + " is " +
+                             describeParam(param) + " (" + std::to_string(param.size) + " bytes)");
+    }
+}
+
+SimResult simulate(const LaunchRequest& request, const std::atomic<bool>* cancel,
+                   const std::function<void(const SimProgress&)>& progress)
+{
+    validateLaunchRequest(request);
+    const auto started = std::chrono::steady_clock::now();
+    const ptx::Function& function = *request.function;
+
+    SimResult result;
+    GlobalMemory memory;
+    result.bufferAddresses.assign(request.args.size(), 0);
+    for (std::size_t i = 0; i < request.args.size(); ++i)
+        if (request.args[i].isBuffer)
+            result.bufferAddresses[i] = memory.allocate(request.args[i].name, request.args[i].bytes);
+
+    LaunchContext context;
+    context.module = request.module;
+    context.function = &function;
+    context.grid = request.grid;
+    context.block = request.block;
+    context.dynamicSharedBytes = request.dynamicSharedBytes;
+    context.sharedBytes = function.staticSharedBytes +
+        (request.dynamicSharedBytes > 0
+             ? (function.staticSharedBytes + function.dynamicSharedAlignment - 1) / function.dynamicSharedAlignment *
+                       function.dynamicSharedAlignment - function.staticSharedBytes + request.dynamicSharedBytes
+             : 0);
+    // Module variables (.global / .const) the kernel uses get their own allocations.
+    context.symbolAddress.assign(function.symbols.size(), 0);
+    std::vector<std::pair<std::int32_t, std::uint64_t>> moduleAllocations;
+    for (std::size_t s = 0; s < function.symbols.size(); ++s) {
+        const ptx::Symbol& symbol = function.symbols[s];
+        if (symbol.space != ptx::Space::Global && symbol.space != ptx::Space::Const)
+            continue;
+        auto existing = std::find_if(moduleAllocations.begin(), moduleAllocations.end(),
+                                     [&](const auto& entry) { return entry.first == symbol.moduleIndex; });
+        if (existing != moduleAllocations.end()) {
+            context.symbolAddress[s] = existing->second;
+            continue;
+        }
+        std::vector<std::uint8_t> bytes(symbol.size, 0);
+        std::copy(symbol.initializer.begin(), symbol.initializer.end(), bytes.begin());
+        const std::uint64_t address = memory.allocate(symbol.name, std::move(bytes));
+        context.symbolAddress[s] = address;
+        moduleAllocations.emplace_back(symbol.moduleIndex, address);
+    }
+    // The parameter buffer, laid out as the PTX declares it.
+    context.paramBytes.assign(function.paramBytes, 0);
+    for (std::size_t i = 0; i < request.args.size(); ++i) {
+        const ptx::Symbol& param = function.symbols[static_cast<std::size_t>(function.params[i])];
+        const std::uint64_t value = request.args[i].isBuffer ? result.bufferAddresses[i] : request.args[i].scalarBits;
+        std::memcpy(context.paramBytes.data() + param.offset, &value, param.size);
+    }
+    HazardLog hazards;
+    std::mutex atomicMutex;
+    std::atomic<std::uint64_t> budgetUsed{0};
+    context.memory = &memory;
+    context.atomicMutex = &atomicMutex;
+    context.hazards = &hazards;
+    context.smCount = std::max(1, request.preset.smCount);
+    context.budgetUsed = &budgetUsed;
+    context.stepBudget = request.options.stepBudget;
+    context.traceRequest = &request.options.trace;
+
+    const std::uint64_t blockCount = static_cast<std::uint64_t>(request.grid.volume());
+    int threads = request.options.hostThreads <= 0 ? static_cast<int>(std::thread::hardware_concurrency())
+                                                   : request.options.hostThreads;
+    threads = static_cast<int>(std::clamp<std::uint64_t>(static_cast<std::uint64_t>(std::max(threads, 1)), 1, blockCount));
+    context.concurrent = threads > 1;
+
+    std::atomic<std::uint64_t> nextBlock{0};
+    std::atomic<std::uint64_t> blocksDone{0};
+    std::atomic<bool> budgetExceeded{false};
+    std::atomic<bool> cancelled{false};
+    std::vector<std::unique_ptr<BlockRunner>> runners;
+    for (int t = 0; t < threads; ++t)
+        runners.push_back(std::make_unique<BlockRunner>(context));
+    std::mutex errorMutex;
+    std::exception_ptr error;
+
+    auto work = [&](BlockRunner& runner, bool reportsProgress) {
+        try {
+            auto lastReport = std::chrono::steady_clock::now();
+            while (!budgetExceeded.load(std::memory_order_relaxed) && !cancelled.load(std::memory_order_relaxed)) {
+                if (cancel && cancel->load(std::memory_order_relaxed)) {
+                    cancelled = true;
+                    break;
+                }
+                const std::uint64_t block = nextBlock.fetch_add(1);
+                if (block >= blockCount)
+                    break;
+                if (runner.runBlock(block) == RunOutcome::BudgetExceeded) {
+                    budgetExceeded = true;
+                    break;
+                }
+                const std::uint64_t done = blocksDone.fetch_add(1) + 1;
+                if (reportsProgress && progress) {
+                    const auto now = std::chrono::steady_clock::now();
+                    if (now - lastReport > std::chrono::milliseconds(100) || done == blockCount) {
+                        progress({done, blockCount});
+                        lastReport = now;
+                    }
+                }
+            }
+        } catch (...) {
+            std::lock_guard lock(errorMutex);
+            if (!error)
+                error = std::current_exception();
+            cancelled = true;
+        }
+    };
+    if (threads == 1) {
+        work(*runners[0], true);
+    } else {
+        std::vector<std::thread> pool;
+        for (int t = 1; t < threads; ++t)
+            pool.emplace_back(work, std::ref(*runners[static_cast<std::size_t>(t)]), false);
+        work(*runners[0], true);
+        for (std::thread& thread : pool)
+            thread.join();
+    }
+    if (error)
+        std::rethrow_exception(error);
+
+    // Merge what the runners collected.
+    KernelStats& stats = result.stats;
+    stats.perInstruction.resize(function.instructions.size());
+    for (const auto& runner : runners) {
+        const KernelStats& part = runner->stats();
+        for (std::size_t i = 0; i < part.perInstruction.size(); ++i)
+            stats.perInstruction[i].add(part.perInstruction[i]);
+        stats.blocksSimulated += part.blocksSimulated;
+        stats.warpsSimulated += part.warpsSimulated;
+        stats.barriers += part.barriers;
+        Trace& trace = runner->trace();
+        const auto offset = static_cast<std::int32_t>(result.trace.memory.size());
+        for (TraceEvent event : trace.events) {
+            if (event.memory >= 0)
+                event.memory += offset;
+            result.trace.events.push_back(event);
+        }
+        result.trace.memory.insert(result.trace.memory.end(), trace.memory.begin(), trace.memory.end());
+        result.trace.truncated = result.trace.truncated || trace.truncated;
+    }
+    std::stable_sort(result.trace.events.begin(), result.trace.events.end(),
+                     [](const TraceEvent& a, const TraceEvent& b) { return a.block < b.block; });
+    for (std::size_t i = 0; i < function.instructions.size(); ++i) {
+        const ptx::Instruction& instruction = function.instructions[i];
+        const InstructionCounters& counters = stats.perInstruction[i];
+        stats.warpInstructions += counters.warpExecutions;
+        stats.threadInstructions += counters.threadExecutions;
+        stats.branchesUniform += counters.branchesUniform;
+        stats.branchesDivergent += counters.branchesDivergent;
+        const bool isLoad = instruction.op == ptx::Op::Ld;
+        const bool isStore = instruction.op == ptx::Op::St;
+        GlobalMemoryStats& global = stats.global;
+        (isLoad ? global.loadRequests : isStore ? global.storeRequests : global.atomicRequests) += counters.globalRequests;
+        (isLoad ? global.loadSectors : isStore ? global.storeSectors : global.atomicSectors) += counters.globalSectors;
+        global.bytesRequested += counters.bytesRequested;
+        global.bytesMoved += counters.bytesMoved;
+        SharedMemoryStats& shared = stats.shared;
+        (isLoad ? shared.loadRequests : isStore ? shared.storeRequests : shared.atomicRequests) += counters.sharedRequests;
+        (isLoad ? shared.loadWavefronts : isStore ? shared.storeWavefronts : shared.atomicWavefronts) += counters.sharedWavefronts;
+        shared.bankConflicts += counters.sharedBankConflicts;
+        shared.maxConflictDegree = std::max(shared.maxConflictDegree, counters.maxConflictDegree);
+    }
+
+    result.hazards = hazards.hazards();
+    result.args = request.args;
+    for (std::size_t i = 0; i < result.args.size(); ++i) {
+        if (!result.args[i].isBuffer)
+            continue;
+        for (const DeviceBuffer& buffer : memory.buffers())
+            if (buffer.base == result.bufferAddresses[i])
+                result.args[i].bytes = buffer.bytes;
+    }
+    if (budgetExceeded) {
+        result.status = SimStatus::StepBudgetExceeded;
+        result.statusMessage = "did not finish within " + withThousands(static_cast<std::int64_t>(request.options.stepBudget)) +
+                               " warp-instructions (an endless loop, or raise the step budget)";
+    } else if (cancelled) {
+        result.status = SimStatus::Cancelled;
+        result.statusMessage = "cancelled after " + withThousands(static_cast<std::int64_t>(blocksDone.load())) + " of " +
+                               withThousands(static_cast<std::int64_t>(blockCount)) + " blocks";
+    }
+    result.simSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    return result;
+}
+
+std::vector<LineStats> KernelStats::perSourceLine(const ptx::Module& module, const ptx::Function& function) const
+{
+    std::map<std::pair<std::int32_t, std::int32_t>, LineStats> lines;
+    for (std::size_t i = 0; i < function.instructions.size() && i < perInstruction.size(); ++i) {
+        const ptx::SourceLocation& source = function.instructions[i].source;
+        if (source.file < 0 || source.line <= 0)
+            continue;
+        LineStats& line = lines[{source.file, source.line}];
+        if (line.line == 0) {
+            line.line = source.line;
+            auto file = module.files.find(source.file);
+            line.file = file == module.files.end() ? "" : file->second;
+        }
+        line.counters.add(perInstruction[i]);
+    }
+    std::vector<LineStats> result;
+    for (auto& [key, line] : lines)
+        result.push_back(std::move(line));
+    return result;
+}
+
+} // namespace warpscope::sim

@@ -1,0 +1,81 @@
+// The SIMT simulator's front door: run one kernel launch on the CPU and get back its final memory,
+// statistics for the whole grid, hazards, and (for chosen blocks) a trace.
+//
+// Execution model (documented for learners in the app):
+// - Blocks run one after another (or on several host threads; blocks only meet through global
+//   memory and atomics). Within a block, warps take turns; a warp runs until it reaches a barrier,
+//   finishes, or has issued a fixed quantum of instructions.
+// - Each warp executes one instruction for all its active lanes at a time, with a reconvergence
+//   stack: at a divergent branch the warp runs one side, then the other, and the two halves rejoin
+//   at the branch's immediate post-dominator (the classic pre-Volta SIMT model). Volta and later
+//   GPUs schedule threads independently and may interleave the sides differently; results of
+//   race-free code are the same. A per-thread-PC mode can be added behind WarpModel later.
+// - Memory operations are applied lane by lane in lane order; atomics are exact.
+#pragma once
+
+#include "gpu/gpu_preset.h"
+#include "launch/launch_geometry.h"
+#include "ptx/ptx_ir.h"
+#include "sim/global_memory.h"
+#include "sim/hazards.h"
+#include "sim/kernel_args.h"
+#include "sim/sim_stats.h"
+#include "sim/trace.h"
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace warpscope::sim {
+
+enum class WarpModel : std::uint8_t { ReconvergenceStack };
+
+struct SimOptions {
+    std::uint64_t stepBudget = 4'000'000'000ull; // warp-instructions for the whole launch
+    int hostThreads = 1;                         // 0 = one per hardware thread
+    WarpModel warpModel = WarpModel::ReconvergenceStack;
+    TraceRequest trace;                          // which blocks to trace; none by default
+    std::uint64_t maxBufferBytes = 1ull << 30;   // per argument buffer
+};
+
+struct LaunchRequest {
+    const ptx::Module* module = nullptr;
+    const ptx::Function* function = nullptr;
+    launch::Dim3 grid;
+    launch::Dim3 block;
+    std::uint64_t dynamicSharedBytes = 0;
+    std::vector<ResolvedArg> args;
+    gpu::GpuPreset preset;
+    SimOptions options;
+};
+
+enum class SimStatus : std::uint8_t { Completed, StepBudgetExceeded, Cancelled };
+
+struct SimResult {
+    SimStatus status = SimStatus::Completed;
+    std::string statusMessage;            // for anything but Completed: one sentence
+    KernelStats stats;
+    std::vector<Hazard> hazards;
+    std::vector<ResolvedArg> args;        // the arguments, buffers holding their final contents
+    std::vector<std::uint64_t> bufferAddresses; // device address of each buffer argument (0 for scalars)
+    Trace trace;
+    double simSeconds = 0;
+};
+
+struct SimProgress {
+    std::uint64_t blocksDone = 0;
+    std::uint64_t blocksTotal = 0;
+};
+
+// Checks the launch against the function and the preset (argument count and sizes, block and grid
+// limits, shared memory); throws InputError with one clear sentence.
+void validateLaunchRequest(const LaunchRequest& request);
+
+// Runs the launch. `cancel` (optional) stops it between blocks; `progress` is called from the
+// simulating thread now and then.
+SimResult simulate(const LaunchRequest& request, const std::atomic<bool>* cancel = nullptr,
+                   const std::function<void(const SimProgress&)>& progress = {});
+
+} // namespace warpscope::sim

@@ -1,0 +1,272 @@
+#include "demo_kernels.h"
+
+#include "demo_embedded.h"
+#include "gold_context.h"
+#include "ptx/ptx_parser.h"
+#include "util/input_error.h"
+
+#include <nlohmann/json.hpp>
+
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <sstream>
+#include <stdexcept>
+
+namespace warpscope::kernels {
+
+namespace embedded {
+extern const EmbeddedTopic* const allTopics[];
+}
+
+namespace {
+
+std::vector<std::string> stringList(const nlohmann::json& json, const char* key, const std::string& where)
+{
+    std::vector<std::string> values;
+    if (!json.contains(key))
+        return values;
+    if (!json.at(key).is_array())
+        throw std::logic_error(where + ": '" + key + "' must be an array of strings");
+    for (const auto& value : json.at(key))
+        values.push_back(value.get<std::string>());
+    return values;
+}
+
+std::vector<DemoKernel> loadKernels()
+{
+    std::vector<DemoKernel> kernels;
+    for (const embedded::EmbeddedTopic* const* topic = embedded::allTopics; *topic; ++topic) {
+        const std::string where = std::string("kernels/") + (*topic)->topic + "/manifest.json";
+        nlohmann::json manifest;
+        try {
+            manifest = nlohmann::json::parse((*topic)->manifest);
+            for (const auto& entry : manifest.at("kernels")) {
+                DemoKernel kernel;
+                kernel.id = entry.at("id").get<std::string>();
+                kernel.entry = entry.value("entry", kernel.id);
+                kernel.title = entry.at("title").get<std::string>();
+                kernel.summary = entry.value("summary", "");
+                kernel.topic = (*topic)->topic;
+                kernel.topicTitle = manifest.value("title", kernel.topic);
+                kernel.ladder = entry.value("ladder", "");
+                kernel.teaches = stringList(entry, "teaches", where);
+                kernel.args = stringList(entry, "args", where);
+                kernel.grid = entry.at("grid").get<std::string>();
+                kernel.block = entry.at("block").get<std::string>();
+                kernel.smem = entry.value("smem", "0");
+                if (entry.contains("check"))
+                    for (const auto& check : entry.at("check"))
+                        kernel.checks.push_back({check.at("buffer").get<std::string>(), check.value("tolerance", 0.0)});
+                kernel.gold = entry.value("gold", "");
+                kernel.expectHazards = stringList(entry, "expect_hazards", where);
+                kernel.ptx = (*topic)->ptx;
+                kernel.cudaSource = (*topic)->cudaSource;
+                if (!kernel.gold.empty() && !findGold(kernel.gold))
+                    throw std::logic_error("gold '" + kernel.gold + "' is not registered");
+                kernels.push_back(std::move(kernel));
+            }
+        } catch (const nlohmann::json::exception& error) {
+            throw std::logic_error(where + ": " + error.what());
+        } catch (const std::logic_error& error) {
+            throw std::logic_error(where + ": " + error.what());
+        }
+    }
+    return kernels;
+}
+
+GoldElement goldElement(sim::ElementType type)
+{
+    switch (type) {
+    case sim::ElementType::I8: return GoldElement::I8;
+    case sim::ElementType::U8: return GoldElement::U8;
+    case sim::ElementType::I16: return GoldElement::I16;
+    case sim::ElementType::U16: return GoldElement::U16;
+    case sim::ElementType::I32: return GoldElement::I32;
+    case sim::ElementType::U32: return GoldElement::U32;
+    case sim::ElementType::I64: return GoldElement::I64;
+    case sim::ElementType::U64: return GoldElement::U64;
+    case sim::ElementType::F32: return GoldElement::F32;
+    case sim::ElementType::F64: return GoldElement::F64;
+    }
+    return GoldElement::U8;
+}
+
+double elementValue(sim::ElementType type, const std::uint8_t* bytes)
+{
+    std::uint64_t bits = 0;
+    std::memcpy(&bits, bytes, sim::elementBytes(type));
+    switch (type) {
+    case sim::ElementType::F32: return std::bit_cast<float>(static_cast<std::uint32_t>(bits));
+    case sim::ElementType::F64: return std::bit_cast<double>(bits);
+    case sim::ElementType::I8: return static_cast<std::int8_t>(bits);
+    case sim::ElementType::I16: return static_cast<std::int16_t>(bits);
+    case sim::ElementType::I32: return static_cast<std::int32_t>(bits);
+    case sim::ElementType::I64: return static_cast<double>(static_cast<std::int64_t>(bits));
+    default: return static_cast<double>(bits);
+    }
+}
+
+} // namespace
+
+const std::vector<DemoKernel>& demoKernels()
+{
+    static const std::vector<DemoKernel> kernels = loadKernels();
+    return kernels;
+}
+
+const DemoKernel* findDemoKernel(std::string_view id)
+{
+    for (const DemoKernel& kernel : demoKernels())
+        if (kernel.id == id)
+            return &kernel;
+    return nullptr;
+}
+
+std::string demoKernelIds()
+{
+    std::string ids;
+    for (const DemoKernel& kernel : demoKernels())
+        ids += (ids.empty() ? "" : ", ") + kernel.id;
+    return ids;
+}
+
+const ptx::Module& demoModule(const DemoKernel& kernel)
+{
+    static std::mutex mutex;
+    static std::map<std::string, std::unique_ptr<ptx::Module>, std::less<>> modules;
+    std::lock_guard lock(mutex);
+    auto found = modules.find(kernel.topic);
+    if (found == modules.end())
+        found = modules.emplace(kernel.topic, std::make_unique<ptx::Module>(ptx::parseModule(kernel.ptx))).first;
+    return *found->second;
+}
+
+launch::Dim3 evaluateDims(std::string_view text, const std::vector<sim::ResolvedArg>& args, std::string_view what)
+{
+    const auto scalars = sim::integerScalars(args);
+    std::vector<std::int64_t> values;
+    std::size_t start = 0;
+    int depth = 0;
+    for (std::size_t i = 0; i <= text.size(); ++i) {
+        if (i < text.size() && text[i] == '(') ++depth;
+        if (i < text.size() && text[i] == ')') --depth;
+        if (i == text.size() || (text[i] == ',' && depth == 0)) {
+            values.push_back(sim::evaluateExpression(text.substr(start, i - start), scalars, what));
+            start = i + 1;
+        }
+    }
+    if (values.size() > 3)
+        throw InputError(std::string(what) + ": '" + std::string(text) + "' has more than three dimensions");
+    for (std::int64_t value : values)
+        if (value < 1)
+            throw InputError(std::string(what) + ": '" + std::string(text) + "' gives " + std::to_string(value) +
+                             " (each dimension must be at least 1)");
+    launch::Dim3 dims;
+    dims.x = values[0];
+    if (values.size() > 1) dims.y = values[1];
+    if (values.size() > 2) dims.z = values[2];
+    return dims;
+}
+
+DemoLaunch resolveDemoLaunch(const DemoKernel& kernel, const LaunchOverrides& overrides, std::uint64_t maxBufferBytes)
+{
+    std::vector<sim::ArgSpec> specs;
+    for (const std::string& text : kernel.args)
+        specs.push_back(sim::parseArgSpec(text));
+    specs = sim::applyOverrides(std::move(specs), overrides.args);
+    DemoLaunch launch;
+    launch.args = sim::resolveArgs(specs, maxBufferBytes);
+    launch.grid = evaluateDims(overrides.grid.value_or(kernel.grid), launch.args, "--grid");
+    launch.block = evaluateDims(overrides.block.value_or(kernel.block), launch.args, "--block");
+    const std::int64_t smem = sim::evaluateExpression(overrides.smem.value_or(kernel.smem), sim::integerScalars(launch.args), "--smem");
+    if (smem < 0)
+        throw InputError("--smem: " + std::to_string(smem) + " bytes is negative");
+    launch.dynamicSharedBytes = static_cast<std::uint64_t>(smem);
+    return launch;
+}
+
+GoldComparison compareWithGold(const DemoKernel& kernel, const DemoLaunch& launch,
+                               const std::vector<sim::ResolvedArg>& finalArgs)
+{
+    GoldComparison comparison;
+    const GoldFunction gold = kernel.gold.empty() ? nullptr : findGold(kernel.gold);
+    if (!gold)
+        return comparison;
+    comparison.available = true;
+    std::map<std::string, std::int64_t, std::less<>> integers;
+    std::map<std::string, double, std::less<>> reals;
+    std::map<std::string, GoldBuffer, std::less<>> buffers;
+    for (const sim::ResolvedArg& arg : launch.args) {
+        if (arg.isBuffer) {
+            GoldBuffer buffer;
+            buffer.element = goldElement(arg.type);
+            buffer.bytes.resize(arg.bytes.size());
+            std::memcpy(buffer.bytes.data(), arg.bytes.data(), arg.bytes.size());
+            buffers.emplace(arg.name, std::move(buffer));
+        } else if (sim::isFloatElement(arg.type)) {
+            reals[arg.name] = arg.realValue;
+        } else {
+            integers[arg.name] = arg.integerValue;
+        }
+    }
+    GoldLaunch goldLaunch;
+    goldLaunch.grid = {static_cast<std::uint32_t>(launch.grid.x), static_cast<std::uint32_t>(launch.grid.y),
+                       static_cast<std::uint32_t>(launch.grid.z)};
+    goldLaunch.block = {static_cast<std::uint32_t>(launch.block.x), static_cast<std::uint32_t>(launch.block.y),
+                        static_cast<std::uint32_t>(launch.block.z)};
+    goldLaunch.dynamicSharedBytes = launch.dynamicSharedBytes;
+    GoldContext context(goldLaunch, std::move(integers), std::move(reals), std::move(buffers));
+    try {
+        gold(context);
+    } catch (const std::exception& error) {
+        throw InputError(error.what());
+    }
+    std::ostringstream detail;
+    comparison.matches = true;
+    for (const DemoCheck& check : kernel.checks) {
+        const sim::ResolvedArg* actual = nullptr;
+        for (const sim::ResolvedArg& arg : finalArgs)
+            if (arg.name == check.buffer)
+                actual = &arg;
+        const auto expected = context.expectedBuffers().find(check.buffer);
+        if (!actual || expected == context.expectedBuffers().end())
+            throw std::logic_error(kernel.id + ": checked buffer '" + check.buffer + "' is not an argument");
+        const std::uint32_t size = sim::elementBytes(actual->type);
+        const std::uint64_t count = actual->bytes.size() / size;
+        std::uint64_t mismatches = 0;
+        for (std::uint64_t i = 0; i < count; ++i) {
+            const std::uint8_t* got = actual->bytes.data() + i * size;
+            const auto* want = reinterpret_cast<const std::uint8_t*>(expected->second.bytes.data()) + i * size;
+            bool same = std::memcmp(got, want, size) == 0;
+            if (!same && check.tolerance > 0) {
+                const double g = elementValue(actual->type, got), w = elementValue(actual->type, want);
+                same = std::fabs(g - w) <= check.tolerance * std::max(1.0, std::fabs(w));
+            }
+            if (!same) {
+                if (mismatches == 0) {
+                    detail << check.buffer << "[" << i << "] is " << sim::formatElement(*actual, actual->bytes, i)
+                           << ", the gold reference has ";
+                    sim::ResolvedArg wantArg = *actual;
+                    std::vector<std::uint8_t> wantBytes(want, want + size);
+                    detail << sim::formatElement(wantArg, wantBytes, 0);
+                }
+                ++mismatches;
+            }
+        }
+        if (mismatches > 0) {
+            comparison.matches = false;
+            detail << " (" << mismatches << " of " << count << " elements differ)";
+            break;
+        }
+        detail << (detail.tellp() > 0 ? "; " : "") << check.buffer << ": " << count << " elements "
+               << (check.tolerance > 0 ? "within " + std::to_string(check.tolerance) : std::string("bit for bit"));
+    }
+    comparison.detail = detail.str();
+    return comparison;
+}
+
+} // namespace warpscope::kernels

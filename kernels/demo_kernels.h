@@ -1,0 +1,81 @@
+// The demo kernels compiled into the program: their manifests, PTX and CUDA source, how to turn a
+// manifest (plus the user's overrides) into a launch, and how to check a run against the gold
+// reference.
+#pragma once
+
+#include "launch/launch_geometry.h"
+#include "ptx/ptx_ir.h"
+#include "sim/kernel_args.h"
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace warpscope::kernels {
+
+struct DemoCheck {
+    std::string buffer;
+    double tolerance = 0; // 0 = bit for bit; t > 0: |sim - gold| <= t * max(1, |gold|)
+};
+
+struct DemoKernel {
+    std::string id;
+    std::string entry;
+    std::string title;
+    std::string summary;
+    std::string topic;
+    std::string topicTitle;
+    std::string ladder;
+    std::vector<std::string> teaches;
+    std::vector<std::string> args;
+    std::string grid, block, smem;
+    std::vector<DemoCheck> checks;
+    std::string gold;                       // empty when there is no gold reference
+    std::vector<std::string> expectHazards; // hazard kind names
+    std::string_view ptx;                   // the topic's PTX module
+    std::string_view cudaSource;            // the topic's .cu file
+};
+
+// Every demo kernel, topics in folder order, kernels in manifest order. Manifests are checked when
+// first loaded; a broken one is a build defect and throws std::logic_error naming it.
+const std::vector<DemoKernel>& demoKernels();
+const DemoKernel* findDemoKernel(std::string_view id);
+std::string demoKernelIds(); // "vector_add, copy_coalesced, ..." for messages
+
+// The parsed PTX module of a kernel's topic (parsed once, kept for the life of the program).
+const ptx::Module& demoModule(const DemoKernel& kernel);
+
+// A launch built from a manifest: arguments resolved and initialised, dimensions evaluated.
+struct DemoLaunch {
+    std::vector<sim::ResolvedArg> args;
+    launch::Dim3 grid;
+    launch::Dim3 block;
+    std::uint64_t dynamicSharedBytes = 0;
+};
+
+struct LaunchOverrides {
+    std::vector<sim::ArgSpec> args;  // replace manifest args by name
+    std::optional<std::string> grid; // "X[,Y[,Z]]" expressions
+    std::optional<std::string> block;
+    std::optional<std::string> smem;
+};
+
+// Throws InputError for bad overrides, naming what was wrong.
+DemoLaunch resolveDemoLaunch(const DemoKernel& kernel, const LaunchOverrides& overrides, std::uint64_t maxBufferBytes);
+
+// Evaluates "cdiv(n,32),cdiv(n,32)" into a Dim3 (missing components are 1).
+launch::Dim3 evaluateDims(std::string_view text, const std::vector<sim::ResolvedArg>& args, std::string_view what);
+
+struct GoldComparison {
+    bool available = false;   // the kernel has a gold reference
+    bool matches = false;
+    std::string detail;       // the first mismatch, or the buffers and tolerances checked
+};
+
+// Runs the gold reference on the launch's initial arguments and compares the checked buffers with
+// `finalArgs` (the simulator's or a GPU's results, in the same order as `launch.args`).
+GoldComparison compareWithGold(const DemoKernel& kernel, const DemoLaunch& launch,
+                               const std::vector<sim::ResolvedArg>& finalArgs);
+
+} // namespace warpscope::kernels

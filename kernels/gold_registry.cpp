@@ -1,0 +1,46 @@
+// The table from manifest "gold" names to the gold reference functions declared in
+// gold_functions.h. Every manifest's "gold" value must appear here.
+#include "gold_context.h"
+#include "gold_functions.h"
+
+#include <array>
+#include <string_view>
+#include <utility>
+
+namespace warpscope::kernels {
+
+namespace {
+
+constexpr std::array<std::pair<std::string_view, GoldFunction>, 19> kGoldReferences = {{
+    {"vector_add", &gold::vectorAdd},
+    {"copy_coalesced", &gold::copyCoalesced},
+    {"copy_strided", &gold::copyStrided},
+    {"copy_offset", &gold::copyOffset},
+    {"reduce_interleaved_divergent", &gold::reduceInterleavedDivergent},
+    {"reduce_interleaved_bank_conflicts", &gold::reduceInterleavedBankConflicts},
+    {"reduce_sequential", &gold::reduceSequential},
+    {"reduce_first_add_during_load", &gold::reduceFirstAddDuringLoad},
+    {"reduce_unroll_last_warp", &gold::reduceUnrollLastWarp},
+    {"reduce_warp_shuffle", &gold::reduceWarpShuffle},
+    {"transpose_naive", &gold::transposeNaive},
+    {"transpose_tiled", &gold::transposeTiled},
+    {"transpose_padded", &gold::transposePadded},
+    {"matmul_naive", &gold::matmulNaive},
+    {"matmul_tiled", &gold::matmulTiled},
+    {"divergence_odd_even", &gold::divergenceOddEven},
+    {"divergence_data_loop", &gold::divergenceDataLoop},
+    {"histogram_shared_atomics", &gold::histogramSharedAtomics},
+    {"stencil_1d", &gold::stencil1d},
+}};
+
+} // namespace
+
+GoldFunction findGold(std::string_view name)
+{
+    for (const auto& [key, function] : kGoldReferences)
+        if (key == name)
+            return function;
+    return nullptr;
+}
+
+} // namespace warpscope::kernels
