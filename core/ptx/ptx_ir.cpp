@@ -2,26 +2,6 @@
 
 namespace warpscope::ptx {
 
-int typeBits(Type type)
-{
-    switch (type) {
-    case Type::None: return 0;
-    case Type::Pred: return 1;
-    case Type::B8: case Type::U8: case Type::S8: return 8;
-    case Type::B16: case Type::U16: case Type::S16: case Type::F16: return 16;
-    case Type::B32: case Type::U32: case Type::S32: case Type::F32: return 32;
-    case Type::B64: case Type::U64: case Type::S64: case Type::F64: return 64;
-    }
-    return 0;
-}
-
-bool isFloat(Type type) { return type == Type::F16 || type == Type::F32 || type == Type::F64; }
-
-bool isSigned(Type type)
-{
-    return type == Type::S8 || type == Type::S16 || type == Type::S32 || type == Type::S64;
-}
-
 const char* typeName(Type type)
 {
     switch (type) {

@@ -71,7 +71,9 @@ void BlockRunner::executeExit(WarpState& warp, std::uint32_t exiting)
 }
 
 // bar.sync / barrier.sync: the warp waits until every warp of the block that has not exited is
-// waiting too. Arriving with only part of its live lanes is barrier divergence.
+// waiting too. Arriving with only part of its live lanes is barrier divergence, except for lanes
+// whose only remaining code is a jump to ret/exit: those returned early (`if (i >= n) return;`),
+// which the GPU allows because exited threads no longer take part in barriers.
 void BlockRunner::executeBarrier(WarpState& warp, const ptx::Instruction& instruction, std::uint32_t active)
 {
     if (instruction.operandCount == 2) {
@@ -82,7 +84,19 @@ void BlockRunner::executeBarrier(WarpState& warp, const ptx::Instruction& instru
             throw ptx::PtxError("bar.sync with a thread count other than the whole block is not modelled",
                                 instruction.ptxLine);
     }
-    const std::uint32_t live = warp.existMask & ~warp.exitedMask;
+    // Lanes waiting on the stack only to return are leaving, not skipping the barrier.
+    std::uint32_t leaving = 0, placed = active;
+    for (std::size_t e = warp.stack.size() - 1; e-- > 0;) {
+        const StackEntry& entry = warp.stack[e];
+        const std::uint32_t lanes = entry.mask & ~placed;
+        placed |= lanes;
+        if (entry.pc >= 0 && entry.pc < static_cast<std::int32_t>(m_function.instructions.size()) &&
+            m_straightToExit[static_cast<std::size_t>(m_function.blockOfInstruction[static_cast<std::size_t>(entry.pc)])])
+            leaving |= lanes;
+        else if (entry.pc < 0)
+            leaving |= lanes;
+    }
+    const std::uint32_t live = warp.existMask & ~warp.exitedMask & ~leaving;
     if (active != live) {
         const int lane = std::countr_zero(live & ~active);
         reportHazard(HazardKind::BarrierDivergence, warp, lane, 0, "",

@@ -19,14 +19,26 @@ using ptx::Op;
 using ptx::Space;
 using ptx::Type;
 
-std::uint64_t loadBits(const std::uint8_t* bytes, std::uint32_t size)
+// Little-endian host, as the GPU. Fixed-size copies so the compiler emits single moves.
+inline std::uint64_t loadBits(const std::uint8_t* bytes, std::uint32_t size)
 {
-    std::uint64_t value = 0;
-    std::memcpy(&value, bytes, size); // little-endian host, as the GPU
-    return value;
+    switch (size) {
+    case 1: return bytes[0];
+    case 2: { std::uint16_t v; std::memcpy(&v, bytes, 2); return v; }
+    case 4: { std::uint32_t v; std::memcpy(&v, bytes, 4); return v; }
+    default: { std::uint64_t v; std::memcpy(&v, bytes, 8); return v; }
+    }
 }
 
-void storeBits(std::uint8_t* bytes, std::uint32_t size, std::uint64_t value) { std::memcpy(bytes, &value, size); }
+inline void storeBits(std::uint8_t* bytes, std::uint32_t size, std::uint64_t value)
+{
+    switch (size) {
+    case 1: bytes[0] = static_cast<std::uint8_t>(value); return;
+    case 2: { const auto v = static_cast<std::uint16_t>(value); std::memcpy(bytes, &v, 2); return; }
+    case 4: { const auto v = static_cast<std::uint32_t>(value); std::memcpy(bytes, &v, 4); return; }
+    default: std::memcpy(bytes, &value, 8); return;
+    }
+}
 
 std::uint64_t extendLoaded(std::uint64_t value, Type type)
 {
@@ -219,10 +231,10 @@ void BlockRunner::executeMemory(WarpState& warp, const ptx::Instruction& in, std
             read(warp, in.operands[first + 1], in.type, compare);
     }
 
-    LaneValues loaded[4]{};
+    LaneValues loaded[4];
+    LaneValues laneAddresses;
     LaneAccess globalLanes[32], sharedLanes[32];
     std::uint32_t globalCount = 0, sharedCount = 0;
-    TraceMemoryAccess record;
     std::optional<std::lock_guard<std::mutex>> atomicLock;
     if (isAtomic && m_context.concurrent && (space == Space::Global || space == Space::Generic))
         atomicLock.emplace(*m_context.atomicMutex);
@@ -245,7 +257,7 @@ void BlockRunner::executeMemory(WarpState& warp, const ptx::Instruction& in, std
         }
         if (laneSpace == Space::Shared || laneSpace == Space::Local)
             laneAddress &= 0xffffffffull; // 32-bit shared and local addresses
-        record.addresses[lane] = laneAddress;
+        laneAddresses[lane] = laneAddress;
         if (laneAddress % std::min<std::uint32_t>(bytesPerLane, 16) != 0 && laneSpace != Space::Param) {
             reportHazard(HazardKind::MisalignedAccess, warp, static_cast<int>(lane), laneAddress, "",
                          "a " + std::to_string(bytesPerLane) + "-byte access at an address that is not a multiple of " +
@@ -305,8 +317,11 @@ void BlockRunner::executeMemory(WarpState& warp, const ptx::Instruction& in, std
         default:
             break;
         }
-        if (!bytes)
-            continue; // out of bounds: loads give 0, stores are dropped
+        if (!bytes) { // out of bounds: loads give 0, stores are dropped
+            for (std::uint32_t i = 0; i < width; ++i)
+                loaded[i][lane] = 0;
+            continue;
+        }
         if (isLoad) {
             for (std::uint32_t i = 0; i < width; ++i)
                 loaded[i][lane] = extendLoaded(loadBits(bytes + i * elementSize, elementSize), in.type);
@@ -333,6 +348,7 @@ void BlockRunner::executeMemory(WarpState& warp, const ptx::Instruction& in, std
     }
 
     // What it cost.
+    std::uint32_t sectors = 0, wavefronts = 0;
     if (globalCount > 0) {
         const GlobalAccessCost cost = analyzeGlobalAccess({globalLanes, globalCount}, bytesPerLane);
         counters.globalRequests += cost.requests;
@@ -340,7 +356,7 @@ void BlockRunner::executeMemory(WarpState& warp, const ptx::Instruction& in, std
         counters.globalLines += cost.lines;
         counters.bytesRequested += cost.bytesRequested;
         counters.bytesMoved += cost.bytesMoved;
-        record.sectors = static_cast<std::uint16_t>(cost.sectors);
+        sectors = cost.sectors;
     }
     if (sharedCount > 0) {
         const SharedAccessCost cost = analyzeSharedAccess({sharedLanes, sharedCount}, bytesPerLane);
@@ -349,9 +365,14 @@ void BlockRunner::executeMemory(WarpState& warp, const ptx::Instruction& in, std
         counters.sharedBankConflicts += cost.bankConflicts;
         counters.maxConflictDegree = std::max(counters.maxConflictDegree, cost.conflictDegree);
         conflictDegree = static_cast<std::uint8_t>(std::min<std::uint32_t>(cost.conflictDegree, 255));
-        record.wavefronts = static_cast<std::uint16_t>(cost.wavefronts);
+        wavefronts = cost.wavefronts;
     }
     if (m_tracing && m_trace.events.size() < m_context.traceRequest->maxEvents) {
+        TraceMemoryAccess record;
+        for (std::uint32_t lane = 0; lane < 32; ++lane)
+            record.addresses[lane] = ((mask >> lane) & 1u) ? laneAddresses[lane] : 0;
+        record.sectors = static_cast<std::uint16_t>(sectors);
+        record.wavefronts = static_cast<std::uint16_t>(wavefronts);
         record.bytesPerLane = static_cast<std::uint16_t>(bytesPerLane);
         record.space = static_cast<std::uint8_t>(globalCount > 0 ? Space::Global : sharedCount > 0 ? Space::Shared : space);
         record.isStore = isLoad ? 0 : 1;

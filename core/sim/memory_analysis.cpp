@@ -15,23 +15,39 @@ constexpr std::uint32_t kBanks = 32;
 std::uint32_t distinctBlocks(std::span<const LaneAccess> accesses, std::uint32_t bytesPerLane,
                              std::uint64_t granule, std::uint64_t* out, std::uint32_t capacity)
 {
-    // A lane of up to 16 bytes touches at most two granules (unaligned accesses are not legal PTX,
-    // but a misaligned start still must not crash the count).
-    std::array<std::uint64_t, 32 * 17> blocks{};
-    std::size_t count = 0;
-    bool sorted = true;
+    // Fast path (the common case): lanes in ascending address order. Blocks then arrive sorted and
+    // are counted on the fly.
+    std::uint64_t previous = 0;
+    bool any = false, sorted = true;
+    std::uint32_t distinct = 0;
     for (const LaneAccess& access : accesses) {
         const std::uint64_t first = access.address / granule;
         const std::uint64_t last = (access.address + bytesPerLane - 1) / granule;
-        for (std::uint64_t block = first; block <= last && count < blocks.size(); ++block) {
-            if (count > 0 && block < blocks[count - 1])
-                sorted = false;
-            blocks[count++] = block;
+        if (any && first < previous) {
+            sorted = false;
+            break;
         }
+        for (std::uint64_t block = any && first == previous ? first + 1 : first; block <= last; ++block) {
+            if (out && distinct < capacity)
+                out[distinct] = block * granule;
+            ++distinct;
+        }
+        previous = std::max(previous, last);
+        any = true;
     }
-    if (!sorted)
-        std::sort(blocks.begin(), blocks.begin() + static_cast<std::ptrdiff_t>(count));
-    std::uint32_t distinct = 0;
+    if (sorted)
+        return distinct;
+    // A lane of up to 16 bytes touches at most two granules.
+    std::array<std::uint64_t, 32 * 2> blocks{};
+    std::size_t count = 0;
+    for (const LaneAccess& access : accesses) {
+        const std::uint64_t first = access.address / granule;
+        const std::uint64_t last = (access.address + bytesPerLane - 1) / granule;
+        for (std::uint64_t block = first; block <= last && count < blocks.size(); ++block)
+            blocks[count++] = block;
+    }
+    std::sort(blocks.begin(), blocks.begin() + static_cast<std::ptrdiff_t>(count));
+    distinct = 0;
     for (std::size_t i = 0; i < count; ++i) {
         if (i > 0 && blocks[i] == blocks[i - 1])
             continue;

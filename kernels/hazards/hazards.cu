@@ -34,7 +34,7 @@ extern "C" __global__ void hazard_missing_sync(const float* in, float* out, int 
 }
 
 // Threads 0..15 each add up a sixteenth of the block's values (every sixteenth element), then wait
-// at a barrier before storing their partial sum. That barrier sits inside `if (threadIdx.x < 16)`:
+// at a barrier; afterwards every thread stores its partial sum (0 for threads 16 and up). That barrier sits inside `if (threadIdx.x < 16)`:
 // __syncthreads() must be reached by every thread of the block, but only 16 of them arrive, half of
 // warp 0 and none of the other warps. On hardware this is undefined behaviour (a hang, or a barrier
 // that silently does not synchronise). Dynamic shared memory: blockDim.x floats.
@@ -47,11 +47,13 @@ extern "C" __global__ void hazard_barrier_divergence(const float* in, float* out
     tile[t] = (g < n) ? in[g] : 0.0f;
     __syncthreads();
 
+    float partial = 0.0f;
     if (t < 16) {
-        float partial = 0.0f;
         for (unsigned int k = t; k < blockDim.x; k += 16)
             partial += tile[k];
         __syncthreads();
-        out[blockIdx.x * 16 + t] = partial;
     }
+    // Every thread stores: the threads that skipped the barrier carry on past it.
+    if (g < n)
+        out[g] = partial;
 }

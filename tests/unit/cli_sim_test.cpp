@@ -1,0 +1,174 @@
+// `warpscope sim` as a user runs it: JSON fields, --dump, files, exit codes and one-line errors.
+#include <nlohmann/json.hpp>
+
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace {
+
+struct SimRun {
+    int exitCode = -1;
+    std::string out;
+    std::string err;
+};
+
+SimRun runWarpscope(const std::string& arguments)
+{
+    static int calls = 0;
+    const std::string errFile = testing::TempDir() + "/warpscope_sim_stderr_" + std::to_string(getpid()) + "_" +
+                                std::to_string(++calls) + ".txt";
+    const std::string command = std::string(WARPSCOPE_BINARY) + " " + arguments + " 2>" + errFile;
+    SimRun result;
+    FILE* pipe = popen(command.c_str(), "r");
+    if (!pipe)
+        return result;
+    std::array<char, 4096> buffer{};
+    while (std::fgets(buffer.data(), buffer.size(), pipe))
+        result.out += buffer.data();
+    const int status = pclose(pipe);
+    result.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    if (FILE* err = std::fopen(errFile.c_str(), "r")) {
+        while (std::fgets(buffer.data(), buffer.size(), err))
+            result.err += buffer.data();
+        std::fclose(err);
+    }
+    std::remove(errFile.c_str());
+    return result;
+}
+
+int lines(const std::string& text)
+{
+    int count = 0;
+    for (char c : text)
+        count += c == '\n';
+    return count;
+}
+
+std::string writeTemp(const std::string& name, const std::string& text)
+{
+    const std::string path = testing::TempDir() + "/" + std::to_string(getpid()) + "_" + name;
+    std::ofstream(path) << text;
+    return path;
+}
+
+} // namespace
+
+TEST(CliSim, JsonHasTheDocumentedFields)
+{
+    const SimRun r = runWarpscope("sim copy_strided --arg n=i32:4096 --json");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto doc = nlohmann::json::parse(r.out);
+    for (const char* key : {"kernel", "grid", "block", "warp_instructions", "thread_instructions", "global", "shared",
+                            "branches", "branch_efficiency", "cycles_estimate", "hazards", "matches_gold", "sim_seconds"})
+        EXPECT_TRUE(doc.contains(key)) << key;
+    for (const char* key : {"load_requests", "load_sectors", "store_requests", "store_sectors", "bytes_requested", "bytes_moved"})
+        EXPECT_TRUE(doc["global"].contains(key)) << key;
+    for (const char* key : {"load_requests", "store_requests", "load_wavefronts", "store_wavefronts", "bank_conflicts"})
+        EXPECT_TRUE(doc["shared"].contains(key)) << key;
+    EXPECT_EQ(doc["kernel"], "copy_strided");
+    EXPECT_EQ(doc["matches_gold"], true);
+    // 4,096 floats read with stride 2: 128 warps, each load one request of 8 sectors.
+    EXPECT_EQ(doc["global"]["load_requests"], 128);
+    EXPECT_EQ(doc["global"]["load_sectors"], 128 * 8);
+    EXPECT_EQ(doc["global"]["store_sectors"], 128 * 4);
+    EXPECT_EQ(doc["grid"], nlohmann::json::array({16, 1, 1}));
+    EXPECT_TRUE(doc["hazards"].empty());
+}
+
+TEST(CliSim, HazardKernelReportsItsHazardWithWhereItHappened)
+{
+    const SimRun r = runWarpscope("sim hazard_out_of_bounds --json");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto doc = nlohmann::json::parse(r.out);
+    ASSERT_FALSE(doc["hazards"].empty());
+    const auto& hazard = doc["hazards"][0];
+    EXPECT_EQ(hazard["kind"], "out_of_bounds_global");
+    EXPECT_GT(hazard["source_line"].get<int>(), 0);
+    EXPECT_FALSE(hazard["buffer"].get<std::string>().empty());
+    EXPECT_TRUE(doc["matches_gold"].is_null());
+}
+
+TEST(CliSim, DumpPrintsOneValuePerLine)
+{
+    const SimRun r = runWarpscope("sim vector_add --arg n=i32:5 --arg 'a=f32[n]:iota' --arg 'b=f32[n]:fill(0.5)' --dump c");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_EQ(r.out, "0.5\n1.5\n2.5\n3.5\n4.5\n");
+}
+
+TEST(CliSim, RunsACudaFileCompiledAtRunTime)
+{
+    const std::string path = writeTemp("scale.cu", R"(
+extern "C" __global__ void scale(float* x, float s, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) x[i] *= s;
+}
+)");
+    const SimRun r = runWarpscope("sim " + path + " --grid 1 --block 32 --arg 'x=f32[4]:iota' --arg s=f32:2.5 --arg n=i32:4 --dump x");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_EQ(r.out, "0\n2.5\n5\n7.5\n");
+}
+
+TEST(CliSim, CompileErrorsExitOneWithFileLineColumn)
+{
+    const std::string path = writeTemp("broken.cu", "extern \"C\" __global__ void k(int* x)\n{\n    x[0] = y;\n}\n");
+    const SimRun r = runWarpscope("sim " + path + " --grid 1 --block 1 --arg x=i32[1]");
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_NE(r.err.find("broken.cu:3:"), std::string::npos) << r.err;
+}
+
+TEST(CliSim, EndlessKernelExitsOneSayingItDidNotFinish)
+{
+    const std::string path = writeTemp("spin.cu", "extern \"C\" __global__ void spin(volatile int* f) { while (f[0] == 0) {} }\n");
+    const SimRun r = runWarpscope("sim " + path + " --grid 1 --block 32 --arg f=i32[1] --budget 5000");
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_NE(r.err.find("did not finish within 5,000 warp-instructions"), std::string::npos) << r.err;
+}
+
+TEST(CliSim, BadInputExitsTwoWithOneLine)
+{
+    const std::string ptx = writeTemp("bad.ptx", ".version 9.0\n.target sm_75\n.address_size 64\n.visible .entry k()\n{\n\ttex.1d.v4.f32.s32 {%f1,%f2,%f3,%f4}, [t, {%r1}];\n}\n");
+    for (const std::string& arguments : {
+             std::string("sim"),
+             std::string("sim no_such_kernel"),
+             std::string("sim vector_add --arg nonsense"),
+             std::string("sim vector_add --arg n=i32:abc"),
+             std::string("sim vector_add --arg zz=i32:4"),
+             std::string("sim vector_add --arch sm_12"),
+             std::string("sim vector_add --block 2048"),
+             std::string("sim vector_add --grid 0"),
+             std::string("sim vector_add --dump nothing"),
+             std::string("sim vector_add --budget -3"),
+             std::string("sim vector_add --trace /nonexistent-dir/t.wstrace"),
+             std::string("sim vector_add --trace /tmp/t.wstrace --trace-blocks 999999"),
+             std::string("sim vector_add --kernel vector_add"),
+             std::string("sim /nonexistent.cu --grid 1 --block 1"),
+             "sim " + ptx + " --grid 1 --block 1",
+         }) {
+        const SimRun r = runWarpscope(arguments);
+        EXPECT_EQ(r.exitCode, 2) << arguments << "\n" << r.err;
+        EXPECT_EQ(lines(r.err), 1) << arguments << "\n" << r.err;
+    }
+    const SimRun unsupported = runWarpscope("sim " + ptx + " --grid 1 --block 1");
+    EXPECT_NE(unsupported.err.find("unsupported PTX instruction 'tex.1d.v4.f32.s32' at line 6"), std::string::npos)
+        << unsupported.err;
+}
+
+TEST(CliSim, TraceFileStartsWithItsFormatAndVersion)
+{
+    const std::string path = testing::TempDir() + "/" + std::to_string(getpid()) + "_trace.wstrace";
+    const SimRun r = runWarpscope("sim reduce_sequential --arg n=i32:2048 --trace " + path + " --trace-blocks 0-1 --json");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    std::ifstream file(path);
+    std::string first;
+    std::getline(file, first);
+    EXPECT_EQ(first, "warpscope-trace 1");
+    EXPECT_GT(nlohmann::json::parse(r.out)["trace_events"].get<int>(), 0);
+    std::remove(path.c_str());
+}

@@ -1,0 +1,228 @@
+// CUDA C++ to PTX with NVRTC: real compiles (no GPU needed), and the log parser against logs in the
+// shape NVRTC 13 writes them.
+#include "ptx/cuda_compiler.h"
+#include "util/input_error.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <unistd.h>
+
+using namespace warpscope;
+using namespace warpscope::ptx;
+
+namespace {
+
+const char* const vectorAdd = R"(extern "C" __global__ void vector_add(const float* a, const float* b, float* c, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        c[i] = a[i] + b[i];
+}
+)";
+
+// Line 3 uses a name that does not exist; its column (1-based) is 12.
+const char* const undefinedName = R"(extern "C" __global__ void scale(float* p)
+{
+    p[0] = undefinedScale * 2.0f;
+}
+)";
+
+std::string tempPath(const std::string& name)
+{
+    return testing::TempDir() + "/warpscope_compiler_" + std::to_string(getpid()) + "_" + name;
+}
+
+} // namespace
+
+TEST(CudaCompiler, VectorAddCompilesToPtxWithLineInfo)
+{
+    const CompileResult r = compileCuda(vectorAdd, "vector_add.cu", {});
+    ASSERT_TRUE(r.ok) << r.log;
+    EXPECT_NE(r.ptx.find(".entry vector_add"), std::string::npos) << r.ptx;
+    EXPECT_NE(r.ptx.find(".loc"), std::string::npos) << r.ptx;
+    EXPECT_NE(r.ptx.find(".target sm_75"), std::string::npos) << r.ptx;
+    EXPECT_TRUE(r.diagnostics.empty());
+    EXPECT_EQ(r.ptx.find('\0'), std::string::npos); // NVRTC's terminator is not part of the text
+}
+
+TEST(CudaCompiler, ArchAndLineInfoReachNvrtc)
+{
+    CompileOptions options;
+    options.arch = "compute_80";
+    options.lineInfo = false;
+    const CompileResult r = compileCuda(vectorAdd, "vector_add.cu", options);
+    ASSERT_TRUE(r.ok) << r.log;
+    EXPECT_NE(r.ptx.find(".target sm_80"), std::string::npos);
+    EXPECT_EQ(r.ptx.find(".loc"), std::string::npos);
+}
+
+TEST(CudaCompiler, ErrorsComeBackWithFileLineColumnAndMessage)
+{
+    const CompileResult r = compileCuda(undefinedName, "scale.cu", {});
+    EXPECT_FALSE(r.ok);
+    EXPECT_TRUE(r.ptx.empty());
+    ASSERT_EQ(r.diagnostics.size(), 1u) << r.log;
+    const CompileDiagnostic& d = r.diagnostics.front();
+    EXPECT_EQ(d.file, "scale.cu");
+    EXPECT_EQ(d.line, 3);
+    EXPECT_EQ(d.column, 12);
+    EXPECT_EQ(d.severity, "error");
+    EXPECT_EQ(d.message, "identifier \"undefinedScale\" is undefined");
+    EXPECT_EQ(formatDiagnostic(d), "scale.cu:3:12: error: identifier \"undefinedScale\" is undefined");
+}
+
+TEST(CudaCompiler, WarningsDoNotFailTheCompile)
+{
+    const CompileResult r =
+        compileCuda("extern \"C\" __global__ void k(float* p)\n{\n    int unused;\n    p[0] = 1.0f;\n}\n", "w.cu", {});
+    ASSERT_TRUE(r.ok) << r.log;
+    EXPECT_FALSE(r.ptx.empty());
+    ASSERT_EQ(r.diagnostics.size(), 1u) << r.log;
+    EXPECT_EQ(r.diagnostics[0].severity, "warning");
+    EXPECT_EQ(r.diagnostics[0].line, 3);
+    EXPECT_EQ(r.diagnostics[0].column, 9);
+    EXPECT_FALSE(r.diagnostics[0].code.empty());
+}
+
+TEST(CudaCompiler, UnknownArchIsRejectedWithTheAllowedList)
+{
+    for (const char* arch : {"compute_99", "sm_75", "compute_", "", "75"}) {
+        EXPECT_FALSE(isKnownVirtualArch(arch)) << arch;
+        CompileOptions options;
+        options.arch = arch;
+        try {
+            compileCuda(vectorAdd, "vector_add.cu", options);
+            ADD_FAILURE() << arch << " was accepted";
+        } catch (const InputError& error) {
+            EXPECT_NE(std::string(error.what()).find("compute_75"), std::string::npos) << error.what();
+        }
+    }
+    EXPECT_TRUE(isKnownVirtualArch("compute_75"));
+    EXPECT_TRUE(isKnownVirtualArch("compute_90"));
+    ASSERT_FALSE(supportedVirtualArchs().empty());
+    EXPECT_EQ(supportedVirtualArchs().front(), "compute_75");
+}
+
+TEST(CudaCompiler, OptionsNvrtcRejectsAreInputErrors)
+{
+    CompileOptions options;
+    options.extraOptions = {"--no-such-option"};
+    EXPECT_THROW(compileCuda(vectorAdd, "vector_add.cu", options), InputError);
+}
+
+TEST(CudaCompiler, VersionIsMajorDotMinor)
+{
+    const std::string version = nvrtcVersion();
+    EXPECT_NE(version.find('.'), std::string::npos) << version;
+    EXPECT_GE(std::stoi(version), 13) << version;
+}
+
+TEST(CudaCompiler, MissingOrUnreadableFileIsAnInputErrorNamingIt)
+{
+    const std::string missing = tempPath("does-not-exist.cu");
+    try {
+        compileCudaFile(missing, {});
+        ADD_FAILURE() << "no exception";
+    } catch (const InputError& error) {
+        EXPECT_NE(std::string(error.what()).find(missing), std::string::npos) << error.what();
+    }
+    EXPECT_THROW(compileCudaFile(testing::TempDir(), {}), InputError); // a folder
+}
+
+TEST(CudaCompiler, FileCompilesUnderItsOwnName)
+{
+    const std::string path = tempPath("scale.cu");
+    std::ofstream(path) << undefinedName;
+    const CompileResult r = compileCudaFile(path, {});
+    std::remove(path.c_str());
+    ASSERT_EQ(r.diagnostics.size(), 1u) << r.log;
+    EXPECT_EQ(r.diagnostics[0].file, path);
+    EXPECT_EQ(r.diagnostics[0].line, 3);
+    EXPECT_EQ(r.diagnostics[0].column, 12);
+}
+
+TEST(CudaCompiler, ToolkitHeadersResolve)
+{
+    // cuda_fp16.h is found through the toolkit's include folder; no host headers are involved.
+    const CompileResult r = compileCuda(
+        "#include <cuda_fp16.h>\n"
+        "extern \"C\" __global__ void half_add(__half* p) { p[0] = __hadd(p[0], p[1]); }\n",
+        "half.cu", {});
+    EXPECT_TRUE(r.ok) << r.log;
+}
+
+// --- the log parser ------------------------------------------------------------------------------
+
+TEST(NvrtcLog, CaretGivesTheColumnAndContinuationLinesJoinTheMessage)
+{
+    const char* log = "ovl.cu(3): error: no instance of overloaded function \"f\" matches the argument list\n"
+                      "            argument types are: (int)\n"
+                      "  __global__ void k(){ f(3); }\n"
+                      "                       ^\n"
+                      "ovl.cu(2): note #3326-D: function \"f(float *)\" does not match\n"
+                      "  __device__ int f(float*);\n"
+                      "                 ^\n"
+                      "\n"
+                      "1 error detected in the compilation of \"ovl.cu\".\n";
+    const auto d = parseNvrtcLog(log, "ovl.cu", "");
+    ASSERT_EQ(d.size(), 2u);
+    EXPECT_EQ(d[0].line, 3);
+    EXPECT_EQ(d[0].column, 22);
+    EXPECT_EQ(d[0].message, "no instance of overloaded function \"f\" matches the argument list; "
+                            "argument types are: (int)");
+    EXPECT_EQ(d[1].severity, "note");
+    EXPECT_EQ(d[1].code, "3326-D");
+    EXPECT_EQ(d[1].column, 16);
+    EXPECT_EQ(formatDiagnostic(d[1]), "ovl.cu:2:16: note: function \"f(float *)\" does not match [#3326-D]");
+}
+
+TEST(NvrtcLog, ColumnInTheHeaderWins)
+{
+    const auto d = parseNvrtcLog("k.cu(4, 7): warning: something\n", "k.cu", "");
+    ASSERT_EQ(d.size(), 1u);
+    EXPECT_EQ(d[0].line, 4);
+    EXPECT_EQ(d[0].column, 7);
+}
+
+TEST(NvrtcLog, WithoutCaretTheQuotedNameOnTheSourceLineGivesTheColumn)
+{
+    const char* source = "__global__ void k(int* p)\n{\n\tp[0] = p[1] + missing_thing;\n}\n";
+    const auto d = parseNvrtcLog("k.cu(3): error: identifier \"missing_thing\" is undefined\n", "k.cu", source);
+    ASSERT_EQ(d.size(), 1u);
+    EXPECT_EQ(d[0].column, 16); // byte column: the tab counts as one
+}
+
+TEST(NvrtcLog, QuotedNamesMatchWholeWordsOnly)
+{
+    const char* source = "int xx = x;\n";
+    const auto d = parseNvrtcLog("k.cu(1): error: identifier \"x\" is undefined\n", "k.cu", source);
+    ASSERT_EQ(d.size(), 1u);
+    EXPECT_EQ(d[0].column, 10);
+}
+
+TEST(NvrtcLog, OtherwiseTheFirstNonBlankCharacter)
+{
+    const auto d = parseNvrtcLog("k.cu(2): error: expected a \";\"\n", "k.cu", "int a\n    int b\n");
+    ASSERT_EQ(d.size(), 1u);
+    EXPECT_EQ(d[0].column, 5);
+}
+
+TEST(NvrtcLog, FileNamesWithParenthesesAndLinesWithoutAPlace)
+{
+    const auto d = parseNvrtcLog("copy (2).cu(5): error: bad\n"
+                                 "nvrtc: error: unrecognized option --x found\n"
+                                 "Remark: The warnings can be suppressed with \"-diag-suppress <warning-number>\"\n"
+                                 "2 errors detected in the compilation of \"copy (2).cu\".\n",
+                                 "copy (2).cu", "");
+    ASSERT_EQ(d.size(), 2u);
+    EXPECT_EQ(d[0].file, "copy (2).cu");
+    EXPECT_EQ(d[0].line, 5);
+    EXPECT_EQ(d[0].column, 0); // no source line 5 and no echo: unknown
+    EXPECT_EQ(formatDiagnostic(d[0]), "copy (2).cu:5: error: bad");
+    EXPECT_EQ(d[1].file, "nvrtc");
+    EXPECT_EQ(d[1].line, 0);
+    EXPECT_EQ(formatDiagnostic(d[1]), "nvrtc: error: unrecognized option --x found");
+}
