@@ -57,6 +57,36 @@ std::vector<std::uint64_t> parseBlockList(const std::string& text, std::uint64_t
 
 nlohmann::json dimJson(const launch::Dim3& dim) { return nlohmann::json::array({dim.x, dim.y, dim.z}); }
 
+double ratio(std::uint64_t part, std::uint64_t whole)
+{
+    return whole == 0 ? 0.0 : static_cast<double>(part) / static_cast<double>(whole);
+}
+
+nlohmann::json timingJson(const sim::TimingSummary& timing, const gpu::GpuPreset& preset)
+{
+    if (!timing.available)
+        return nullptr;
+    const sim::StallCycles& stalls = timing.stalls;
+    return {
+        {"note", "a model, not a measurement: see core/sim/timing_model.h"},
+        {"cycles", timing.cycles},
+        {"microseconds_at_boost_clock", preset.timing.coreClockMHz > 0 ? static_cast<double>(timing.cycles) / preset.timing.coreClockMHz : 0.0},
+        {"resident_blocks_per_sm", timing.residentBlocksPerSm},
+        {"registers_per_thread_assumed", timing.registersPerThread},
+        {"l1_bytes_per_sm", timing.l1BytesPerSm},
+        {"l1_hit_rate", ratio(timing.l1Hits, timing.l1Hits + timing.l1Misses)},
+        {"l2_hit_rate", ratio(timing.l2Hits, timing.l2Hits + timing.l2Misses)},
+        {"dram_bytes", timing.dramBytes},
+        {"stall_cycles", {{"global_memory", stalls.globalMemory},
+                          {"shared_memory", stalls.sharedMemory},
+                          {"execution", stalls.execution},
+                          {"load_store_unit", stalls.loadStoreUnit},
+                          {"barrier", stalls.barrier},
+                          {"not_selected", stalls.notSelected}}},
+        {"parameters_source", std::string(preset.timing.source)},
+    };
+}
+
 } // namespace
 
 CLI::App* addSimCommand(CLI::App& app, SimOptions& options)
@@ -252,7 +282,8 @@ int runSim(const SimOptions& options, std::ostream& out, std::ostream& err)
             {"branches", {{"uniform", stats.branchesUniform}, {"divergent", stats.branchesDivergent}}},
             {"branch_efficiency", stats.branchEfficiency()},
             {"barriers", stats.barriers},
-            {"cycles_estimate", nullptr},
+            {"cycles_estimate", stats.timing.available ? nlohmann::json(stats.timing.cycles) : nlohmann::json(nullptr)},
+            {"timing_model", timingJson(stats.timing, *preset)},
             {"hazards", hazards},
             {"matches_gold", gold.available ? nlohmann::json(gold.matches) : nlohmann::json(nullptr)},
             {"gold_detail", gold.detail},
@@ -289,6 +320,14 @@ int runSim(const SimOptions& options, std::ostream& out, std::ostream& err)
         out << "  branches            " << withThousands(static_cast<std::int64_t>(stats.branchesUniform)) << " uniform, "
             << withThousands(static_cast<std::int64_t>(stats.branchesDivergent)) << " divergent (efficiency "
             << std::fixed << std::setprecision(1) << 100.0 * stats.branchEfficiency() << "%)\n";
+        if (stats.timing.available)
+            out << "  cycles (model)      " << withThousands(static_cast<std::int64_t>(stats.timing.cycles)) << " ("
+                << std::fixed << std::setprecision(1)
+                << static_cast<double>(stats.timing.cycles) / preset->timing.coreClockMHz << " us at "
+                << preset->timing.coreClockMHz << " MHz; " << stats.timing.residentBlocksPerSm
+                << " blocks per SM assuming " << stats.timing.registersPerThread << " registers per thread; L1 hits "
+                << std::setprecision(0) << 100.0 * ratio(stats.timing.l1Hits, stats.timing.l1Hits + stats.timing.l1Misses)
+                << "%, L2 hits " << 100.0 * ratio(stats.timing.l2Hits, stats.timing.l2Hits + stats.timing.l2Misses) << "%)\n";
         out << "  hazards             " << (result.hazards.empty() ? "none" : std::to_string(result.hazards.size())) << "\n";
         for (const sim::Hazard& hazard : result.hazards)
             out << "    " << sim::hazardKindName(hazard.kind) << " at PTX line " << hazard.ptxLine

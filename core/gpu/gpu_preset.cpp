@@ -16,26 +16,56 @@ namespace {
 //  A100 whitepaper (108 SMs), GA102 whitepaper (RTX 3090: 82 SMs), Ada whitepaper (RTX 4090: 128 SMs),
 //  H100 whitepaper (H100 SXM5: 132 SMs).
 constexpr std::size_t KiB = 1024;
+constexpr std::size_t MiB = 1024 * KiB;
+
+// Timing-model defaults. Latencies in cycles are the Hopper figures of published microbenchmarks
+// (Luo et al., "Dissecting the NVIDIA Hopper Architecture through Microbenchmarking and Multiple
+// Level Analysis", arXiv:2501.12084, 2025; Chips and Cheese, "Nvidia's H100: Funny L2, and Tons of
+// Bandwidth", 2023): shared ~30, L1 hit ~38, L2 hit ~220-260, DRAM ~600-850; one dependent FP32
+// instruction every 4 cycles (Jia et al., "Dissecting the NVIDIA Volta GPU Architecture via
+// Microbenchmarking", 2018, and later). They are used for every preset until measured per
+// architecture. Clocks, DRAM bandwidth, L2 size and the L1/shared pool come from each GPU's
+// whitepaper or datasheet.
+constexpr const char* kTimingSource =
+    "latencies: Hopper microbenchmarks (Luo et al. 2025, arXiv:2501.12084; Chips and Cheese 2023), "
+    "used for all presets; clock, bandwidth, L2 and L1 pool: the GPU's whitepaper/datasheet";
+
+constexpr TimingParameters timing(double clockMHz, double bandwidthGBps, std::size_t l1Pool, std::size_t l2)
+{
+    TimingParameters parameters;
+    parameters.coreClockMHz = clockMHz;
+    parameters.dramBandwidthGBps = bandwidthGBps;
+    parameters.l1PoolBytes = l1Pool;
+    parameters.l2Bytes = l2;
+    parameters.source = kTimingSource;
+    return parameters;
+}
 
 constexpr std::array<GpuPreset, 6> kPresets{{
     {"sm_70", "V100", 7, 0, 80, 32, 1024, 2048, 32, 65536, 65536, 255,
      96 * KiB, 48 * KiB, 96 * KiB, 0,
-     "[PG] CC 7.0; [OCC]; SMs: NVIDIA Tesla V100 GPU Architecture whitepaper (2017)"},
+     "[PG] CC 7.0; [OCC]; SMs: NVIDIA Tesla V100 GPU Architecture whitepaper (2017)",
+     timing(1530, 900, 128 * KiB, 6 * MiB)},
     {"sm_75", "T4", 7, 5, 40, 32, 1024, 1024, 16, 65536, 65536, 255,
      64 * KiB, 48 * KiB, 64 * KiB, 0,
-     "[PG] CC 7.5; [OCC]; SMs: NVIDIA Turing GPU Architecture whitepaper, Tesla T4 (40 SMs)"},
+     "[PG] CC 7.5; [OCC]; SMs: NVIDIA Turing GPU Architecture whitepaper, Tesla T4 (40 SMs)",
+     timing(1590, 320, 96 * KiB, 4 * MiB)},
     {"sm_80", "A100", 8, 0, 108, 32, 1024, 2048, 32, 65536, 65536, 255,
      164 * KiB, 48 * KiB, 163 * KiB, 1 * KiB,
-     "[PG] CC 8.0; [OCC]; [DEV]; SMs: NVIDIA A100 Tensor Core GPU Architecture whitepaper (2020)"},
+     "[PG] CC 8.0; [OCC]; [DEV]; SMs: NVIDIA A100 Tensor Core GPU Architecture whitepaper (2020)",
+     timing(1410, 1555, 192 * KiB, 40 * MiB)},
     {"sm_86", "RTX 3090", 8, 6, 82, 32, 1024, 1536, 16, 65536, 65536, 255,
      100 * KiB, 48 * KiB, 99 * KiB, 1 * KiB,
-     "[PG] CC 8.6; [OCC]; [DEV]; SMs: NVIDIA Ampere GA102 GPU Architecture whitepaper (RTX 3090)"},
+     "[PG] CC 8.6; [OCC]; [DEV]; SMs: NVIDIA Ampere GA102 GPU Architecture whitepaper (RTX 3090)",
+     timing(1695, 936, 128 * KiB, 6 * MiB)},
     {"sm_89", "RTX 4090", 8, 9, 128, 32, 1024, 1536, 24, 65536, 65536, 255,
      100 * KiB, 48 * KiB, 99 * KiB, 1 * KiB,
-     "[PG] CC 8.9; [OCC]; [DEV]; SMs: NVIDIA Ada GPU Architecture whitepaper (RTX 4090)"},
+     "[PG] CC 8.9; [OCC]; [DEV]; SMs: NVIDIA Ada GPU Architecture whitepaper (RTX 4090)",
+     timing(2520, 1008, 128 * KiB, 72 * MiB)},
     {"sm_90", "H100 SXM", 9, 0, 132, 32, 1024, 2048, 32, 65536, 65536, 255,
      228 * KiB, 48 * KiB, 227 * KiB, 1 * KiB,
-     "[PG] CC 9.0; [OCC]; [DEV]; SMs: NVIDIA H100 Tensor Core GPU Architecture whitepaper (SXM5)"},
+     "[PG] CC 9.0; [OCC]; [DEV]; SMs: NVIDIA H100 Tensor Core GPU Architecture whitepaper (SXM5)",
+     timing(1980, 3350, 256 * KiB, 50 * MiB)},
 }};
 
 } // namespace

@@ -11,6 +11,24 @@
 
 namespace warpscope::gpu {
 
+// Parameters of the simulator's timing model (a model: see core/sim/timing_model.h). Every value is
+// data the user may change; `source` says where the defaults come from.
+struct TimingParameters {
+    int schedulersPerSm = 4;          // warp schedulers, each issuing one instruction per cycle
+    int aluLatency = 4;               // cycles until a dependent FP32/INT32 instruction may issue
+    int sfuLatency = 20;              // division, reciprocal, square root sequences
+    int sharedLatency = 30;           // shared-memory load, conflict-free
+    int l1HitLatency = 38;            // global load hitting L1
+    int l2HitLatency = 260;           // global load hitting L2
+    int dramLatency = 700;            // global load from DRAM
+    int l1SectorsPerCycle = 4;        // L1 throughput: 128 bytes per cycle per SM
+    double coreClockMHz = 0;          // boost clock
+    double dramBandwidthGBps = 0;     // peak DRAM bandwidth of the whole GPU
+    std::size_t l1PoolBytes = 0;      // per SM: L1 data cache + shared memory share this pool
+    std::size_t l2Bytes = 0;          // whole GPU
+    std::string_view source;
+};
+
 struct GpuPreset {
     std::string_view arch;                  // "sm_90"
     std::string_view name;                  // "H100 SXM"
@@ -29,6 +47,7 @@ struct GpuPreset {
     std::size_t sharedPerBlockOptin = 0;    // bytes with cudaFuncAttributeMaxDynamicSharedMemorySize
     std::size_t reservedSharedPerBlock = 0; // bytes the driver reserves per block (sm_80+)
     std::string_view source;                // where these numbers come from
+    TimingParameters timing;                // the timing model's parameters for this GPU
 
     int maxWarpsPerSm() const { return maxThreadsPerSm / warpSize; }
 };

@@ -71,9 +71,11 @@ void BlockRunner::setUpBlock(std::uint64_t linearBlock)
         warp.regs = m_registerArena.data() + static_cast<std::size_t>(w) * registers * 32;
         warp.local = m_localArena.data() + static_cast<std::size_t>(w) * 32 * m_localBytes;
         warp.warpEpoch = 1;
+        const bool oneDimensional = m_context.block.y == 1 && m_context.block.z == 1;
         for (int lane = 0; lane < 32; ++lane) {
-            const launch::Dim3 tid = lane < lanes ? launch::indexFromLinear(firstThread + lane, m_context.block)
-                                                  : launch::Dim3{0, 0, 0};
+            const launch::Dim3 tid = lane >= lanes ? launch::Dim3{0, 0, 0}
+                                   : oneDimensional ? launch::Dim3{firstThread + lane, 0, 0}
+                                                    : launch::indexFromLinear(firstThread + lane, m_context.block);
             warp.tid[0][lane] = static_cast<std::uint64_t>(tid.x);
             warp.tid[1][lane] = static_cast<std::uint64_t>(tid.y);
             warp.tid[2][lane] = static_cast<std::uint64_t>(tid.z);
@@ -83,6 +85,11 @@ void BlockRunner::setUpBlock(std::uint64_t linearBlock)
             continue;
         }
         warp.stack.push_back({0, -1, warp.existMask});
+    }
+    m_blockIssued = 0;
+    if (m_logging) {
+        m_log.linearBlock = linearBlock;
+        m_log.warps.assign(static_cast<std::size_t>(warpCount), {});
     }
     m_tracing = false;
     if (m_context.traceRequest) {
@@ -173,6 +180,8 @@ void BlockRunner::step(WarpState& warp)
     counters.threadExecutions += static_cast<std::uint64_t>(std::popcount(mask));
     std::int32_t traceMemory = -1;
     std::uint8_t conflictDegree = 0;
+    m_record = IssueRecord{pc, 0, 0, 0};
+    m_blockIssued += 1;
 
     switch (instruction.op) {
     case ptx::Op::Bra:
@@ -183,10 +192,8 @@ void BlockRunner::step(WarpState& warp)
         executeExit(warp, mask);
         break;
     case ptx::Op::BarSync:
-        if (m_tracing)
-            recordTrace(warp, TraceEventKind::BarrierWait, pc, active, mask, -1, 0);
         executeBarrier(warp, instruction, mask);
-        return;
+        break;
     case ptx::Op::BarWarpSync:
         executeWarpSync(warp, instruction, mask);
         advance(warp);
@@ -236,6 +243,10 @@ void BlockRunner::step(WarpState& warp)
     }
     if (m_tracing)
         recordTrace(warp, TraceEventKind::Issue, pc, active, mask, traceMemory, conflictDegree);
+    if (m_logging) {
+        m_log.warps[static_cast<std::size_t>(warp.index)].push_back(m_record);
+        ++m_loggedRecords;
+    }
 }
 
 void BlockRunner::reportHazard(HazardKind kind, const WarpState& warp, int lane, std::uint64_t address,
@@ -271,7 +282,6 @@ void BlockRunner::recordTrace(const WarpState& warp, TraceEventKind kind, std::i
         return;
     }
     TraceEvent event;
-    event.step = m_traceStep++;
     event.block = static_cast<std::uint32_t>(m_linearBlock);
     event.warp = static_cast<std::uint16_t>(warp.index);
     event.kind = kind;

@@ -10,6 +10,7 @@
 #include "sim/global_memory.h"
 #include "sim/hazards.h"
 #include "sim/sim_stats.h"
+#include "sim/timing_model.h"
 #include "sim/trace.h"
 
 #include <array>
@@ -86,6 +87,12 @@ public:
     KernelStats& stats() { return m_stats; }
     Trace& trace() { return m_trace; }
 
+    // The timing model's input: what each warp issued. Off by default.
+    void setLogging(bool logging) { m_logging = logging; }
+    BlockLog takeBlockLog() { return std::move(m_log); }
+    std::vector<std::uint64_t>& sectorPool() { return m_sectorPool; }
+    std::uint64_t loggedRecords() const { return m_loggedRecords; }
+
 private:
     // block_runner.cpp
     void setUpBlock(std::uint64_t linearBlock);
@@ -140,7 +147,12 @@ private:
     std::vector<SharedWordState> m_sharedState;
     std::uint32_t m_blockEpoch = 0;
     bool m_tracing = false;
-    std::uint64_t m_traceStep = 0;
+    std::uint64_t m_blockIssued = 0;  // warp-instructions issued by the current block (%clock)
+    bool m_logging = false;
+    BlockLog m_log;
+    IssueRecord m_record;             // the record of the instruction being executed
+    std::vector<std::uint64_t> m_sectorPool;
+    std::uint64_t m_loggedRecords = 0;
     DeviceBuffer* m_lastBuffer = nullptr;
     std::uint64_t m_localBytes = 0;
     std::int32_t m_barrierPc = -1;   // the bar.sync the waiting warps are at

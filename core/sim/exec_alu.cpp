@@ -138,8 +138,8 @@ void BlockRunner::read(const WarpState& warp, const ptx::Operand& operand, ptx::
         case S::LanemaskGt: for (int l = 0; l < 32; ++l) out[static_cast<std::size_t>(l)] = 0xffffffffull & ~((2ull << l) - 1); return;
         case S::LanemaskGe: for (int l = 0; l < 32; ++l) out[static_cast<std::size_t>(l)] = 0xffffffffull & ~((1ull << l) - 1); return;
         case S::Clock: case S::Clock64: case S::GlobalTimer:
-            // No cycle-accurate clock in the functional model: the warp-instructions issued so far.
-            fill(static_cast<std::int64_t>(m_stats.perInstruction.empty() ? 0 : m_traceStep)); return;
+            // The functional model has no clock: the block's warp-instructions issued so far.
+            fill(static_cast<std::int64_t>(m_blockIssued)); return;
         }
         return;
     }
@@ -168,7 +168,7 @@ void BlockRunner::executeAlu(WarpState& warp, const ptx::Instruction& in, std::u
     const bool isF32 = type == Type::F32;
     const bool isF64 = type == Type::F64;
     const bool isSignedType = ptx::isSigned(type);
-    LaneValues a{}, b{}, c{}, d{}, r{};
+    LaneValues a, b, c, d, r; // filled by read() / computed for the lanes in mask
     const int sources = in.operandCount - 1;
     if (in.op == Op::Mov && in.operands[0].kind == ptx::Operand::Kind::Vector) {
         // mov.b64 {lo, hi}, %rd: unpack into equal parts.
@@ -489,13 +489,65 @@ void BlockRunner::executeAlu(WarpState& warp, const ptx::Instruction& in, std::u
 void BlockRunner::executeCompare(WarpState& warp, const ptx::Instruction& in, std::uint32_t mask)
 {
     const Type type = in.type;
-    LaneValues a, b, c{}, r{}, q{};
+    LaneValues a, b, c, r, q;
     read(warp, in.operands[1], type, a);
     read(warp, in.operands[2], type, b);
     if (in.boolOp != ptx::BoolOp::None)
         read(warp, in.operands[3], Type::Pred, c);
+    else
+        c.fill(0);
     using C = ptx::CmpOp;
     const C cmp = in.cmp;
+    // Integer comparisons without a boolean combine: one tight loop per comparison.
+    if (!ptx::isFloat(type) && in.boolOp == ptx::BoolOp::None) {
+        const bool signedCompare = ptx::isSigned(type);
+        auto compareAll = [&](auto&& predicate) {
+            forLanes(mask, [&](std::uint32_t l) {
+                const bool result = predicate(l);
+                r[l] = result ? 1 : 0;
+                q[l] = result ? 0 : 1;
+            });
+        };
+        auto s = [&](std::uint32_t l, const LaneValues& v) { return asSigned(v[l], type); };
+        auto u = [&](std::uint32_t l, const LaneValues& v) { return asUnsigned(v[l], type); };
+        switch (cmp) {
+        case C::Eq: compareAll([&](std::uint32_t l) { return u(l, a) == u(l, b); }); break;
+        case C::Ne: compareAll([&](std::uint32_t l) { return u(l, a) != u(l, b); }); break;
+        case C::Lt:
+            if (signedCompare)
+                compareAll([&](std::uint32_t l) { return s(l, a) < s(l, b); });
+            else
+                compareAll([&](std::uint32_t l) { return u(l, a) < u(l, b); });
+            break;
+        case C::Le:
+            if (signedCompare)
+                compareAll([&](std::uint32_t l) { return s(l, a) <= s(l, b); });
+            else
+                compareAll([&](std::uint32_t l) { return u(l, a) <= u(l, b); });
+            break;
+        case C::Gt:
+            if (signedCompare)
+                compareAll([&](std::uint32_t l) { return s(l, a) > s(l, b); });
+            else
+                compareAll([&](std::uint32_t l) { return u(l, a) > u(l, b); });
+            break;
+        case C::Ge:
+            if (signedCompare)
+                compareAll([&](std::uint32_t l) { return s(l, a) >= s(l, b); });
+            else
+                compareAll([&](std::uint32_t l) { return u(l, a) >= u(l, b); });
+            break;
+        case C::Lo: compareAll([&](std::uint32_t l) { return u(l, a) < u(l, b); }); break;
+        case C::Ls: compareAll([&](std::uint32_t l) { return u(l, a) <= u(l, b); }); break;
+        case C::Hi: compareAll([&](std::uint32_t l) { return u(l, a) > u(l, b); }); break;
+        case C::Hs: compareAll([&](std::uint32_t l) { return u(l, a) >= u(l, b); }); break;
+        default: throw ptx::PtxError::unsupported(in.text, in.ptxLine);
+        }
+        write(warp, in.operands[0].reg, r, mask);
+        if (in.operands[0].pairReg >= 0)
+            write(warp, in.operands[0].pairReg, q, mask);
+        return;
+    }
     forLanes(mask, [&](std::uint32_t l) {
         bool result = false;
         if (ptx::isFloat(type)) {
@@ -559,7 +611,7 @@ void BlockRunner::executeCompare(WarpState& warp, const ptx::Instruction& in, st
 void BlockRunner::executeConvert(WarpState& warp, const ptx::Instruction& in, std::uint32_t mask)
 {
     const Type to = in.type, from = in.type2;
-    LaneValues a, r{};
+    LaneValues a, r;
     read(warp, in.operands[1], from, a);
     const bool toFloat = ptx::isFloat(to), fromFloat = ptx::isFloat(from);
     const int toBits = ptx::typeBits(to);

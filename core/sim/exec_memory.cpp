@@ -102,7 +102,7 @@ std::string describeOutside(const DeviceBuffer* nearest, std::uint64_t address, 
 
 void BlockRunner::executeCvta(WarpState& warp, const ptx::Instruction& in, std::uint32_t mask)
 {
-    LaneValues a, r{};
+    LaneValues a, r;
     read(warp, in.operands[1], in.type, a);
     std::uint64_t window = 0;
     switch (in.space) {
@@ -187,8 +187,10 @@ void BlockRunner::executeMemory(WarpState& warp, const ptx::Instruction& in, std
     const std::uint32_t bytesPerLane = elementSize * width;
 
     // Lane addresses in the instruction's space (generic addresses are sorted into spaces below).
-    LaneValues base{};
-    if (address.reg >= 0) {
+    LaneValues base;
+    if (address.reg < 0)
+        base.fill(0);
+    else {
         ptx::Operand reg;
         reg.kind = ptx::Operand::Kind::Reg;
         reg.reg = address.reg;
@@ -206,9 +208,23 @@ void BlockRunner::executeMemory(WarpState& warp, const ptx::Instruction& in, std
     if (space == Space::Const)
         space = Space::Global; // constants live in global allocations
 
+    // Kernel parameters: the same bytes for every lane, read once.
+    if (space == Space::Param && isLoad && address.reg < 0) {
+        const std::uint64_t offset = displacement;
+        if (offset + bytesPerLane > m_context.paramBytes.size())
+            throw ptx::PtxError("a load outside the kernel's parameters", in.ptxLine);
+        const ptx::Operand& destination = in.operands[0];
+        for (std::uint32_t i = 0; i < width; ++i) {
+            LaneValues value;
+            value.fill(extendLoaded(loadBits(m_context.paramBytes.data() + offset + i * elementSize, elementSize), in.type));
+            write(warp, destination.kind == ptx::Operand::Kind::Vector ? destination.vector[i] : destination.reg, value, mask);
+        }
+        return;
+    }
+
     // Values to store, or the atomic operands.
     LaneValues values[4];
-    LaneValues compare{};
+    LaneValues compare;
     if (isStore) {
         const ptx::Operand& source = in.operands[1];
         if (source.kind == ptx::Operand::Kind::Vector) {
@@ -229,8 +245,11 @@ void BlockRunner::executeMemory(WarpState& warp, const ptx::Instruction& in, std
         read(warp, in.operands[first], in.type, values[0]);
         if (in.atomOp == ptx::AtomOp::Cas)
             read(warp, in.operands[first + 1], in.type, compare);
+        else
+            compare.fill(0);
     }
 
+    const std::uint64_t alignmentMask = std::min<std::uint32_t>(bytesPerLane, 16) - 1; // sizes are powers of two
     LaneValues loaded[4];
     LaneValues laneAddresses;
     LaneAccess globalLanes[32], sharedLanes[32];
@@ -239,7 +258,42 @@ void BlockRunner::executeMemory(WarpState& warp, const ptx::Instruction& in, std
     if (isAtomic && m_context.concurrent && (space == Space::Global || space == Space::Generic))
         atomicLock.emplace(*m_context.atomicMutex);
 
-    for (std::uint32_t lane = 0; lane < 32; ++lane) {
+    // Fast path: plain global loads and stores whose lanes all fall inside the allocation the
+    // previous access used, aligned. Same semantics as the general loop below, fewer checks.
+    bool handled = false;
+    if (space == Space::Global && !isAtomic && m_lastBuffer) {
+        std::uint64_t low = ~0ull, high = 0, misaligned = 0;
+        for (std::uint32_t lane = 0; lane < 32; ++lane) {
+            const std::uint64_t laneAddress = base[lane] + displacement;
+            laneAddresses[lane] = laneAddress;
+            if ((mask >> lane) & 1u) {
+                low = std::min(low, laneAddress);
+                high = std::max(high, laneAddress);
+                misaligned |= laneAddress & alignmentMask;
+            }
+        }
+        const DeviceBuffer& buffer = *m_lastBuffer;
+        if (misaligned == 0 && low >= buffer.base && high + bytesPerLane <= buffer.end() && high + bytesPerLane > high) {
+            handled = true;
+            std::uint8_t* const data = m_lastBuffer->bytes.data() - buffer.base;
+            for (std::uint32_t lane = 0; lane < 32; ++lane) {
+                if (!((mask >> lane) & 1u))
+                    continue;
+                const std::uint64_t laneAddress = laneAddresses[lane];
+                globalLanes[globalCount++] = {laneAddress, lane};
+                std::uint8_t* bytes = data + laneAddress;
+                if (isLoad) {
+                    for (std::uint32_t i = 0; i < width; ++i)
+                        loaded[i][lane] = extendLoaded(loadBits(bytes + i * elementSize, elementSize), in.type);
+                } else {
+                    for (std::uint32_t i = 0; i < width; ++i)
+                        storeBits(bytes + i * elementSize, elementSize, values[i][lane]);
+                }
+            }
+        }
+    }
+
+    for (std::uint32_t lane = 0; lane < 32 && !handled; ++lane) {
         if (!((mask >> lane) & 1u))
             continue;
         std::uint64_t laneAddress = base[lane] + displacement;
@@ -258,7 +312,7 @@ void BlockRunner::executeMemory(WarpState& warp, const ptx::Instruction& in, std
         if (laneSpace == Space::Shared || laneSpace == Space::Local)
             laneAddress &= 0xffffffffull; // 32-bit shared and local addresses
         laneAddresses[lane] = laneAddress;
-        if (laneAddress % std::min<std::uint32_t>(bytesPerLane, 16) != 0 && laneSpace != Space::Param) {
+        if ((laneAddress & alignmentMask) != 0 && laneSpace != Space::Param) {
             reportHazard(HazardKind::MisalignedAccess, warp, static_cast<int>(lane), laneAddress, "",
                          "a " + std::to_string(bytesPerLane) + "-byte access at an address that is not a multiple of " +
                              std::to_string(bytesPerLane) + " (the GPU raises a misaligned-address error)");
@@ -357,6 +411,14 @@ void BlockRunner::executeMemory(WarpState& warp, const ptx::Instruction& in, std
         counters.bytesRequested += cost.bytesRequested;
         counters.bytesMoved += cost.bytesMoved;
         sectors = cost.sectors;
+        m_record.cost = static_cast<std::uint16_t>(std::min<std::uint32_t>(cost.sectors, 0xffff));
+        if (m_logging) {
+            std::uint64_t list[128];
+            const std::uint32_t count = collectSectors({globalLanes, globalCount}, bytesPerLane, list, 128);
+            m_record.sectorOffset = static_cast<std::uint32_t>(m_sectorPool.size());
+            m_record.sectorCount = static_cast<std::uint16_t>(std::min<std::uint32_t>(count, 128));
+            m_sectorPool.insert(m_sectorPool.end(), list, list + m_record.sectorCount);
+        }
     }
     if (sharedCount > 0) {
         const SharedAccessCost cost = analyzeSharedAccess({sharedLanes, sharedCount}, bytesPerLane);
@@ -366,6 +428,7 @@ void BlockRunner::executeMemory(WarpState& warp, const ptx::Instruction& in, std
         counters.maxConflictDegree = std::max(counters.maxConflictDegree, cost.conflictDegree);
         conflictDegree = static_cast<std::uint8_t>(std::min<std::uint32_t>(cost.conflictDegree, 255));
         wavefronts = cost.wavefronts;
+        m_record.cost = static_cast<std::uint16_t>(std::min<std::uint32_t>(cost.wavefronts, 0xffff));
     }
     if (m_tracing && m_trace.events.size() < m_context.traceRequest->maxEvents) {
         TraceMemoryAccess record;

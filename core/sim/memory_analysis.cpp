@@ -7,22 +7,25 @@ namespace warpscope::sim {
 
 namespace {
 
+constexpr int kSectorShift = 5; // 32-byte sectors
+constexpr int kLineShift = 7;   // 128-byte lines
 constexpr std::uint64_t kSectorBytes = 32;
-constexpr std::uint64_t kLineBytes = 128;
 constexpr std::uint32_t kBanks = 32;
 
 // Distinct blocks of `granule` bytes covered by the lanes' byte ranges.
+template <int Shift>
 std::uint32_t distinctBlocks(std::span<const LaneAccess> accesses, std::uint32_t bytesPerLane,
-                             std::uint64_t granule, std::uint64_t* out, std::uint32_t capacity)
+                             std::uint64_t* out, std::uint32_t capacity)
 {
+    constexpr std::uint64_t granule = std::uint64_t{1} << Shift;
     // Fast path (the common case): lanes in ascending address order. Blocks then arrive sorted and
     // are counted on the fly.
     std::uint64_t previous = 0;
     bool any = false, sorted = true;
     std::uint32_t distinct = 0;
     for (const LaneAccess& access : accesses) {
-        const std::uint64_t first = access.address / granule;
-        const std::uint64_t last = (access.address + bytesPerLane - 1) / granule;
+        const std::uint64_t first = access.address >> Shift;
+        const std::uint64_t last = (access.address + bytesPerLane - 1) >> Shift;
         if (any && first < previous) {
             sorted = false;
             break;
@@ -41,8 +44,8 @@ std::uint32_t distinctBlocks(std::span<const LaneAccess> accesses, std::uint32_t
     std::array<std::uint64_t, 32 * 2> blocks{};
     std::size_t count = 0;
     for (const LaneAccess& access : accesses) {
-        const std::uint64_t first = access.address / granule;
-        const std::uint64_t last = (access.address + bytesPerLane - 1) / granule;
+        const std::uint64_t first = access.address >> Shift;
+        const std::uint64_t last = (access.address + bytesPerLane - 1) >> Shift;
         for (std::uint64_t block = first; block <= last && count < blocks.size(); ++block)
             blocks[count++] = block;
     }
@@ -63,7 +66,7 @@ std::uint32_t distinctBlocks(std::span<const LaneAccess> accesses, std::uint32_t
 std::uint32_t collectSectors(std::span<const LaneAccess> accesses, std::uint32_t bytesPerLane,
                              std::uint64_t* sectorsOut, std::uint32_t capacity)
 {
-    return distinctBlocks(accesses, bytesPerLane, kSectorBytes, sectorsOut, capacity);
+    return distinctBlocks<kSectorShift>(accesses, bytesPerLane, sectorsOut, capacity);
 }
 
 GlobalAccessCost analyzeGlobalAccess(std::span<const LaneAccess> accesses, std::uint32_t bytesPerLane)
@@ -72,8 +75,33 @@ GlobalAccessCost analyzeGlobalAccess(std::span<const LaneAccess> accesses, std::
     if (accesses.empty())
         return cost;
     cost.requests = 1;
-    cost.sectors = distinctBlocks(accesses, bytesPerLane, kSectorBytes, nullptr, 0);
-    cost.lines = distinctBlocks(accesses, bytesPerLane, kLineBytes, nullptr, 0);
+    // Fast path: lanes in ascending order, counted in one pass for both granules.
+    bool sorted = true;
+    std::uint64_t lastSector = 0, lastLine = 0;
+    std::uint32_t sectors = 0, lines = 0;
+    bool any = false;
+    for (const LaneAccess& access : accesses) {
+        const std::uint64_t firstSector = access.address >> kSectorShift;
+        const std::uint64_t endSector = (access.address + bytesPerLane - 1) >> kSectorShift;
+        if (any && firstSector < lastSector) {
+            sorted = false;
+            break;
+        }
+        sectors += static_cast<std::uint32_t>(endSector - firstSector + 1) - (any && firstSector == lastSector ? 1u : 0u);
+        const std::uint64_t firstLine = access.address >> kLineShift;
+        const std::uint64_t endLine = (access.address + bytesPerLane - 1) >> kLineShift;
+        lines += static_cast<std::uint32_t>(endLine - firstLine + 1) - (any && firstLine == lastLine ? 1u : 0u);
+        lastSector = std::max(lastSector, endSector);
+        lastLine = std::max(lastLine, endLine);
+        any = true;
+    }
+    if (sorted) {
+        cost.sectors = sectors;
+        cost.lines = lines;
+    } else {
+        cost.sectors = distinctBlocks<kSectorShift>(accesses, bytesPerLane, nullptr, 0);
+        cost.lines = distinctBlocks<kLineShift>(accesses, bytesPerLane, nullptr, 0);
+    }
     cost.bytesRequested = static_cast<std::uint64_t>(accesses.size()) * bytesPerLane;
     cost.bytesMoved = static_cast<std::uint64_t>(cost.sectors) * kSectorBytes;
     return cost;

@@ -18,9 +18,9 @@
 
 namespace warpscope::sim {
 
-struct LaneAccess {
-    std::uint64_t address = 0;
-    std::uint32_t lane = 0;
+struct LaneAccess { // no default initialisers: the simulator fills arrays of these per instruction
+    std::uint64_t address;
+    std::uint32_t lane;
 };
 
 struct GlobalAccessCost {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "ptx/ptx_ir.h"
+#include "sim/timing_model.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -64,6 +65,18 @@ struct LineStats {
     InstructionCounters counters;
 };
 
+// The timing model's results for the whole launch (a model: see timing_model.h).
+struct TimingSummary {
+    bool available = false;          // false when timing was off, capped, cancelled or unfinished
+    std::uint64_t cycles = 0;        // the slowest SM's
+    int residentBlocksPerSm = 0;
+    int registersPerThread = 0;      // the assumption behind residentBlocksPerSm
+    std::uint64_t l1BytesPerSm = 0;  // L1 left by the shared-memory carveout
+    std::uint64_t l1Hits = 0, l1Misses = 0, l2Hits = 0, l2Misses = 0; // global-load sectors
+    std::uint64_t dramBytes = 0;
+    StallCycles stalls;
+};
+
 struct KernelStats {
     std::uint64_t warpInstructions = 0;
     std::uint64_t threadInstructions = 0;
@@ -75,6 +88,7 @@ struct KernelStats {
     std::uint64_t branchesDivergent = 0;
     std::uint64_t barriers = 0;          // bar.sync completions, per block
     std::uint64_t cyclesEstimate = 0;    // from the timing model (a model, not a measurement)
+    TimingSummary timing;
     std::vector<InstructionCounters> perInstruction;
 
     // uniform / (uniform + divergent); 1 when the kernel has no branches (as ncu reports 100%).

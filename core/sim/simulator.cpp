@@ -68,7 +68,7 @@ void validateLaunchRequest(const LaunchRequest& request)
     }
 }
 
-SimResult simulate(const LaunchRequest& request, const std::atomic<bool>* cancel,
+SimResult simulate(LaunchRequest request, const std::atomic<bool>* cancel,
                    const std::function<void(const SimProgress&)>& progress)
 {
     validateLaunchRequest(request);
@@ -80,7 +80,7 @@ SimResult simulate(const LaunchRequest& request, const std::atomic<bool>* cancel
     result.bufferAddresses.assign(request.args.size(), 0);
     for (std::size_t i = 0; i < request.args.size(); ++i)
         if (request.args[i].isBuffer)
-            result.bufferAddresses[i] = memory.allocate(request.args[i].name, request.args[i].bytes);
+            result.bufferAddresses[i] = memory.allocate(request.args[i].name, std::move(request.args[i].bytes));
 
     LaunchContext context;
     context.module = request.module;
@@ -136,7 +136,21 @@ SimResult simulate(const LaunchRequest& request, const std::atomic<bool>* cancel
     threads = static_cast<int>(std::clamp<std::uint64_t>(static_cast<std::uint64_t>(std::max(threads, 1)), 1, blockCount));
     context.concurrent = threads > 1;
 
-    std::atomic<std::uint64_t> nextBlock{0};
+    // Work is handed out by SM: SM k runs blocks k, k + SMs, k + 2 SMs, ... in order, and its timing
+    // is replayed from what its warps issued (see timing_model.h).
+    const std::uint64_t smCount = static_cast<std::uint64_t>(context.smCount);
+    const std::uint64_t usedSms = std::min<std::uint64_t>(smCount, blockCount);
+    const bool timingOn = request.options.timing;
+    const int resident = timingOn ? residentBlocksPerSm(request.preset, function, request.block.volume(),
+                                                        request.dynamicSharedBytes, request.options.registersPerThread)
+                                  : 1;
+    const SmTimingModel timingModel(function, request.preset.timing, resident, context.smCount, context.sharedBytes);
+    std::vector<SmTiming> smTimings(usedSms);
+    std::atomic<bool> timingComplete{timingOn};
+    std::mutex traceTimesMutex;
+    std::vector<std::pair<std::uint64_t, std::vector<std::vector<IssueTiming>>>> traceTimes;
+
+    std::atomic<std::uint64_t> nextSm{0};
     std::atomic<std::uint64_t> blocksDone{0};
     std::atomic<bool> budgetExceeded{false};
     std::atomic<bool> cancelled{false};
@@ -150,23 +164,51 @@ SimResult simulate(const LaunchRequest& request, const std::atomic<bool>* cancel
         try {
             auto lastReport = std::chrono::steady_clock::now();
             while (!budgetExceeded.load(std::memory_order_relaxed) && !cancelled.load(std::memory_order_relaxed)) {
-                if (cancel && cancel->load(std::memory_order_relaxed)) {
-                    cancelled = true;
+                const std::uint64_t sm = nextSm.fetch_add(1);
+                if (sm >= usedSms)
                     break;
+                std::vector<BlockLog> logs;
+                runner.sectorPool().clear();
+                bool logging = timingComplete.load(std::memory_order_relaxed);
+                runner.setLogging(logging);
+                const std::uint64_t recordsBefore = runner.loggedRecords();
+                for (std::uint64_t block = sm; block < blockCount; block += smCount) {
+                    if (cancel && cancel->load(std::memory_order_relaxed))
+                        cancelled = true;
+                    if (cancelled || budgetExceeded)
+                        break;
+                    if (runner.runBlock(block) == RunOutcome::BudgetExceeded) {
+                        budgetExceeded = true;
+                        break;
+                    }
+                    if (logging) {
+                        logs.push_back(runner.takeBlockLog());
+                        // Bounded memory: past the cap the timing model gives up for this launch.
+                        if (runner.loggedRecords() - recordsBefore > request.options.maxTimingRecordsPerSm) {
+                            timingComplete = false;
+                            logging = false;
+                            runner.setLogging(false);
+                            logs.clear();
+                            runner.sectorPool().clear();
+                        }
+                    }
+                    const std::uint64_t done = blocksDone.fetch_add(1) + 1;
+                    if (reportsProgress && progress) {
+                        const auto now = std::chrono::steady_clock::now();
+                        if (now - lastReport > std::chrono::milliseconds(100) || done == blockCount) {
+                            progress({done, blockCount});
+                            lastReport = now;
+                        }
+                    }
                 }
-                const std::uint64_t block = nextBlock.fetch_add(1);
-                if (block >= blockCount)
-                    break;
-                if (runner.runBlock(block) == RunOutcome::BudgetExceeded) {
-                    budgetExceeded = true;
-                    break;
-                }
-                const std::uint64_t done = blocksDone.fetch_add(1) + 1;
-                if (reportsProgress && progress) {
-                    const auto now = std::chrono::steady_clock::now();
-                    if (now - lastReport > std::chrono::milliseconds(100) || done == blockCount) {
-                        progress({done, blockCount});
-                        lastReport = now;
+                if (logging && !cancelled && !budgetExceeded) {
+                    std::vector<std::pair<std::uint64_t, std::vector<std::vector<IssueTiming>>>> times;
+                    smTimings[sm] = timingModel.replay(logs, runner.sectorPool(), request.options.trace.blocks,
+                                                       request.options.trace.blocks.empty() ? nullptr : &times);
+                    if (!times.empty()) {
+                        std::lock_guard lock(traceTimesMutex);
+                        for (auto& entry : times)
+                            traceTimes.push_back(std::move(entry));
                     }
                 }
             }
@@ -210,8 +252,49 @@ SimResult simulate(const LaunchRequest& request, const std::atomic<bool>* cancel
         result.trace.memory.insert(result.trace.memory.end(), trace.memory.begin(), trace.memory.end());
         result.trace.truncated = result.trace.truncated || trace.truncated;
     }
-    std::stable_sort(result.trace.events.begin(), result.trace.events.end(),
-                     [](const TraceEvent& a, const TraceEvent& b) { return a.block < b.block; });
+    // Issue cycles from the timing model, in each warp's issue order.
+    for (auto& [block, warpTimes] : traceTimes) {
+        std::vector<std::size_t> next(warpTimes.size(), 0);
+        for (TraceEvent& event : result.trace.events) {
+            if (event.block != block)
+                continue;
+            event.sm = static_cast<std::uint16_t>(block % smCount);
+            if (event.warp >= warpTimes.size())
+                continue;
+            const auto& times = warpTimes[event.warp];
+            std::size_t& index = next[event.warp];
+            if (event.kind == TraceEventKind::Issue && index < times.size()) {
+                event.cycle = times[index].cycle;
+                event.stallCycles = times[index].stallCycles;
+                event.stallReason = static_cast<std::uint8_t>(times[index].reason);
+                ++index;
+            } else if (index > 0 && index <= times.size()) {
+                event.cycle = times[index - 1].cycle; // a release or exit: at or after the last issue
+            }
+        }
+    }
+    for (TraceEvent& event : result.trace.events)
+        event.sm = static_cast<std::uint16_t>(event.block % smCount);
+    std::stable_sort(result.trace.events.begin(), result.trace.events.end(), [](const TraceEvent& a, const TraceEvent& b) {
+        return a.block != b.block ? a.block < b.block : a.cycle < b.cycle;
+    });
+    if (timingOn && timingComplete && !budgetExceeded && !cancelled) {
+        TimingSummary& summary = stats.timing;
+        summary.available = true;
+        summary.residentBlocksPerSm = resident;
+        summary.registersPerThread = request.options.registersPerThread;
+        summary.l1BytesPerSm = timingModel.l1Bytes();
+        for (const SmTiming& sm : smTimings) {
+            summary.cycles = std::max(summary.cycles, sm.cycles);
+            summary.l1Hits += sm.l1Hits;
+            summary.l1Misses += sm.l1Misses;
+            summary.l2Hits += sm.l2Hits;
+            summary.l2Misses += sm.l2Misses;
+            summary.dramBytes += sm.dramBytes;
+            summary.stalls.add(sm.stalls);
+        }
+        stats.cyclesEstimate = summary.cycles;
+    }
     for (std::size_t i = 0; i < function.instructions.size(); ++i) {
         const ptx::Instruction& instruction = function.instructions[i];
         const InstructionCounters& counters = stats.perInstruction[i];
@@ -234,13 +317,17 @@ SimResult simulate(const LaunchRequest& request, const std::atomic<bool>* cancel
     }
 
     result.hazards = hazards.hazards();
-    result.args = request.args;
-    for (std::size_t i = 0; i < result.args.size(); ++i) {
-        if (!result.args[i].isBuffer)
-            continue;
-        for (const DeviceBuffer& buffer : memory.buffers())
-            if (buffer.base == result.bufferAddresses[i])
-                result.args[i].bytes = buffer.bytes;
+    // The arguments with their final contents, moved out of the simulated memory.
+    result.args.reserve(request.args.size());
+    for (std::size_t i = 0; i < request.args.size(); ++i) {
+        const ResolvedArg& arg = request.args[i];
+        ResolvedArg final{arg.name, arg.type, arg.isBuffer, arg.scalarBits, arg.integerValue, arg.realValue, arg.count, {}};
+        if (arg.isBuffer) {
+            for (DeviceBuffer& buffer : memory.buffers())
+                if (buffer.base == result.bufferAddresses[i])
+                    final.bytes = std::move(buffer.bytes);
+        }
+        result.args.push_back(std::move(final));
     }
     if (budgetExceeded) {
         result.status = SimStatus::StepBudgetExceeded;

@@ -20,6 +20,7 @@
 #include "sim/hazards.h"
 #include "sim/kernel_args.h"
 #include "sim/sim_stats.h"
+#include "sim/timing_model.h"
 #include "sim/trace.h"
 
 #include <atomic>
@@ -38,6 +39,9 @@ struct SimOptions {
     WarpModel warpModel = WarpModel::ReconvergenceStack;
     TraceRequest trace;                          // which blocks to trace; none by default
     std::uint64_t maxBufferBytes = 1ull << 30;   // per argument buffer
+    bool timing = true;                          // run the timing model (cycles, stalls, cache hits)
+    int registersPerThread = 32;                 // for resident blocks per SM (ptxas decides the real count)
+    std::uint64_t maxTimingRecordsPerSm = 16'000'000; // about 200 MB of issue records; past it, no timing
 };
 
 struct LaunchRequest {
@@ -73,9 +77,10 @@ struct SimProgress {
 // limits, shared memory); throws InputError with one clear sentence.
 void validateLaunchRequest(const LaunchRequest& request);
 
-// Runs the launch. `cancel` (optional) stops it between blocks; `progress` is called from the
-// simulating thread now and then.
-SimResult simulate(const LaunchRequest& request, const std::atomic<bool>* cancel = nullptr,
+// Runs the launch. The request is taken by value: its buffers become the simulated memory (move a
+// request in to avoid copying them). `cancel` (optional) stops it between blocks; `progress` is
+// called from the simulating thread now and then.
+SimResult simulate(LaunchRequest request, const std::atomic<bool>* cancel = nullptr,
                    const std::function<void(const SimProgress&)>& progress = {});
 
 } // namespace warpscope::sim

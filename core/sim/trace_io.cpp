@@ -11,7 +11,7 @@ namespace warpscope::sim {
 
 namespace {
 
-constexpr std::size_t kEventBytes = 32;
+constexpr std::size_t kEventBytes = 40;
 constexpr std::size_t kMemoryBytes = 32 * 8 + 8;
 
 template <class T> void put(std::string& out, T value)
@@ -53,15 +53,19 @@ void writeTrace(const std::string& path, const Trace& trace, const ptx::Module& 
     std::string body;
     body.reserve(trace.events.size() * kEventBytes + trace.memory.size() * kMemoryBytes);
     for (const TraceEvent& event : trace.events) {
-        put(body, event.step);
+        put(body, event.cycle);
         put(body, event.block);
         put(body, event.warp);
-        put(body, static_cast<std::uint8_t>(event.kind));
-        put(body, event.conflictDegree);
+        put(body, event.sm);
         put(body, event.pc);
         put(body, event.activeMask);
         put(body, event.executedMask);
         put(body, event.memory);
+        put(body, event.stallCycles);
+        put(body, static_cast<std::uint8_t>(event.kind));
+        put(body, event.conflictDegree);
+        put(body, event.stallReason);
+        put(body, event.reserved);
     }
     for (const TraceMemoryAccess& access : trace.memory) {
         for (std::uint64_t address : access.addresses)
@@ -113,15 +117,22 @@ TraceFile readTrace(const std::string& path)
     const char* in = body.data();
     for (std::uint64_t i = 0; i < events; ++i) {
         TraceEvent event;
-        event.step = get<std::uint64_t>(in);
+        event.cycle = get<std::uint64_t>(in);
         event.block = get<std::uint32_t>(in);
         event.warp = get<std::uint16_t>(in);
-        event.kind = static_cast<TraceEventKind>(get<std::uint8_t>(in));
-        event.conflictDegree = get<std::uint8_t>(in);
+        event.sm = get<std::uint16_t>(in);
         event.pc = get<std::int32_t>(in);
         event.activeMask = get<std::uint32_t>(in);
         event.executedMask = get<std::uint32_t>(in);
         event.memory = get<std::int32_t>(in);
+        event.stallCycles = get<std::uint32_t>(in);
+        const auto kind = get<std::uint8_t>(in);
+        if (kind > static_cast<std::uint8_t>(TraceEventKind::Exit))
+            throw InputError("'" + path + "': event " + std::to_string(i) + " has an unknown kind " + std::to_string(kind));
+        event.kind = static_cast<TraceEventKind>(kind);
+        event.conflictDegree = get<std::uint8_t>(in);
+        event.stallReason = get<std::uint8_t>(in);
+        event.reserved = get<std::uint8_t>(in);
         if (event.memory >= static_cast<std::int64_t>(memory))
             throw InputError("'" + path + "': event " + std::to_string(i) + " refers to a missing memory record");
         result.trace.events.push_back(event);

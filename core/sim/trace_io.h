@@ -1,5 +1,5 @@
 // The trace file: a text first line "warpscope-trace <version>", a second line of JSON describing the
-// kernel and the counts, then the events (32 bytes each) and the memory records (264 bytes each),
+// kernel and the counts, then the events (40 bytes each) and the memory records (264 bytes each),
 // little-endian. A reader refuses a version it does not know and a file cut short, saying which.
 #pragma once
 

@@ -1,0 +1,104 @@
+// The timing model: how many cycles a kernel might take, and when each warp instruction issues, so
+// the viz can animate latency hiding. It is a model, not a measurement, and says so wherever its
+// numbers appear. Its parameters are the preset's TimingParameters.
+//
+// How it works. The functional simulator records, per warp, the instructions it issued (and, for
+// global memory, the sectors touched). Blocks go to SMs round-robin (block b on SM b mod SMs, each
+// SM taking its blocks in order, as many resident at once as occupancy allows). Each SM is then
+// replayed on its own:
+// - warps are spread over the SM's schedulers (4); each scheduler issues at most one instruction
+//   per cycle, greedy-then-oldest: it keeps issuing from the same warp while that warp is ready,
+//   else picks the oldest ready warp;
+// - an instruction is ready when the registers it reads have been produced: results arrive after a
+//   per-class latency (ALU, SFU, shared memory plus one cycle per extra wavefront, global memory by
+//   where its sectors hit: L1, L2 or DRAM);
+// - the SM's load/store unit accepts one memory instruction at a time and is busy one cycle per 4
+//   sectors (global) or per wavefront (shared), so bank conflicts and uncoalesced accesses cost
+//   throughput, not just latency;
+// - DRAM bandwidth is shared equally by the SMs: sectors that miss L2 queue for it;
+// - L1 (per SM, what the shared-memory carveout leaves of the pool) and L2 (an equal slice per SM)
+//   are 4- and 16-way set-associative sector caches with round-robin replacement; stores go
+//   through to L2 without allocating in L1;
+// - a bar.sync holds a warp until every unfinished warp of its block has arrived.
+// The kernel's cycle count is the slowest SM's. Stall cycles are attributed, per issued
+// instruction, to what the warp waited for: a global-memory result, a shared-memory result, an
+// arithmetic result, the load/store unit, a barrier, or another warp being picked.
+#pragma once
+
+#include "gpu/gpu_preset.h"
+#include "ptx/ptx_ir.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace warpscope::sim {
+
+struct IssueRecord {
+    std::int32_t pc = 0;
+    std::uint16_t cost = 0;         // global: sectors; shared: wavefronts
+    std::uint16_t sectorCount = 0;  // global: sectors listed in the pool
+    std::uint32_t sectorOffset = 0; // into the SM's sector pool
+};
+
+struct BlockLog {
+    std::uint64_t linearBlock = 0;
+    std::vector<std::vector<IssueRecord>> warps;
+};
+
+enum class StallReason : std::uint8_t {
+    None, GlobalMemory, SharedMemory, Execution, LoadStoreUnit, Barrier, NotSelected,
+};
+const char* stallReasonName(StallReason reason); // "global_memory"
+
+struct StallCycles {
+    std::uint64_t globalMemory = 0, sharedMemory = 0, execution = 0, loadStoreUnit = 0, barrier = 0,
+                  notSelected = 0;
+    void add(const StallCycles& other);
+};
+
+struct SmTiming {
+    std::uint64_t cycles = 0;
+    std::uint64_t issued = 0;
+    std::uint64_t l1Hits = 0, l1Misses = 0, l2Hits = 0, l2Misses = 0; // sectors of global loads
+    std::uint64_t dramBytes = 0;
+    StallCycles stalls;
+};
+
+// Per traced block: for each warp, the cycle and stall of each issued instruction, in order.
+struct IssueTiming {
+    std::uint64_t cycle = 0;
+    std::uint32_t stallCycles = 0;
+    StallReason reason = StallReason::None;
+};
+
+class SmTimingModel {
+public:
+    SmTimingModel(const ptx::Function& function, const gpu::TimingParameters& parameters, int residentBlocks,
+                  int smCount, std::uint64_t sharedBytesPerBlock);
+
+    // Replays one SM's blocks (in order). For blocks listed in `traced`, `traceTimes` receives the
+    // issue timing of every record (indexed like BlockLog::warps).
+    SmTiming replay(const std::vector<BlockLog>& blocks, const std::vector<std::uint64_t>& sectorPool,
+                    const std::vector<std::uint64_t>& traced,
+                    std::vector<std::pair<std::uint64_t, std::vector<std::vector<IssueTiming>>>>* traceTimes) const;
+
+    int residentBlocks() const { return m_residentBlocks; }
+    std::uint64_t l1Bytes() const { return m_l1Bytes; }
+
+private:
+    struct InstructionTiming;
+    const ptx::Function& m_function;
+    gpu::TimingParameters m_parameters;
+    int m_residentBlocks = 1;
+    int m_smCount = 1;
+    std::uint64_t m_l1Bytes = 0;
+    std::uint64_t m_l2Bytes = 0;
+    double m_dramBytesPerCycle = 1;
+};
+
+// Blocks one SM can hold for this kernel: the occupancy calculator with the function's shared
+// memory and `registersPerThread` (PTX does not fix register allocation; ptxas does).
+int residentBlocksPerSm(const gpu::GpuPreset& preset, const ptx::Function& function, std::int64_t threadsPerBlock,
+                        std::uint64_t dynamicSharedBytes, int registersPerThread);
+
+} // namespace warpscope::sim
