@@ -106,6 +106,10 @@ CLI::App* addSimCommand(CLI::App& app, SimOptions& options)
     command->add_option("--dump", options.dump, "print a buffer's final contents, one value per line; repeatable");
     command->add_option("--budget", options.budget, "stop after this many warp-instructions")->capture_default_str();
     command->add_option("--threads", options.threads, "host threads (0 = all cores)")->capture_default_str();
+    command->add_option("--regs", options.regs,
+                        "registers per thread the timing model assumes for blocks per SM (ptxas decides the real count)")
+        ->capture_default_str();
+    command->add_flag("--no-timing", options.noTiming, "skip the timing model (no cycle estimate)");
     command->add_flag("--json", options.json, "print one JSON object");
     command->add_flag("--list", options.list, "list the demo kernels and exit");
     return command;
@@ -126,6 +130,8 @@ int runSim(const SimOptions& options, std::ostream& out, std::ostream& err)
     sim::SimOptions simOptions;
     simOptions.stepBudget = static_cast<std::uint64_t>(parseInteger(options.budget, "--budget", 1, INT64_MAX));
     simOptions.hostThreads = static_cast<int>(parseInteger(options.threads, "--threads", 0, 256));
+    simOptions.registersPerThread = static_cast<int>(parseInteger(options.regs, "--regs", 1, 255));
+    simOptions.timing = !options.noTiming;
 
     std::vector<sim::ArgSpec> argOverrides;
     for (const std::string& text : options.args)

@@ -23,6 +23,8 @@ struct SimOptions {
     std::vector<std::string> dump;
     std::string budget = "4000000000";
     std::string threads = "1";
+    std::string regs = "32";       // registers per thread assumed by the timing model
+    bool noTiming = false;
     bool json = false;
     bool list = false;
 };

@@ -279,7 +279,7 @@ private:
             next();
             m_module.addressSize = static_cast<int>(expectInteger("an address size"));
             if (m_module.addressSize != 64)
-                fail(".address_size " + std::to_string(m_module.addressSize) + " is not supported (only 64)");
+                throw PtxError(".address_size " + std::to_string(m_module.addressSize) + " is not supported (only 64)", line);
             return;
         }
         if (word == ".file") {
@@ -404,8 +404,9 @@ private:
     void parseFunction(bool isExtern)
     {
         Function function;
+        const int declarationLine = peek().line;
         function.isEntry = next().text == ".entry";
-        function.ptxLine = peek().line;
+        function.ptxLine = declarationLine;
         if (!function.isEntry && peek().text == "(")
             fail("device functions with return values are not supported (kernels must be fully inlined)");
         function.name = std::string(expectWord("a function name"));
@@ -417,6 +418,7 @@ private:
         }
         // Performance directives.
         while (peek().kind == Token::Kind::Word && peek().text.starts_with('.') && peek().text != ".entry") {
+            const int directiveLine = peek().line;
             const std::string_view directive = next().text;
             std::array<std::uint32_t, 3> values{0, 0, 0};
             int count = 0;
@@ -429,11 +431,11 @@ private:
             else if (directive == ".maxntid") function.maxntid = values;
             else if (directive != ".minnctapersm" && directive != ".maxnreg" && directive != ".maxclusterrank" &&
                      directive != ".reqnctapercluster")
-                fail("unsupported function directive '" + std::string(directive) + "'");
+                throw PtxError("unsupported function directive '" + std::string(directive) + "'", directiveLine);
         }
         if (accept(";")) {
             if (!isExtern && function.isEntry)
-                fail("kernel " + function.name + " has no body");
+                throw PtxError("kernel " + function.name + " has no body", declarationLine);
             return; // a declaration only
         }
         expect("{", "to open the body of " + function.name);
@@ -906,6 +908,19 @@ private:
 
     void finishFunction(Function& function)
     {
+        // A label after the last instruction (a branch to the end of the body): the function ends
+        // there, which behaves as ret. Give the label an instruction to stand on.
+        bool labelAtEnd = false;
+        for (const auto& [name, index] : function.labels)
+            labelAtEnd = labelAtEnd || index == static_cast<std::int32_t>(function.instructions.size());
+        if (labelAtEnd) {
+            Instruction implicitReturn;
+            implicitReturn.op = Op::Ret;
+            implicitReturn.ptxLine = function.instructions.empty() ? function.ptxLine : function.instructions.back().ptxLine;
+            implicitReturn.source = function.instructions.empty() ? SourceLocation{} : function.instructions.back().source;
+            implicitReturn.text = "ret (implicit: the end of the function)";
+            function.instructions.push_back(std::move(implicitReturn));
+        }
         // Labels.
         for (Instruction& instruction : function.instructions) {
             for (int i = 0; i < instruction.operandCount; ++i) {

@@ -206,6 +206,8 @@ SmTiming SmTimingModel::replay(const std::vector<BlockLog>& blocks, const std::v
         std::vector<std::uint8_t> producer; // StallReason of the register's pending producer
         std::vector<IssueTiming>* times = nullptr;
         std::uint64_t pendingBarrierStall = 0;
+        std::uint64_t readyCache = 0; // max(earliest, operands of the next record)
+        bool nextIsMemory = false;
     };
     struct Resident {
         std::size_t log = 0;
@@ -222,6 +224,39 @@ SmTiming SmTimingModel::replay(const std::vector<BlockLog>& blocks, const std::v
     std::size_t nextBlock = 0;
     std::uint64_t age = 0, cycle = 0, lsuFree = 0, dramFree = 0;
     int residentCount = 0;
+
+    // When the operands of a warp's next instruction are ready, and why it would wait until then.
+    auto operandsReady = [&](const Warp& warp, StallReason& reason) {
+        const StaticInfo& s = info[static_cast<std::size_t>((*warp.records)[warp.next].pc)];
+        std::uint64_t at = 0;
+        reason = StallReason::None;
+        for (int i = 0; i < s.sourceCount; ++i) {
+            const std::uint64_t r = warp.ready[static_cast<std::size_t>(s.sources[i])];
+            if (r > at) {
+                at = r;
+                reason = static_cast<StallReason>(warp.producer[static_cast<std::size_t>(s.sources[i])]);
+            }
+        }
+        return at;
+    };
+    auto isMemory = [&](const Warp& warp) {
+        const TimingClass kind = info[static_cast<std::size_t>((*warp.records)[warp.next].pc)].kind;
+        return kind == TimingClass::Shared || kind == TimingClass::SharedAtomic || kind == TimingClass::GlobalLoad ||
+               kind == TimingClass::GlobalStore || kind == TimingClass::GlobalAtomic || kind == TimingClass::Local;
+    };
+    // A warp's readiness changes only when it issues, is released from a barrier or arrives; the
+    // cache keeps the scheduler's scan to a few compares per warp.
+    auto refresh = [&](Warp& warp) {
+        if (warp.done || warp.next >= warp.records->size())
+            return;
+        StallReason reason;
+        warp.readyCache = std::max(warp.earliest, operandsReady(warp, reason));
+        warp.nextIsMemory = isMemory(warp);
+    };
+    auto readyAt = [&](const Warp& warp) {
+        return warp.nextIsMemory ? std::max(warp.readyCache, lsuFree) : warp.readyCache;
+    };
+    std::vector<std::uint64_t> wakeAt(static_cast<std::size_t>(schedulers), 0); // no warp ready before
 
     auto activate = [&](std::uint64_t at) {
         const BlockLog& log = blocks[nextBlock];
@@ -255,10 +290,12 @@ SmTiming SmTimingModel::replay(const std::vector<BlockLog>& blocks, const std::v
                 slot = warps.size();
                 warps.push_back(std::move(warp));
             }
+            refresh(warps[slot]);
             if (!warps[slot].done) {
                 block.warps.push_back(slot);
                 block.live += 1;
                 byScheduler[slot % static_cast<std::size_t>(schedulers)].push_back(slot);
+                wakeAt[slot % static_cast<std::size_t>(schedulers)] = 0;
             } else {
                 freeWarpSlots.push_back(slot);
             }
@@ -279,32 +316,6 @@ SmTiming SmTimingModel::replay(const std::vector<BlockLog>& blocks, const std::v
         traceTimes->reserve(traceTimes->size() + traced.size());
     fill(0);
 
-    // When the operands of a warp's next instruction are ready, and why it would wait until then.
-    auto operandsReady = [&](const Warp& warp, StallReason& reason) {
-        const StaticInfo& s = info[static_cast<std::size_t>((*warp.records)[warp.next].pc)];
-        std::uint64_t at = 0;
-        reason = StallReason::None;
-        for (int i = 0; i < s.sourceCount; ++i) {
-            const std::uint64_t r = warp.ready[static_cast<std::size_t>(s.sources[i])];
-            if (r > at) {
-                at = r;
-                reason = static_cast<StallReason>(warp.producer[static_cast<std::size_t>(s.sources[i])]);
-            }
-        }
-        return at;
-    };
-    auto isMemory = [&](const Warp& warp) {
-        const TimingClass kind = info[static_cast<std::size_t>((*warp.records)[warp.next].pc)].kind;
-        return kind == TimingClass::Shared || kind == TimingClass::SharedAtomic || kind == TimingClass::GlobalLoad ||
-               kind == TimingClass::GlobalStore || kind == TimingClass::GlobalAtomic || kind == TimingClass::Local;
-    };
-    auto readyAt = [&](const Warp& warp) {
-        StallReason reason;
-        std::uint64_t at = std::max(warp.earliest, operandsReady(warp, reason));
-        if (isMemory(warp))
-            at = std::max(at, lsuFree);
-        return at;
-    };
 
     auto finishWarp = [&](std::size_t slot) {
         Warp& warp = warps[slot];
@@ -324,6 +335,8 @@ SmTiming SmTimingModel::replay(const std::vector<BlockLog>& blocks, const std::v
                 warp.atBarrier = false;
                 warp.pendingBarrierStall = cycle + 1 - warp.barrierSince;
                 warp.earliest = cycle + 1;
+                refresh(warp);
+                wakeAt[slot % static_cast<std::size_t>(schedulers)] = 0;
             }
         }
         block.waiting = 0;
@@ -335,7 +348,12 @@ SmTiming SmTimingModel::replay(const std::vector<BlockLog>& blocks, const std::v
         std::uint64_t nextEvent = std::numeric_limits<std::uint64_t>::max();
         for (int s = 0; s < schedulers; ++s) {
             auto& list = byScheduler[static_cast<std::size_t>(s)];
+            if (wakeAt[static_cast<std::size_t>(s)] > cycle) {
+                nextEvent = std::min(nextEvent, wakeAt[static_cast<std::size_t>(s)]);
+                continue;
+            }
             std::size_t chosen = ~std::size_t{0};
+            std::uint64_t soonest = std::numeric_limits<std::uint64_t>::max();
             const std::size_t preferred = greedy[static_cast<std::size_t>(s)];
             if (preferred != ~std::size_t{0} && !warps[preferred].done && !warps[preferred].atBarrier &&
                 readyAt(warps[preferred]) <= cycle)
@@ -353,12 +371,16 @@ SmTiming SmTimingModel::replay(const std::vector<BlockLog>& blocks, const std::v
                             chosen = slot;
                         }
                     } else {
-                        nextEvent = std::min(nextEvent, at);
+                        soonest = std::min(soonest, at);
                     }
                 }
             }
-            if (chosen == ~std::size_t{0})
+            if (chosen == ~std::size_t{0}) {
+                // Nothing can issue here before `soonest` unless a warp arrives or is released.
+                wakeAt[static_cast<std::size_t>(s)] = soonest == std::numeric_limits<std::uint64_t>::max() ? cycle + 1 : soonest;
+                nextEvent = std::min(nextEvent, wakeAt[static_cast<std::size_t>(s)]);
                 continue;
+            }
             greedy[static_cast<std::size_t>(s)] = chosen;
             issuedAny = true;
             Warp& warp = warps[chosen];
@@ -483,7 +505,10 @@ SmTiming SmTimingModel::replay(const std::vector<BlockLog>& blocks, const std::v
                 warp.barrierSince = cycle + 1;
                 block.waiting += 1;
                 greedy[static_cast<std::size_t>(s)] = ~std::size_t{0};
+                refresh(warp);
                 releaseBarrierIfComplete(block);
+            } else {
+                refresh(warp);
             }
             if (block.live == 0 && block.log != ~std::size_t{0}) {
                 block.log = ~std::size_t{0};

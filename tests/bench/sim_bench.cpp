@@ -1,5 +1,5 @@
 // Simulator speed: the vector add of 16,777,216 elements (the benchmark), without a trace,
-// on one host thread and on all of them, and a native C++ loop doing the same additions measured in
+// on one and on two host threads, with and without the timing model, and a native C++ loop doing the same additions measured in
 // the same run. Reported counters: thread-instructions per second (simulated lanes whose guard was
 // true, as ncu's thread_inst_executed_pred_on) and the slowdown against the native loop.
 // Run: ./build/tests/bench/warpscope_sim_bench   (see BENCHMARKS.md)
@@ -65,6 +65,7 @@ void simulateVectorAdd(benchmark::State& state)
     request.args = setup.launch.args;
     request.preset = *gpu::findPreset("sm_90");
     request.options.hostThreads = static_cast<int>(state.range(0));
+    request.options.timing = state.range(1) != 0;
     std::uint64_t threadInstructions = 0;
     double simulated = 0;
     for (auto _ : state) {
@@ -79,10 +80,14 @@ void simulateVectorAdd(benchmark::State& state)
     state.counters["native_ms"] = native * 1e3;
     state.counters["slowdown_vs_native"] = simulated / native;
     state.counters["host_threads"] = static_cast<double>(state.range(0));
+    state.counters["timing_model"] = static_cast<double>(state.range(1));
 }
 
 } // namespace
 
-BENCHMARK(simulateVectorAdd)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
+// {host threads, timing model on}
+BENCHMARK(simulateVectorAdd)
+    ->Args({1, 0})->Args({2, 0})->Args({1, 1})->Args({2, 1})
+    ->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
 
 BENCHMARK_MAIN();

@@ -141,6 +141,41 @@ TEST(GlobalAccess, OneLaneStraddlingASectorBoundaryCountsBoth)
     expectGlobal(analyzeGlobalAccess(b, 16), 2, 2, 16);
 }
 
+TEST(GlobalAccess, LaneOrderDoesNotMatter)
+{
+    // The same addresses handed over in a scrambled order cost the same as in ascending order.
+    auto scramble = [](std::vector<LaneAccess> a) {
+        std::vector<LaneAccess> out;
+        for (std::uint32_t i = 0; i < a.size(); ++i)
+            out.push_back(a[(i * 7 + 3) % a.size()]); // 7 is coprime with 32: a permutation
+        return out;
+    };
+    const auto stride2 = fullWarp([](std::uint32_t lane) { return kBase + 8ull * lane; });
+    expectGlobal(analyzeGlobalAccess(scramble(stride2), 4), 8, 2, 128);
+    const auto misaligned = fullWarp([](std::uint32_t lane) { return kBase + 4 + 4ull * lane; });
+    expectGlobal(analyzeGlobalAccess(scramble(misaligned), 4), 5, 2, 128);
+    const auto lines = fullWarp([](std::uint32_t lane) { return kBase + 128ull * lane; });
+    expectGlobal(analyzeGlobalAccess(scramble(lines), 4), 32, 32, 128);
+    // Descending, with every address used twice (lanes 2k and 2k+1 share one float).
+    const auto pairs = fullWarp([](std::uint32_t lane) { return kBase + 4ull * ((31 - lane) / 2); });
+    expectGlobal(analyzeGlobalAccess(pairs, 4), 2, 1, 128); // bytes 0..63: two sectors
+}
+
+TEST(GlobalAccess, OverlappingStraddlingLanesCountSharedSectorsOnce)
+{
+    // 16 bytes at +24 (sectors 0, 1), +40 (sector 1), +56 (sectors 1, 2): sectors {0, 1, 2}.
+    const std::vector<LaneAccess> a{{kBase + 24, 0}, {kBase + 40, 1}, {kBase + 56, 2}};
+    expectGlobal(analyzeGlobalAccess(a, 16), 3, 1, 48);
+    std::uint64_t sectors[4] = {};
+    ASSERT_EQ(collectSectors(a, 16, sectors, 4), 3u);
+    EXPECT_EQ(sectors[0], kBase);
+    EXPECT_EQ(sectors[1], kBase + 32);
+    EXPECT_EQ(sectors[2], kBase + 64);
+    // 8 bytes at +120 (sector 3, line 0) and +124 (sectors 3 and 4, lines 0 and 1).
+    const std::vector<LaneAccess> b{{kBase + 120, 0}, {kBase + 124, 1}};
+    expectGlobal(analyzeGlobalAccess(b, 8), 2, 2, 16);
+}
+
 TEST(GlobalAccess, NoActiveLanesCostsNothing)
 {
     const std::vector<LaneAccess> none;
