@@ -57,6 +57,30 @@ std::vector<std::uint64_t> parseBlockList(const std::string& text, std::uint64_t
 
 nlohmann::json dimJson(const launch::Dim3& dim) { return nlohmann::json::array({dim.x, dim.y, dim.z}); }
 
+// Per CUDA source line: what the line's instructions cost, for the source view.
+nlohmann::json linesJson(const std::vector<sim::LineStats>& lines)
+{
+    nlohmann::json array = nlohmann::json::array();
+    for (const sim::LineStats& line : lines) {
+        const sim::InstructionCounters& c = line.counters;
+        array.push_back({{"file", std::filesystem::path(line.file).filename().string()},
+                         {"line", line.line},
+                         {"warp_instructions", c.warpExecutions},
+                         {"thread_instructions", c.threadExecutions},
+                         {"global_requests", c.globalRequests},
+                         {"global_sectors", c.globalSectors},
+                         {"bytes_requested", c.bytesRequested},
+                         {"bytes_moved", c.bytesMoved},
+                         {"shared_requests", c.sharedRequests},
+                         {"shared_wavefronts", c.sharedWavefronts},
+                         {"bank_conflicts", c.sharedBankConflicts},
+                         {"max_conflict_degree", c.maxConflictDegree},
+                         {"branches_uniform", c.branchesUniform},
+                         {"branches_divergent", c.branchesDivergent}});
+    }
+    return array;
+}
+
 double ratio(std::uint64_t part, std::uint64_t whole)
 {
     return whole == 0 ? 0.0 : static_cast<double>(part) / static_cast<double>(whole);
@@ -105,7 +129,9 @@ CLI::App* addSimCommand(CLI::App& app, SimOptions& options)
         ->capture_default_str();
     command->add_option("--dump", options.dump, "print a buffer's final contents, one value per line; repeatable");
     command->add_option("--budget", options.budget, "stop after this many warp-instructions")->capture_default_str();
-    command->add_option("--threads", options.threads, "host threads (0 = all cores)")->capture_default_str();
+    command->add_option("--threads", options.threads,
+                        "host threads, 0 = all cores (use 1 for bit-reproducible float atomics and hazard order)")
+        ->capture_default_str();
     command->add_option("--regs", options.regs,
                         "registers per thread the timing model assumes for blocks per SM (ptxas decides the real count)")
         ->capture_default_str();
@@ -293,6 +319,7 @@ int runSim(const SimOptions& options, std::ostream& out, std::ostream& err)
             {"hazards", hazards},
             {"matches_gold", gold.available ? nlohmann::json(gold.matches) : nlohmann::json(nullptr)},
             {"gold_detail", gold.detail},
+            {"lines", linesJson(stats.perSourceLine(*module, *function))},
             {"trace_events", result.trace.events.size()},
             {"sim_seconds", result.simSeconds},
         };

@@ -22,7 +22,7 @@ struct SimOptions {
     std::string traceBlocks = "0"; // linear block indices to trace
     std::vector<std::string> dump;
     std::string budget = "4000000000";
-    std::string threads = "1";
+    std::string threads = "0";     // all cores
     std::string regs = "32";       // registers per thread assumed by the timing model
     bool noTiming = false;
     bool json = false;

@@ -108,6 +108,9 @@ private:
 
     // exec_alu.cpp
     void read(const WarpState& warp, const ptx::Operand& operand, ptx::Type type, LaneValues& out) const;
+    // A register operand's lanes in place, or `scratch` filled by read().
+    const std::uint64_t* source(const WarpState& warp, const ptx::Operand& operand, ptx::Type type,
+                                LaneValues& scratch) const;
     void write(WarpState& warp, std::int32_t reg, const LaneValues& values, std::uint32_t mask);
     void executeAlu(WarpState& warp, const ptx::Instruction& instruction, std::uint32_t mask);
     void executeConvert(WarpState& warp, const ptx::Instruction& instruction, std::uint32_t mask);

@@ -149,6 +149,15 @@ void BlockRunner::read(const WarpState& warp, const ptx::Operand& operand, ptx::
     (void)type;
 }
 
+const std::uint64_t* BlockRunner::source(const WarpState& warp, const ptx::Operand& operand, ptx::Type type,
+                                         LaneValues& scratch) const
+{
+    if (operand.kind == ptx::Operand::Kind::Reg && !operand.negate)
+        return warp.regs + static_cast<std::size_t>(operand.reg) * 32;
+    read(warp, operand, type, scratch);
+    return scratch.data();
+}
+
 void BlockRunner::write(WarpState& warp, std::int32_t reg, const LaneValues& values, std::uint32_t mask)
 {
     if (reg < 0)
@@ -168,10 +177,11 @@ void BlockRunner::executeAlu(WarpState& warp, const ptx::Instruction& in, std::u
     const bool isF32 = type == Type::F32;
     const bool isF64 = type == Type::F64;
     const bool isSignedType = ptx::isSigned(type);
-    LaneValues a, b, c, d, r; // filled by read() / computed for the lanes in mask
+    LaneValues aStore, bStore, cStore, dStore, r; // operand copies when not plain registers; the result
     const int sources = in.operandCount - 1;
     if (in.op == Op::Mov && in.operands[0].kind == ptx::Operand::Kind::Vector) {
         // mov.b64 {lo, hi}, %rd: unpack into equal parts.
+        LaneValues& a = aStore;
         read(warp, in.operands[1], type, a);
         const ptx::Operand& vector = in.operands[0];
         const int partBits = bits / vector.vectorCount;
@@ -185,6 +195,7 @@ void BlockRunner::executeAlu(WarpState& warp, const ptx::Instruction& in, std::u
         return;
     }
     if (in.op == Op::Mov && in.operands[1].kind == ptx::Operand::Kind::Vector) {
+        LaneValues& a = aStore;
         const ptx::Operand& vector = in.operands[1];
         const int partBits = bits / vector.vectorCount;
         r.fill(0);
@@ -200,10 +211,14 @@ void BlockRunner::executeAlu(WarpState& warp, const ptx::Instruction& in, std::u
         write(warp, in.operands[0].reg, r, mask);
         return;
     }
-    if (sources >= 1) read(warp, in.operands[1], type, a);
-    if (sources >= 2) read(warp, in.operands[2], in.op == Op::Shl || in.op == Op::Shr ? Type::U32 : type, b);
-    if (sources >= 3) read(warp, in.operands[3], in.op == Op::Selp ? Type::Pred : type, c);
-    if (sources >= 4) read(warp, in.operands[4], type, d);
+    // Register operands are read in place; r is separate, so a destination that is also a source
+    // is only overwritten after every lane has been computed.
+    const std::uint64_t* a = sources >= 1 ? source(warp, in.operands[1], type, aStore) : aStore.data();
+    const std::uint64_t* b = sources >= 2 ? source(warp, in.operands[2], in.op == Op::Shl || in.op == Op::Shr ? Type::U32 : type, bStore)
+                                          : bStore.data();
+    const std::uint64_t* c = sources >= 3 ? source(warp, in.operands[3], in.op == Op::Selp ? Type::Pred : type, cStore)
+                                          : cStore.data();
+    const std::uint64_t* d = sources >= 4 ? source(warp, in.operands[4], type, dStore) : dStore.data();
     const bool ftz = in.ftz;
 
     auto binaryFloat = [&](auto f32op, auto f64op) {
@@ -489,9 +504,9 @@ void BlockRunner::executeAlu(WarpState& warp, const ptx::Instruction& in, std::u
 void BlockRunner::executeCompare(WarpState& warp, const ptx::Instruction& in, std::uint32_t mask)
 {
     const Type type = in.type;
-    LaneValues a, b, c, r, q;
-    read(warp, in.operands[1], type, a);
-    read(warp, in.operands[2], type, b);
+    LaneValues aStore, bStore, c, r, q;
+    const std::uint64_t* a = source(warp, in.operands[1], type, aStore);
+    const std::uint64_t* b = source(warp, in.operands[2], type, bStore);
     if (in.boolOp != ptx::BoolOp::None)
         read(warp, in.operands[3], Type::Pred, c);
     else
@@ -508,8 +523,8 @@ void BlockRunner::executeCompare(WarpState& warp, const ptx::Instruction& in, st
                 q[l] = result ? 0 : 1;
             });
         };
-        auto s = [&](std::uint32_t l, const LaneValues& v) { return asSigned(v[l], type); };
-        auto u = [&](std::uint32_t l, const LaneValues& v) { return asUnsigned(v[l], type); };
+        auto s = [&](std::uint32_t l, const std::uint64_t* v) { return asSigned(v[l], type); };
+        auto u = [&](std::uint32_t l, const std::uint64_t* v) { return asUnsigned(v[l], type); };
         switch (cmp) {
         case C::Eq: compareAll([&](std::uint32_t l) { return u(l, a) == u(l, b); }); break;
         case C::Ne: compareAll([&](std::uint32_t l) { return u(l, a) != u(l, b); }); break;

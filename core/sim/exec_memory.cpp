@@ -187,15 +187,12 @@ void BlockRunner::executeMemory(WarpState& warp, const ptx::Instruction& in, std
     const std::uint32_t bytesPerLane = elementSize * width;
 
     // Lane addresses in the instruction's space (generic addresses are sorted into spaces below).
-    LaneValues base;
+    LaneValues baseStore;
+    const std::uint64_t* base = baseStore.data();
     if (address.reg < 0)
-        base.fill(0);
-    else {
-        ptx::Operand reg;
-        reg.kind = ptx::Operand::Kind::Reg;
-        reg.reg = address.reg;
-        read(warp, reg, Type::U64, base);
-    }
+        baseStore.fill(0);
+    else
+        base = warp.regs + static_cast<std::size_t>(address.reg) * 32; // read in place
     std::uint64_t displacement = static_cast<std::uint64_t>(address.offset);
     Space space = in.space;
     if (address.symbol >= 0) {
@@ -258,10 +255,10 @@ void BlockRunner::executeMemory(WarpState& warp, const ptx::Instruction& in, std
     if (isAtomic && m_context.concurrent && (space == Space::Global || space == Space::Generic))
         atomicLock.emplace(*m_context.atomicMutex);
 
-    // Fast path: plain global loads and stores whose lanes all fall inside the allocation the
-    // previous access used, aligned. Same semantics as the general loop below, fewer checks.
+    // Fast path: plain global loads and stores whose lanes all fall, aligned, inside one allocation
+    // (one lookup per instruction). Same semantics as the general loop below, fewer checks.
     bool handled = false;
-    if (space == Space::Global && !isAtomic && m_lastBuffer) {
+    if (space == Space::Global && !isAtomic) {
         std::uint64_t low = ~0ull, high = 0, misaligned = 0;
         for (std::uint32_t lane = 0; lane < 32; ++lane) {
             const std::uint64_t laneAddress = base[lane] + displacement;
@@ -272,16 +269,42 @@ void BlockRunner::executeMemory(WarpState& warp, const ptx::Instruction& in, std
                 misaligned |= laneAddress & alignmentMask;
             }
         }
-        const DeviceBuffer& buffer = *m_lastBuffer;
-        if (misaligned == 0 && low >= buffer.base && high + bytesPerLane <= buffer.end() && high + bytesPerLane > high) {
+        const bool wraps = high + bytesPerLane < high;
+        DeviceBuffer* holder = m_lastBuffer;
+        if (!wraps && (!holder || low < holder->base || high + bytesPerLane > holder->end())) {
+            holder = m_context.memory->find(low, high + bytesPerLane - low); // one buffer holds every lane?
+            if (holder)
+                m_lastBuffer = holder;
+        }
+        if (misaligned == 0 && !wraps && holder && low >= holder->base && high + bytesPerLane <= holder->end()) {
+            const DeviceBuffer& buffer = *holder;
             handled = true;
-            std::uint8_t* const data = m_lastBuffer->bytes.data() - buffer.base;
-            for (std::uint32_t lane = 0; lane < 32; ++lane) {
+            std::uint8_t* const data = holder->bytes.data();
+            if (width == 1 && elementSize == 4) { // the common case: one 32-bit value per lane
+                const bool signedLoad = ptx::isSigned(in.type);
+                for (std::uint32_t lane = 0; lane < 32; ++lane) {
+                    if (!((mask >> lane) & 1u))
+                        continue;
+                    const std::uint64_t laneAddress = laneAddresses[lane];
+                    globalLanes[globalCount++] = {laneAddress, lane};
+                    std::uint8_t* bytes = data + (laneAddress - buffer.base);
+                    if (isLoad) {
+                        std::uint32_t word;
+                        std::memcpy(&word, bytes, 4);
+                        loaded[0][lane] = signedLoad ? static_cast<std::uint64_t>(static_cast<std::int64_t>(static_cast<std::int32_t>(word)))
+                                                     : word;
+                    } else {
+                        const auto word = static_cast<std::uint32_t>(values[0][lane]);
+                        std::memcpy(bytes, &word, 4);
+                    }
+                }
+            }
+            for (std::uint32_t lane = 0; lane < 32 && !(width == 1 && elementSize == 4); ++lane) {
                 if (!((mask >> lane) & 1u))
                     continue;
                 const std::uint64_t laneAddress = laneAddresses[lane];
                 globalLanes[globalCount++] = {laneAddress, lane};
-                std::uint8_t* bytes = data + laneAddress;
+                std::uint8_t* bytes = data + (laneAddress - buffer.base);
                 if (isLoad) {
                     for (std::uint32_t i = 0; i < width; ++i)
                         loaded[i][lane] = extendLoaded(loadBits(bytes + i * elementSize, elementSize), in.type);

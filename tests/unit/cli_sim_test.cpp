@@ -79,6 +79,17 @@ TEST(CliSim, JsonHasTheDocumentedFields)
     EXPECT_EQ(doc["global"]["store_sectors"], 128 * 4);
     EXPECT_EQ(doc["grid"], nlohmann::json::array({16, 1, 1}));
     EXPECT_TRUE(doc["hazards"].empty());
+    // The strided read is one source line: its sectors are all the kernel's load sectors.
+    std::int64_t lineSectors = 0, lineRequests = 0;
+    for (const auto& line : doc["lines"]) {
+        EXPECT_EQ(line["file"], "copy.cu");
+        lineSectors += line["global_sectors"].get<std::int64_t>();
+        lineRequests += line["global_requests"].get<std::int64_t>();
+    }
+    EXPECT_EQ(lineSectors, 128 * 8 + 128 * 4);
+    EXPECT_EQ(lineRequests, 256);
+    ASSERT_TRUE(doc["cycles_estimate"].is_number());
+    EXPECT_GT(doc["cycles_estimate"].get<std::int64_t>(), 0);
 }
 
 TEST(CliSim, HazardKernelReportsItsHazardWithWhereItHappened)
