@@ -189,6 +189,21 @@ DemoLaunch resolveDemoLaunch(const DemoKernel& kernel, const LaunchOverrides& ov
     return launch;
 }
 
+sim::LaunchRequest demoLaunchRequest(const DemoKernel& kernel, const DemoLaunch& launch, const gpu::GpuPreset& preset)
+{
+    sim::LaunchRequest request;
+    request.module = &demoModule(kernel);
+    request.function = request.module->findFunction(kernel.entry);
+    if (!request.function)
+        throw std::logic_error(kernel.id + ": the PTX has no entry " + kernel.entry);
+    request.grid = launch.grid;
+    request.block = launch.block;
+    request.dynamicSharedBytes = launch.dynamicSharedBytes;
+    request.args = launch.args;
+    request.preset = preset;
+    return request;
+}
+
 GoldComparison compareWithGold(const DemoKernel& kernel, const DemoLaunch& launch,
                                const std::vector<sim::ResolvedArg>& finalArgs)
 {

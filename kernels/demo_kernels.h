@@ -6,6 +6,7 @@
 #include "launch/launch_geometry.h"
 #include "ptx/ptx_ir.h"
 #include "sim/kernel_args.h"
+#include "sim/simulator.h"
 
 #include <optional>
 #include <string>
@@ -66,6 +67,9 @@ DemoLaunch resolveDemoLaunch(const DemoKernel& kernel, const LaunchOverrides& ov
 
 // Evaluates "cdiv(n,32),cdiv(n,32)" into a Dim3 (missing components are 1).
 launch::Dim3 evaluateDims(std::string_view text, const std::vector<sim::ResolvedArg>& args, std::string_view what);
+
+// A simulator request for the launch on `preset` (default options; the caller may change them).
+sim::LaunchRequest demoLaunchRequest(const DemoKernel& kernel, const DemoLaunch& launch, const gpu::GpuPreset& preset);
 
 struct GoldComparison {
     bool available = false;   // the kernel has a gold reference

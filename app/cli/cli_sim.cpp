@@ -122,12 +122,14 @@ CLI::App* addSimCommand(CLI::App& app, SimOptions& options)
     command->add_option("--block", options.block, "threads per block: X[,Y[,Z]]");
     command->add_option("--smem", options.smem, "dynamic shared memory in bytes (an expression)");
     command->add_option("--arg", options.args,
-                        "an argument spec, e.g. n=i32:4096, a=f32[n]:random(1) (see kernels/README.md); repeatable");
+                        "an argument spec, e.g. n=i32:4096, a=f32[n]:random(1) (see kernels/README.md); repeatable")
+        ->allow_extra_args(false);
     command->add_option("--arch", options.arch, "GPU preset for limits: sm_70 .. sm_90")->capture_default_str();
     command->add_option("--trace", options.trace, "write the execution trace of --trace-blocks to FILE");
     command->add_option("--trace-blocks", options.traceBlocks, "linear block indices to trace: 0 | 0,3 | 0-7")
         ->capture_default_str();
-    command->add_option("--dump", options.dump, "print a buffer's final contents, one value per line; repeatable");
+    command->add_option("--dump", options.dump, "print a buffer's final contents, one value per line; repeatable")
+        ->allow_extra_args(false);
     command->add_option("--budget", options.budget, "stop after this many warp-instructions")->capture_default_str();
     command->add_option("--threads", options.threads,
                         "host threads, 0 = all cores (use 1 for bit-reproducible float atomics and hazard order)")

@@ -236,6 +236,18 @@ void BlockRunner::executeAlu(WarpState& warp, const ptx::Instruction& in, std::u
                 r[l] = fromF64(v);
             });
     };
+    // mul/mad .wide and .hi: the full product of two `type` values.
+    const Type wideType = isSignedType ? (bits == 32 ? Type::S64 : Type::S32) : (bits == 32 ? Type::U64 : Type::U32);
+    auto wideProduct = [&](std::uint32_t l) {
+        return isSignedType ? static_cast<std::uint64_t>(asSigned(a[l], type) * asSigned(b[l], type))
+                            : asUnsigned(a[l], type) * asUnsigned(b[l], type);
+    };
+    auto highProduct = [&](std::uint32_t l) {
+        const Int128 product = isSignedType
+            ? static_cast<Int128>(asSigned(a[l], type)) * asSigned(b[l], type)
+            : static_cast<Int128>(static_cast<UInt128>(asUnsigned(a[l], type)) * asUnsigned(b[l], type));
+        return static_cast<std::uint64_t>(product >> bits);
+    };
     auto notFloat = [&] {
         if (isF32 || isF64)
             throw ptx::PtxError::unsupported(in.text, in.ptxLine);
@@ -265,20 +277,9 @@ void BlockRunner::executeAlu(WarpState& warp, const ptx::Instruction& in, std::u
         if (isF32 || isF64) {
             binaryFloat([](float x, float y) { return x * y; }, [](double x, double y) { return x * y; });
         } else if (in.mulMode == ptx::MulMode::Wide) {
-            const Type wide = isSignedType ? (bits == 32 ? Type::S64 : Type::S32) : (bits == 32 ? Type::U64 : Type::U32);
-            forLanes(mask, [&](std::uint32_t l) {
-                const std::uint64_t product = isSignedType
-                    ? static_cast<std::uint64_t>(asSigned(a[l], type) * asSigned(b[l], type))
-                    : asUnsigned(a[l], type) * asUnsigned(b[l], type);
-                r[l] = extend(product, wide);
-            });
+            forLanes(mask, [&](std::uint32_t l) { r[l] = extend(wideProduct(l), wideType); });
         } else if (in.mulMode == ptx::MulMode::Hi) {
-            forLanes(mask, [&](std::uint32_t l) {
-                Int128 product = isSignedType ? static_cast<Int128>(asSigned(a[l], type)) * asSigned(b[l], type)
-                                                : static_cast<Int128>(static_cast<UInt128>(asUnsigned(a[l], type)) *
-                                                                        asUnsigned(b[l], type));
-                r[l] = extend(static_cast<std::uint64_t>(product >> bits), type);
-            });
+            forLanes(mask, [&](std::uint32_t l) { r[l] = extend(highProduct(l), type); });
         } else {
             forLanes(mask, [&](std::uint32_t l) { r[l] = extend(a[l] * b[l], type); });
         }
@@ -295,20 +296,9 @@ void BlockRunner::executeAlu(WarpState& warp, const ptx::Instruction& in, std::u
         } else if (isF64) {
             forLanes(mask, [&](std::uint32_t l) { r[l] = fromF64(std::fma(toF64(a[l]), toF64(b[l]), toF64(c[l]))); });
         } else if (in.mulMode == ptx::MulMode::Wide) {
-            const Type wide = isSignedType ? (bits == 32 ? Type::S64 : Type::S32) : (bits == 32 ? Type::U64 : Type::U32);
-            forLanes(mask, [&](std::uint32_t l) {
-                const std::uint64_t product = isSignedType
-                    ? static_cast<std::uint64_t>(asSigned(a[l], type) * asSigned(b[l], type))
-                    : asUnsigned(a[l], type) * asUnsigned(b[l], type);
-                r[l] = extend(product + c[l], wide);
-            });
+            forLanes(mask, [&](std::uint32_t l) { r[l] = extend(wideProduct(l) + c[l], wideType); });
         } else if (in.mulMode == ptx::MulMode::Hi) {
-            forLanes(mask, [&](std::uint32_t l) {
-                Int128 product = isSignedType ? static_cast<Int128>(asSigned(a[l], type)) * asSigned(b[l], type)
-                                                : static_cast<Int128>(static_cast<UInt128>(asUnsigned(a[l], type)) *
-                                                                        asUnsigned(b[l], type));
-                r[l] = extend(static_cast<std::uint64_t>(product >> bits) + c[l], type);
-            });
+            forLanes(mask, [&](std::uint32_t l) { r[l] = extend(highProduct(l) + c[l], type); });
         } else {
             forLanes(mask, [&](std::uint32_t l) { r[l] = extend(a[l] * b[l] + c[l], type); });
         }

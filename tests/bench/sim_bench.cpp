@@ -57,13 +57,7 @@ void simulateVectorAdd(benchmark::State& state)
 {
     const VectorAdd& setup = vectorAdd();
     const double native = nativeSeconds();
-    sim::LaunchRequest request;
-    request.module = &kernels::demoModule(*setup.demo);
-    request.function = request.module->findFunction(setup.demo->entry);
-    request.grid = setup.launch.grid;
-    request.block = setup.launch.block;
-    request.args = setup.launch.args;
-    request.preset = *gpu::findPreset("sm_90");
+    sim::LaunchRequest request = kernels::demoLaunchRequest(*setup.demo, setup.launch, *gpu::findPreset("sm_90"));
     request.options.hostThreads = static_cast<int>(state.range(0));
     request.options.timing = state.range(1) != 0;
     std::uint64_t threadInstructions = 0;

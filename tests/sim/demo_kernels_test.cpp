@@ -29,15 +29,7 @@ TEST_P(DemoKernelTest, MatchesGoldAndShowsOnlyItsExpectedHazards)
     const kernels::DemoKernel* demo = kernels::findDemoKernel(GetParam());
     ASSERT_NE(demo, nullptr);
     const kernels::DemoLaunch launch = kernels::resolveDemoLaunch(*demo, {}, 1ull << 30);
-    sim::LaunchRequest request;
-    request.module = &kernels::demoModule(*demo);
-    request.function = request.module->findFunction(demo->entry);
-    ASSERT_NE(request.function, nullptr) << demo->entry;
-    request.grid = launch.grid;
-    request.block = launch.block;
-    request.dynamicSharedBytes = launch.dynamicSharedBytes;
-    request.args = launch.args;
-    request.preset = *gpu::findPreset("sm_90");
+    sim::LaunchRequest request = kernels::demoLaunchRequest(*demo, launch, *gpu::findPreset("sm_90"));
     const sim::SimResult result = sim::simulate(request);
     ASSERT_EQ(result.status, sim::SimStatus::Completed) << result.statusMessage;
 
@@ -64,14 +56,7 @@ TEST(DemoLadders, ReductionRungsRemoveDivergenceThenBankConflicts)
     auto run = [](const std::string& id) {
         const kernels::DemoKernel* demo = kernels::findDemoKernel(id);
         const kernels::DemoLaunch launch = kernels::resolveDemoLaunch(*demo, {}, 1ull << 30);
-        sim::LaunchRequest request;
-        request.module = &kernels::demoModule(*demo);
-        request.function = request.module->findFunction(demo->entry);
-        request.grid = launch.grid;
-        request.block = launch.block;
-        request.dynamicSharedBytes = launch.dynamicSharedBytes;
-        request.args = launch.args;
-        request.preset = *gpu::findPreset("sm_90");
+        sim::LaunchRequest request = kernels::demoLaunchRequest(*demo, launch, *gpu::findPreset("sm_90"));
         return sim::simulate(request).stats;
     };
     const sim::KernelStats divergent = run("reduce_interleaved_divergent");

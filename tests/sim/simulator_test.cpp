@@ -165,13 +165,7 @@ TEST(Divergence, OddEvenIsOneDivergentBranchPerWarpWithSixteenLanesEachSide)
     ASSERT_NE(demo, nullptr);
     const kernels::DemoLaunch launch =
         kernels::resolveDemoLaunch(*demo, {{sim::parseArgSpec("n=i32:256")}, std::string("1"), std::string("256"), {}}, 1 << 20);
-    sim::LaunchRequest request;
-    request.module = &kernels::demoModule(*demo);
-    request.function = request.module->findFunction(demo->entry);
-    request.grid = launch.grid;
-    request.block = launch.block;
-    request.args = launch.args;
-    request.preset = *gpu::findPreset("sm_90");
+    sim::LaunchRequest request = kernels::demoLaunchRequest(*demo, launch, *gpu::findPreset("sm_90"));
     request.options.trace.blocks = {0};
     const sim::SimResult result = sim::simulate(request);
     EXPECT_EQ(result.stats.branchesDivergent, 8u); // 8 warps, one divergent branch each
@@ -405,14 +399,7 @@ TEST(HostThreads, TwoThreadsGiveTheSameResultsAndStatistics)
     const kernels::DemoLaunch launch = kernels::resolveDemoLaunch(*demo, {{sim::parseArgSpec("n=i32:20000")}, {}, {}, {}}, 1 << 24);
     sim::SimResult results[2];
     for (int threads : {1, 2}) {
-        sim::LaunchRequest request;
-        request.module = &kernels::demoModule(*demo);
-        request.function = request.module->findFunction(demo->entry);
-        request.grid = launch.grid;
-        request.block = launch.block;
-        request.dynamicSharedBytes = launch.dynamicSharedBytes;
-        request.args = launch.args;
-        request.preset = *gpu::findPreset("sm_90");
+        sim::LaunchRequest request = kernels::demoLaunchRequest(*demo, launch, *gpu::findPreset("sm_90"));
         request.options.hostThreads = threads;
         results[threads - 1] = sim::simulate(request);
     }

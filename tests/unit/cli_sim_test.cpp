@@ -1,54 +1,21 @@
 // `warpscope sim` as a user runs it: JSON fields, --dump, files, exit codes and one-line errors.
 #include <nlohmann/json.hpp>
 
+#include "cli_runner.h"
+
 #include <gtest/gtest.h>
 
-#include <array>
 #include <cstdio>
 #include <fstream>
 #include <string>
-#include <sys/wait.h>
 #include <unistd.h>
+
+using SimRun = warpscope::testing_support::CommandResult;
+using warpscope::testing_support::runWarpscope;
 
 namespace {
 
-struct SimRun {
-    int exitCode = -1;
-    std::string out;
-    std::string err;
-};
-
-SimRun runWarpscope(const std::string& arguments)
-{
-    static int calls = 0;
-    const std::string errFile = testing::TempDir() + "/warpscope_sim_stderr_" + std::to_string(getpid()) + "_" +
-                                std::to_string(++calls) + ".txt";
-    const std::string command = std::string(WARPSCOPE_BINARY) + " " + arguments + " 2>" + errFile;
-    SimRun result;
-    FILE* pipe = popen(command.c_str(), "r");
-    if (!pipe)
-        return result;
-    std::array<char, 4096> buffer{};
-    while (std::fgets(buffer.data(), buffer.size(), pipe))
-        result.out += buffer.data();
-    const int status = pclose(pipe);
-    result.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    if (FILE* err = std::fopen(errFile.c_str(), "r")) {
-        while (std::fgets(buffer.data(), buffer.size(), err))
-            result.err += buffer.data();
-        std::fclose(err);
-    }
-    std::remove(errFile.c_str());
-    return result;
-}
-
-int lines(const std::string& text)
-{
-    int count = 0;
-    for (char c : text)
-        count += c == '\n';
-    return count;
-}
+int lines(const std::string& text) { return warpscope::testing_support::lineCount(text); }
 
 std::string writeTemp(const std::string& name, const std::string& text)
 {
@@ -110,6 +77,13 @@ TEST(CliSim, DumpPrintsOneValuePerLine)
     const SimRun r = runWarpscope("sim vector_add --arg n=i32:5 --arg 'a=f32[n]:iota' --arg 'b=f32[n]:fill(0.5)' --dump c");
     ASSERT_EQ(r.exitCode, 0) << r.err;
     EXPECT_EQ(r.out, "0.5\n1.5\n2.5\n3.5\n4.5\n");
+}
+
+TEST(CliSim, EachArgTakesOneSpecSoTheKernelMayFollow)
+{
+    const SimRun r = runWarpscope("sim --arg n=i32:3 --arg 'a=f32[n]:fill(1)' --arg 'b=f32[n]:fill(2)' vector_add --dump c");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_EQ(r.out, "3\n3\n3\n");
 }
 
 TEST(CliSim, RunsACudaFileCompiledAtRunTime)

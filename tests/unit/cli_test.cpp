@@ -1,54 +1,19 @@
 // The warpscope command line as a user runs it: exit codes, one-line errors, JSON.
 #include <nlohmann/json.hpp>
 
+#include "cli_runner.h"
+
 #include <gtest/gtest.h>
 
-#include <array>
-#include <cstdio>
 #include <string>
-#include <sys/wait.h>
 #include <unistd.h>
+
+using warpscope::testing_support::CommandResult;
+using warpscope::testing_support::lineCount;
 
 namespace {
 
-struct CommandResult {
-    int exitCode = -1;
-    std::string out;
-    std::string err;
-};
-
-CommandResult run(const std::string& arguments)
-{
-    // One file per call and process: ctest runs the tests of this binary in parallel processes.
-    static int calls = 0;
-    const std::string errFile = testing::TempDir() + "/warpscope_cli_stderr_" + std::to_string(getpid()) + "_" +
-                                std::to_string(++calls) + ".txt";
-    const std::string command = std::string(WARPSCOPE_BINARY) + " " + arguments + " 2>" + errFile;
-    CommandResult result;
-    FILE* pipe = popen(command.c_str(), "r");
-    if (!pipe)
-        return result;
-    std::array<char, 4096> buffer{};
-    while (std::fgets(buffer.data(), buffer.size(), pipe))
-        result.out += buffer.data();
-    const int status = pclose(pipe);
-    result.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    if (FILE* err = std::fopen(errFile.c_str(), "r")) {
-        while (std::fgets(buffer.data(), buffer.size(), err))
-            result.err += buffer.data();
-        std::fclose(err);
-    }
-    std::remove(errFile.c_str());
-    return result;
-}
-
-int lineCount(const std::string& text)
-{
-    int lines = 0;
-    for (char c : text)
-        lines += c == '\n';
-    return lines;
-}
+CommandResult run(const std::string& arguments) { return warpscope::testing_support::runWarpscope(arguments); }
 
 } // namespace
 
