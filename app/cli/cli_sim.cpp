@@ -11,6 +11,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cxxabi.h>
+#include <cstdlib>
+#include <memory>
+
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
@@ -217,6 +221,21 @@ int runSim(const SimOptions& options, std::ostream& out, std::ostream& err)
             throw InputError(options.target + " has several kernels; choose one with --kernel (" + entryList + ")");
         kernelName = options.kernel.empty() ? entries.front() : options.kernel;
         function = module->findFunction(kernelName);
+        if (!function) {
+            // C++ kernels without extern "C" have mangled entry names: match the demangled name.
+            for (const std::string& entry : entries) {
+                int status = 0;
+                std::unique_ptr<char, void (*)(void*)> demangled(abi::__cxa_demangle(entry.c_str(), nullptr, nullptr, &status), std::free);
+                if (status != 0 || !demangled)
+                    continue;
+                std::string name = demangled.get();
+                name = name.substr(0, name.find('('));
+                if (name == kernelName || name.ends_with("::" + kernelName)) {
+                    function = module->findFunction(entry);
+                    break;
+                }
+            }
+        }
         if (!function || !function->isEntry)
             throw InputError("--kernel '" + kernelName + "' is not a kernel in " + options.target + " (" + entryList + ")");
         if (options.grid.empty() || options.block.empty())
@@ -257,8 +276,17 @@ int runSim(const SimOptions& options, std::ostream& out, std::ostream& err)
     const sim::SimResult result = sim::simulate(request);
 
     kernels::GoldComparison gold;
-    if (demo && result.status == sim::SimStatus::Completed)
-        gold = kernels::compareWithGold(*demo, launch, result.args);
+    std::string goldNote;
+    if (demo && result.status == sim::SimStatus::Completed) {
+        try {
+            gold = kernels::compareWithGold(*demo, launch, result.args);
+        } catch (const InputError& error) {
+            // The gold reference cannot model this launch (e.g. a buffer shorter than the launch
+            // touches): report the run without a comparison, and say why.
+            gold = {};
+            goldNote = std::string("not compared: ") + error.what();
+        }
+    }
 
     if (!options.trace.empty())
         sim::writeTrace(options.trace, result.trace, *module, *function, kernelName);
@@ -320,12 +348,12 @@ int runSim(const SimOptions& options, std::ostream& out, std::ostream& err)
             {"timing_model", timingJson(stats.timing, *preset)},
             {"hazards", hazards},
             {"matches_gold", gold.available ? nlohmann::json(gold.matches) : nlohmann::json(nullptr)},
-            {"gold_detail", gold.detail},
+            {"gold_detail", goldNote.empty() ? gold.detail : goldNote},
             {"lines", linesJson(stats.perSourceLine(*module, *function))},
             {"trace_events", result.trace.events.size()},
             {"sim_seconds", result.simSeconds},
         };
-        out << doc.dump(2) << "\n";
+        out << doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     } else {
         out << kernelName << "  grid " << launch::formatDim3(launch.grid) << "  block " << launch::formatDim3(launch.block)
             << "  on " << preset->arch << " (" << preset->name << ")\n";
@@ -374,6 +402,8 @@ int runSim(const SimOptions& options, std::ostream& out, std::ostream& err)
                 << "\n";
         if (gold.available)
             out << "  gold reference      " << (gold.matches ? "matches" : "DIFFERS") << ": " << gold.detail << "\n";
+        else if (!goldNote.empty())
+            out << "  gold reference      " << goldNote << "\n";
         out << "  simulated in        " << std::fixed << std::setprecision(3) << result.simSeconds << " s\n";
     }
     if (result.status != sim::SimStatus::Completed) {

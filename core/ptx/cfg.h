@@ -7,8 +7,9 @@
 namespace warpscope::ptx {
 
 // Splits function.instructions into blocks, links them, and computes immediate post-dominators
-// (block index, or -1 for the virtual exit that every ret/exit reaches). Branch operands are
-// rewritten from instruction indices to block indices.
+// (block index, or -1 for the virtual exit that every ret/exit reaches) and reconvergence points:
+// the immediate post-dominators once early-return paths are set aside (see cfg.cpp). Branch
+// operands are rewritten from instruction indices to block indices.
 void buildControlFlow(Function& function);
 
 } // namespace warpscope::ptx

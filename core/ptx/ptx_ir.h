@@ -169,6 +169,8 @@ struct BasicBlock {
     std::vector<std::int32_t> successors;
     std::vector<std::int32_t> predecessors;
     std::int32_t immediatePostDominator = -1; // block index; -1 = the virtual exit
+    std::int32_t reconvergence = -1;          // where a warp diverging here rejoins (see cfg.h)
+    bool onlyLeaves = false;       // nothing but unguarded jumps to ret/exit from here: an early return
     std::string label;             // the label that starts it, if any
 };
 

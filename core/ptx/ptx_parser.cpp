@@ -332,7 +332,8 @@ private:
                      : spaceWord == ".shared" ? Space::Shared
                                               : Space::Local;
         if (accept(".align"))
-            symbol.alignment = static_cast<std::uint32_t>(expectInteger("an alignment"));
+            symbol.alignment = parseAlignment();
+        const int declarationLine = peek().line;
         const std::string_view typeWord = expectWord("a type such as .b8");
         symbol.type = parseTypeDirective(typeWord);
         symbol.name = std::string(expectWord("a variable name"));
@@ -349,7 +350,7 @@ private:
                 expect("]", "after the array size");
             }
         }
-        symbol.size = count * elementBytes;
+        symbol.size = variableBytes(symbol, count, declarationLine);
         symbol.alignment = std::max<std::uint32_t>(symbol.alignment, static_cast<std::uint32_t>(elementBytes));
         if (accept("=")) {
             auto pushValue = [&](std::uint64_t value) {
@@ -380,6 +381,28 @@ private:
         }
         expect(";", "after the declaration of " + symbol.name);
         return symbol;
+    }
+
+    // .align N: a power of two from 1 to 4096 (larger would never be honoured by the layout).
+    std::uint32_t parseAlignment()
+    {
+        const int line = peek().line;
+        const std::uint64_t value = expectInteger("an alignment");
+        if (value == 0 || value > 4096 || (value & (value - 1)) != 0)
+            throw PtxError(".align " + std::to_string(value) + " is not a power of two from 1 to 4096", line);
+        return static_cast<std::uint32_t>(value);
+    }
+
+    // count x element bytes, rejecting predicates (no memory size) and sizes past 2^40 bytes.
+    std::uint64_t variableBytes(const Symbol& symbol, std::uint64_t count, int line)
+    {
+        if (symbol.type == Type::Pred)
+            throw PtxError("'" + symbol.name + "': .pred variables have no size in memory", line);
+        const std::uint64_t elementBytes = static_cast<std::uint64_t>(typeBits(symbol.type) / 8);
+        constexpr std::uint64_t kLimit = std::uint64_t{1} << 40;
+        if (count > kLimit / elementBytes)
+            throw PtxError("'" + symbol.name + "' is " + std::to_string(count) + " elements: larger than the simulator allows", line);
+        return count * elementBytes;
     }
 
     Type parseTypeDirective(std::string_view word)
@@ -453,16 +476,23 @@ private:
             fail("expected .param in the parameter list of " + function.name);
         Symbol symbol;
         symbol.space = Space::Param;
-        if (accept(".align"))
-            symbol.alignment = static_cast<std::uint32_t>(expectInteger("an alignment"));
-        // .ptr .global .align N qualifiers on pointer params
-        while (peek().text == ".ptr" || peek().text == ".global" || peek().text == ".shared" ||
-               peek().text == ".const" || peek().text == ".local") {
-            next();
-            if (accept(".align"))
-                expectInteger("an alignment");
-        }
+        const int declarationLine = peek().line;
+        // .ptr .global .align N qualifiers on pointer params, before or after the type.
+        auto skipPointerQualifiers = [&] {
+            while (true) {
+                if (accept(".align")) {
+                    symbol.alignment = std::max(symbol.alignment, parseAlignment());
+                } else if (peek().text == ".ptr" || peek().text == ".global" || peek().text == ".shared" ||
+                           peek().text == ".const" || peek().text == ".local") {
+                    next();
+                } else {
+                    return;
+                }
+            }
+        };
+        skipPointerQualifiers();
         symbol.type = parseTypeDirective(expectWord("a parameter type"));
+        skipPointerQualifiers();
         symbol.name = std::string(expectWord("a parameter name"));
         const std::uint64_t elementBytes = static_cast<std::uint64_t>(typeBits(symbol.type) / 8);
         std::uint64_t count = 1;
@@ -470,7 +500,7 @@ private:
             count = expectInteger("a parameter array size");
             expect("]", "after the parameter array size");
         }
-        symbol.size = count * elementBytes;
+        symbol.size = variableBytes(symbol, count, declarationLine);
         symbol.alignment = std::max<std::uint32_t>(symbol.alignment, static_cast<std::uint32_t>(elementBytes));
         function.paramBytes = (function.paramBytes + symbol.alignment - 1) / symbol.alignment * symbol.alignment;
         symbol.offset = function.paramBytes;
@@ -785,6 +815,8 @@ private:
                     bad("operand " + std::to_string(i + 1) + " must be a register or an immediate");
         };
         auto regBits = [&](int reg) { return typeBits(function.registers[reg].type); };
+        if (instruction.isMemory() && typeBits(instruction.type) < 8)
+            bad("needs a type of at least 8 bits");
         switch (instruction.op) {
         case Op::Ld:
             needCount(2, 2);
@@ -797,6 +829,9 @@ private:
         case Op::St:
             needCount(2, 2);
             if (ops[0].kind != K::Address) bad("needs an address [..] as its destination");
+            if (ops[1].kind == K::Vector)
+                for (int v = 0; v < ops[1].vectorCount; ++v)
+                    if (ops[1].vector[static_cast<std::size_t>(v)] < 0) bad("cannot store '_'");
             if (!(isValue(1) || ops[1].kind == K::Vector)) bad("needs a value to store");
             if ((ops[1].kind == K::Vector) != (instruction.vectorWidth > 1) ||
                 (ops[1].kind == K::Vector && ops[1].vectorCount != instruction.vectorWidth))
@@ -818,6 +853,9 @@ private:
             if (ops[0].kind == K::Vector || ops[1].kind == K::Vector) {
                 if (ops[0].kind == K::Vector && !isValue(1)) bad("unpacks only a register");
                 if (ops[1].kind == K::Vector && !isDest(0)) bad("packs only into a register");
+                if (ops[1].kind == K::Vector)
+                    for (int v = 0; v < ops[1].vectorCount; ++v)
+                        if (ops[1].vector[static_cast<std::size_t>(v)] < 0) bad("cannot pack '_'");
                 break;
             }
             if (!isDest(0)) bad("needs a destination register");
@@ -895,6 +933,8 @@ private:
                 written = Type::Pred;
             if ((instruction.op == Op::Mul || instruction.op == Op::Mad) && instruction.mulMode == MulMode::Wide)
                 written = typeBits(instruction.type) == 32 ? Type::B64 : Type::B32;
+            if (instruction.op == Op::Popc || instruction.op == Op::Clz)
+                written = Type::U32; // the count is .u32 whatever the source width (PTX ISA)
             const int destinationBits = regBits(ops[0].reg);
             const int writtenBits = typeBits(written);
             if ((written == Type::Pred) != (destinationBits == 1) || destinationBits < writtenBits)

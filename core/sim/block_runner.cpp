@@ -18,34 +18,6 @@ BlockRunner::BlockRunner(const LaunchContext& context)
 {
     m_stats.perInstruction.resize(m_function.instructions.size());
     m_localBytes = m_function.localBytes;
-    // Blocks that do nothing but leave: lanes waiting to run them are threads that returned early,
-    // which a barrier does not wait for.
-    const auto& blocks = m_function.blocks;
-    m_straightToExit.assign(blocks.size(), false);
-    bool changed = true;
-    while (changed) {
-        changed = false;
-        for (std::size_t b = blocks.size(); b-- > 0;) {
-            if (m_straightToExit[b])
-                continue;
-            bool leaves = true;
-            for (std::int32_t i = blocks[b].first; i < blocks[b].last && leaves; ++i) {
-                const ptx::Instruction& instruction = m_function.instructions[static_cast<std::size_t>(i)];
-                const bool isExit = instruction.op == ptx::Op::Ret || instruction.op == ptx::Op::Exit;
-                const bool isJump = instruction.op == ptx::Op::Bra && instruction.guard < 0;
-                leaves = (isExit && instruction.guard < 0) || isJump;
-            }
-            if (!leaves)
-                continue;
-            const ptx::Instruction& last = m_function.instructions[static_cast<std::size_t>(blocks[b].last - 1)];
-            const bool ok = last.op != ptx::Op::Bra ||
-                            m_straightToExit[static_cast<std::size_t>(last.operands[0].target)];
-            if (ok) {
-                m_straightToExit[b] = true;
-                changed = true;
-            }
-        }
-    }
 }
 
 void BlockRunner::setUpBlock(std::uint64_t linearBlock)
@@ -192,7 +164,10 @@ void BlockRunner::step(WarpState& warp)
         executeExit(warp, mask);
         break;
     case ptx::Op::BarSync:
-        executeBarrier(warp, instruction, mask);
+        if (mask == 0 && instruction.guard >= 0)
+            advance(warp); // guarded off for every lane: the warp does not take part
+        else
+            executeBarrier(warp, instruction, mask);
         break;
     case ptx::Op::BarWarpSync:
         executeWarpSync(warp, instruction, mask);

@@ -159,8 +159,6 @@ private:
     DeviceBuffer* m_lastBuffer = nullptr;
     std::uint64_t m_localBytes = 0;
     std::int32_t m_barrierPc = -1;   // the bar.sync the waiting warps are at
-    // Per basic block: only branches and ret/exit from here to the end (an early "return").
-    std::vector<bool> m_straightToExit;
 };
 
 } // namespace warpscope::sim

@@ -649,10 +649,15 @@ void BlockRunner::executeConvert(WarpState& warp, const ptx::Instruction& in, st
             }
         } else if (!fromFloat && toFloat) {
             const bool signedSource = ptx::isSigned(from);
-            if (to == Type::F32)
-                r[l] = fromF32(signedSource ? static_cast<float>(asSigned(a[l], from)) : static_cast<float>(asUnsigned(a[l], from)));
-            else
-                r[l] = fromF64(signedSource ? static_cast<double>(asSigned(a[l], from)) : static_cast<double>(asUnsigned(a[l], from)));
+            if (to == Type::F32) {
+                float v = signedSource ? static_cast<float>(asSigned(a[l], from)) : static_cast<float>(asUnsigned(a[l], from));
+                if (in.saturate) v = saturateFloat(v);
+                r[l] = fromF32(v);
+            } else {
+                double v = signedSource ? static_cast<double>(asSigned(a[l], from)) : static_cast<double>(asUnsigned(a[l], from));
+                if (in.saturate) v = saturateFloat(v);
+                r[l] = fromF64(v);
+            }
         } else if (fromFloat && toFloat) {
             double x = from == Type::F32 ? static_cast<double>(flushF32(toF32(a[l]), in.ftz)) : toF64(a[l]);
             if (in.rounding == R::Rni || in.rounding == R::Rzi || in.rounding == R::Rmi || in.rounding == R::Rpi)

@@ -24,7 +24,7 @@ void BlockRunner::advance(WarpState& warp)
 }
 
 // A divergent branch: the current entry waits at the reconvergence point (the branch block's
-// immediate post-dominator) with every active lane; the taken and not-taken sides are pushed on top
+// immediate post-dominator, early-return paths set aside: see cfg.cpp) with every active lane; the taken and not-taken sides are pushed on top
 // and run one after the other (fall-through side first). An entry already ending at the same point
 // is replaced instead of nested, so loops do not grow the stack.
 void BlockRunner::executeBranch(WarpState& warp, const ptx::Instruction& instruction, std::uint32_t active,
@@ -44,7 +44,7 @@ void BlockRunner::executeBranch(WarpState& warp, const ptx::Instruction& instruc
     }
     counters.branchesDivergent += 1;
     const std::int32_t block = m_function.blockOfInstruction[static_cast<std::size_t>(pc)];
-    const std::int32_t postDominator = m_function.blocks[static_cast<std::size_t>(block)].immediatePostDominator;
+    const std::int32_t postDominator = m_function.blocks[static_cast<std::size_t>(block)].reconvergence;
     const std::int32_t reconvergePc =
         postDominator < 0 ? -1 : m_function.blocks[static_cast<std::size_t>(postDominator)].first;
     if (top.reconvergePc == reconvergePc)
@@ -91,7 +91,7 @@ void BlockRunner::executeBarrier(WarpState& warp, const ptx::Instruction& instru
         const std::uint32_t lanes = entry.mask & ~placed;
         placed |= lanes;
         if (entry.pc >= 0 && entry.pc < static_cast<std::int32_t>(m_function.instructions.size()) &&
-            m_straightToExit[static_cast<std::size_t>(m_function.blockOfInstruction[static_cast<std::size_t>(entry.pc)])])
+            m_function.blocks[static_cast<std::size_t>(m_function.blockOfInstruction[static_cast<std::size_t>(entry.pc)])].onlyLeaves)
             leaving |= lanes;
         else if (entry.pc < 0)
             leaving |= lanes;

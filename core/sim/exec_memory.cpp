@@ -51,6 +51,12 @@ std::uint64_t extendLoaded(std::uint64_t value, Type type)
     return value & (~std::uint64_t{0} >> shift);
 }
 
+// [address, address + bytes) lies within [0, size): without overflowing near 2^64.
+inline bool fits(std::uint64_t address, std::uint64_t bytes, std::uint64_t size)
+{
+    return address <= size && bytes <= size - address;
+}
+
 // The atomic update (PTX ISA, "atom"): returns the new value; `old` is the value in memory.
 std::uint64_t atomicResult(ptx::AtomOp op, Type type, std::uint64_t old, std::uint64_t b, std::uint64_t c)
 {
@@ -61,9 +67,12 @@ std::uint64_t atomicResult(ptx::AtomOp op, Type type, std::uint64_t old, std::ui
     auto sx = [&](std::uint64_t v) { return static_cast<std::int64_t>(extendLoaded(v, type)); };
     switch (op) {
     case ptx::AtomOp::Add:
-        if (type == Type::F32)
-            return std::bit_cast<std::uint32_t>(std::bit_cast<float>(static_cast<std::uint32_t>(old)) +
-                                                std::bit_cast<float>(static_cast<std::uint32_t>(b)));
+        if (type == Type::F32) {
+            // atom/red.add.f32 flush subnormal inputs and results to sign-preserving zero (PTX ISA).
+            auto flush = [](float v) { return std::fpclassify(v) == FP_SUBNORMAL ? std::copysign(0.0f, v) : v; };
+            return std::bit_cast<std::uint32_t>(flush(flush(std::bit_cast<float>(static_cast<std::uint32_t>(old))) +
+                                                      flush(std::bit_cast<float>(static_cast<std::uint32_t>(b)))));
+        }
         if (type == Type::F64)
             return std::bit_cast<std::uint64_t>(std::bit_cast<double>(old) + std::bit_cast<double>(b));
         return (old + b) & widthMask;
@@ -208,7 +217,7 @@ void BlockRunner::executeMemory(WarpState& warp, const ptx::Instruction& in, std
     // Kernel parameters: the same bytes for every lane, read once.
     if (space == Space::Param && isLoad && address.reg < 0) {
         const std::uint64_t offset = displacement;
-        if (offset + bytesPerLane > m_context.paramBytes.size())
+        if (!fits(offset, bytesPerLane, m_context.paramBytes.size()))
             throw ptx::PtxError("a load outside the kernel's parameters", in.ptxLine);
         const ptx::Operand& destination = in.operands[0];
         for (std::uint32_t i = 0; i < width; ++i) {
@@ -346,14 +355,14 @@ void BlockRunner::executeMemory(WarpState& warp, const ptx::Instruction& in, std
         case Space::Param:
             if (!isLoad)
                 throw ptx::PtxError("only loads from the kernel parameter space are supported", in.ptxLine);
-            if (laneAddress + bytesPerLane > m_context.paramBytes.size())
+            if (!fits(laneAddress, bytesPerLane, m_context.paramBytes.size()))
                 throw ptx::PtxError("a load outside the kernel's parameters", in.ptxLine);
             bytes = const_cast<std::uint8_t*>(m_context.paramBytes.data()) + laneAddress;
             break;
         case Space::Global: {
             globalLanes[globalCount++] = {laneAddress, lane};
             DeviceBuffer* buffer = m_lastBuffer;
-            if (!buffer || laneAddress < buffer->base || laneAddress + bytesPerLane > buffer->end()) {
+            if (!buffer || laneAddress < buffer->base || !fits(laneAddress - buffer->base, bytesPerLane, buffer->size())) {
                 buffer = m_context.memory->find(laneAddress, bytesPerLane);
                 if (buffer)
                     m_lastBuffer = buffer;
@@ -372,7 +381,7 @@ void BlockRunner::executeMemory(WarpState& warp, const ptx::Instruction& in, std
         }
         case Space::Shared:
             sharedLanes[sharedCount++] = {laneAddress, lane};
-            if (laneAddress + bytesPerLane > m_shared.size()) {
+            if (!fits(laneAddress, bytesPerLane, m_shared.size())) {
                 reportHazard(HazardKind::OutOfBoundsShared, warp, static_cast<int>(lane), laneAddress, "shared",
                              std::string(isLoad ? "reads" : "writes") + " shared memory at offset " +
                                  std::to_string(laneAddress) + ", outside the block's " +
@@ -383,7 +392,7 @@ void BlockRunner::executeMemory(WarpState& warp, const ptx::Instruction& in, std
             bytes = m_shared.data() + laneAddress;
             break;
         case Space::Local:
-            if (laneAddress + bytesPerLane > m_localBytes) {
+            if (!fits(laneAddress, bytesPerLane, m_localBytes)) {
                 reportHazard(HazardKind::OutOfBoundsLocal, warp, static_cast<int>(lane), laneAddress, "local",
                              "accesses local memory at offset " + std::to_string(laneAddress) + ", outside the thread's " +
                                  std::to_string(m_localBytes) + " bytes");

@@ -6,6 +6,7 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <limits>
@@ -141,6 +142,8 @@ private:
     }
     std::int64_t parseUnary()
     {
+        if (++m_unary > 4096)
+            fail("is too long");
         if (accept('-')) {
             const std::int64_t value = parseUnary();
             if (value == std::numeric_limits<std::int64_t>::min())
@@ -155,8 +158,11 @@ private:
     {
         skipSpace();
         if (accept('(')) {
+            if (++m_depth > 64)
+                fail("nests parentheses more than 64 deep");
             const std::int64_t value = parseSum();
             expect(')');
+            --m_depth;
             return value;
         }
         if (m_pos < m_text.size() && std::isdigit(static_cast<unsigned char>(m_text[m_pos]))) {
@@ -187,10 +193,13 @@ private:
         m_pos = end;
         if (name == "cdiv" || name == "min" || name == "max") {
             expect('(');
+            if (++m_depth > 64)
+                fail("nests calls more than 64 deep");
             const std::int64_t a = parseSum();
             expect(',');
             const std::int64_t b = parseSum();
             expect(')');
+            --m_depth;
             if (name == "min") return std::min(a, b);
             if (name == "max") return std::max(a, b);
             if (b <= 0)
@@ -206,6 +215,8 @@ private:
     std::string_view m_what;
     std::function<std::int64_t(std::string_view)> m_lookup;
     std::size_t m_pos = 0;
+    int m_depth = 0;  // parentheses and function calls: bounded so a hostile expression cannot exhaust the stack
+    int m_unary = 0;
 };
 
 // SplitMix64 (Steele, Lea and Flood, "Fast splittable pseudorandom number generators", 2014).
@@ -564,11 +575,15 @@ std::vector<ResolvedArg> resolveArgs(const std::vector<ArgSpec>& specs, std::uin
         }
         case ArgInit::Kind::File: {
             std::ifstream file(spec.init.path, std::ios::binary);
-            if (!file)
+            if (!file || std::filesystem::is_directory(spec.init.path))
                 badSpec(spec.text, "cannot open '" + spec.init.path + "'");
-            std::vector<std::uint8_t> contents((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+            // Read at most one byte more than needed: a huge or endless file (/dev/zero) is refused,
+            // not read whole.
+            std::vector<std::uint8_t> contents(arg.bytes.size() + 1);
+            file.read(reinterpret_cast<char*>(contents.data()), static_cast<std::streamsize>(contents.size()));
+            contents.resize(static_cast<std::size_t>(file.gcount()));
             if (contents.size() != arg.bytes.size())
-                badSpec(spec.text, "'" + spec.init.path + "' has " + std::to_string(contents.size()) + " bytes; the buffer needs " +
+                badSpec(spec.text, "'" + spec.init.path + "' has " + (contents.size() > arg.bytes.size() ? "more than " + std::to_string(arg.bytes.size()) : std::to_string(contents.size())) + " bytes; the buffer needs " +
                                        std::to_string(arg.bytes.size()) + " (" + std::to_string(arg.count) + " x " +
                                        elementName(spec.type) + ")");
             arg.bytes = std::move(contents);

@@ -41,6 +41,15 @@ void validateLaunchRequest(const LaunchRequest& request)
             throw InputError("kernel " + function.name + " requires a block of exactly " + std::to_string(function.reqntid[0]) +
                              "," + std::to_string(function.reqntid[1]) + "," + std::to_string(function.reqntid[2]) + " (.reqntid)");
     }
+    constexpr std::uint64_t kLocalLimit = 512 * 1024; // bytes of local memory per thread (Programming Guide, CC 7.x-9.0)
+    if (function.localBytes > kLocalLimit)
+        throw InputError("kernel " + function.name + " uses " + formatBytes(function.localBytes) +
+                         " of local memory per thread; GPUs allow 512 KB");
+    for (const ptx::Symbol& symbol : function.symbols)
+        if ((symbol.space == ptx::Space::Global || symbol.space == ptx::Space::Const) &&
+            symbol.size > request.options.maxBufferBytes)
+            throw InputError("module variable " + symbol.name + " is " + formatBytes(symbol.size) +
+                             "; the simulator allows at most " + formatBytes(request.options.maxBufferBytes));
     const std::uint64_t shared = function.staticSharedBytes + request.dynamicSharedBytes;
     const std::uint64_t sharedLimit = request.dynamicSharedBytes > 0 ? request.preset.sharedPerBlockOptin
                                                                      : request.preset.sharedPerBlock;
@@ -184,7 +193,9 @@ SimResult simulate(LaunchRequest request, const std::atomic<bool>* cancel,
                     if (logging) {
                         logs.push_back(runner.takeBlockLog());
                         // Bounded memory: past the cap the timing model gives up for this launch.
-                        if (runner.loggedRecords() - recordsBefore > request.options.maxTimingRecordsPerSm) {
+                        const std::uint64_t bytes = (runner.loggedRecords() - recordsBefore) * sizeof(IssueRecord) +
+                                                    runner.sectorPool().size() * sizeof(std::uint64_t);
+                        if (bytes > request.options.maxTimingBytesPerSm) {
                             timingComplete = false;
                             logging = false;
                             runner.setLogging(false);

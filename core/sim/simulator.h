@@ -41,7 +41,7 @@ struct SimOptions {
     std::uint64_t maxBufferBytes = 1ull << 30;   // per argument buffer
     bool timing = true;                          // run the timing model (cycles, stalls, cache hits)
     int registersPerThread = 32;                 // for resident blocks per SM (ptxas decides the real count)
-    std::uint64_t maxTimingRecordsPerSm = 16'000'000; // about 200 MB of issue records; past it, no timing
+    std::uint64_t maxTimingBytesPerSm = 256ull << 20; // issue records + sectors kept per SM; past it, no timing
 };
 
 struct LaunchRequest {

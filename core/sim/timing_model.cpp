@@ -322,6 +322,7 @@ SmTiming SmTimingModel::replay(const std::vector<BlockLog>& blocks, const std::v
         warp.done = true;
         Resident& block = resident[warp.block];
         block.live -= 1;
+        block.warps.erase(std::find(block.warps.begin(), block.warps.end(), slot)); // the slot may be reused
         auto& list = byScheduler[slot % static_cast<std::size_t>(schedulers)];
         list.erase(std::find(list.begin(), list.end(), slot));
         freeWarpSlots.push_back(slot);

@@ -2,6 +2,7 @@
 
 #include "util/input_error.h"
 
+#include <charconv>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -105,13 +106,21 @@ TraceFile readTrace(const std::string& path)
     TraceFile result;
     result.kernel = headerValue(header, "kernel");
     result.entry = headerValue(header, "entry");
-    const std::uint64_t events = std::stoull("0" + headerValue(header, "events"));
-    const std::uint64_t memory = std::stoull("0" + headerValue(header, "memory_records"));
+    auto count = [&](const char* key) -> std::uint64_t {
+        const std::string text = headerValue(header, key);
+        std::uint64_t value = 0;
+        auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+        if (text.empty() || error != std::errc() || end != text.data() + text.size())
+            throw InputError("'" + path + "': the header's \"" + std::string(key) + "\" is not a count");
+        return value;
+    };
+    const std::uint64_t events = count("events");
+    const std::uint64_t memory = count("memory_records");
     result.trace.truncated = headerValue(header, "truncated") == "true";
     std::stringstream rest;
     rest << file.rdbuf();
     const std::string body = rest.str();
-    if (body.size() < events * kEventBytes + memory * kMemoryBytes)
+    if (events > body.size() / kEventBytes || memory > (body.size() - events * kEventBytes) / kMemoryBytes)
         throw InputError("'" + path + "' is cut short: it should hold " + std::to_string(events) + " events and " +
                          std::to_string(memory) + " memory records");
     const char* in = body.data();
@@ -133,7 +142,7 @@ TraceFile readTrace(const std::string& path)
         event.conflictDegree = get<std::uint8_t>(in);
         event.stallReason = get<std::uint8_t>(in);
         event.reserved = get<std::uint8_t>(in);
-        if (event.memory >= static_cast<std::int64_t>(memory))
+        if (event.memory < -1 || event.memory >= static_cast<std::int64_t>(memory))
             throw InputError("'" + path + "': event " + std::to_string(i) + " refers to a missing memory record");
         result.trace.events.push_back(event);
     }

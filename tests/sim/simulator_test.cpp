@@ -216,6 +216,48 @@ extern "C" __global__ void collatz(const unsigned* start, unsigned* steps)
     EXPECT_GT(shifted.stats.branchesDivergent, 0u);
 }
 
+// A return nested inside a branch: the warp reconverges right after the inner if, so the barrier
+// below is reached by every lane together (no false barrier divergence) and the exchange through
+// shared memory sees every value.
+TEST(Divergence, NestedEarlyReturnStillReconvergesBeforeTheBarrier)
+{
+    const CompiledKernel kernel = compileKernel(R"(
+extern "C" __global__ void nested_return(const int* in, int* out)
+{
+    __shared__ int s[32];
+    int t = threadIdx.x;
+    int v = in[t];
+    if (t < 16) {
+        if (v < 0) return;
+        v *= 2;
+    }
+    s[t] = v;
+    __syncthreads();
+    out[t] = s[t ^ 16];
+}
+)", "nested_return");
+    const sim::SimResult result = simulateKernel(kernel, {1, 1, 1}, {32, 1, 1}, {"in=i32[32]:iota", "out=i32[32]"});
+    EXPECT_TRUE(result.hazards.empty()) << (result.hazards.empty() ? "" : result.hazards[0].message);
+    const std::vector<int> out = bufferValues<int>(result, "out");
+    for (int t = 0; t < 32; ++t) {
+        const int k = t ^ 16;
+        EXPECT_EQ(out[static_cast<std::size_t>(t)], k < 16 ? 2 * k : k) << "thread " << t;
+    }
+}
+
+TEST(Bits, PopcountOfSixtyFourBitsWritesAThirtyTwoBitCount)
+{
+    const CompiledKernel kernel = compileKernel(R"(
+extern "C" __global__ void popcount(const unsigned long long* in, int* out)
+{
+    out[threadIdx.x] = __popcll(in[threadIdx.x]);
+}
+)", "popcount");
+    const sim::SimResult result = simulateKernel(kernel, {1, 1, 1}, {32, 1, 1}, {"in=u64[32]:fill(9223372036854775807)", "out=i32[32]"});
+    for (int value : bufferValues<int>(result, "out"))
+        EXPECT_EQ(value, 63); // 2^63 - 1
+}
+
 TEST(StepBudget, AKernelThatNeverEndsStopsWithAClearResult)
 {
     const CompiledKernel kernel = compileKernel(R"(
