@@ -73,6 +73,9 @@ struct SharedWordState {
     std::uint32_t readWarpEpoch = 0;
     std::uint8_t readersAcrossWarps = 0; // more than one warp read it in readEpoch
     std::uint8_t writeAtomic = 0;        // the last write was an atomic
+    std::uint8_t writeBytes = 0;         // bytes (bit per byte) of the last write
+    std::uint8_t readBytes = 0;          // bytes read since readEpoch began
+    std::uint8_t writtenBytes = 0;       // bytes any thread has written
 };
 
 enum class RunOutcome { Completed, BudgetExceeded };

@@ -135,27 +135,32 @@ void BlockRunner::trackSharedAccess(const WarpState& warp, int lane, std::uint64
     const std::uint32_t thread = static_cast<std::uint32_t>(warp.index * 32 + lane) + 1;
     for (std::uint64_t word = address / 4; word <= (address + bytes - 1) / 4 && word < m_sharedState.size(); ++word) {
         SharedWordState& state = m_sharedState[word];
+        // The bytes of this word the access touches: byte and half-word arrays share words without
+        // sharing bytes, which is not a race.
+        const std::uint64_t first = std::max<std::uint64_t>(address, word * 4);
+        const std::uint64_t last = std::min<std::uint64_t>(address + bytes, word * 4 + 4); // one past
+        const auto touched = static_cast<std::uint8_t>(((1u << (last - first)) - 1u) << (first - word * 4));
         const auto sameInterval = [&](std::uint32_t other, std::uint32_t epoch, std::uint32_t warpEpoch) {
             const std::int32_t otherWarp = static_cast<std::int32_t>((other - 1) / 32);
             if (otherWarp == warp.index)
                 return warpEpoch == warp.warpEpoch;
             return epoch == m_blockEpoch;
         };
-        if ((!isWrite || isAtomic) && state.writer == 0) {
+        if ((!isWrite || isAtomic) && (touched & ~state.writtenBytes) != 0) {
             reportHazard(HazardKind::UninitializedSharedRead, warp, lane, word * 4, "shared",
                          "reads shared memory at offset " + std::to_string(word * 4) +
                              " before any thread of the block wrote it");
         }
         // Atomics do not race with each other, only with plain accesses.
-        if (state.writer != 0 && state.writer != thread && !(isAtomic && state.writeAtomic) &&
-            sameInterval(state.writer, state.writeEpoch, state.writeWarpEpoch)) {
+        if (state.writer != 0 && state.writer != thread && (touched & state.writeBytes) != 0 &&
+            !(isAtomic && state.writeAtomic) && sameInterval(state.writer, state.writeEpoch, state.writeWarpEpoch)) {
             const std::uint32_t other = state.writer - 1;
             reportHazard(HazardKind::SharedRace, warp, lane, word * 4, "shared",
                          std::string(isWrite ? "writes" : "reads") + " shared memory at offset " + std::to_string(word * 4) +
                              " that thread " + std::to_string(other) + " (warp " + std::to_string(other / 32) +
                              ") wrote with no barrier in between (missing __syncthreads or __syncwarp)");
         }
-        if (isWrite && state.reader != 0 &&
+        if (isWrite && state.reader != 0 && (touched & state.readBytes) != 0 &&
             ((state.reader != thread && sameInterval(state.reader, state.readEpoch, state.readWarpEpoch)) ||
              (state.readersAcrossWarps && state.readEpoch == m_blockEpoch))) {
             const std::uint32_t other = state.reader - 1;
@@ -169,7 +174,10 @@ void BlockRunner::trackSharedAccess(const WarpState& warp, int lane, std::uint64
             state.writeEpoch = m_blockEpoch;
             state.writeWarpEpoch = warp.warpEpoch;
             state.writeAtomic = isAtomic ? 1 : 0;
+            state.writeBytes = touched;
+            state.writtenBytes |= touched;
             state.reader = 0;
+            state.readBytes = 0;
             state.readersAcrossWarps = 0;
         } else {
             if (state.reader != 0 && state.readEpoch == m_blockEpoch &&
@@ -177,6 +185,7 @@ void BlockRunner::trackSharedAccess(const WarpState& warp, int lane, std::uint64
                 state.readersAcrossWarps = 1;
             else if (state.readEpoch != m_blockEpoch)
                 state.readersAcrossWarps = 0;
+            state.readBytes = state.readEpoch == m_blockEpoch && state.reader != 0 ? state.readBytes | touched : touched;
             state.reader = thread;
             state.readEpoch = m_blockEpoch;
             state.readWarpEpoch = warp.warpEpoch;

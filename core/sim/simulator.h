@@ -11,6 +11,10 @@
 //   GPUs schedule threads independently and may interleave the sides differently; results of
 //   race-free code are the same. A per-thread-PC mode can be added behind WarpModel later.
 // - Memory operations are applied lane by lane in lane order; atomics are exact.
+// - With several host threads, SMs (and so blocks) run at once. Race-free kernels give the same
+//   results and statistics as with one thread. A kernel whose blocks write the same global bytes
+//   without atomics, or mix plain and atomic accesses to them, races on a GPU too; here its result
+//   is unspecified in the same way. Floating-point atomics may add in a different order per run.
 #pragma once
 
 #include "gpu/gpu_preset.h"

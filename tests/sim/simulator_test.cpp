@@ -422,6 +422,29 @@ extern "C" __global__ void early_exit(int* out, int n)
         EXPECT_EQ(out[static_cast<std::size_t>(t)], 39 - t);
 }
 
+// Neighbouring threads writing neighbouring bytes share a 4-byte word but no byte: not a race.
+TEST(Hazards, ByteArraysInSharedMemoryAreTrackedPerByte)
+{
+    const CompiledKernel kernel = compileKernel(R"(
+extern "C" __global__ void bytes(const unsigned char* in, unsigned char* out)
+{
+    __shared__ unsigned char s[64];
+    s[threadIdx.x] = in[threadIdx.x] + 1;
+    __syncthreads();
+    out[threadIdx.x] = s[63 - threadIdx.x];
+}
+)", "bytes");
+    const sim::SimResult clean = simulateKernel(kernel, {1, 1, 1}, {64, 1, 1}, {"in=u8[64]:iota", "out=u8[64]"});
+    EXPECT_TRUE(clean.hazards.empty()) << (clean.hazards.empty() ? "" : clean.hazards[0].message);
+    const std::vector<unsigned char> out = bufferValues<unsigned char>(clean, "out");
+    for (int t = 0; t < 64; ++t)
+        EXPECT_EQ(out[static_cast<std::size_t>(t)], 63 - t + 1);
+    // Half the threads: the other half's bytes are read before anyone wrote them.
+    const sim::SimResult half = simulateKernel(kernel, {1, 1, 1}, {32, 1, 1}, {"in=u8[64]:iota", "out=u8[64]"});
+    EXPECT_TRUE(hasHazard(half, sim::HazardKind::UninitializedSharedRead));
+    EXPECT_FALSE(hasHazard(half, sim::HazardKind::SharedRace));
+}
+
 TEST(Hazards, IntegerDivisionByZeroIsReported)
 {
     const CompiledKernel kernel = compileKernel(R"(
