@@ -1,0 +1,164 @@
+#include "ptx/ptx_validate.h"
+
+#include "ptx/ptx_error.h"
+
+#include <string>
+
+namespace warpscope::ptx {
+
+void validateOperands(const Function& function, const Instruction& instruction, std::string_view opcode)
+{
+    using K = Operand::Kind;
+    const auto& ops = instruction.operands;
+    const int n = instruction.operandCount;
+    auto bad = [&](const std::string& why) {
+        throw PtxError("'" + std::string(opcode) + "' " + why, instruction.ptxLine);
+    };
+    auto isValue = [&](int i) {
+        return ops[i].kind == K::Reg || ops[i].kind == K::Imm || ops[i].kind == K::Special ||
+               ops[i].kind == K::Symbol;
+    };
+    auto isDest = [&](int i) { return ops[i].kind == K::Reg && !ops[i].negate; };
+    auto needCount = [&](int lo, int hi) {
+        if (n < lo || n > hi)
+            bad("takes " + (lo == hi ? std::to_string(lo) : std::to_string(lo) + " to " + std::to_string(hi)) +
+                " operands, found " + std::to_string(n));
+    };
+    auto needValues = [&](int from) {
+        for (int i = from; i < n; ++i)
+            if (!isValue(i))
+                bad("operand " + std::to_string(i + 1) + " must be a register or an immediate");
+    };
+    auto regBits = [&](int reg) { return typeBits(function.registers[reg].type); };
+    if (instruction.isMemory() && typeBits(instruction.type) < 8)
+        bad("needs a type of at least 8 bits");
+    switch (instruction.op) {
+    case Op::Ld:
+        needCount(2, 2);
+        if (!(isDest(0) || ops[0].kind == K::Vector)) bad("needs a destination register");
+        if (ops[1].kind != K::Address) bad("needs an address [..] as its source");
+        if ((ops[0].kind == K::Vector) != (instruction.vectorWidth > 1) ||
+            (ops[0].kind == K::Vector && ops[0].vectorCount != instruction.vectorWidth))
+            bad("vector width and destination do not match");
+        break;
+    case Op::St:
+        needCount(2, 2);
+        if (ops[0].kind != K::Address) bad("needs an address [..] as its destination");
+        if (ops[1].kind == K::Vector)
+            for (int v = 0; v < ops[1].vectorCount; ++v)
+                if (ops[1].vector[static_cast<std::size_t>(v)] < 0) bad("cannot store '_'");
+        if (!(isValue(1) || ops[1].kind == K::Vector)) bad("needs a value to store");
+        if ((ops[1].kind == K::Vector) != (instruction.vectorWidth > 1) ||
+            (ops[1].kind == K::Vector && ops[1].vectorCount != instruction.vectorWidth))
+            bad("vector width and source do not match");
+        break;
+    case Op::Atom:
+        needCount(instruction.atomOp == AtomOp::Cas ? 4 : 3, instruction.atomOp == AtomOp::Cas ? 4 : 3);
+        if (!isDest(0) && ops[0].kind != K::Sink) bad("needs a destination register");
+        if (ops[1].kind != K::Address) bad("needs an address [..]");
+        needValues(2);
+        break;
+    case Op::Red:
+        needCount(2, 2);
+        if (ops[0].kind != K::Address) bad("needs an address [..]");
+        needValues(1);
+        break;
+    case Op::Mov:
+        needCount(2, 2);
+        if (ops[0].kind == K::Vector || ops[1].kind == K::Vector) {
+            if (ops[0].kind == K::Vector && !isValue(1)) bad("unpacks only a register");
+            if (ops[1].kind == K::Vector && !isDest(0)) bad("packs only into a register");
+            if (ops[1].kind == K::Vector)
+                for (int v = 0; v < ops[1].vectorCount; ++v)
+                    if (ops[1].vector[static_cast<std::size_t>(v)] < 0) bad("cannot pack '_'");
+            break;
+        }
+        if (!isDest(0)) bad("needs a destination register");
+        needValues(1);
+        break;
+    case Op::Cvta: case Op::Cvt: case Op::Abs: case Op::Neg: case Op::Not: case Op::Cnot:
+    case Op::Popc: case Op::Clz: case Op::Brev: case Op::Rcp: case Op::Sqrt:
+        needCount(2, 2);
+        if (!isDest(0)) bad("needs a destination register");
+        needValues(1);
+        break;
+    case Op::Add: case Op::Sub: case Op::Mul: case Op::Div: case Op::Rem: case Op::Min: case Op::Max:
+    case Op::And: case Op::Or: case Op::Xor: case Op::Shl: case Op::Shr:
+        needCount(3, 3);
+        if (!isDest(0)) bad("needs a destination register");
+        needValues(1);
+        break;
+    case Op::Mad: case Op::Fma: case Op::Sad: case Op::Selp: case Op::Slct: case Op::Bfe: case Op::Prmt:
+        needCount(4, 4);
+        if (!isDest(0)) bad("needs a destination register");
+        needValues(1);
+        break;
+    case Op::Bfi:
+        needCount(5, 5);
+        if (!isDest(0)) bad("needs a destination register");
+        needValues(1);
+        break;
+    case Op::Lop3:
+        needCount(5, 5);
+        if (!isDest(0)) bad("needs a destination register");
+        needValues(1);
+        if (ops[4].kind != K::Imm) bad("needs an immediate truth table");
+        break;
+    case Op::Setp:
+        needCount(instruction.boolOp == BoolOp::None ? 3 : 4, instruction.boolOp == BoolOp::None ? 3 : 4);
+        if (!isDest(0) || regBits(ops[0].reg) != 1) bad("needs a predicate destination");
+        needValues(1);
+        break;
+    case Op::Bra:
+        needCount(1, 1);
+        if (ops[0].kind != K::Label) bad("needs a label");
+        break;
+    case Op::Ret: case Op::Exit: case Op::MemBar:
+        needCount(0, 0);
+        break;
+    case Op::BarSync:
+        needCount(1, 2);
+        needValues(0);
+        break;
+    case Op::BarWarpSync:
+        needCount(1, 1);
+        needValues(0);
+        break;
+    case Op::Activemask:
+        needCount(1, 1);
+        if (!isDest(0)) bad("needs a destination register");
+        break;
+    case Op::Shfl:
+        needCount(5, 5);
+        if (!isDest(0)) bad("needs a destination register");
+        needValues(1);
+        if (instruction.type != Type::B32) bad("is supported for .b32 only");
+        break;
+    case Op::Vote:
+        needCount(3, 3);
+        if (!isDest(0)) bad("needs a destination");
+        needValues(1);
+        break;
+    }
+    // Register destinations must be wide enough for what is written (PTX allows wider).
+    if (n > 0 && isDest(0) && instruction.op != Op::St && instruction.op != Op::Red &&
+        instruction.op != Op::Bra && instruction.op != Op::BarSync && instruction.op != Op::BarWarpSync) {
+        Type written = instruction.type;
+        if (instruction.op == Op::Setp || (instruction.op == Op::Vote && instruction.vote != VoteMode::Ballot))
+            written = Type::Pred;
+        if ((instruction.op == Op::Mul || instruction.op == Op::Mad) && instruction.mulMode == MulMode::Wide)
+            written = typeBits(instruction.type) == 32 ? Type::B64 : Type::B32;
+        if (instruction.op == Op::Popc || instruction.op == Op::Clz)
+            written = Type::U32; // the count is .u32 whatever the source width (PTX ISA)
+        const int destinationBits = regBits(ops[0].reg);
+        const int writtenBits = typeBits(written);
+        if ((written == Type::Pred) != (destinationBits == 1) || destinationBits < writtenBits)
+            bad("writes " + std::to_string(writtenBits) + " bits into " +
+                function.registers[ops[0].reg].name + " (" + std::to_string(destinationBits) + " bits)");
+        if ((instruction.op == Op::Mul || instruction.op == Op::Mad) && instruction.mulMode == MulMode::Wide &&
+            typeBits(instruction.type) > 32)
+            bad(".wide is defined for 16- and 32-bit types only");
+    }
+}
+
+} // namespace warpscope::ptx
