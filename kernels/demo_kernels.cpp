@@ -265,9 +265,8 @@ GoldComparison compareWithGold(const DemoKernel& kernel, const DemoLaunch& launc
                 if (mismatches == 0) {
                     detail << check.buffer << "[" << i << "] is " << sim::formatElement(*actual, actual->bytes, i)
                            << ", the gold reference has ";
-                    sim::ResolvedArg wantArg = *actual;
-                    std::vector<std::uint8_t> wantBytes(want, want + size);
-                    detail << sim::formatElement(wantArg, wantBytes, 0);
+                    const std::vector<std::uint8_t> wantBytes(want, want + size);
+                    detail << sim::formatElement(*actual, wantBytes, 0);
                 }
                 ++mismatches;
             }

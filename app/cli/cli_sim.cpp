@@ -289,7 +289,7 @@ int runSim(const SimOptions& options, std::ostream& out, std::ostream& err)
     }
 
     if (!options.trace.empty())
-        sim::writeTrace(options.trace, result.trace, *module, *function, kernelName);
+        sim::writeTrace(options.trace, result.trace, *function, kernelName);
 
     const sim::KernelStats& stats = result.stats;
     if (!options.dump.empty()) {

@@ -201,6 +201,7 @@ void buildControlFlow(Function& function)
     std::vector<std::vector<std::int32_t>> pruned = successors;
     auto leavesEarly = [&](std::int32_t s) { return s == exitNode || function.blocks[s].onlyLeaves; };
     std::vector<bool> restored(blockCount, false);
+    const std::vector<bool> reachedBefore = reachesExit(blockCount, successors);
     while (true) {
         for (std::int32_t b = 0; b < blockCount; ++b) {
             if (restored[b] || function.blocks[b].onlyLeaves)
@@ -216,7 +217,6 @@ void buildControlFlow(Function& function)
                     pruned[b].push_back(s);
         }
         const std::vector<bool> reaches = reachesExit(blockCount, pruned);
-        const std::vector<bool> reachedBefore = reachesExit(blockCount, successors);
         bool again = false;
         for (std::int32_t b = 0; b < blockCount; ++b)
             if (reachedBefore[b] && !reaches[b] && !restored[b] && pruned[b] != successors[b]) {

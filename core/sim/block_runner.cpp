@@ -177,11 +177,11 @@ void BlockRunner::step(WarpState& warp)
         advance(warp);
         break;
     case ptx::Op::Shfl:
-        executeShuffle(warp, instruction, active, mask);
+        executeShuffle(warp, instruction, mask);
         advance(warp);
         break;
     case ptx::Op::Vote:
-        executeVote(warp, instruction, active, mask);
+        executeVote(warp, instruction, mask);
         advance(warp);
         break;
     case ptx::Op::Activemask: {

@@ -29,8 +29,7 @@ struct LaunchContext {
     const ptx::Function* function = nullptr;
     launch::Dim3 grid;
     launch::Dim3 block;
-    std::uint64_t dynamicSharedBytes = 0;
-    std::uint64_t sharedBytes = 0;             // static + dynamic
+    std::uint64_t sharedBytes = 0;             // static + dynamic, with the dynamic area aligned
     std::vector<std::uint8_t> paramBytes;      // the kernel parameter buffer
     std::vector<std::uint64_t> symbolAddress;  // per function symbol: its global address (globals/consts)
     GlobalMemory* memory = nullptr;
@@ -110,10 +109,9 @@ private:
     std::uint32_t guardMask(const WarpState& warp, const ptx::Instruction& instruction, std::uint32_t active) const;
 
     // exec_alu.cpp
-    void read(const WarpState& warp, const ptx::Operand& operand, ptx::Type type, LaneValues& out) const;
+    void read(const WarpState& warp, const ptx::Operand& operand, LaneValues& out) const;
     // A register operand's lanes in place, or `scratch` filled by read().
-    const std::uint64_t* source(const WarpState& warp, const ptx::Operand& operand, ptx::Type type,
-                                LaneValues& scratch) const;
+    const std::uint64_t* source(const WarpState& warp, const ptx::Operand& operand, LaneValues& scratch) const;
     void write(WarpState& warp, std::int32_t reg, const LaneValues& values, std::uint32_t mask);
     void executeAlu(WarpState& warp, const ptx::Instruction& instruction, std::uint32_t mask);
     void executeConvert(WarpState& warp, const ptx::Instruction& instruction, std::uint32_t mask);
@@ -132,9 +130,8 @@ private:
     void executeExit(WarpState& warp, std::uint32_t exiting);
     void executeBarrier(WarpState& warp, const ptx::Instruction& instruction, std::uint32_t active);
     void executeWarpSync(WarpState& warp, const ptx::Instruction& instruction, std::uint32_t active);
-    void executeShuffle(WarpState& warp, const ptx::Instruction& instruction, std::uint32_t active,
-                        std::uint32_t mask);
-    void executeVote(WarpState& warp, const ptx::Instruction& instruction, std::uint32_t active, std::uint32_t mask);
+    void executeShuffle(WarpState& warp, const ptx::Instruction& instruction, std::uint32_t mask);
+    void executeVote(WarpState& warp, const ptx::Instruction& instruction, std::uint32_t mask);
     void checkMemberMask(const WarpState& warp, std::uint32_t memberMask, std::uint32_t active);
     void advance(WarpState& warp);
     void popReconverged(WarpState& warp);

@@ -85,7 +85,7 @@ std::int64_t clampSigned(Int128 value, int bits)
 
 } // namespace
 
-void BlockRunner::read(const WarpState& warp, const ptx::Operand& operand, ptx::Type type, LaneValues& out) const
+void BlockRunner::read(const WarpState& warp, const ptx::Operand& operand, LaneValues& out) const
 {
     using K = ptx::Operand::Kind;
     switch (operand.kind) {
@@ -146,15 +146,13 @@ void BlockRunner::read(const WarpState& warp, const ptx::Operand& operand, ptx::
     default:
         throw ptx::PtxError("operand cannot be read as a value", 0);
     }
-    (void)type;
 }
 
-const std::uint64_t* BlockRunner::source(const WarpState& warp, const ptx::Operand& operand, ptx::Type type,
-                                         LaneValues& scratch) const
+const std::uint64_t* BlockRunner::source(const WarpState& warp, const ptx::Operand& operand, LaneValues& scratch) const
 {
     if (operand.kind == ptx::Operand::Kind::Reg && !operand.negate)
         return warp.regs + static_cast<std::size_t>(operand.reg) * 32;
-    read(warp, operand, type, scratch);
+    read(warp, operand, scratch);
     return scratch.data();
 }
 
@@ -182,7 +180,7 @@ void BlockRunner::executeAlu(WarpState& warp, const ptx::Instruction& in, std::u
     if (in.op == Op::Mov && in.operands[0].kind == ptx::Operand::Kind::Vector) {
         // mov.b64 {lo, hi}, %rd: unpack into equal parts.
         LaneValues& a = aStore;
-        read(warp, in.operands[1], type, a);
+        read(warp, in.operands[1], a);
         const ptx::Operand& vector = in.operands[0];
         const int partBits = bits / vector.vectorCount;
         for (int part = 0; part < vector.vectorCount; ++part) {
@@ -203,7 +201,7 @@ void BlockRunner::executeAlu(WarpState& warp, const ptx::Instruction& in, std::u
             ptx::Operand reg;
             reg.kind = ptx::Operand::Kind::Reg;
             reg.reg = vector.vector[static_cast<std::size_t>(part)];
-            read(warp, reg, type, a);
+            read(warp, reg, a);
             for (int lane = 0; lane < 32; ++lane)
                 r[static_cast<std::size_t>(lane)] |= (a[static_cast<std::size_t>(lane)] &
                                                       (partBits == 64 ? ~0ull : ((1ull << partBits) - 1))) << (part * partBits);
@@ -213,12 +211,10 @@ void BlockRunner::executeAlu(WarpState& warp, const ptx::Instruction& in, std::u
     }
     // Register operands are read in place; r is separate, so a destination that is also a source
     // is only overwritten after every lane has been computed.
-    const std::uint64_t* a = sources >= 1 ? source(warp, in.operands[1], type, aStore) : aStore.data();
-    const std::uint64_t* b = sources >= 2 ? source(warp, in.operands[2], in.op == Op::Shl || in.op == Op::Shr ? Type::U32 : type, bStore)
-                                          : bStore.data();
-    const std::uint64_t* c = sources >= 3 ? source(warp, in.operands[3], in.op == Op::Selp ? Type::Pred : type, cStore)
-                                          : cStore.data();
-    const std::uint64_t* d = sources >= 4 ? source(warp, in.operands[4], type, dStore) : dStore.data();
+    const std::uint64_t* a = sources >= 1 ? source(warp, in.operands[1], aStore) : aStore.data();
+    const std::uint64_t* b = sources >= 2 ? source(warp, in.operands[2], bStore) : bStore.data();
+    const std::uint64_t* c = sources >= 3 ? source(warp, in.operands[3], cStore) : cStore.data();
+    const std::uint64_t* d = sources >= 4 ? source(warp, in.operands[4], dStore) : dStore.data();
     const bool ftz = in.ftz;
 
     auto binaryFloat = [&](auto f32op, auto f64op) {
@@ -495,10 +491,10 @@ void BlockRunner::executeCompare(WarpState& warp, const ptx::Instruction& in, st
 {
     const Type type = in.type;
     LaneValues aStore, bStore, c, r, q;
-    const std::uint64_t* a = source(warp, in.operands[1], type, aStore);
-    const std::uint64_t* b = source(warp, in.operands[2], type, bStore);
+    const std::uint64_t* a = source(warp, in.operands[1], aStore);
+    const std::uint64_t* b = source(warp, in.operands[2], bStore);
     if (in.boolOp != ptx::BoolOp::None)
-        read(warp, in.operands[3], Type::Pred, c);
+        read(warp, in.operands[3], c);
     else
         c.fill(0);
     using C = ptx::CmpOp;
@@ -617,7 +613,7 @@ void BlockRunner::executeConvert(WarpState& warp, const ptx::Instruction& in, st
 {
     const Type to = in.type, from = in.type2;
     LaneValues a, r;
-    read(warp, in.operands[1], from, a);
+    read(warp, in.operands[1], a);
     const bool toFloat = ptx::isFloat(to), fromFloat = ptx::isFloat(from);
     const int toBits = ptx::typeBits(to);
     using R = ptx::Rounding;

@@ -78,7 +78,7 @@ void BlockRunner::executeBarrier(WarpState& warp, const ptx::Instruction& instru
 {
     if (instruction.operandCount == 2) {
         LaneValues count;
-        read(warp, instruction.operands[1], ptx::Type::U32, count);
+        read(warp, instruction.operands[1], count);
         const int lane = std::countr_zero(active | 0x80000000u);
         if (static_cast<std::int64_t>(count[static_cast<std::size_t>(lane)] & 0xffffffffu) != m_context.block.volume())
             throw ptx::PtxError("bar.sync with a thread count other than the whole block is not modelled",
@@ -124,7 +124,7 @@ void BlockRunner::checkMemberMask(const WarpState& warp, std::uint32_t memberMas
 void BlockRunner::executeWarpSync(WarpState& warp, const ptx::Instruction& instruction, std::uint32_t active)
 {
     LaneValues member;
-    read(warp, instruction.operands[0], ptx::Type::B32, member);
+    read(warp, instruction.operands[0], member);
     const int first = std::countr_zero(active | 0x80000000u);
     const std::uint32_t memberMask = static_cast<std::uint32_t>(member[static_cast<std::size_t>(first)]);
     checkMemberMask(warp, memberMask, active);
@@ -138,14 +138,13 @@ void BlockRunner::executeWarpSync(WarpState& warp, const ptx::Instruction& instr
 }
 
 // shfl.sync (PTX ISA, "Data Movement and Conversion Instructions: shfl.sync").
-void BlockRunner::executeShuffle(WarpState& warp, const ptx::Instruction& instruction, std::uint32_t active,
-                                 std::uint32_t mask)
+void BlockRunner::executeShuffle(WarpState& warp, const ptx::Instruction& instruction, std::uint32_t mask)
 {
     LaneValues source, laneOrOffset, clamp, member;
-    read(warp, instruction.operands[1], ptx::Type::B32, source);
-    read(warp, instruction.operands[2], ptx::Type::B32, laneOrOffset);
-    read(warp, instruction.operands[3], ptx::Type::B32, clamp);
-    read(warp, instruction.operands[4], ptx::Type::B32, member);
+    read(warp, instruction.operands[1], source);
+    read(warp, instruction.operands[2], laneOrOffset);
+    read(warp, instruction.operands[3], clamp);
+    read(warp, instruction.operands[4], member);
     if (mask == 0)
         return;
     const int first = std::countr_zero(mask);
@@ -180,17 +179,16 @@ void BlockRunner::executeShuffle(WarpState& warp, const ptx::Instruction& instru
         result[lane] = source[static_cast<std::size_t>(j)] & 0xffffffffu;
         valid[lane] = inRange ? 1 : 0;
     }
-    (void)active;
     write(warp, instruction.operands[0].reg, result, mask);
     if (instruction.operands[0].pairReg >= 0)
         write(warp, instruction.operands[0].pairReg, valid, mask);
 }
 
-void BlockRunner::executeVote(WarpState& warp, const ptx::Instruction& instruction, std::uint32_t active, std::uint32_t mask)
+void BlockRunner::executeVote(WarpState& warp, const ptx::Instruction& instruction, std::uint32_t mask)
 {
     LaneValues predicate, member;
-    read(warp, instruction.operands[1], ptx::Type::Pred, predicate);
-    read(warp, instruction.operands[2], ptx::Type::B32, member);
+    read(warp, instruction.operands[1], predicate);
+    read(warp, instruction.operands[2], member);
     if (mask == 0)
         return;
     const int first = std::countr_zero(mask);
@@ -209,7 +207,6 @@ void BlockRunner::executeVote(WarpState& warp, const ptx::Instruction& instructi
     case ptx::VoteMode::Uni: value = (ballot == 0 || ballot == voters) ? 1 : 0; break;
     case ptx::VoteMode::None: break;
     }
-    (void)active;
     LaneValues result;
     result.fill(value);
     write(warp, instruction.operands[0].reg, result, mask);

@@ -112,7 +112,7 @@ std::string describeOutside(const DeviceBuffer* nearest, std::uint64_t address, 
 void BlockRunner::executeCvta(WarpState& warp, const ptx::Instruction& in, std::uint32_t mask)
 {
     LaneValues a, r;
-    read(warp, in.operands[1], in.type, a);
+    read(warp, in.operands[1], a);
     std::uint64_t window = 0;
     switch (in.space) {
     case Space::Shared: window = kSharedWindow; break;
@@ -250,16 +250,16 @@ void BlockRunner::executeMemory(WarpState& warp, const ptx::Instruction& in, std
                 if (reg.reg < 0)
                     values[i].fill(0);
                 else
-                    read(warp, reg, in.type, values[i]);
+                    read(warp, reg, values[i]);
             }
         } else {
-            read(warp, source, in.type, values[0]);
+            read(warp, source, values[0]);
         }
     } else if (isAtomic) {
         const int first = in.op == Op::Atom ? 2 : 1;
-        read(warp, in.operands[first], in.type, values[0]);
+        read(warp, in.operands[first], values[0]);
         if (in.atomOp == ptx::AtomOp::Cas)
-            read(warp, in.operands[first + 1], in.type, compare);
+            read(warp, in.operands[first + 1], compare);
         else
             compare.fill(0);
     }

@@ -96,7 +96,6 @@ SimResult simulate(LaunchRequest request, const std::atomic<bool>* cancel,
     context.function = &function;
     context.grid = request.grid;
     context.block = request.block;
-    context.dynamicSharedBytes = request.dynamicSharedBytes;
     context.sharedBytes = function.staticSharedBytes +
         (request.dynamicSharedBytes > 0
              ? (function.staticSharedBytes + function.dynamicSharedAlignment - 1) / function.dynamicSharedAlignment *
@@ -269,7 +268,6 @@ SimResult simulate(LaunchRequest request, const std::atomic<bool>* cancel,
         for (TraceEvent& event : result.trace.events) {
             if (event.block != block)
                 continue;
-            event.sm = static_cast<std::uint16_t>(block % smCount);
             if (event.warp >= warpTimes.size())
                 continue;
             const auto& times = warpTimes[event.warp];

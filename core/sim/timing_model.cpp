@@ -128,6 +128,8 @@ StaticInfo describe(const ptx::Instruction& in)
 
 } // namespace
 
+struct SmTimingModel::InstructionTiming : StaticInfo {};
+
 const char* stallReasonName(StallReason reason)
 {
     switch (reason) {
@@ -173,7 +175,12 @@ SmTimingModel::SmTimingModel(const ptx::Function& function, const gpu::TimingPar
     m_l2Bytes = parameters.l2Bytes / static_cast<std::uint64_t>(m_smCount);
     if (parameters.coreClockMHz > 0 && parameters.dramBandwidthGBps > 0)
         m_dramBytesPerCycle = parameters.dramBandwidthGBps * 1e9 / (parameters.coreClockMHz * 1e6) / m_smCount;
+    m_info.reserve(function.instructions.size());
+    for (const ptx::Instruction& instruction : function.instructions)
+        m_info.push_back(InstructionTiming{describe(instruction)});
 }
+
+SmTimingModel::~SmTimingModel() = default;
 
 SmTiming SmTimingModel::replay(const std::vector<BlockLog>& blocks, const std::vector<std::uint64_t>& sectorPool,
                                const std::vector<std::uint64_t>& traced,
@@ -182,10 +189,7 @@ SmTiming SmTimingModel::replay(const std::vector<BlockLog>& blocks, const std::v
     SmTiming timing;
     if (blocks.empty())
         return timing;
-    std::vector<StaticInfo> info;
-    info.reserve(m_function.instructions.size());
-    for (const ptx::Instruction& instruction : m_function.instructions)
-        info.push_back(describe(instruction));
+    const std::vector<InstructionTiming>& info = m_info;
     const std::size_t registers = m_function.registers.size();
     const gpu::TimingParameters& p = m_parameters;
     const int schedulers = std::max(1, p.schedulersPerSm);

@@ -75,6 +75,7 @@ class SmTimingModel {
 public:
     SmTimingModel(const ptx::Function& function, const gpu::TimingParameters& parameters, int residentBlocks,
                   int smCount, std::uint64_t sharedBytesPerBlock);
+    ~SmTimingModel();
 
     // Replays one SM's blocks (in order). For blocks listed in `traced`, `traceTimes` receives the
     // issue timing of every record (indexed like BlockLog::warps).
@@ -86,8 +87,9 @@ public:
     std::uint64_t l1Bytes() const { return m_l1Bytes; }
 
 private:
-    struct InstructionTiming;
+    struct InstructionTiming; // each instruction's class and registers, worked out once per launch
     const ptx::Function& m_function;
+    std::vector<InstructionTiming> m_info;
     gpu::TimingParameters m_parameters;
     int m_residentBlocks = 1;
     int m_smCount = 1;

@@ -47,10 +47,8 @@ std::string headerValue(const std::string& json, const std::string& key)
 
 } // namespace
 
-void writeTrace(const std::string& path, const Trace& trace, const ptx::Module& module, const ptx::Function& function,
-                const std::string& kernelName)
+void writeTrace(const std::string& path, const Trace& trace, const ptx::Function& function, const std::string& kernelName)
 {
-    (void)module;
     std::string body;
     body.reserve(trace.events.size() * kEventBytes + trace.memory.size() * kMemoryBytes);
     for (const TraceEvent& event : trace.events) {

@@ -17,8 +17,7 @@ struct TraceFile {
 };
 
 // Throws std::runtime_error when the file cannot be written.
-void writeTrace(const std::string& path, const Trace& trace, const ptx::Module& module, const ptx::Function& function,
-                const std::string& kernelName);
+void writeTrace(const std::string& path, const Trace& trace, const ptx::Function& function, const std::string& kernelName);
 
 // Throws InputError naming the file and what is wrong with it.
 TraceFile readTrace(const std::string& path);

@@ -504,7 +504,7 @@ TEST(Trace, TracedBlockHasOneEventPerWarpInstructionAndRoundTripsThroughAFile)
     EXPECT_TRUE(sawLoad);
 
     const std::string path = ::testing::TempDir() + "/warpscope_trace_test.wstrace";
-    sim::writeTrace(path, result.trace, *kernel.module, *kernel.function, "strided_load");
+    sim::writeTrace(path, result.trace, *kernel.function, "strided_load");
     const sim::TraceFile read = sim::readTrace(path);
     EXPECT_EQ(read.kernel, "strided_load");
     ASSERT_EQ(read.trace.events.size(), result.trace.events.size());
