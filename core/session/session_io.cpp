@@ -1,0 +1,548 @@
+#include "session/session_io.h"
+
+#include "util/input_error.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <fstream>
+#include <istream>
+#include <ostream>
+#include <sstream>
+
+namespace warpscope::session {
+
+using nlohmann::json;
+
+// ---- Session helpers -------------------------------------------------------------------------
+
+std::uint64_t ActivityRecord::medianNs() const
+{
+    if (durationsNs.empty())
+        return 0;
+    std::vector<std::uint64_t> sorted = durationsNs;
+    std::sort(sorted.begin(), sorted.end());
+    const std::size_t mid = sorted.size() / 2;
+    return sorted.size() % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+namespace {
+
+template <typename Record>
+const Record* findByKernel(const std::vector<Record>& records, const std::string& kernel)
+{
+    // The last record wins: a stream may repeat a kernel (a rerun in the same session).
+    for (auto it = records.rbegin(); it != records.rend(); ++it)
+        if (it->kernel == kernel)
+            return &*it;
+    return nullptr;
+}
+
+} // namespace
+
+const KernelRecord* Session::findKernel(const std::string& id) const
+{
+    for (const KernelRecord& kernel : kernels)
+        if (kernel.id == id)
+            return &kernel;
+    return nullptr;
+}
+const ActivityRecord* Session::activityFor(const std::string& kernel) const { return findByKernel(activities, kernel); }
+const MetricsRecord* Session::metricsFor(const std::string& kernel) const { return findByKernel(metrics, kernel); }
+const OccupancyRecord* Session::occupancyFor(const std::string& kernel) const { return findByKernel(occupancies, kernel); }
+const PredictionRecord* Session::predictionFor(const std::string& kernel) const { return findByKernel(predictions, kernel); }
+const CheckRecord* Session::checkFor(const std::string& kernel) const { return findByKernel(checks, kernel); }
+
+std::optional<double> Session::metric(const std::string& kernel, const std::string& name) const
+{
+    const MetricsRecord* record = metricsFor(kernel);
+    if (record == nullptr)
+        return std::nullopt;
+    auto it = record->values.find(name);
+    if (it == record->values.end())
+        return std::nullopt;
+    return it->second;
+}
+
+std::string fnv1a64Hex(std::string_view text)
+{
+    std::uint64_t hash = 0xcbf29ce484222325ULL; // FNV offset basis
+    for (unsigned char c : text) {
+        hash ^= c;
+        hash *= 0x100000001b3ULL; // FNV prime
+    }
+    static const char* digits = "0123456789abcdef";
+    std::string out(16, '0');
+    for (int i = 15; i >= 0; --i) {
+        out[static_cast<std::size_t>(i)] = digits[hash & 0xF];
+        hash >>= 4;
+    }
+    return out;
+}
+
+// ---- Writing ---------------------------------------------------------------------------------
+
+namespace {
+
+json dim3(const Dim3& d) { return json::array({d[0], d[1], d[2]}); }
+
+Dim3 readDim3(const json& j, const char* key)
+{
+    Dim3 out{1, 1, 1};
+    if (!j.contains(key))
+        return out;
+    const json& a = j.at(key);
+    if (!a.is_array() || a.size() != 3)
+        throw std::runtime_error(std::string("field '") + key + "' must be an array of 3 integers");
+    for (std::size_t i = 0; i < 3; ++i)
+        out[i] = a.at(i).get<std::uint32_t>();
+    return out;
+}
+
+} // namespace
+
+void SessionWriter::emit(const std::string& line)
+{
+    m_out << line << '\n';
+    m_out.flush();
+}
+
+void SessionWriter::write(const SessionHeader& h)
+{
+    emit(json{{"format", h.format}, {"version", h.version}, {"producer", h.producer},
+              {"created", h.createdUtc}, {"host", h.host}}.dump());
+}
+
+void SessionWriter::write(const DeviceRecord& d)
+{
+    emit(json{{"type", "device"}, {"ordinal", d.ordinal}, {"name", d.name}, {"chip", d.chip},
+              {"compute_capability", json::array({d.computeMajor, d.computeMinor})}, {"sm_count", d.smCount},
+              {"core_clock_khz", d.coreClockKHz}, {"memory_clock_khz", d.memoryClockKHz},
+              {"memory_bus_width_bits", d.memoryBusWidthBits}, {"total_memory_bytes", d.totalMemoryBytes},
+              {"l2_bytes", d.l2Bytes}, {"max_threads_per_sm", d.maxThreadsPerSm}, {"max_blocks_per_sm", d.maxBlocksPerSm},
+              {"max_threads_per_block", d.maxThreadsPerBlock}, {"registers_per_sm", d.registersPerSm},
+              {"registers_per_block", d.registersPerBlock}, {"shared_per_sm", d.sharedPerSm},
+              {"shared_per_block", d.sharedPerBlock}, {"shared_per_block_optin", d.sharedPerBlockOptin},
+              {"reserved_shared_per_block", d.reservedSharedPerBlock}, {"driver_version", d.driverVersion},
+              {"driver_release", d.driverRelease}, {"toolkit_version", d.toolkitVersion},
+              {"cupti_version", d.cuptiVersion}, {"counters_allowed", d.countersAllowed},
+              {"counters_message", d.countersMessage}}.dump());
+}
+
+void SessionWriter::write(const CeilingsRecord& c)
+{
+    emit(json{{"type", "ceilings"}, {"measured_dram_gbps", c.measuredDramGBps},
+              {"measured_dram_method", c.measuredDramMethod}, {"measured_fp32_gflops", c.measuredFp32Gflops},
+              {"measured_fp32_method", c.measuredFp32Method}, {"theoretical_dram_gbps", c.theoreticalDramGBps},
+              {"theoretical_fp32_gflops", c.theoreticalFp32Gflops}, {"theoretical_source", c.theoreticalSource}}.dump());
+}
+
+void SessionWriter::write(const KernelRecord& k)
+{
+    emit(json{{"type", "kernel"}, {"id", k.id}, {"entry", k.entry}, {"title", k.title}, {"ladder", k.ladder},
+              {"ladder_rung", k.ladderRung}, {"source_name", k.sourceName}, {"ptx_fnv1a64", k.ptxHash},
+              {"source_fnv1a64", k.sourceHash}, {"grid", dim3(k.grid)}, {"block", dim3(k.block)},
+              {"dynamic_shared_bytes", k.dynamicSharedBytes}, {"args", k.args}}.dump());
+}
+
+void SessionWriter::write(const ActivityRecord& a)
+{
+    emit(json{{"type", "activity"}, {"kernel", a.kernel}, {"durations_ns", a.durationsNs},
+              {"registers_per_thread", a.registersPerThread}, {"static_shared_bytes", a.staticSharedBytes},
+              {"dynamic_shared_bytes", a.dynamicSharedBytes}, {"local_bytes_per_thread", a.localBytesPerThread},
+              {"grid", dim3(a.grid)}, {"block", dim3(a.block)}, {"dropped_records", a.droppedRecords}}.dump());
+}
+
+void SessionWriter::write(const MemcpyRecord& m)
+{
+    emit(json{{"type", "memcpy"}, {"kernel", m.kernel}, {"direction", m.direction}, {"bytes", m.bytes},
+              {"duration_ns", m.durationNs}}.dump());
+}
+
+void SessionWriter::write(const MetricsRecord& m)
+{
+    emit(json{{"type", "metrics"}, {"kernel", m.kernel}, {"passes", m.passes}, {"replay", m.replay},
+              {"values", m.values}, {"units", m.units}, {"unavailable", m.unavailable}}.dump());
+}
+
+void SessionWriter::write(const OccupancyRecord& o)
+{
+    emit(json{{"type", "occupancy"}, {"kernel", o.kernel}, {"theoretical", o.theoretical},
+              {"active_blocks_per_sm", o.activeBlocksPerSm}, {"registers_per_thread", o.registersPerThread},
+              {"limiter", o.limiter}, {"waves", o.waves}}.dump());
+}
+
+void SessionWriter::write(const PredictionRecord& p)
+{
+    emit(json{{"type", "prediction"}, {"kernel", p.kernel}, {"preset", p.preset},
+              {"warp_instructions", p.warpInstructions}, {"thread_instructions", p.threadInstructions},
+              {"global_load_requests", p.globalLoadRequests}, {"global_load_sectors", p.globalLoadSectors},
+              {"global_store_requests", p.globalStoreRequests}, {"global_store_sectors", p.globalStoreSectors},
+              {"shared_load_requests", p.sharedLoadRequests}, {"shared_store_requests", p.sharedStoreRequests},
+              {"shared_load_wavefronts", p.sharedLoadWavefronts}, {"shared_store_wavefronts", p.sharedStoreWavefronts},
+              {"shared_bank_conflicts", p.sharedBankConflicts}, {"branches_uniform", p.branchesUniform},
+              {"branches_divergent", p.branchesDivergent}, {"fadd", p.fadd}, {"fmul", p.fmul}, {"ffma", p.ffma},
+              {"theoretical_occupancy", p.theoreticalOccupancy}}.dump());
+}
+
+void SessionWriter::write(const CheckRecord& c)
+{
+    emit(json{{"type", "check"}, {"kernel", c.kernel}, {"reference", c.reference}, {"matches", c.matches},
+              {"detail", c.detail}}.dump());
+}
+
+void SessionWriter::write(const ProgressRecord& p)
+{
+    emit(json{{"type", "progress"}, {"stage", p.stage}, {"kernel", p.kernel}, {"done", p.done},
+              {"total", p.total}}.dump());
+}
+
+void SessionWriter::write(const LogRecord& l)
+{
+    emit(json{{"type", "log"}, {"level", l.level}, {"message", l.message}}.dump());
+}
+
+void SessionWriter::write(const ErrorRecord& e)
+{
+    emit(json{{"type", "error"}, {"code", e.code}, {"message", e.message}, {"kernel", e.kernel},
+              {"fatal", e.fatal}}.dump());
+}
+
+void SessionWriter::write(const EndRecord& e)
+{
+    emit(json{{"type", "end"}, {"status", e.status}, {"wall_seconds", e.wallSeconds}}.dump());
+}
+
+void SessionWriter::writeAll(const Session& s)
+{
+    write(s.header);
+    for (const auto& r : s.devices) write(r);
+    if (s.ceilings) write(*s.ceilings);
+    for (const auto& r : s.kernels) write(r);
+    for (const auto& r : s.activities) write(r);
+    for (const auto& r : s.memcpys) write(r);
+    for (const auto& r : s.metrics) write(r);
+    for (const auto& r : s.occupancies) write(r);
+    for (const auto& r : s.predictions) write(r);
+    for (const auto& r : s.checks) write(r);
+    for (const auto& r : s.progress) write(r);
+    for (const auto& r : s.logs) write(r);
+    for (const auto& r : s.errors) write(r);
+    if (s.end) write(*s.end);
+}
+
+std::string formatSession(const Session& session)
+{
+    std::ostringstream out;
+    SessionWriter(out).writeAll(session);
+    return out.str();
+}
+
+// ---- Reading ---------------------------------------------------------------------------------
+
+namespace {
+
+template <typename T>
+T field(const json& j, const char* key, T fallback = T{})
+{
+    auto it = j.find(key);
+    if (it == j.end() || it->is_null())
+        return fallback;
+    try {
+        return it->get<T>();
+    } catch (const json::exception&) {
+        throw std::runtime_error(std::string("field '") + key + "' has the wrong type (" + it->type_name() + ")");
+    }
+}
+
+DeviceRecord readDevice(const json& j)
+{
+    DeviceRecord d;
+    d.ordinal = field<int>(j, "ordinal");
+    d.name = field<std::string>(j, "name");
+    d.chip = field<std::string>(j, "chip");
+    if (auto cc = field<std::vector<int>>(j, "compute_capability"); cc.size() == 2) {
+        d.computeMajor = cc[0];
+        d.computeMinor = cc[1];
+    }
+    d.smCount = field<int>(j, "sm_count");
+    d.coreClockKHz = field<int>(j, "core_clock_khz");
+    d.memoryClockKHz = field<int>(j, "memory_clock_khz");
+    d.memoryBusWidthBits = field<int>(j, "memory_bus_width_bits");
+    d.totalMemoryBytes = field<std::uint64_t>(j, "total_memory_bytes");
+    d.l2Bytes = field<std::uint64_t>(j, "l2_bytes");
+    d.maxThreadsPerSm = field<int>(j, "max_threads_per_sm");
+    d.maxBlocksPerSm = field<int>(j, "max_blocks_per_sm");
+    d.maxThreadsPerBlock = field<int>(j, "max_threads_per_block");
+    d.registersPerSm = field<int>(j, "registers_per_sm");
+    d.registersPerBlock = field<int>(j, "registers_per_block");
+    d.sharedPerSm = field<std::uint64_t>(j, "shared_per_sm");
+    d.sharedPerBlock = field<std::uint64_t>(j, "shared_per_block");
+    d.sharedPerBlockOptin = field<std::uint64_t>(j, "shared_per_block_optin");
+    d.reservedSharedPerBlock = field<std::uint64_t>(j, "reserved_shared_per_block");
+    d.driverVersion = field<int>(j, "driver_version");
+    d.driverRelease = field<std::string>(j, "driver_release");
+    d.toolkitVersion = field<int>(j, "toolkit_version");
+    d.cuptiVersion = field<std::string>(j, "cupti_version");
+    d.countersAllowed = field<bool>(j, "counters_allowed", true);
+    d.countersMessage = field<std::string>(j, "counters_message");
+    return d;
+}
+
+CeilingsRecord readCeilings(const json& j)
+{
+    CeilingsRecord c;
+    c.measuredDramGBps = field<double>(j, "measured_dram_gbps");
+    c.measuredDramMethod = field<std::string>(j, "measured_dram_method");
+    c.measuredFp32Gflops = field<double>(j, "measured_fp32_gflops");
+    c.measuredFp32Method = field<std::string>(j, "measured_fp32_method");
+    c.theoreticalDramGBps = field<double>(j, "theoretical_dram_gbps");
+    c.theoreticalFp32Gflops = field<double>(j, "theoretical_fp32_gflops");
+    c.theoreticalSource = field<std::string>(j, "theoretical_source");
+    return c;
+}
+
+KernelRecord readKernel(const json& j)
+{
+    KernelRecord k;
+    k.id = field<std::string>(j, "id");
+    if (k.id.empty())
+        throw std::runtime_error("field 'id' is missing or empty");
+    k.entry = field<std::string>(j, "entry");
+    k.title = field<std::string>(j, "title");
+    k.ladder = field<std::string>(j, "ladder");
+    k.ladderRung = field<int>(j, "ladder_rung");
+    k.sourceName = field<std::string>(j, "source_name");
+    k.ptxHash = field<std::string>(j, "ptx_fnv1a64");
+    k.sourceHash = field<std::string>(j, "source_fnv1a64");
+    k.grid = readDim3(j, "grid");
+    k.block = readDim3(j, "block");
+    k.dynamicSharedBytes = field<std::uint64_t>(j, "dynamic_shared_bytes");
+    k.args = field<std::vector<std::string>>(j, "args");
+    return k;
+}
+
+std::string requireKernel(const json& j)
+{
+    std::string kernel = field<std::string>(j, "kernel");
+    if (kernel.empty())
+        throw std::runtime_error("field 'kernel' is missing or empty");
+    return kernel;
+}
+
+ActivityRecord readActivity(const json& j)
+{
+    ActivityRecord a;
+    a.kernel = requireKernel(j);
+    a.durationsNs = field<std::vector<std::uint64_t>>(j, "durations_ns");
+    a.registersPerThread = field<int>(j, "registers_per_thread");
+    a.staticSharedBytes = field<std::uint64_t>(j, "static_shared_bytes");
+    a.dynamicSharedBytes = field<std::uint64_t>(j, "dynamic_shared_bytes");
+    a.localBytesPerThread = field<std::uint64_t>(j, "local_bytes_per_thread");
+    a.grid = readDim3(j, "grid");
+    a.block = readDim3(j, "block");
+    a.droppedRecords = field<std::uint64_t>(j, "dropped_records");
+    return a;
+}
+
+MemcpyRecord readMemcpy(const json& j)
+{
+    MemcpyRecord m;
+    m.kernel = field<std::string>(j, "kernel");
+    m.direction = field<std::string>(j, "direction");
+    m.bytes = field<std::uint64_t>(j, "bytes");
+    m.durationNs = field<std::uint64_t>(j, "duration_ns");
+    return m;
+}
+
+MetricsRecord readMetrics(const json& j)
+{
+    MetricsRecord m;
+    m.kernel = requireKernel(j);
+    m.passes = field<int>(j, "passes");
+    m.replay = field<std::string>(j, "replay", "kernel");
+    m.values = field<std::map<std::string, double>>(j, "values");
+    m.units = field<std::map<std::string, std::string>>(j, "units");
+    m.unavailable = field<std::vector<std::string>>(j, "unavailable");
+    return m;
+}
+
+OccupancyRecord readOccupancy(const json& j)
+{
+    OccupancyRecord o;
+    o.kernel = requireKernel(j);
+    o.theoretical = field<double>(j, "theoretical");
+    o.activeBlocksPerSm = field<int>(j, "active_blocks_per_sm");
+    o.registersPerThread = field<int>(j, "registers_per_thread");
+    o.limiter = field<std::string>(j, "limiter");
+    o.waves = field<double>(j, "waves");
+    return o;
+}
+
+PredictionRecord readPrediction(const json& j)
+{
+    PredictionRecord p;
+    p.kernel = requireKernel(j);
+    p.preset = field<std::string>(j, "preset");
+    p.warpInstructions = field<std::uint64_t>(j, "warp_instructions");
+    p.threadInstructions = field<std::uint64_t>(j, "thread_instructions");
+    p.globalLoadRequests = field<std::uint64_t>(j, "global_load_requests");
+    p.globalLoadSectors = field<std::uint64_t>(j, "global_load_sectors");
+    p.globalStoreRequests = field<std::uint64_t>(j, "global_store_requests");
+    p.globalStoreSectors = field<std::uint64_t>(j, "global_store_sectors");
+    p.sharedLoadRequests = field<std::uint64_t>(j, "shared_load_requests");
+    p.sharedStoreRequests = field<std::uint64_t>(j, "shared_store_requests");
+    p.sharedLoadWavefronts = field<std::uint64_t>(j, "shared_load_wavefronts");
+    p.sharedStoreWavefronts = field<std::uint64_t>(j, "shared_store_wavefronts");
+    p.sharedBankConflicts = field<std::uint64_t>(j, "shared_bank_conflicts");
+    p.branchesUniform = field<std::uint64_t>(j, "branches_uniform");
+    p.branchesDivergent = field<std::uint64_t>(j, "branches_divergent");
+    p.fadd = field<std::uint64_t>(j, "fadd");
+    p.fmul = field<std::uint64_t>(j, "fmul");
+    p.ffma = field<std::uint64_t>(j, "ffma");
+    p.theoreticalOccupancy = field<double>(j, "theoretical_occupancy");
+    return p;
+}
+
+CheckRecord readCheck(const json& j)
+{
+    CheckRecord c;
+    c.kernel = requireKernel(j);
+    c.reference = field<std::string>(j, "reference");
+    c.matches = field<bool>(j, "matches");
+    c.detail = field<std::string>(j, "detail");
+    return c;
+}
+
+} // namespace
+
+bool SessionStreamReader::feedLine(std::string_view line)
+{
+    if (m_stopped)
+        return false;
+    ++m_lineNumber;
+    if (!line.empty() && line.back() == '\r')
+        line.remove_suffix(1);
+    if (line.find_first_not_of(" \t") == std::string_view::npos)
+        return true; // blank lines are allowed anywhere
+    if (!m_headerSeen) {
+        json header;
+        try {
+            header = json::parse(line);
+        } catch (const json::exception&) {
+            m_problems.push_back("line " + std::to_string(m_lineNumber) + ": not a warpscope session (the first line is not JSON)");
+            m_stopped = true;
+            return false;
+        }
+        if (!header.is_object() || header.value("format", std::string()) != kFormatName) {
+            m_problems.push_back("line " + std::to_string(m_lineNumber) +
+                                 ": not a warpscope session (the first line must name the format \"" + kFormatName + "\")");
+            m_stopped = true;
+            return false;
+        }
+        const json version = header.value("version", json());
+        if (!version.is_number_integer() || version.get<int>() != kFormatVersion) {
+            m_problems.push_back("line " + std::to_string(m_lineNumber) + ": session format version " + version.dump() +
+                                 " is not one this build reads (it reads version " + std::to_string(kFormatVersion) +
+                                 "); open it with a newer Warpscope");
+            m_stopped = true;
+            return false;
+        }
+        m_headerSeen = true;
+        m_session.header.version = kFormatVersion;
+        m_session.header.producer = header.value("producer", std::string());
+        m_session.header.createdUtc = header.value("created", std::string());
+        m_session.header.host = header.value("host", std::string());
+        return true;
+    }
+    readRecord(line);
+    return true;
+}
+
+void SessionStreamReader::readRecord(std::string_view line)
+{
+    const std::string where = "line " + std::to_string(m_lineNumber);
+    json j;
+    try {
+        j = json::parse(line);
+    } catch (const json::exception&) {
+        std::string shown(line.substr(0, 40));
+        m_problems.push_back(where + ": not JSON, skipped (\"" + shown + (line.size() > 40 ? "…" : "") + "\")");
+        return;
+    }
+    if (!j.is_object() || !j.contains("type") || !j.at("type").is_string()) {
+        m_problems.push_back(where + ": a record needs a string field 'type', skipped");
+        return;
+    }
+    const std::string type = j.at("type").get<std::string>();
+    if (m_session.end) {
+        m_problems.push_back(where + ": '" + type + "' record after the end record, skipped");
+        return;
+    }
+    try {
+        if (type == "device") m_session.devices.push_back(readDevice(j));
+        else if (type == "ceilings") m_session.ceilings = readCeilings(j);
+        else if (type == "kernel") m_session.kernels.push_back(readKernel(j));
+        else if (type == "activity") m_session.activities.push_back(readActivity(j));
+        else if (type == "memcpy") m_session.memcpys.push_back(readMemcpy(j));
+        else if (type == "metrics") m_session.metrics.push_back(readMetrics(j));
+        else if (type == "occupancy") m_session.occupancies.push_back(readOccupancy(j));
+        else if (type == "prediction") m_session.predictions.push_back(readPrediction(j));
+        else if (type == "check") m_session.checks.push_back(readCheck(j));
+        else if (type == "progress")
+            m_session.progress.push_back({field<std::string>(j, "stage"), field<std::string>(j, "kernel"),
+                                          field<int>(j, "done"), field<int>(j, "total")});
+        else if (type == "log") m_session.logs.push_back({field<std::string>(j, "level"), field<std::string>(j, "message")});
+        else if (type == "error")
+            m_session.errors.push_back({field<std::string>(j, "code"), field<std::string>(j, "message"),
+                                        field<std::string>(j, "kernel"), field<bool>(j, "fatal")});
+        else if (type == "end") m_session.end = EndRecord{field<std::string>(j, "status"), field<double>(j, "wall_seconds")};
+        else m_problems.push_back(where + ": unknown record type '" + type + "', skipped");
+    } catch (const std::exception& error) {
+        m_problems.push_back(where + ": '" + type + "' record: " + error.what() + ", skipped");
+    }
+}
+
+void SessionStreamReader::finish()
+{
+    if (m_stopped)
+        return;
+    if (!m_headerSeen) {
+        m_problems.push_back("empty: no session header");
+        m_stopped = true;
+        return;
+    }
+    if (!m_session.end)
+        m_problems.push_back("truncated after line " + std::to_string(m_lineNumber) +
+                             ": no end record (the probe stopped early or the file was cut); showing what was read");
+    m_stopped = true;
+}
+
+SessionReadResult readSession(std::istream& in)
+{
+    SessionStreamReader reader;
+    std::string line;
+    while (std::getline(in, line))
+        if (!reader.feedLine(line))
+            break;
+    reader.finish();
+    SessionReadResult result;
+    result.problems = reader.problems();
+    result.headerSeen = reader.headerSeen();
+    result.complete = reader.complete();
+    result.session = reader.takeSession();
+    return result;
+}
+
+SessionReadResult readSessionFile(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw InputError("cannot open session file '" + path + "'");
+    SessionReadResult result = readSession(in);
+    for (std::string& problem : result.problems)
+        problem = path + ": " + problem;
+    return result;
+}
+
+} // namespace warpscope::session

@@ -1,0 +1,268 @@
+// The session format: round trip, refusal of unknown versions, truncated and damaged streams, the
+// metric sets and the derived quantities (against hand-computed values).
+#include "session/metric_catalog.h"
+#include "session/session_io.h"
+#include "util/input_error.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+using namespace warpscope::session;
+
+namespace {
+
+// A session with one of every record. The values are arbitrary test data, not a measurement.
+Session sampleSession()
+{
+    Session s;
+    s.header.producer = "session_test";
+    s.header.createdUtc = "2026-11-22T10:00:00Z";
+    s.header.host = "test-host";
+    DeviceRecord d;
+    d.name = "Test GPU (fixture, not a measurement)";
+    d.chip = "TEST";
+    d.computeMajor = 9;
+    d.computeMinor = 0;
+    d.smCount = 4;
+    d.coreClockKHz = 1000000;
+    d.memoryClockKHz = 500000;
+    d.memoryBusWidthBits = 256;
+    d.totalMemoryBytes = 1ULL << 34;
+    d.l2Bytes = 1 << 20;
+    d.maxThreadsPerSm = 2048;
+    d.driverVersion = 13000;
+    d.driverRelease = "0.0";
+    d.countersAllowed = false;
+    d.countersMessage = "not allowed";
+    s.devices.push_back(d);
+    s.ceilings = CeilingsRecord{100.5, "copy", 2000.25, "fma", 128, 4096, "attributes"};
+    KernelRecord k;
+    k.id = "vector_add";
+    k.entry = "vector_add";
+    k.title = "Vector add";
+    k.ladder = "basics";
+    k.ladderRung = 2;
+    k.sourceName = "kernels/vector_add/vector_add.cu";
+    k.ptxHash = fnv1a64Hex("ptx");
+    k.grid = {4096, 1, 1};
+    k.block = {256, 2, 1};
+    k.dynamicSharedBytes = 512;
+    k.args = {"n=i32:1048576", "a=f32[n]:random(1)"};
+    s.kernels.push_back(k);
+    s.activities.push_back({"vector_add", {30, 10, 20}, 16, 0, 512, 0, {4096, 1, 1}, {256, 2, 1}, 0});
+    s.memcpys.push_back({"vector_add", "HtoD", 4194304, 1234});
+    MetricsRecord m;
+    m.kernel = "vector_add";
+    m.passes = 3;
+    m.values = {{metric::kDuration, 1500.0}, {metric::kDramRead, 8.0e6}};
+    m.units = {{metric::kDuration, "nsecond"}};
+    m.unavailable = {"made__up.sum"};
+    s.metrics.push_back(m);
+    s.occupancies.push_back({"vector_add", 0.75, 6, 16, "warps", 1.5});
+    PredictionRecord p;
+    p.kernel = "vector_add";
+    p.preset = "sm_90";
+    p.globalLoadRequests = 65536;
+    p.globalLoadSectors = 262144;
+    p.ffma = 7;
+    p.theoreticalOccupancy = 1.0;
+    s.predictions.push_back(p);
+    s.checks.push_back({"vector_add", "gold", true, "c: 1048576 elements bit for bit"});
+    s.progress.push_back({"counters", "vector_add", 2, 5});
+    s.logs.push_back({"info", "hello \"quoted\"\nnewline"});
+    s.errors.push_back({"counters_not_permitted", "no counters", "", false});
+    s.end = EndRecord{"ok", 1.25};
+    return s;
+}
+
+SessionReadResult readText(const std::string& text)
+{
+    std::istringstream in(text);
+    return readSession(in);
+}
+
+} // namespace
+
+TEST(SessionFormat, FirstLineNamesFormatAndVersion)
+{
+    const std::string text = formatSession(sampleSession());
+    const std::string first = text.substr(0, text.find('\n'));
+    EXPECT_EQ(first.rfind("{", 0), 0u);
+    EXPECT_NE(first.find("\"format\":\"warpscope-session\""), std::string::npos);
+    EXPECT_NE(first.find("\"version\":1"), std::string::npos);
+}
+
+TEST(SessionFormat, RoundTripKeepsEveryRecord)
+{
+    const Session original = sampleSession();
+    const std::string text = formatSession(original);
+    const SessionReadResult read = readText(text);
+    EXPECT_TRUE(read.problems.empty()) << read.problems.front();
+    EXPECT_TRUE(read.complete);
+    // Writing what was read gives the same bytes: every field survived.
+    EXPECT_EQ(formatSession(read.session), text);
+
+    const Session& s = read.session;
+    ASSERT_EQ(s.devices.size(), 1u);
+    EXPECT_EQ(s.devices[0].name, "Test GPU (fixture, not a measurement)");
+    EXPECT_EQ(s.devices[0].computeMajor, 9);
+    EXPECT_FALSE(s.devices[0].countersAllowed);
+    ASSERT_TRUE(s.ceilings);
+    EXPECT_DOUBLE_EQ(s.ceilings->measuredFp32Gflops, 2000.25);
+    ASSERT_NE(s.findKernel("vector_add"), nullptr);
+    EXPECT_EQ((s.findKernel("vector_add")->block), (Dim3{256, 2, 1}));
+    EXPECT_EQ(s.activityFor("vector_add")->medianNs(), 20u);
+    EXPECT_EQ(s.metricsFor("vector_add")->passes, 3);
+    EXPECT_EQ(s.metric("vector_add", metric::kDramRead), 8.0e6);
+    EXPECT_FALSE(s.metric("vector_add", metric::kDramWrite).has_value());
+    EXPECT_EQ(s.predictionFor("vector_add")->globalLoadSectors, 262144u);
+    EXPECT_TRUE(s.checkFor("vector_add")->matches);
+    EXPECT_EQ(s.logs[0].message, "hello \"quoted\"\nnewline");
+    EXPECT_EQ(s.end->status, "ok");
+}
+
+TEST(SessionFormat, UnknownVersionIsRefusedAndSaysSo)
+{
+    const SessionReadResult read = readText("{\"format\":\"warpscope-session\",\"version\":2}\n{\"type\":\"end\",\"status\":\"ok\"}\n");
+    ASSERT_EQ(read.problems.size(), 1u);
+    EXPECT_NE(read.problems[0].find("version 2"), std::string::npos) << read.problems[0];
+    EXPECT_NE(read.problems[0].find("reads version 1"), std::string::npos) << read.problems[0];
+    EXPECT_FALSE(read.headerSeen);
+    EXPECT_FALSE(read.complete);
+}
+
+TEST(SessionFormat, OtherFilesAreNotSessions)
+{
+    EXPECT_NE(readText("hello\n").problems.at(0).find("not a warpscope session"), std::string::npos);
+    EXPECT_NE(readText("{\"format\":\"other\",\"version\":1}\n").problems.at(0).find("not a warpscope session"),
+              std::string::npos);
+    EXPECT_NE(readText("").problems.at(0).find("no session header"), std::string::npos);
+}
+
+TEST(SessionFormat, TruncatedStreamKeepsWhatWasRead)
+{
+    const std::string text = formatSession(sampleSession());
+    // Cut in the middle of the metrics line: the records before it survive, the cut line and the
+    // missing end are reported.
+    const std::size_t cut = text.find("\"type\":\"metrics\"") + 20;
+    const SessionReadResult read = readText(text.substr(0, cut));
+    EXPECT_FALSE(read.complete);
+    EXPECT_EQ(read.session.kernels.size(), 1u);
+    EXPECT_EQ(read.session.activities.size(), 1u);
+    EXPECT_TRUE(read.session.metrics.empty());
+    ASSERT_EQ(read.problems.size(), 2u);
+    EXPECT_NE(read.problems[0].find("not JSON"), std::string::npos) << read.problems[0];
+    EXPECT_NE(read.problems[1].find("truncated"), std::string::npos) << read.problems[1];
+}
+
+TEST(SessionFormat, GarbageLinesAreSkippedWithTheirLineNumber)
+{
+    std::string text = formatSession(sampleSession());
+    const std::size_t afterHeader = text.find('\n') + 1;
+    text.insert(afterHeader, "garbage here\n[1,2]\n{\"type\":\"wat\"}\n{\"type\":\"kernel\",\"id\":\"\"}\n"
+                             "{\"type\":\"activity\",\"kernel\":\"x\",\"registers_per_thread\":\"many\"}\n\n");
+    const SessionReadResult read = readText(text);
+    EXPECT_TRUE(read.complete);
+    EXPECT_EQ(read.session.kernels.size(), 1u);
+    EXPECT_EQ(read.session.activities.size(), 1u);
+    ASSERT_EQ(read.problems.size(), 5u);
+    EXPECT_EQ(read.problems[0].rfind("line 2: not JSON", 0), 0u) << read.problems[0];
+    EXPECT_EQ(read.problems[1].rfind("line 3: a record needs", 0), 0u) << read.problems[1];
+    EXPECT_EQ(read.problems[2].rfind("line 4: unknown record type 'wat'", 0), 0u) << read.problems[2];
+    EXPECT_NE(read.problems[3].find("'id' is missing"), std::string::npos) << read.problems[3];
+    EXPECT_NE(read.problems[4].find("'registers_per_thread' has the wrong type"), std::string::npos) << read.problems[4];
+}
+
+TEST(SessionFormat, StreamReaderTakesLinesAsTheyArrive)
+{
+    const std::string text = formatSession(sampleSession());
+    SessionStreamReader reader;
+    std::istringstream in(text);
+    std::string line;
+    int progressSeen = 0;
+    while (std::getline(in, line)) {
+        reader.feedLine(line);
+        progressSeen = static_cast<int>(reader.session().progress.size());
+    }
+    EXPECT_EQ(progressSeen, 1);
+    reader.finish();
+    EXPECT_TRUE(reader.problems().empty());
+    EXPECT_TRUE(reader.complete());
+}
+
+TEST(SessionFormat, MissingFileIsInputError)
+{
+    EXPECT_THROW(readSessionFile("/nonexistent/x.wsprof"), warpscope::InputError);
+}
+
+TEST(SessionFormat, Fnv1a64MatchesPublishedVectors)
+{
+    // Test vectors from the FNV reference (Fowler, Noll, Vo; isthe.com/chongo/tech/comp/fnv).
+    EXPECT_EQ(fnv1a64Hex(""), "cbf29ce484222325");
+    EXPECT_EQ(fnv1a64Hex("a"), "af63dc4c8601ec8c");
+    EXPECT_EQ(fnv1a64Hex("foobar"), "85944171f73967e8");
+}
+
+TEST(MetricCatalog, HeadlineHasTheIssuesMetricsAndRooflineInputs)
+{
+    const std::vector<std::string> headline = resolveMetricSet("headline");
+    for (const char* name : {metric::kDuration, metric::kWarpsActive, metric::kDramRead, metric::kDramWrite,
+                             metric::kDramThroughputPct, metric::kGlobalLoadSectors, metric::kGlobalLoadRequests,
+                             metric::kGlobalStoreSectors, metric::kGlobalStoreRequests, metric::kSharedLoadConflicts,
+                             metric::kSharedStoreConflicts, metric::kSharedLoadWavefronts, metric::kBranchUniformPct,
+                             metric::kFadd, metric::kFmul, metric::kFfma, metric::kL1HitRate, metric::kL2HitRate,
+                             metric::kSmThroughputPct, metric::kSmClock, metric::kDramClock, metric::kDramBytesPeak,
+                             metric::kFfmaPeak})
+        EXPECT_NE(std::find(headline.begin(), headline.end(), name), headline.end()) << name;
+    EXPECT_GT(resolveMetricSet("full").size(), headline.size());
+    for (const MetricInfo& info : metricCatalog()) {
+        EXPECT_FALSE(info.title.empty()) << info.name;
+        EXPECT_FALSE(info.explanation.empty()) << info.name;
+        EXPECT_FALSE(info.unit.empty()) << info.name;
+    }
+}
+
+TEST(MetricCatalog, ListsAreParsedAndBadNamesRefused)
+{
+    EXPECT_EQ(resolveMetricSet("dram__bytes_read.sum, gpu__time_duration.sum,dram__bytes_read.sum"),
+              (std::vector<std::string>{"dram__bytes_read.sum", "gpu__time_duration.sum"}));
+    EXPECT_THROW(resolveMetricSet("a,,b"), warpscope::InputError);
+    EXPECT_THROW(resolveMetricSet(""), warpscope::InputError);
+    EXPECT_THROW(resolveMetricSet("dram bytes"), warpscope::InputError);
+}
+
+TEST(MetricCatalog, DerivedQuantitiesByHand)
+{
+    MetricsRecord m;
+    m.values = {
+        {metric::kDuration, 2000.0},             // 2 us
+        {metric::kDramRead, 3.0e6},
+        {metric::kDramWrite, 1.0e6},             // 4 MB in 2 us = 2e12 B/s
+        {metric::kFadd, 1.0e6},
+        {metric::kFmul, 1.0e6},
+        {metric::kFfma, 4.0e6},                  // 1 + 1 + 8 = 10 MFLOP
+        {metric::kFfmaPeak, 16896.0},            // 132 SMs x 128 lanes
+        {metric::kSmClock, 1.98e9},
+        {metric::kDramBytesPeak, 1024.0},
+        {metric::kDramClock, 2.6e9},
+        {metric::kGlobalLoadRequests, 100.0},
+        {metric::kGlobalLoadSectors, 800.0},
+        {metric::kSharedLoadConflicts, 31.0},
+        {metric::kSharedStoreConflicts, 1.0},
+    };
+    const DerivedMetrics d = deriveMetrics(m);
+    EXPECT_DOUBLE_EQ(d.durationSeconds, 2e-6);
+    EXPECT_DOUBLE_EQ(d.dramBytes, 4e6);
+    EXPECT_DOUBLE_EQ(d.fp32Flops, 10e6);
+    EXPECT_DOUBLE_EQ(d.arithmeticIntensity, 2.5);
+    EXPECT_DOUBLE_EQ(d.achievedFlopsPerSecond, 5e12);
+    EXPECT_DOUBLE_EQ(d.achievedDramBytesPerSecond, 2e12); // from bytes / duration: no per_second metric
+    EXPECT_DOUBLE_EQ(d.peakFp32FlopsPerSecond, 2.0 * 16896.0 * 1.98e9); // 66.9 TFLOP/s, H100 SXM's FP32 peak
+    EXPECT_DOUBLE_EQ(d.peakDramBytesPerSecond, 1024.0 * 2.6e9);
+    EXPECT_DOUBLE_EQ(d.globalLoadSectorsPerRequest, 8.0);
+    EXPECT_TRUE(std::isnan(d.globalStoreSectorsPerRequest));
+    EXPECT_DOUBLE_EQ(d.sharedBankConflicts, 32.0);
+}
