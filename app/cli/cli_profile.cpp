@@ -1,0 +1,1 @@
+// `warpscope profile` (written next).

@@ -1,0 +1,1 @@
+// `warpscope session show` (written next).
