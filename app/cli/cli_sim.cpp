@@ -1,9 +1,8 @@
 #include "cli/cli_sim.h"
 
 #include "demo_kernels.h"
+#include "kernel_target.h"
 #include "gpu/gpu_preset.h"
-#include "ptx/cuda_compiler.h"
-#include "ptx/ptx_parser.h"
 #include "sim/simulator.h"
 #include "sim/trace_io.h"
 #include "util/input_error.h"
@@ -11,8 +10,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include <cxxabi.h>
-#include <cstdlib>
 #include <memory>
 
 #include <filesystem>
@@ -24,16 +21,6 @@
 namespace warpscope::cli {
 
 namespace {
-
-std::string readTextFile(const std::string& path)
-{
-    std::ifstream file(path, std::ios::binary);
-    if (!file || std::filesystem::is_directory(path))
-        throw InputError("cannot read '" + path + "'");
-    std::stringstream text;
-    text << file.rdbuf();
-    return text.str();
-}
 
 std::vector<std::uint64_t> parseBlockList(const std::string& text, std::uint64_t blockCount)
 {
@@ -154,8 +141,6 @@ int runSim(const SimOptions& options, std::ostream& out, std::ostream& err)
             out << std::left << std::setw(36) << kernel.id << kernel.title << "\n";
         return 0;
     }
-    if (options.target.empty())
-        throw InputError("name a demo kernel (" + kernels::demoKernelIds() + "), a .cu file or a .ptx file");
     const auto preset = gpu::findPreset(options.arch);
     if (!preset)
         throw InputError("--arch '" + options.arch + "' is not a known GPU (allowed: " + gpu::knownArchList() + ")");
@@ -165,91 +150,26 @@ int runSim(const SimOptions& options, std::ostream& out, std::ostream& err)
     simOptions.registersPerThread = static_cast<int>(parseInteger(options.regs, "--regs", 1, 255));
     simOptions.timing = !options.noTiming;
 
-    std::vector<sim::ArgSpec> argOverrides;
-    for (const std::string& text : options.args)
-        argOverrides.push_back(sim::parseArgSpec(text));
-
-    const kernels::DemoKernel* demo = kernels::findDemoKernel(options.target);
-    std::unique_ptr<ptx::Module> ownModule;
-    const ptx::Module* module = nullptr;
-    const ptx::Function* function = nullptr;
-    kernels::DemoLaunch launch;
-    std::string kernelName;
-    if (demo) {
-        if (!options.kernel.empty())
-            throw InputError("--kernel is for .cu and .ptx files; '" + options.target + "' is a demo kernel");
-        module = &kernels::demoModule(*demo);
-        function = module->findFunction(demo->entry);
-        kernels::LaunchOverrides overrides;
-        overrides.args = argOverrides;
-        if (!options.grid.empty()) overrides.grid = options.grid;
-        if (!options.block.empty()) overrides.block = options.block;
-        if (!options.smem.empty()) overrides.smem = options.smem;
-        launch = kernels::resolveDemoLaunch(*demo, overrides, simOptions.maxBufferBytes);
-        kernelName = demo->id;
-    } else {
-        const std::filesystem::path path(options.target);
-        const std::string extension = path.extension().string();
-        if (extension != ".cu" && extension != ".ptx")
-            throw InputError("'" + options.target + "' is neither a demo kernel (" + kernels::demoKernelIds() +
-                             ") nor a .cu or .ptx file");
-        std::string ptxText;
-        if (extension == ".cu") {
-            const ptx::CompileResult compiled = ptx::compileCudaFile(path, ptx::CompileOptions{});
-            if (!compiled.ok) {
-                for (const ptx::CompileDiagnostic& diagnostic : compiled.diagnostics)
-                    err << ptx::formatDiagnostic(diagnostic) << "\n";
-                return 1;
-            }
-            ptxText = compiled.ptx;
-        } else {
-            ptxText = readTextFile(options.target);
-        }
-        try {
-            ownModule = std::make_unique<ptx::Module>(ptx::parseModule(ptxText));
-        } catch (const InputError& error) {
-            throw InputError(options.target + ": " + error.what());
-        }
-        module = ownModule.get();
-        const std::vector<std::string> entries = module->entryNames();
-        if (entries.empty())
-            throw InputError(options.target + " has no kernels (.entry functions)");
-        std::string entryList;
-        for (const std::string& entry : entries)
-            entryList += (entryList.empty() ? "" : ", ") + entry;
-        if (options.kernel.empty() && entries.size() > 1)
-            throw InputError(options.target + " has several kernels; choose one with --kernel (" + entryList + ")");
-        kernelName = options.kernel.empty() ? entries.front() : options.kernel;
-        function = module->findFunction(kernelName);
-        if (!function) {
-            // C++ kernels without extern "C" have mangled entry names: match the demangled name.
-            for (const std::string& entry : entries) {
-                int status = 0;
-                std::unique_ptr<char, void (*)(void*)> demangled(abi::__cxa_demangle(entry.c_str(), nullptr, nullptr, &status), std::free);
-                if (status != 0 || !demangled)
-                    continue;
-                std::string name = demangled.get();
-                name = name.substr(0, name.find('('));
-                if (name == kernelName || name.ends_with("::" + kernelName)) {
-                    function = module->findFunction(entry);
-                    break;
-                }
-            }
-        }
-        if (!function || !function->isEntry)
-            throw InputError("--kernel '" + kernelName + "' is not a kernel in " + options.target + " (" + entryList + ")");
-        if (options.grid.empty() || options.block.empty())
-            throw InputError("a kernel from a file needs --grid and --block");
-        launch.args = sim::resolveArgs(argOverrides, simOptions.maxBufferBytes);
-        launch.grid = kernels::evaluateDims(options.grid, launch.args, "--grid");
-        launch.block = kernels::evaluateDims(options.block, launch.args, "--block");
-        if (!options.smem.empty()) {
-            const std::int64_t smem = sim::evaluateExpression(options.smem, sim::integerScalars(launch.args), "--smem");
-            if (smem < 0)
-                throw InputError("--smem: " + std::to_string(smem) + " bytes is negative");
-            launch.dynamicSharedBytes = static_cast<std::uint64_t>(smem);
-        }
+    kernels::TargetRequest target;
+    target.target = options.target;
+    target.kernel = options.kernel;
+    target.grid = options.grid;
+    target.block = options.block;
+    target.smem = options.smem;
+    target.args = options.args;
+    target.maxBufferBytes = simOptions.maxBufferBytes;
+    kernels::ResolvedTarget resolved;
+    try {
+        resolved = kernels::resolveTarget(target);
+    } catch (const kernels::CompileFailed& failed) {
+        err << failed.what() << "\n";
+        return 1;
     }
+    const kernels::DemoKernel* demo = resolved.demo;
+    const ptx::Module* module = resolved.module;
+    const ptx::Function* function = resolved.function;
+    const kernels::DemoLaunch& launch = resolved.launch;
+    const std::string& kernelName = resolved.kernelName;
     for (const std::string& name : options.dump) {
         bool found = false;
         for (const sim::ResolvedArg& arg : launch.args)

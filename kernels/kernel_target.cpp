@@ -1,0 +1,134 @@
+#include "kernel_target.h"
+
+#include "ptx/cuda_compiler.h"
+#include "ptx/ptx_parser.h"
+#include "util/input_error.h"
+
+#include <cxxabi.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace warpscope::kernels {
+
+namespace {
+
+std::string readTextFile(const std::string& path)
+{
+    std::ifstream file(path, std::ios::binary);
+    if (!file || std::filesystem::is_directory(path))
+        throw InputError("cannot read '" + path + "'");
+    std::stringstream text;
+    text << file.rdbuf();
+    return text.str();
+}
+
+// C++ kernels without extern "C" have mangled entry names: match the demangled name too.
+const ptx::Function* findEntry(const ptx::Module& module, const std::string& name)
+{
+    if (const ptx::Function* function = module.findFunction(name))
+        return function;
+    for (const std::string& entry : module.entryNames()) {
+        int status = 0;
+        std::unique_ptr<char, void (*)(void*)> demangled(abi::__cxa_demangle(entry.c_str(), nullptr, nullptr, &status), std::free);
+        if (status != 0 || !demangled)
+            continue;
+        std::string plain = demangled.get();
+        plain = plain.substr(0, plain.find('('));
+        if (plain == name || plain.ends_with("::" + name))
+            return module.findFunction(entry);
+    }
+    return nullptr;
+}
+
+} // namespace
+
+ResolvedTarget resolveTarget(const TargetRequest& request)
+{
+    if (request.target.empty())
+        throw InputError("name a demo kernel (" + demoKernelIds() + "), a .cu file or a .ptx file");
+    std::vector<sim::ArgSpec> argOverrides;
+    for (const std::string& text : request.args)
+        argOverrides.push_back(sim::parseArgSpec(text));
+
+    ResolvedTarget out;
+    if (const DemoKernel* demo = findDemoKernel(request.target)) {
+        if (!request.kernel.empty())
+            throw InputError("--kernel is for .cu and .ptx files; '" + request.target + "' is a demo kernel");
+        out.demo = demo;
+        out.module = &demoModule(*demo);
+        out.function = out.module->findFunction(demo->entry);
+        LaunchOverrides overrides;
+        overrides.args = argOverrides;
+        if (!request.grid.empty()) overrides.grid = request.grid;
+        if (!request.block.empty()) overrides.block = request.block;
+        if (!request.smem.empty()) overrides.smem = request.smem;
+        out.launch = resolveDemoLaunch(*demo, overrides, request.maxBufferBytes);
+        out.kernelName = demo->id;
+        out.ptxText = std::string(demo->ptx);
+        out.sourceText = std::string(demo->cudaSource);
+        out.sourceName = "kernels/" + demo->topic + "/" + demo->topic + ".cu";
+        std::vector<sim::ArgSpec> specs;
+        for (const std::string& text : demo->args)
+            specs.push_back(sim::parseArgSpec(text));
+        for (const sim::ArgSpec& spec : sim::applyOverrides(std::move(specs), argOverrides))
+            out.argSpecs.push_back(spec.text);
+        return out;
+    }
+
+    const std::filesystem::path path(request.target);
+    const std::string extension = path.extension().string();
+    if (extension != ".cu" && extension != ".ptx")
+        throw InputError("'" + request.target + "' is neither a demo kernel (" + demoKernelIds() + ") nor a .cu or .ptx file");
+    if (extension == ".cu") {
+        out.sourceText = readTextFile(request.target);
+        const ptx::CompileResult compiled = ptx::compileCudaFile(path, ptx::CompileOptions{});
+        if (!compiled.ok) {
+            std::string diagnostics;
+            for (const ptx::CompileDiagnostic& diagnostic : compiled.diagnostics)
+                diagnostics += ptx::formatDiagnostic(diagnostic) + "\n";
+            if (!diagnostics.empty())
+                diagnostics.pop_back();
+            throw CompileFailed(diagnostics.empty() ? request.target + ": compilation failed" : diagnostics);
+        }
+        out.ptxText = compiled.ptx;
+    } else {
+        out.ptxText = readTextFile(request.target);
+    }
+    out.sourceName = request.target;
+    try {
+        out.ownModule = std::make_shared<const ptx::Module>(ptx::parseModule(out.ptxText));
+    } catch (const InputError& error) {
+        throw InputError(request.target + ": " + error.what());
+    }
+    out.module = out.ownModule.get();
+    const std::vector<std::string> entries = out.module->entryNames();
+    if (entries.empty())
+        throw InputError(request.target + " has no kernels (.entry functions)");
+    std::string entryList;
+    for (const std::string& entry : entries)
+        entryList += (entryList.empty() ? "" : ", ") + entry;
+    if (request.kernel.empty() && entries.size() > 1)
+        throw InputError(request.target + " has several kernels; choose one with --kernel (" + entryList + ")");
+    out.kernelName = request.kernel.empty() ? entries.front() : request.kernel;
+    out.function = findEntry(*out.module, out.kernelName);
+    if (!out.function || !out.function->isEntry)
+        throw InputError("--kernel '" + out.kernelName + "' is not a kernel in " + request.target + " (" + entryList + ")");
+    if (request.grid.empty() || request.block.empty())
+        throw InputError("a kernel from a file needs --grid and --block");
+    out.launch.args = sim::resolveArgs(argOverrides, request.maxBufferBytes);
+    out.launch.grid = evaluateDims(request.grid, out.launch.args, "--grid");
+    out.launch.block = evaluateDims(request.block, out.launch.args, "--block");
+    if (!request.smem.empty()) {
+        const std::int64_t smem = sim::evaluateExpression(request.smem, sim::integerScalars(out.launch.args), "--smem");
+        if (smem < 0)
+            throw InputError("--smem: " + std::to_string(smem) + " bytes is negative");
+        out.launch.dynamicSharedBytes = static_cast<std::uint64_t>(smem);
+    }
+    out.argSpecs = request.args;
+    return out;
+}
+
+} // namespace warpscope::kernels

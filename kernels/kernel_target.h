@@ -1,0 +1,45 @@
+// What `warpscope sim`, `warpscope profile` and warpscope-probe run: a demo kernel id or a user's
+// .cu/.ptx file, plus launch overrides, resolved into a parsed module, an entry and a launch.
+#pragma once
+
+#include "demo_kernels.h"
+#include "ptx/ptx_ir.h"
+
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace warpscope::kernels {
+
+struct TargetRequest {
+    std::string target;             // demo id, FILE.cu or FILE.ptx
+    std::string kernel;             // entry in a file (plain or demangled C++ name)
+    std::string grid, block, smem;  // overrides (required for files: grid and block)
+    std::vector<std::string> args;  // argument specs
+    std::uint64_t maxBufferBytes = 0;
+};
+
+struct ResolvedTarget {
+    const DemoKernel* demo = nullptr;     // null for files
+    std::shared_ptr<const ptx::Module> ownModule; // files: the parsed module
+    const ptx::Module* module = nullptr;
+    const ptx::Function* function = nullptr;
+    DemoLaunch launch;
+    std::string kernelName;               // demo id, or the name the user chose
+    std::string ptxText;                  // exactly what the module was parsed from
+    std::string sourceText;               // the CUDA source ("" for .ptx files)
+    std::string sourceName;               // "kernels/<topic>/<topic>.cu" or the user's path
+    std::vector<std::string> argSpecs;    // the specs in effect (manifest merged with overrides)
+};
+
+// A .cu file that NVRTC rejected: what() is the compiler's diagnostics, one per line.
+class CompileFailed : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// Throws InputError for bad input (one sentence naming it), CompileFailed for compiler errors.
+ResolvedTarget resolveTarget(const TargetRequest& request);
+
+} // namespace warpscope::kernels
