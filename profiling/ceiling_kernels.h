@@ -1,0 +1,22 @@
+// The PTX of the FP32 ceiling kernel, generated here so that the unit tests can run it on the
+// simulator (its result and FLOP count) and assemble it with ptxas, without a GPU.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace warpscope::probe {
+
+inline constexpr const char* kFmaPeakEntry = "warpscope_fma_peak";
+inline constexpr int kFmaChains = 8;        // independent FMA chains per thread (hides FMA latency)
+inline constexpr int kFmaUnroll = 16;       // FMAs per chain per loop iteration
+
+// warpscope_fma_peak(float* out, u32 iterations): each thread runs kFmaChains chains of
+// a = a * 0.999999 + 0.000001, kFmaChains x kFmaUnroll FMAs per iteration, and stores the sum of
+// its chains to out[global thread index] so that nothing is dead code.
+std::string fmaPeakPtx();
+
+// FLOPs of one launch: threads x iterations x chains x unroll x 2.
+std::uint64_t fmaPeakFlops(std::uint64_t threads, std::uint32_t iterations);
+
+} // namespace warpscope::probe

@@ -1,0 +1,83 @@
+#include "ceilings.h"
+
+#include "ceiling_kernels.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace warpscope::probe {
+
+namespace {
+
+// Milliseconds between two events around `work`, best of `repeats` after one warm-up run.
+template <typename Work>
+float bestMilliseconds(const DriverApi& d, int repeats, Work work)
+{
+    CUevent start = nullptr, stop = nullptr;
+    WS_CU(d.cuEventCreate(&start, CU_EVENT_DEFAULT));
+    WS_CU(d.cuEventCreate(&stop, CU_EVENT_DEFAULT));
+    work();
+    WS_CU(d.cuCtxSynchronize());
+    float best = std::numeric_limits<float>::max();
+    for (int i = 0; i < repeats; ++i) {
+        WS_CU(d.cuEventRecord(start, nullptr));
+        work();
+        WS_CU(d.cuEventRecord(stop, nullptr));
+        WS_CU(d.cuEventSynchronize(stop));
+        float ms = 0;
+        WS_CU(d.cuEventElapsedTime(&ms, start, stop));
+        best = std::min(best, ms);
+    }
+    d.cuEventDestroy(start);
+    d.cuEventDestroy(stop);
+    return best;
+}
+
+} // namespace
+
+void measureCeilings(const DriverApi& d, const session::DeviceRecord& device, session::CeilingsRecord& ceilings)
+{
+    // Copy bandwidth: two buffers far larger than L2 (at least 16x), at most 1 GiB or 1/8 of memory.
+    std::size_t bytes = std::min<std::size_t>(std::size_t{1} << 30, device.totalMemoryBytes / 8);
+    bytes = std::max<std::size_t>(bytes, std::min<std::size_t>(device.l2Bytes * 16, device.totalMemoryBytes / 4));
+    bytes &= ~std::size_t{0xFFFF};
+    CUdeviceptr source = 0, target = 0;
+    WS_CU(d.cuMemAlloc(&source, bytes));
+    WS_CU(d.cuMemAlloc(&target, bytes));
+    WS_CU(d.cuMemsetD8(source, 1, bytes));
+    const int copyRepeats = 10;
+    const float copyMs = bestMilliseconds(d, copyRepeats, [&] { WS_CU(d.cuMemcpyDtoD(target, source, bytes)); });
+    d.cuMemFree(source);
+    d.cuMemFree(target);
+    ceilings.measuredDramGBps = 2.0 * static_cast<double>(bytes) / (copyMs * 1e-3) / 1e9;
+    ceilings.measuredDramMethod = "cuMemcpyDtoD of " + std::to_string(bytes >> 20) + " MiB, bytes read + written, best of " +
+                                  std::to_string(copyRepeats) + " runs timed with CUDA events";
+
+    // FP32: every SM full of warps (2,048 threads per SM as 8 blocks of 256), 8 independent chains.
+    const std::string ptx = fmaPeakPtx();
+    CUmodule module = nullptr;
+    WS_CU(d.cuModuleLoadDataEx(&module, ptx.c_str(), 0, nullptr, nullptr));
+    CUfunction function = nullptr;
+    WS_CU(d.cuModuleGetFunction(&function, module, kFmaPeakEntry));
+    const unsigned threadsPerBlock = 256;
+    const unsigned blocks = static_cast<unsigned>(device.smCount) *
+                            static_cast<unsigned>(std::max(1, device.maxThreadsPerSm / static_cast<int>(threadsPerBlock)));
+    const std::uint64_t threads = static_cast<std::uint64_t>(blocks) * threadsPerBlock;
+    CUdeviceptr out = 0;
+    WS_CU(d.cuMemAlloc(&out, threads * sizeof(float)));
+    std::uint32_t iterations = 2048;
+    void* params[] = {&out, &iterations};
+    const int fmaRepeats = 5;
+    const float fmaMs = bestMilliseconds(d, fmaRepeats, [&] {
+        WS_CU(d.cuLaunchKernel(function, blocks, 1, 1, threadsPerBlock, 1, 1, 0, nullptr, params, nullptr));
+    });
+    d.cuMemFree(out);
+    d.cuModuleUnload(module);
+    ceilings.measuredFp32Gflops = static_cast<double>(fmaPeakFlops(threads, iterations)) / (fmaMs * 1e-3) / 1e9;
+    ceilings.measuredFp32Method = "FFMA kernel, " + std::to_string(blocks) + " blocks of " + std::to_string(threadsPerBlock) +
+                                  " threads, " + std::to_string(kFmaChains) + " independent chains, " +
+                                  std::to_string(iterations) + " iterations, 2 FLOP per FMA, best of " +
+                                  std::to_string(fmaRepeats) + " runs timed with CUDA events";
+}
+
+} // namespace warpscope::probe

@@ -1,0 +1,65 @@
+#include "probe_options.h"
+
+#include "util/input_error.h"
+#include "util/parse.h"
+
+#include <climits>
+#include <string_view>
+
+namespace warpscope::probe {
+
+std::string probeUsage()
+{
+    return "usage: warpscope-probe --devices [--json]\n"
+           "       warpscope-probe [options] TARGET...\n"
+           "Runs kernels on an NVIDIA GPU under CUPTI and writes a warpscope session (JSON Lines) to stdout.\n"
+           "TARGET: a demo kernel id, ladder:NAME (every rung of a demo ladder), FILE.cu or FILE.ptx\n"
+           "options:\n"
+           "  --device N          GPU ordinal (default 0)\n"
+           "  --metrics SET       headline (default), full, or metric names separated by commas\n"
+           "  --runs N            timed runs per kernel, 1..1000 (default 5)\n"
+           "  --out FILE          write the session to FILE instead of stdout\n"
+           "  --no-ceilings       skip measuring copy bandwidth and FMA throughput\n"
+           "  --no-counters       Activity timings only (no hardware counters)\n"
+           "  --kernel NAME       the kernel in FILE.cu / FILE.ptx\n"
+           "  --grid X[,Y[,Z]]  --block X[,Y[,Z]]  --smem BYTES  --arg SPEC (repeatable): as in 'warpscope sim'\n"
+           "exit codes: 0 ok, 1 a kernel failed or mismatched its reference, 2 bad input, 3 no usable GPU, 4 cancelled\n";
+}
+
+ProbeOptions parseProbeOptions(int argc, char** argv)
+{
+    ProbeOptions options;
+    auto value = [&](int& i, std::string_view flag) -> std::string {
+        if (i + 1 >= argc)
+            throw InputError(std::string(flag) + " needs a value (see warpscope-probe --help)");
+        return argv[++i];
+    };
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view arg(argv[i]);
+        if (arg == "--help" || arg == "-h") options.help = true;
+        else if (arg == "--version") options.version = true;
+        else if (arg == "--devices") options.listDevices = true;
+        else if (arg == "--json") options.json = true;
+        else if (arg == "--device") options.device = static_cast<int>(parseInteger(value(i, arg), "--device", 0, 255));
+        else if (arg == "--metrics") options.metrics = value(i, arg);
+        else if (arg == "--runs") options.runs = static_cast<int>(parseInteger(value(i, arg), "--runs", 1, 1000));
+        else if (arg == "--out") options.out = value(i, arg);
+        else if (arg == "--no-ceilings") options.ceilings = false;
+        else if (arg == "--no-counters") options.counters = false;
+        else if (arg == "--kernel") options.kernel = value(i, arg);
+        else if (arg == "--grid") options.grid = value(i, arg);
+        else if (arg == "--block") options.block = value(i, arg);
+        else if (arg == "--smem") options.smem = value(i, arg);
+        else if (arg == "--arg") options.args.push_back(value(i, arg));
+        else if (arg.starts_with("-"))
+            throw InputError("unknown option '" + std::string(arg) + "' (see warpscope-probe --help)");
+        else options.targets.emplace_back(arg);
+    }
+    if (!options.help && !options.version && !options.listDevices && options.targets.empty())
+        throw InputError("name at least one kernel: a demo kernel id, ladder:NAME, FILE.cu or FILE.ptx (or --devices)");
+    if (options.json && !options.listDevices)
+        throw InputError("--json is for --devices; the session stream is already JSON Lines");
+    return options;
+}
+
+} // namespace warpscope::probe

@@ -1,0 +1,642 @@
+// warpscope-probe's work: resolve the targets, open the GPU, measure the ceilings, then for each
+// kernel predict (simulator), check (gold or simulator), time (Activity) and count (Range
+// Profiler), writing each record to the session stream as soon as it exists.
+#include "probe_run.h"
+
+#include "ceilings.h"
+#include "activity_collector.h"
+#include "cupti_check.h"
+#include "device_info.h"
+#include "driver_api.h"
+#include "kernel_target.h"
+#include "occupancy/occupancy.h"
+#include "range_profiler.h"
+
+#include <cupti_activity.h>
+#include "session/metric_catalog.h"
+#include "session/session_io.h"
+#include "sim/simulator.h"
+#include "util/input_error.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <ctime>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <thread>
+
+namespace warpscope::probe {
+
+std::atomic<bool> g_cancelRequested{false};
+
+namespace {
+
+constexpr double kFloatTolerance = 1e-5; // relative, for float buffers (see profiling/README.md)
+
+std::string utcNow()
+{
+    const std::time_t now = std::time(nullptr);
+    std::tm tm{};
+    gmtime_r(&now, &tm);
+    char text[32];
+    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return text;
+}
+
+std::string hostName()
+{
+    char name[256] = {};
+    gethostname(name, sizeof name - 1);
+    return name;
+}
+
+// The targets with ladder:NAME expanded into the ladder's rungs, in manifest order.
+std::vector<std::string> expandTargets(const std::vector<std::string>& targets)
+{
+    std::vector<std::string> out;
+    for (const std::string& target : targets) {
+        if (!target.starts_with("ladder:")) {
+            out.push_back(target);
+            continue;
+        }
+        const std::string ladder = target.substr(7);
+        std::string known;
+        for (const kernels::DemoKernel& kernel : kernels::demoKernels()) {
+            if (kernel.ladder == ladder)
+                out.push_back(kernel.id);
+            if (!kernel.ladder.empty() && known.find(kernel.ladder) == std::string::npos)
+                known += (known.empty() ? "" : ", ") + kernel.ladder;
+        }
+        if (out.empty() || std::none_of(kernels::demoKernels().begin(), kernels::demoKernels().end(),
+                                        [&](const kernels::DemoKernel& k) { return k.ladder == ladder; }))
+            throw InputError("'" + target + "' names no demo ladder (known ladders: " + known + ")");
+    }
+    return out;
+}
+
+struct Target {
+    kernels::ResolvedTarget resolved;
+    session::KernelRecord record;
+};
+
+// Device buffers for one kernel's arguments, and the parameter array cuLaunchKernel takes.
+class KernelArguments {
+public:
+    KernelArguments(const DriverApi& d, const std::vector<sim::ResolvedArg>& args) : m_driver(d), m_args(args)
+    {
+        m_pointers.resize(args.size(), 0);
+        m_scalars.resize(args.size(), 0);
+        for (std::size_t i = 0; i < args.size(); ++i) {
+            if (args[i].isBuffer) {
+                WS_CU(d.cuMemAlloc(&m_pointers[i], std::max<std::size_t>(args[i].bytes.size(), 4)));
+                m_params.push_back(&m_pointers[i]);
+            } else {
+                m_scalars[i] = args[i].scalarBits;
+                m_params.push_back(&m_scalars[i]); // little-endian: the low bytes are the value
+            }
+        }
+        upload();
+    }
+    ~KernelArguments()
+    {
+        for (CUdeviceptr pointer : m_pointers)
+            if (pointer)
+                m_driver.cuMemFree(pointer);
+    }
+    void upload()
+    {
+        for (std::size_t i = 0; i < m_args.size(); ++i)
+            if (m_args[i].isBuffer && !m_args[i].bytes.empty())
+                WS_CU(m_driver.cuMemcpyHtoD(m_pointers[i], m_args[i].bytes.data(), m_args[i].bytes.size()));
+    }
+    std::vector<sim::ResolvedArg> download() const
+    {
+        std::vector<sim::ResolvedArg> out = m_args;
+        for (std::size_t i = 0; i < out.size(); ++i)
+            if (out[i].isBuffer && !out[i].bytes.empty())
+                WS_CU(m_driver.cuMemcpyDtoH(out[i].bytes.data(), m_pointers[i], out[i].bytes.size()));
+        return out;
+    }
+    void** params() { return m_params.data(); }
+
+private:
+    const DriverApi& m_driver;
+    std::vector<sim::ResolvedArg> m_args;
+    std::vector<CUdeviceptr> m_pointers;
+    std::vector<std::uint64_t> m_scalars;
+    std::vector<void*> m_params;
+};
+
+// GPU outputs against the simulator's, element by element: integers exactly, floats within
+// kFloatTolerance x max(1, |reference|). Returns the first difference, or "".
+std::string compareBuffers(const std::vector<sim::ResolvedArg>& gpu, const std::vector<sim::ResolvedArg>& reference)
+{
+    for (std::size_t a = 0; a < gpu.size(); ++a) {
+        if (!gpu[a].isBuffer)
+            continue;
+        const sim::ResolvedArg& arg = gpu[a];
+        const std::uint32_t size = sim::elementBytes(arg.type);
+        for (std::uint64_t i = 0; i < arg.bytes.size() / size; ++i) {
+            const std::uint8_t* g = arg.bytes.data() + i * size;
+            const std::uint8_t* r = reference[a].bytes.data() + i * size;
+            bool same = std::memcmp(g, r, size) == 0;
+            if (!same && sim::isFloatElement(arg.type)) {
+                double gv = 0, rv = 0;
+                if (size == 4) {
+                    float gf, rf;
+                    std::memcpy(&gf, g, 4);
+                    std::memcpy(&rf, r, 4);
+                    gv = gf;
+                    rv = rf;
+                } else {
+                    std::memcpy(&gv, g, 8);
+                    std::memcpy(&rv, r, 8);
+                }
+                same = std::abs(gv - rv) <= kFloatTolerance * std::max(1.0, std::abs(rv));
+            }
+            if (!same)
+                return arg.name + "[" + std::to_string(i) + "]: GPU " + sim::formatElement(arg, arg.bytes, i) +
+                       ", simulator " + sim::formatElement(reference[a], reference[a].bytes, i);
+        }
+    }
+    return {};
+}
+
+session::PredictionRecord predictionFrom(const std::string& kernel, const sim::SimResult& result,
+                                         const ptx::Function& function, const gpu::GpuPreset& preset,
+                                         const kernels::DemoLaunch& launch)
+{
+    const sim::KernelStats& s = result.stats;
+    session::PredictionRecord p;
+    p.kernel = kernel;
+    p.preset = std::string(preset.arch);
+    p.warpInstructions = s.warpInstructions;
+    p.threadInstructions = s.threadInstructions;
+    p.globalLoadRequests = s.global.loadRequests;
+    p.globalLoadSectors = s.global.loadSectors;
+    p.globalStoreRequests = s.global.storeRequests;
+    p.globalStoreSectors = s.global.storeSectors;
+    p.sharedLoadRequests = s.shared.loadRequests;
+    p.sharedStoreRequests = s.shared.storeRequests;
+    p.sharedLoadWavefronts = s.shared.loadWavefronts;
+    p.sharedStoreWavefronts = s.shared.storeWavefronts;
+    p.sharedBankConflicts = s.shared.bankConflicts;
+    p.branchesUniform = s.branchesUniform;
+    p.branchesDivergent = s.branchesDivergent;
+    for (std::size_t i = 0; i < s.perInstruction.size() && i < function.instructions.size(); ++i) {
+        const ptx::Instruction& instruction = function.instructions[i];
+        if (instruction.type != ptx::Type::F32)
+            continue;
+        const std::uint64_t threads = s.perInstruction[i].threadExecutions;
+        if (instruction.op == ptx::Op::Add || instruction.op == ptx::Op::Sub) p.fadd += threads;
+        else if (instruction.op == ptx::Op::Mul) p.fmul += threads;
+        else if (instruction.op == ptx::Op::Fma || instruction.op == ptx::Op::Mad) p.ffma += threads;
+    }
+    occupancy::OccupancyInput input;
+    input.threadsPerBlock = static_cast<int>(launch.block.volume());
+    input.registersPerThread = 32; // the simulator's assumption (sim::SimOptions::registersPerThread)
+    input.dynamicSharedBytes = launch.dynamicSharedBytes;
+    input.staticSharedBytes = function.staticSharedBytes;
+    try {
+        p.theoreticalOccupancy = occupancy::computeOccupancy(preset, input).occupancy;
+    } catch (const InputError&) {
+        p.theoreticalOccupancy = 0;
+    }
+    return p;
+}
+
+class ProbeSession {
+public:
+    ProbeSession(const ProbeOptions& options, std::ostream& out, std::ostream& err)
+        : m_options(options), m_writer(out), m_err(err), m_started(std::chrono::steady_clock::now())
+    {
+    }
+
+    int run();
+
+private:
+    int runOnDevice(std::vector<Target>& targets);
+    void progress(const std::string& stage, const std::string& kernel, int steps)
+    {
+        m_done += steps;
+        m_writer.write(session::ProgressRecord{stage, kernel, m_done, m_total});
+    }
+    void log(const std::string& level, const std::string& message)
+    {
+        m_writer.write(session::LogRecord{level, message});
+        m_err << "warpscope-probe: " << message << "\n";
+    }
+    int finish(const std::string& status, ProbeExit code)
+    {
+        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - m_started).count();
+        m_writer.write(session::EndRecord{status, seconds});
+        return static_cast<int>(code);
+    }
+    int fail(const std::string& code, const std::string& message, const std::string& kernel, ProbeExit exit)
+    {
+        m_writer.write(session::ErrorRecord{code, message, kernel, true});
+        m_err << "warpscope-probe: " << message << "\n";
+        return finish("error", exit);
+    }
+    bool cancelled() const { return g_cancelRequested.load(); }
+    bool profileKernel(Target& target, const DriverApi& d, const session::DeviceRecord& device, const gpu::GpuPreset& preset);
+
+    const ProbeOptions& m_options;
+    session::SessionWriter m_writer;
+    std::ostream& m_err;
+    std::chrono::steady_clock::time_point m_started;
+    std::unique_ptr<RangeProfiler> m_profiler;
+    std::vector<std::string> m_metrics;
+    int m_done = 0, m_total = 0;
+    bool m_anyMismatch = false;
+};
+
+int ProbeSession::run()
+{
+    // Everything the user typed is checked before the GPU is touched.
+    m_metrics = session::resolveMetricSet(m_options.metrics);
+    std::vector<Target> targets;
+    for (const std::string& name : expandTargets(m_options.targets)) {
+        kernels::TargetRequest request;
+        request.target = name;
+        request.kernel = m_options.kernel;
+        request.grid = m_options.grid;
+        request.block = m_options.block;
+        request.smem = m_options.smem;
+        request.args = m_options.args;
+        request.maxBufferBytes = sim::SimOptions{}.maxBufferBytes;
+        Target target{kernels::resolveTarget(request), {}};
+        const kernels::ResolvedTarget& r = target.resolved;
+        session::KernelRecord& k = target.record;
+        k.id = r.kernelName;
+        for (const Target& other : targets)
+            if (other.record.id == k.id)
+                throw InputError("'" + name + "' is named twice");
+        k.entry = r.function->name;
+        k.sourceName = r.sourceName;
+        k.ptxHash = session::fnv1a64Hex(r.ptxText);
+        k.sourceHash = r.sourceText.empty() ? std::string() : session::fnv1a64Hex(r.sourceText);
+        k.grid = {static_cast<std::uint32_t>(r.launch.grid.x), static_cast<std::uint32_t>(r.launch.grid.y), static_cast<std::uint32_t>(r.launch.grid.z)};
+        k.block = {static_cast<std::uint32_t>(r.launch.block.x), static_cast<std::uint32_t>(r.launch.block.y), static_cast<std::uint32_t>(r.launch.block.z)};
+        k.dynamicSharedBytes = r.launch.dynamicSharedBytes;
+        k.args = r.argSpecs;
+        if (r.demo) {
+            k.title = r.demo->title;
+            k.ladder = r.demo->ladder;
+            int rung = 0;
+            for (const kernels::DemoKernel& kernel : kernels::demoKernels()) {
+                if (kernel.ladder == k.ladder && !k.ladder.empty())
+                    ++rung;
+                if (&kernel == r.demo)
+                    break;
+            }
+            k.ladderRung = k.ladder.empty() ? 0 : rung;
+        }
+        targets.push_back(std::move(target));
+    }
+
+    m_writer.write(session::SessionHeader{session::kFormatName, session::kFormatVersion,
+                                          std::string("warpscope-probe ") + WARPSCOPE_VERSION, utcNow(), hostName()});
+    try {
+        return runOnDevice(targets);
+    } catch (const std::exception& error) {
+        // Anything unexpected still ends the stream properly, so the app keeps what was measured.
+        return fail("probe_failed", error.what(), "", ProbeExit::Failure);
+    }
+}
+
+int ProbeSession::runOnDevice(std::vector<Target>& targets)
+{
+    const DriverApi* driver = nullptr;
+    try {
+        driver = &loadDriver();
+        const int count = deviceCount(*driver);
+        if (count == 0)
+            throw DriverUnavailable("no_device", "the NVIDIA driver reports no GPU");
+        if (m_options.device >= count)
+            return fail("bad_input", "--device " + std::to_string(m_options.device) + " does not exist (this machine has " +
+                                         std::to_string(count) + " GPU" + (count == 1 ? "" : "s") + ", 0.." +
+                                         std::to_string(count - 1) + ")",
+                        "", ProbeExit::BadInput);
+    } catch (const DriverUnavailable& error) {
+        return fail(error.code, error.what(), "", ProbeExit::NoGpu);
+    }
+    const DriverApi& d = *driver;
+    session::DeviceRecord device = queryDevice(d, m_options.device);
+    if (device.computeMajor * 10 + device.computeMinor < 75)
+        return fail("unsupported_device",
+                    device.name + " has compute capability " + std::to_string(device.computeMajor) + "." +
+                        std::to_string(device.computeMinor) + "; CUDA 13 and the Range Profiler need 7.5 or newer",
+                    "", ProbeExit::NoGpu);
+
+    CUdevice cuDevice = 0;
+    WS_CU(d.cuDeviceGet(&cuDevice, m_options.device));
+    CUcontext context = nullptr;
+    WS_CU(d.cuDevicePrimaryCtxRetain(&context, cuDevice));
+    WS_CU(d.cuCtxSetCurrent(context));
+    startActivity();
+    device.cuptiVersion = cuptiVersionText();
+
+    if (m_options.counters) {
+        try {
+            m_profiler = std::make_unique<RangeProfiler>(context, m_options.device, m_metrics);
+            device.chip = m_profiler->chipName();
+        } catch (const CountersNotPermitted& error) {
+            device.countersAllowed = false;
+            device.countersMessage = counterPermissionHelp();
+            m_writer.write(session::ErrorRecord{"counters_not_permitted", error.what(), "", false});
+            m_err << "warpscope-probe: " << error.what() << "\n";
+        }
+    } else {
+        device.countersAllowed = false;
+        device.countersMessage = "counters not requested (--no-counters)";
+    }
+    m_writer.write(device);
+
+    const int passes = m_profiler ? static_cast<int>(m_profiler->passes()) : 0;
+    m_total = (m_options.ceilings ? 1 : 0) + static_cast<int>(targets.size()) * (2 + m_options.runs + passes);
+    if (m_profiler && !m_profiler->unavailable().empty()) {
+        std::string names;
+        for (const std::string& name : m_profiler->unavailable())
+            names += (names.empty() ? "" : ", ") + name;
+        log("warning", "not available on " + device.chip + ": " + names);
+    }
+
+    if (m_options.ceilings) {
+        session::CeilingsRecord ceilings = theoreticalCeilings(device);
+        measureCeilings(d, device, ceilings);
+        harvestActivity(); // the ceiling runs are not the user's kernels
+        m_writer.write(ceilings);
+        progress("ceilings", "", 1);
+    }
+    if (cancelled())
+        return finish("cancelled", ProbeExit::Cancelled);
+
+    const DevicePreset devicePreset = presetForDevice(device);
+    for (Target& target : targets) {
+        if (cancelled())
+            return finish("cancelled", ProbeExit::Cancelled);
+        try {
+            if (!profileKernel(target, d, device, devicePreset.preset))
+                return finish("cancelled", ProbeExit::Cancelled);
+        } catch (const DriverError& error) {
+            // A fault leaves the context unusable (CUDA errors are sticky): stop here, keep what we have.
+            return fail("kernel_failed", target.record.id + ": " + error.what(), target.record.id, ProbeExit::Failure);
+        } catch (const CuptiError& error) {
+            return fail("cupti_failed", target.record.id + ": " + error.what(), target.record.id, ProbeExit::Failure);
+        }
+    }
+    stopActivity();
+    m_profiler.reset();
+    d.cuDevicePrimaryCtxRelease(cuDevice);
+    return finish("ok", m_anyMismatch ? ProbeExit::Failure : ProbeExit::Ok);
+}
+
+bool ProbeSession::profileKernel(Target& target, const DriverApi& d, const session::DeviceRecord& device,
+                                 const gpu::GpuPreset& preset)
+{
+    const kernels::ResolvedTarget& r = target.resolved;
+    const std::string& id = target.record.id;
+    m_writer.write(target.record);
+
+    // The simulator's prediction, and its outputs (the reference for files without a gold).
+    sim::LaunchRequest request;
+    request.module = r.module;
+    request.function = r.function;
+    request.grid = r.launch.grid;
+    request.block = r.launch.block;
+    request.dynamicSharedBytes = r.launch.dynamicSharedBytes;
+    request.args = r.launch.args;
+    request.preset = preset;
+    request.options.timing = false;
+    request.options.hostThreads = 0;
+    std::optional<sim::SimResult> simulated;
+    try {
+        simulated = sim::simulate(request);
+        if (simulated->status != sim::SimStatus::Completed) {
+            log("warning", id + ": no prediction: " + simulated->statusMessage);
+            simulated.reset();
+        } else {
+            m_writer.write(predictionFrom(id, *simulated, *r.function, preset, r.launch));
+        }
+    } catch (const InputError& error) {
+        log("warning", id + ": no prediction: " + error.what());
+    }
+    progress("prediction", id, 1);
+
+    CUmodule module = nullptr;
+    char jitLog[8192] = {};
+    CUjit_option jitOptions[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+    void* jitValues[] = {jitLog, reinterpret_cast<void*>(static_cast<std::uintptr_t>(sizeof jitLog))};
+    const CUresult loaded = d.cuModuleLoadDataEx(&module, r.ptxText.c_str(), 2, jitOptions, jitValues);
+    if (loaded != CUDA_SUCCESS) {
+        std::string why = jitLog;
+        while (!why.empty() && (why.back() == '\n' || why.back() == '\0'))
+            why.pop_back();
+        try {
+            check(loaded, "cuModuleLoadDataEx");
+        } catch (const DriverError& error) {
+            throw DriverError(loaded, std::string(error.what()) + (why.empty() ? "" : ": " + why));
+        }
+    }
+    struct Unload {
+        const DriverApi& d;
+        CUmodule module;
+        ~Unload() { d.cuModuleUnload(module); }
+    } unload{d, module};
+    CUfunction function = nullptr;
+    WS_CU(d.cuModuleGetFunction(&function, module, r.function->name.c_str()));
+    if (r.launch.dynamicSharedBytes > 48 * 1024)
+        WS_CU(d.cuFuncSetAttribute(function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                   static_cast<int>(r.launch.dynamicSharedBytes)));
+    int registers = 0, staticShared = 0;
+    WS_CU(d.cuFuncGetAttribute(&registers, CU_FUNC_ATTRIBUTE_NUM_REGS, function));
+    WS_CU(d.cuFuncGetAttribute(&staticShared, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, function));
+
+    KernelArguments args(d, r.launch.args);
+    auto launch = [&] {
+        WS_CU(d.cuLaunchKernel(function, static_cast<unsigned>(r.launch.grid.x), static_cast<unsigned>(r.launch.grid.y),
+                               static_cast<unsigned>(r.launch.grid.z), static_cast<unsigned>(r.launch.block.x),
+                               static_cast<unsigned>(r.launch.block.y), static_cast<unsigned>(r.launch.block.z),
+                               static_cast<unsigned>(r.launch.dynamicSharedBytes),
+                               nullptr, args.params(), nullptr));
+        WS_CU(d.cuCtxSynchronize());
+    };
+
+    // 1. Correctness: the first run's outputs against the gold reference or the simulator.
+    launch();
+    const std::vector<sim::ResolvedArg> outputs = args.download();
+    session::CheckRecord check;
+    check.kernel = id;
+    if (r.demo && !r.demo->gold.empty()) {
+        kernels::DemoKernel widened = *r.demo;
+        for (kernels::DemoCheck& c : widened.checks)
+            for (const sim::ResolvedArg& arg : r.launch.args)
+                if (arg.name == c.buffer && sim::isFloatElement(arg.type))
+                    c.tolerance = std::max(c.tolerance, kFloatTolerance);
+        check.reference = "gold";
+        try {
+            const kernels::GoldComparison gold = kernels::compareWithGold(widened, r.launch, outputs);
+            check.matches = gold.matches;
+            check.detail = gold.detail;
+        } catch (const InputError& error) {
+            check.detail = std::string("not compared: ") + error.what();
+        }
+    } else if (simulated) {
+        check.reference = "simulator";
+        check.detail = compareBuffers(outputs, simulated->args);
+        check.matches = check.detail.empty();
+        if (check.matches)
+            check.detail = "every buffer equals the simulator's (integers exactly, floats within 1e-5 relative)";
+    } else {
+        check.reference = "none";
+        check.detail = "no gold reference and no simulator result to compare with";
+    }
+    m_writer.write(check);
+    if (!check.matches && check.reference != "none") {
+        m_anyMismatch = true;
+        m_writer.write(session::ErrorRecord{"mismatch", id + ": the GPU's outputs differ from the " + check.reference +
+                                                            " reference: " + check.detail, id, false});
+    }
+    const ActivityHarvest first = harvestActivity();
+    for (const MemcpyActivity& copy : first.memcpys) {
+        const char* direction = copy.kind == CUPTI_ACTIVITY_MEMCPY_KIND_HTOD   ? "HtoD"
+                                : copy.kind == CUPTI_ACTIVITY_MEMCPY_KIND_DTOH ? "DtoH"
+                                : copy.kind == CUPTI_ACTIVITY_MEMCPY_KIND_DTOD ? "DtoD"
+                                                                                : "other";
+        m_writer.write(session::MemcpyRecord{id, direction, copy.bytes, copy.endNs - copy.startNs});
+    }
+    progress("check", id, 1);
+    if (cancelled())
+        return false;
+
+    // 2. Timing: each run on freshly uploaded inputs, durations from the Activity records.
+    for (int run = 0; run < m_options.runs; ++run) {
+        args.upload();
+        launch();
+        progress("timing", id, 1);
+        if (cancelled())
+            return false;
+    }
+    const ActivityHarvest timed = harvestActivity();
+    session::ActivityRecord activity;
+    activity.kernel = id;
+    activity.droppedRecords = timed.dropped + first.dropped;
+    for (const KernelActivity& k : timed.kernels) {
+        if (k.name != r.function->name)
+            continue;
+        activity.durationsNs.push_back(k.endNs - k.startNs);
+        activity.registersPerThread = k.registersPerThread;
+        activity.staticSharedBytes = static_cast<std::uint64_t>(k.staticShared);
+        activity.dynamicSharedBytes = static_cast<std::uint64_t>(k.dynamicShared);
+        activity.localBytesPerThread = k.localPerThread;
+        activity.grid = {static_cast<std::uint32_t>(k.grid[0]), static_cast<std::uint32_t>(k.grid[1]), static_cast<std::uint32_t>(k.grid[2])};
+        activity.block = {static_cast<std::uint32_t>(k.block[0]), static_cast<std::uint32_t>(k.block[1]), static_cast<std::uint32_t>(k.block[2])};
+    }
+    if (activity.droppedRecords > 0)
+        log("warning", id + ": CUPTI dropped " + std::to_string(activity.droppedRecords) + " activity records");
+    m_writer.write(activity);
+
+    // 3. Theoretical occupancy with the device's limits and the kernel's real registers.
+    occupancy::OccupancyInput input;
+    input.threadsPerBlock = static_cast<int>(r.launch.block.volume());
+    input.registersPerThread = std::max(1, registers);
+    input.staticSharedBytes = static_cast<std::size_t>(staticShared);
+    input.dynamicSharedBytes = r.launch.dynamicSharedBytes;
+    try {
+        const occupancy::OccupancyResult result = occupancy::computeOccupancy(preset, input);
+        session::OccupancyRecord o;
+        o.kernel = id;
+        o.theoretical = result.occupancy;
+        o.activeBlocksPerSm = result.activeBlocksPerSm;
+        o.registersPerThread = registers;
+        o.limiter = result.binding.empty() ? "" : std::string(occupancy::limiterKey(result.binding.front()));
+        const double perWave = static_cast<double>(result.activeBlocksPerSm) * device.smCount;
+        o.waves = perWave > 0 ? static_cast<double>(r.launch.grid.volume()) / perWave : 0;
+        m_writer.write(o);
+    } catch (const InputError& error) {
+        log("warning", id + ": no theoretical occupancy: " + error.what());
+    }
+
+    // 4. Counters: one more launch on fresh inputs, replayed once per pass by CUPTI.
+    if (m_profiler) {
+        args.upload();
+        RangeMeasurement measured;
+        try {
+            measured = m_profiler->measure(launch);
+        } catch (const CountersNotPermitted& error) {
+            // Refused only at the first measurement: keep the timings, stop asking for counters.
+            m_writer.write(session::ErrorRecord{"counters_not_permitted", error.what(), "", false});
+            m_err << "warpscope-probe: " << error.what() << "\n";
+            m_profiler.reset();
+            return true;
+        }
+        harvestActivity(); // replayed launches are not timing runs
+        session::MetricsRecord metrics;
+        metrics.kernel = id;
+        metrics.passes = static_cast<int>(m_profiler->passes());
+        metrics.values = measured.values;
+        metrics.units = m_profiler->units();
+        metrics.unavailable = m_profiler->unavailable();
+        m_writer.write(metrics);
+        if (measured.rangesDropped > 0)
+            log("warning", id + ": the range profiler dropped " + std::to_string(measured.rangesDropped) + " ranges");
+        progress("counters", id, metrics.passes);
+    }
+    return true;
+}
+
+} // namespace
+
+int runProbe(const ProbeOptions& options, std::ostream& err)
+{
+    std::ofstream file;
+    if (!options.out.empty()) {
+        file.open(options.out, std::ios::binary | std::ios::trunc);
+        if (!file)
+            throw InputError("--out: cannot write '" + options.out + "'");
+    }
+    ProbeSession session(options, options.out.empty() ? std::cout : file, err);
+    return session.run();
+}
+
+int listDevices(const ProbeOptions& options, std::ostream& out, std::ostream& err)
+{
+    try {
+        const DriverApi& d = loadDriver();
+        const int count = deviceCount(d);
+        if (count == 0)
+            throw DriverUnavailable("no_device", "the NVIDIA driver reports no GPU");
+        std::vector<session::DeviceRecord> devices;
+        for (int i = 0; i < count; ++i)
+            devices.push_back(queryDevice(d, i));
+        if (options.json) {
+            session::SessionWriter writer(out);
+            for (const session::DeviceRecord& device : devices)
+                writer.write(device);
+        } else {
+            for (const session::DeviceRecord& device : devices) {
+                const session::CeilingsRecord c = theoreticalCeilings(device);
+                out << device.ordinal << ": " << device.name << ", compute capability " << device.computeMajor << "."
+                    << device.computeMinor << ", " << device.smCount << " SMs, " << device.coreClockKHz / 1000 << " MHz, "
+                    << device.totalMemoryBytes / (1024 * 1024) << " MiB, " << static_cast<int>(c.theoreticalDramGBps)
+                    << " GB/s DRAM (from attributes), driver " << device.driverVersion / 1000 << "."
+                    << device.driverVersion % 1000 / 10 << (device.driverRelease.empty() ? "" : " (" + device.driverRelease + ")")
+                    << "\n";
+            }
+        }
+        return static_cast<int>(ProbeExit::Ok);
+    } catch (const DriverUnavailable& error) {
+        err << "warpscope-probe: " << error.what() << "\n";
+        return static_cast<int>(ProbeExit::NoGpu);
+    }
+}
+
+} // namespace warpscope::probe

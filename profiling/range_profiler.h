@@ -1,0 +1,63 @@
+// Hardware counters through CUPTI's Range Profiler (cupti_range_profiler.h, with the host-side
+// metric evaluation of cupti_profiler_host.h): auto ranges, kernel replay, one range per launch.
+// Not the event/metric API (gone in CUDA 13) nor the deprecated cuptiProfilerBeginSession family.
+#pragma once
+
+#include <cuda.h>
+
+#include <functional>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+struct CUpti_Profiler_Host_Object; // cupti_profiler_host.h
+
+namespace warpscope::probe {
+
+// Counter access refused (CUPTI_ERROR_INSUFFICIENT_PRIVILEGES, ncu's ERR_NVGPUCTRPERM).
+class CountersNotPermitted : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// How to allow counter access, for the user (one paragraph).
+std::string counterPermissionHelp();
+
+struct RangeMeasurement {
+    std::map<std::string, double> values;
+    std::size_t rangesDropped = 0;
+};
+
+class RangeProfiler {
+public:
+    // Builds the configuration for `metrics` on the device. Metrics the chip does not know are
+    // left out and listed by unavailable(). Throws CountersNotPermitted or CuptiError.
+    RangeProfiler(CUcontext context, int deviceOrdinal, const std::vector<std::string>& metrics);
+    ~RangeProfiler();
+    RangeProfiler(const RangeProfiler&) = delete;
+    RangeProfiler& operator=(const RangeProfiler&) = delete;
+
+    const std::string& chipName() const { return m_chip; }
+    std::size_t passes() const { return m_passes; }
+    const std::vector<std::string>& metrics() const { return m_metrics; }
+    const std::vector<std::string>& unavailable() const { return m_unavailable; }
+    std::map<std::string, std::string> units() const;
+
+    // Runs `launch` (one kernel launch, synchronised) under the profiler; CUPTI replays the kernel
+    // once per pass, restoring device memory between passes.
+    RangeMeasurement measure(const std::function<void()>& launch);
+
+private:
+    void initializeHost();
+    bool tryAddMetrics(const std::vector<std::string>& metrics);
+    CUcontext m_context = nullptr;
+    std::string m_chip;
+    std::vector<std::uint8_t> m_availability;
+    std::vector<std::uint8_t> m_config;
+    std::vector<std::string> m_metrics, m_unavailable;
+    std::size_t m_passes = 0;
+    ::CUpti_Profiler_Host_Object* m_host = nullptr;
+};
+
+} // namespace warpscope::probe
