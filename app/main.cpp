@@ -1,6 +1,8 @@
 // warpscope: with no subcommand, the window; with one, a headless command (see --help).
 #include "cli/cli_compile.h"
 #include "cli/cli_occupancy.h"
+#include "cli/cli_profile.h"
+#include "cli/cli_session.h"
 #include "cli/cli_sim.h"
 #include "cli/cli_screenshot.h"
 #include "cli/exit_codes.h"
@@ -36,18 +38,23 @@ int runCommandLine(int argc, char** argv)
     cli::CompileOptions compile;
     cli::SimOptions sim;
     cli::ScreenshotOptions screenshot;
+    cli::ProfileOptions profile;
+    cli::SessionShowOptions sessionShow;
     CLI::App* occupancyCommand = cli::addOccupancyCommand(app, occupancy);
     CLI::App* compileCommand = cli::addCompileCommand(app, compile);
     CLI::App* simCommand = cli::addSimCommand(app, sim);
     CLI::App* screenshotCommand = cli::addScreenshotCommand(app, screenshot);
-    app.footer("Exit codes: 0 success, 1 failure, 2 bad input (one line on stderr says what and what is allowed).");
+    CLI::App* profileCommand = cli::addProfileCommand(app, profile);
+    CLI::App* sessionCommand = cli::addSessionCommand(app, sessionShow);
+    app.footer("Exit codes: 0 success, 1 failure, 2 bad input (one line on stderr says what and what is allowed); "
+               "profile also 3 (no usable GPU) and 4 (cancelled).");
 
     std::string commandName = "warpscope";
     const std::string_view first(argv[1]);
     if (!first.starts_with('-') && first != "occupancy" && first != "compile" && first != "sim" &&
-        first != "screenshot") {
+        first != "screenshot" && first != "profile" && first != "session") {
         std::cerr << "warpscope: unknown subcommand '" << first
-                  << "' (allowed: occupancy, compile, sim, screenshot; no subcommand opens the window)\n";
+                  << "' (allowed: occupancy, compile, sim, profile, session, screenshot; no subcommand opens the window)\n";
         return cli::toInt(cli::ExitCode::BadInput);
     }
     try {
@@ -84,6 +91,14 @@ int runCommandLine(int argc, char** argv)
         if (simCommand->parsed()) {
             commandName = "warpscope sim";
             return cli::runSim(sim, std::cout, std::cerr);
+        }
+        if (profileCommand->parsed()) {
+            commandName = "warpscope profile";
+            return cli::runProfile(profile, std::cout, std::cerr);
+        }
+        if (sessionCommand->parsed()) {
+            commandName = "warpscope session show";
+            return cli::runSessionShow(sessionShow, std::cout, std::cerr);
         }
         if (screenshotCommand->parsed()) {
             commandName = "warpscope screenshot";

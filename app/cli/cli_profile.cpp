@@ -1,1 +1,136 @@
-// `warpscope profile` (written next).
+#include "cli/cli_profile.h"
+
+#include "cli/cli_session.h"
+#include "cli/exit_codes.h"
+#include "session/metric_catalog.h"
+#include "session/session_io.h"
+#include "util/input_error.h"
+#include "util/parse.h"
+
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <climits>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <ostream>
+
+extern char** environ;
+
+namespace warpscope::cli {
+
+CLI::App* addProfileCommand(CLI::App& app, ProfileOptions& options)
+{
+    CLI::App* command = app.add_subcommand(
+        "profile", "Run kernels on an NVIDIA GPU under CUPTI (through warpscope-probe) and print the measured "
+                   "counters beside the simulator's prediction. Exit 3 when there is no usable GPU.");
+    command->add_option("target", options.targets, "demo kernel ids, ladder:NAME, FILE.cu or FILE.ptx")->required();
+    command->add_option("--kernel", options.kernel, "the kernel (.entry) in FILE.cu or FILE.ptx");
+    command->add_option("--grid", options.grid, "grid size X[,Y[,Z]] (expressions over integer args)");
+    command->add_option("--block", options.block, "block size X[,Y[,Z]]");
+    command->add_option("--smem", options.smem, "dynamic shared memory, bytes");
+    command->add_option("--arg", options.args, "argument spec, e.g. n=i32:4096 or a=f32[n]:random(1) (repeatable)")
+        ->allow_extra_args(false);
+    command->add_option("--metrics", options.metrics, "headline, full, or metric names separated by commas")
+        ->capture_default_str();
+    command->add_option("--runs", options.runs, "timed runs per kernel (1..1000)")->capture_default_str();
+    command->add_option("--device", options.device, "GPU ordinal")->capture_default_str();
+    command->add_option("--out", options.out, "also save the session stream to this .wsprof file");
+    command->add_flag("--json", options.json, "print the session stream (JSON Lines) instead of a summary");
+    command->add_flag("--no-ceilings", options.noCeilings, "skip measuring copy bandwidth and FMA throughput");
+    return command;
+}
+
+std::string probePath()
+{
+    if (const char* fromEnvironment = std::getenv("WARPSCOPE_PROBE"); fromEnvironment && *fromEnvironment)
+        return fromEnvironment;
+    std::error_code error;
+    const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", error);
+    return (error ? std::filesystem::path(".") : self.parent_path()) / "warpscope-probe";
+}
+
+int runProfile(const ProfileOptions& options, std::ostream& out, std::ostream& err)
+{
+    // The probe validates everything again; checking here keeps the messages in warpscope's voice.
+    session::resolveMetricSet(options.metrics);
+    parseInteger(options.runs, "--runs", 1, 1000);
+    parseInteger(options.device, "--device", 0, 255);
+    std::ofstream saved;
+    if (!options.out.empty()) {
+        saved.open(options.out, std::ios::binary | std::ios::trunc);
+        if (!saved)
+            throw InputError("--out: cannot write '" + options.out + "'");
+    }
+    const std::string probe = probePath();
+    if (access(probe.c_str(), X_OK) != 0) {
+        err << "warpscope profile: " << probe
+            << " is missing: warpscope-probe is built only when the CUDA toolkit with CUPTI was found "
+               "(set WARPSCOPE_PROBE to use another)\n";
+        return toInt(ExitCode::Failure);
+    }
+
+    std::vector<std::string> arguments = {probe, "--metrics", options.metrics, "--runs", options.runs, "--device", options.device};
+    if (options.noCeilings) arguments.push_back("--no-ceilings");
+    if (!options.kernel.empty()) arguments.insert(arguments.end(), {"--kernel", options.kernel});
+    if (!options.grid.empty()) arguments.insert(arguments.end(), {"--grid", options.grid});
+    if (!options.block.empty()) arguments.insert(arguments.end(), {"--block", options.block});
+    if (!options.smem.empty()) arguments.insert(arguments.end(), {"--smem", options.smem});
+    for (const std::string& arg : options.args) arguments.insert(arguments.end(), {"--arg", arg});
+    for (const std::string& target : options.targets) arguments.push_back(target);
+    std::vector<char*> argv;
+    for (std::string& argument : arguments) argv.push_back(argument.data());
+    argv.push_back(nullptr);
+
+    int pipeFds[2];
+    if (pipe(pipeFds) != 0)
+        throw std::runtime_error("cannot create a pipe for warpscope-probe");
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_adddup2(&actions, pipeFds[1], STDOUT_FILENO);
+    posix_spawn_file_actions_addclose(&actions, pipeFds[0]);
+    posix_spawn_file_actions_addclose(&actions, pipeFds[1]);
+    pid_t child = 0;
+    const int spawned = posix_spawn(&child, probe.c_str(), &actions, nullptr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    close(pipeFds[1]);
+    if (spawned != 0) {
+        close(pipeFds[0]);
+        throw std::runtime_error("cannot start " + probe);
+    }
+
+    // The probe's stderr (its log lines) goes straight to ours; its stdout is the session.
+    session::SessionStreamReader reader;
+    FILE* stream = fdopen(pipeFds[0], "r");
+    char* line = nullptr;
+    std::size_t capacity = 0;
+    ssize_t length = 0;
+    while ((length = getline(&line, &capacity, stream)) > 0) {
+        std::string_view text(line, static_cast<std::size_t>(length));
+        if (saved.is_open()) saved << text;
+        if (options.json) out << text << std::flush;
+        if (!text.empty() && text.back() == '\n') text.remove_suffix(1);
+        reader.feedLine(text);
+    }
+    std::free(line);
+    std::fclose(stream);
+    int status = 0;
+    waitpid(child, &status, 0);
+    reader.finish();
+    if (!options.json && reader.headerSeen())
+        printSessionSummary(reader.session(), out);
+    // Without a header the probe refused its input and already said why on stderr.
+    if (reader.headerSeen())
+        for (const std::string& problem : reader.problems())
+            err << "warpscope profile: session stream: " << problem << "\n";
+    if (WIFSIGNALED(status)) {
+        err << "warpscope profile: warpscope-probe was killed by signal " << WTERMSIG(status) << "\n";
+        return toInt(ExitCode::Failure);
+    }
+    return WIFEXITED(status) ? WEXITSTATUS(status) : toInt(ExitCode::Failure);
+}
+
+} // namespace warpscope::cli

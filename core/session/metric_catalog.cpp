@@ -4,6 +4,7 @@
 #include "util/input_error.h"
 
 #include <cmath>
+#include <cstdio>
 
 namespace warpscope::session {
 
@@ -120,6 +121,64 @@ DerivedMetrics deriveMetrics(const MetricsRecord& record)
     d.globalStoreSectorsPerRequest = storeRequests > 0 ? get(kGlobalStoreSectors) / storeRequests : nan;
     d.sharedBankConflicts = get(kSharedLoadConflicts) + get(kSharedStoreConflicts);
     return d;
+}
+
+} // namespace warpscope::session
+
+namespace warpscope::session {
+
+namespace {
+
+std::string fixed(double value, int decimals)
+{
+    char text[64];
+    std::snprintf(text, sizeof text, "%.*f", decimals, value);
+    return text;
+}
+
+// Three significant digits, at least none after the point.
+std::string significant(double value)
+{
+    const double magnitude = std::abs(value);
+    return fixed(value, magnitude >= 100 ? 0 : magnitude >= 10 ? 1 : 2);
+}
+
+} // namespace
+
+std::string formatMetricValue(double value, std::string_view unit)
+{
+    if (std::isnan(value))
+        return "n/a";
+    const double magnitude = std::abs(value);
+    if (unit == "ns" || unit == "nsecond") {
+        if (magnitude >= 1e9) return significant(value / 1e9) + " s";
+        if (magnitude >= 1e6) return significant(value / 1e6) + " ms";
+        if (magnitude >= 1e3) return significant(value / 1e3) + " us";
+        return significant(value) + " ns";
+    }
+    if (unit == "%" || unit == "percent")
+        return fixed(value, 1) + " %";
+    if (unit == "FLOP/s") {
+        if (magnitude >= 1e12) return significant(value / 1e12) + " TFLOP/s";
+        if (magnitude >= 1e9) return significant(value / 1e9) + " GFLOP/s";
+        return significant(value / 1e6) + " MFLOP/s";
+    }
+    if (unit == "bytes/s" || unit == "byte/second")
+        return significant(value / 1e9) + " GB/s";
+    if (unit == "Hz" || unit == "cycle/second" || unit == "cycle/nsecond")
+        return unit == "cycle/nsecond" ? significant(value) + " GHz" : significant(value / 1e6) + " MHz";
+    if (unit == "bytes" || unit == "byte") {
+        if (magnitude >= 1e9) return significant(value / 1e9) + " GB";
+        if (magnitude >= 1e6) return significant(value / 1e6) + " MB";
+        if (magnitude >= 1e3) return significant(value / 1e3) + " KB";
+        return fixed(value, 0) + " B";
+    }
+    std::string suffix = unit.empty() ? std::string() : " " + std::string(unit);
+    if (magnitude >= 1e9) return significant(value / 1e9) + " G" + suffix;
+    if (magnitude >= 1e6) return significant(value / 1e6) + " M" + suffix;
+    if (magnitude >= 1e4) return significant(value / 1e3) + " K" + suffix;
+    if (value == std::floor(value)) return fixed(value, 0) + suffix;
+    return significant(value) + suffix;
 }
 
 } // namespace warpscope::session

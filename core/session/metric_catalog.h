@@ -77,3 +77,11 @@ struct MetricsRecord;
 DerivedMetrics deriveMetrics(const MetricsRecord& record);
 
 } // namespace warpscope::session
+
+namespace warpscope::session {
+
+// A value with its unit for people: "1.25 ms", "812.4 GB/s", "93.1 %", "4.19 M sectors".
+// `unit` is the catalog's ("ns", "bytes", "bytes/s", "%", "Hz", ...) or CUPTI's dimension unit.
+std::string formatMetricValue(double value, std::string_view unit);
+
+} // namespace warpscope::session

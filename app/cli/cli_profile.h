@@ -1,0 +1,33 @@
+// `warpscope profile`: runs warpscope-probe (found next to this program, or at $WARPSCOPE_PROBE)
+// and prints its session as a summary, or as JSON Lines with --json; --out saves the stream.
+// Exit codes are the probe's: 0 ok, 1 failure or mismatch, 2 bad input, 3 no usable GPU, 4 cancelled.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace warpscope::cli {
+
+struct ProfileOptions {
+    std::vector<std::string> targets;  // demo ids, ladder:NAME, FILE.cu, FILE.ptx
+    std::string kernel, grid, block, smem;
+    std::vector<std::string> args;
+    std::string metrics = "headline";
+    std::string runs = "5";
+    std::string device = "0";
+    std::string out;
+    bool json = false;
+    bool noCeilings = false;
+};
+
+CLI::App* addProfileCommand(CLI::App& app, ProfileOptions& options);
+
+// The probe this program runs: $WARPSCOPE_PROBE, else warpscope-probe beside the executable.
+std::string probePath();
+
+int runProfile(const ProfileOptions& options, std::ostream& out, std::ostream& err);
+
+} // namespace warpscope::cli

@@ -1,0 +1,31 @@
+// `warpscope session show FILE.wsprof [--json]`: prints a saved profiling session (no GPU needed).
+// Also the text summary `warpscope profile` prints. Qt-free.
+#pragma once
+
+#include "session/session_io.h"
+
+#include <CLI/CLI.hpp>
+
+#include <iosfwd>
+#include <string>
+
+namespace warpscope::cli {
+
+struct SessionShowOptions {
+    std::string file;
+    bool json = false;
+};
+
+CLI::App* addSessionCommand(CLI::App& app, SessionShowOptions& options);
+
+// Exit 0 when the file read cleanly, 1 when it was damaged or truncated (what could be read is
+// printed, the problems go to err), 2 when it is not a session or has an unknown version.
+int runSessionShow(const SessionShowOptions& options, std::ostream& out, std::ostream& err);
+
+// The human summary of a session: device, ceilings, and per kernel the check, timing, occupancy,
+// predicted vs measured, and the metrics with plain names.
+void printSessionSummary(const session::Session& session, std::ostream& out);
+// The session as one JSON document: {"complete":..,"problems":[..],"records":[..]}.
+void printSessionJson(const session::SessionReadResult& read, std::ostream& out);
+
+} // namespace warpscope::cli
