@@ -34,7 +34,7 @@ void row(std::ostream& out, const std::string& label, const std::string& value)
 
 std::string ratio(double numerator, double denominator)
 {
-    if (denominator <= 0)
+    if (!(denominator > 0) || std::isnan(numerator))
         return "n/a";
     std::ostringstream text;
     text << std::fixed << std::setprecision(2) << numerator / denominator;

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# ctest gpu.probe: runs warpscope-probe on every demo kernel and checks the session it writes:
+# each kernel has timings, counters and a matching output check. Skips (exit 77) without a GPU,
+# saying why. Usage: probe_on_gpu.sh PATH/TO/warpscope-probe
+set -uo pipefail
+probe="$1"
+devices=$("$probe" --devices 2>&1)
+rc=$?
+if [[ $rc -eq 3 ]]; then
+  echo "skipped: no usable GPU: $devices"
+  exit 77
+fi
+if [[ $rc -ne 0 ]]; then
+  echo "warpscope-probe --devices failed with exit code $rc: $devices"
+  exit 1
+fi
+echo "$devices"
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+kernels=$(for k in vector_add copy_coalesced copy_strided copy_offset reduce_interleaved_divergent \
+  reduce_interleaved_bank_conflicts reduce_sequential reduce_first_add_during_load reduce_unroll_last_warp \
+  reduce_warp_shuffle transpose_naive transpose_tiled transpose_padded matmul_naive matmul_tiled \
+  divergence_odd_even divergence_data_loop histogram_shared_atomics stencil_1d; do echo "$k"; done)
+count=$(echo "$kernels" | wc -l)
+"$probe" $kernels --out "$out/all.wsprof"
+rc=$?
+if [[ $rc -ne 0 ]]; then
+  echo "warpscope-probe exited $rc"; grep '"type":"error"' "$out/all.wsprof"; exit 1
+fi
+for type in kernel activity check; do
+  n=$(grep -c "\"type\":\"$type\"" "$out/all.wsprof")
+  [[ $n -eq $count ]] || { echo "expected $count $type records, found $n"; exit 1; }
+done
+if grep -q '"counters_allowed":true' "$out/all.wsprof"; then
+  n=$(grep -c '"type":"metrics"' "$out/all.wsprof")
+  [[ $n -eq $count ]] || { echo "expected $count metrics records, found $n"; exit 1; }
+fi
+if grep -q '"matches":false' "$out/all.wsprof"; then
+  echo "a GPU output differs from its reference:"; grep '"matches":false' "$out/all.wsprof"; exit 1
+fi
+grep -q '"status":"ok","type":"end"' "$out/all.wsprof" || { echo "no end record with status ok"; exit 1; }
+echo "gpu.probe: $count kernels measured and checked"
