@@ -1,0 +1,64 @@
+// Text for measured values in the profile views: human-scaled units (µs, GB/s, %, K/M), the change
+// against a baseline, the colours that mark agreement, and the per-kernel facts every view names
+// the same way. Plain functions, tested without drawing.
+#pragma once
+
+#include <QColor>
+#include <QPalette>
+#include <QString>
+
+#include <string>
+#include <vector>
+
+namespace warpscope::session {
+struct ErrorRecord;
+struct MetricsRecord;
+struct Session;
+} // namespace warpscope::session
+
+namespace warpscope::viz::profile {
+
+// A unit as the catalog spells it ("ns", "bytes/s", "%", "sectors", ...); CUPTI's dimension units
+// ("nsecond", "byte/second", "percent", "sector", ...) are mapped to the same spellings.
+QString normalizedUnit(const QString& unit);
+
+QString formatDurationNs(double nanoseconds);          // "812 ns", "1.50 µs", "15.2 ms"
+QString formatBytes(double bytes);                     // decimal, as ncu: "512 B", "8.39 MB"
+QString formatBytesPerSecond(double bytesPerSecond);   // "812 GB/s", "2,039 GB/s", "35.2 MB/s"
+QString formatFlopsPerSecond(double flopsPerSecond);   // "12.3 TFLOP/s", "850 GFLOP/s"
+QString formatHertz(double hertz);                     // "1.98 GHz", "877 MHz"
+QString formatCount(double count);                     // "9,999", "65.54 K", "1.049 M", "2.5"
+QString formatPercent(double percent);                 // "87.5 %" (the argument is already in %)
+QString formatRatio(double value);                     // "4.00" (sectors per request and the like)
+// A value in `unit` (catalog or CUPTI spelling), human-scaled; "n/a" for NaN.
+QString formatMetricValue(double value, const QString& unit);
+// The exact value for a tooltip: "1,048,576 sectors", "1500 ns".
+QString formatExactValue(double value, const QString& unit);
+// Relative change from `baseline` to `current`: "+12.5 %", "−3.0 %", "0 %"; "from 0" when the
+// baseline is 0 and the value is not.
+QString formatChange(double current, double baseline);
+
+// The unit a metric's value is in: the catalog's when the metric is catalogued, else the one
+// CUPTI reported in the record, else empty.
+QString metricUnit(const session::MetricsRecord& record, const QString& name);
+
+// CUDA's integer versions (cuDriverGetVersion, CUDA_VERSION): 13000 -> "13.0", 12040 -> "12.4".
+QString cudaVersionText(int version);
+
+// How far a measurement is from a prediction (relative to the prediction), as the prediction table
+// colours it: within 2 % agrees, within 10 % is close, further apart differs.
+enum class Agreement { Agrees, Close, Differs, NotComparable };
+Agreement agreementOf(double predicted, double measured);
+QColor agreementColor(Agreement agreement, const QPalette& palette);
+
+// The kernels a session names, in stream order: its kernel records, then any id that only other
+// records name (a damaged stream).
+std::vector<std::string> sessionKernelIds(const session::Session& session);
+// "reduce_sequential — 3. Sequential addressing" (the id alone when there is no title).
+QString kernelLabel(const session::Session& session, const std::string& kernel);
+// Why a kernel has no counter metrics, from the session's error records and device record.
+QString noMetricsReason(const session::Session& session, const std::string& kernel);
+// The error record with `code` (session-wide or for any kernel), or null.
+const session::ErrorRecord* findError(const session::Session& session, const std::string& code);
+
+} // namespace warpscope::viz::profile
