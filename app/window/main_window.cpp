@@ -5,6 +5,7 @@
 #include "links/view_link.h"
 #include "occupancy/occupancy.h"
 #include "panels/occupancy_panel.h"
+#include "profile/profile_panel.h"
 #include "scenes/hierarchy_scene.h"
 #include "scenes/placement_scene.h"
 #include "util/input_error.h"
@@ -208,6 +209,23 @@ void MainWindow::buildDocks()
     m_detailsDock->setWidget(m_details);
     addDockWidget(Qt::BottomDockWidgetArea, m_detailsDock);
 
+    m_profile = new ProfilePanel(this);
+    // In a scroll area, like the occupancy explorer: the form's minimum width must not widen the window.
+    auto* profileScroll = new QScrollArea(this);
+    profileScroll->setWidget(m_profile);
+    profileScroll->setWidgetResizable(true);
+    profileScroll->setFrameShape(QFrame::NoFrame);
+    m_profileDock = new QDockWidget(QStringLiteral("Profile"), this);
+    m_profileDock->setObjectName(QStringLiteral("ProfileDock"));
+    m_profileDock->setWidget(profileScroll);
+    addDockWidget(Qt::RightDockWidgetArea, m_profileDock);
+    tabifyDockWidget(m_occupancyDock, m_profileDock);
+    m_occupancyDock->raise();
+    connect(m_profile, &ProfilePanel::statusMessage, this, [this](const QString& message) {
+        statusBar()->showMessage(message, 10000);
+    });
+    connect(m_profile, &ProfilePanel::stateChanged, this, &MainWindow::updateProfileActions);
+
     resizeDocks({m_lessonDock, m_occupancyDock}, {400, 500}, Qt::Horizontal);
     resizeDocks({m_detailsDock}, {90}, Qt::Vertical);
 }
@@ -215,6 +233,22 @@ void MainWindow::buildDocks()
 void MainWindow::buildMenus()
 {
     QMenu* file = menuBar()->addMenu(QStringLiteral("&File"));
+    QAction* openSession = file->addAction(QStringLiteral("&Open Session..."), this, &MainWindow::openSessionInteractive);
+    openSession->setShortcut(QKeySequence::Open);
+    m_recordedMenu = file->addMenu(QStringLiteral("Open &Recorded Session"));
+    const auto& recorded = m_profile->recordedSessions();
+    if (recorded.isEmpty()) {
+        QAction* none = m_recordedMenu->addAction(noRecordedSessionsText());
+        none->setEnabled(false);
+    }
+    for (int i = 0; i < recorded.size(); ++i)
+        m_recordedMenu->addAction(recorded.at(i).label, this, [this, i] {
+            focusProfiler();
+            m_profile->openRecordedSession(i);
+        });
+    m_saveSessionAction = file->addAction(QStringLiteral("Save Session &As..."), this, &MainWindow::saveSessionInteractive);
+    m_saveSessionAction->setShortcut(QKeySequence::Save);
+    file->addSeparator();
     QAction* shot = file->addAction(QStringLiteral("Save &Screenshot..."), this, &MainWindow::saveScreenshotInteractive);
     shot->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
     file->addSeparator();
@@ -228,6 +262,8 @@ void MainWindow::buildMenus()
     placement->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_2));
     QAction* occupancy = view->addAction(QStringLiteral("&Occupancy Explorer"), this, &MainWindow::focusOccupancy);
     occupancy->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_3));
+    QAction* profiler = view->addAction(QStringLiteral("P&rofiler"), this, &MainWindow::focusProfiler);
+    profiler->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_4));
     view->addSeparator();
     QAction* fit = view->addAction(QStringLiteral("&Fit Canvas"), this, [this] {
         m_canvas->scene()->resetView();
@@ -243,13 +279,19 @@ void MainWindow::buildMenus()
     view->addAction(m_lessonDock->toggleViewAction());
     view->addAction(m_occupancyDock->toggleViewAction());
     view->addAction(m_detailsDock->toggleViewAction());
+    view->addAction(m_profileDock->toggleViewAction());
     view->addAction(QStringLiteral("&Reset Layout"), this, [this] {
-        for (QDockWidget* dock : {m_lessonDock, m_occupancyDock, m_detailsDock}) {
+        for (QDockWidget* dock : {m_lessonDock, m_occupancyDock, m_detailsDock, m_profileDock}) {
             dock->setFloating(false);
             dock->show();
         }
+        addDockWidget(Qt::RightDockWidgetArea, m_occupancyDock);
+        tabifyDockWidget(m_occupancyDock, m_profileDock);
+        m_occupancyDock->raise();
         resizeDocks({m_lessonDock, m_occupancyDock}, {400, 500}, Qt::Horizontal);
     });
+
+    buildProfileMenu();
 
     QMenu* lessons = menuBar()->addMenu(QStringLiteral("&Lessons"));
     QAction* previous = lessons->addAction(QStringLiteral("&Previous Lesson"), this, [this] {
@@ -270,6 +312,80 @@ void MainWindow::buildMenus()
     QAction* about = help->addAction(QStringLiteral("&About Warpscope"), this, &MainWindow::showAbout);
     about->setShortcut(QKeySequence::HelpContents);
     help->addAction(QStringLiteral("About &Qt"), qApp, &QApplication::aboutQt);
+}
+
+void MainWindow::buildProfileMenu()
+{
+    QMenu* profile = menuBar()->addMenu(QStringLiteral("&Profile"));
+    m_profileAction = profile->addAction(QStringLiteral("&Profile Kernel"), this, [this] {
+        focusProfiler();
+        m_profile->startProfile();
+    });
+    m_profileAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
+    m_profileAction->setToolTip(QStringLiteral("Run warpscope-probe on the GPU for the kernel chosen in the Profile panel"));
+    m_cancelProfileAction = profile->addAction(QStringLiteral("&Cancel Profiling"), m_profile, &ProfilePanel::cancelProfile);
+    m_cancelProfileAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Period));
+    profile->addSeparator();
+    m_setBaselineAction = profile->addAction(QStringLiteral("Set as &Baseline"), this, [this] {
+        if (m_profile->setCurrentAsBaseline())
+            statusBar()->showMessage(QStringLiteral("The shown session is now the baseline; open or profile another to compare"), 8000);
+    });
+    m_setBaselineAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_B));
+    profile->addAction(QStringLiteral("Open Baseline &Session..."), this, &MainWindow::openBaselineInteractive);
+    m_clearBaselineAction = profile->addAction(QStringLiteral("C&lear Baseline"), m_profile, &ProfilePanel::clearBaseline);
+    updateProfileActions();
+}
+
+void MainWindow::updateProfileActions()
+{
+    const bool running = m_profile->isProfiling();
+    m_profileAction->setEnabled(!running);
+    m_cancelProfileAction->setEnabled(running);
+    m_saveSessionAction->setEnabled(m_profile->hasSession());
+    m_setBaselineAction->setEnabled(m_profile->hasSession());
+    m_clearBaselineAction->setEnabled(m_profile->hasBaseline());
+}
+
+void MainWindow::focusProfiler()
+{
+    m_profileDock->show();
+    m_profileDock->raise();
+    // Most of the window, leaving the canvas and the lessons a usable strip.
+    resizeDocks({m_profileDock}, {std::max(480, std::min(width() * 62 / 100, width() - 420))}, Qt::Horizontal);
+}
+
+void MainWindow::openSessionInteractive()
+{
+    const QString path = QFileDialog::getOpenFileName(this, QStringLiteral("Open Session"), QString(),
+                                                      QStringLiteral("Warpscope sessions (*.wsprof);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    focusProfiler();
+    m_profile->openSessionFile(path);
+}
+
+void MainWindow::saveSessionInteractive()
+{
+    if (!m_profile->hasSession())
+        return;
+    QString path = QFileDialog::getSaveFileName(this, QStringLiteral("Save Session As"), QStringLiteral("session.wsprof"),
+                                                QStringLiteral("Warpscope sessions (*.wsprof)"));
+    if (path.isEmpty())
+        return;
+    if (!path.endsWith(QLatin1String(".wsprof")))
+        path += QStringLiteral(".wsprof");
+    if (const auto error = m_profile->saveSessionAs(path))
+        showMessage(*error, true);
+}
+
+void MainWindow::openBaselineInteractive()
+{
+    const QString path = QFileDialog::getOpenFileName(this, QStringLiteral("Open Baseline Session"), QString(),
+                                                      QStringLiteral("Warpscope sessions (*.wsprof);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    focusProfiler();
+    m_profile->openBaselineFile(path);
 }
 
 void MainWindow::restoreLayout()

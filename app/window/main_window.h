@@ -1,6 +1,6 @@
 // The Warpscope window: lessons on the left, the canvas (hierarchy / placement scenes) in the
-// centre with the launch controls above it, the occupancy explorer and a details panel in docks.
-// Lesson links (warpscope:...) drive all of them through openLink().
+// centre with the launch controls above it, the occupancy explorer, the profiler and a details
+// panel in docks. Lesson links (warpscope:...) drive all of them through openLink().
 #pragma once
 
 #include "launch/launch_geometry.h"
@@ -11,8 +11,10 @@
 #include <memory>
 #include <optional>
 
+class QAction;
 class QDockWidget;
 class QLabel;
+class QMenu;
 class QLineEdit;
 class QListWidget;
 class QTabBar;
@@ -27,6 +29,8 @@ class PlacementScene;
 } // namespace warpscope::viz
 
 namespace warpscope::app {
+
+class ProfilePanel;
 
 enum class CanvasView { Hierarchy = 0, Placement = 1 };
 
@@ -44,6 +48,7 @@ public:
     void showCanvasView(CanvasView view);
     CanvasView canvasView() const;
     void focusOccupancy();                             // raise and widen the occupancy dock
+    void focusProfiler();                              // raise and widen the profile dock
     void setLaunch(const launch::LaunchShape& shape);  // must be valid
     const launch::LaunchShape& launchShape() const { return m_launch; }
 
@@ -52,6 +57,7 @@ public:
     QString lastMessage() const { return m_lastMessage; }
 
     viz::OccupancyPanel* occupancyPanel() const { return m_occupancy; }
+    ProfilePanel* profilePanel() const { return m_profile; }
     viz::HierarchyScene* hierarchyScene() const { return m_hierarchy.get(); }
     viz::PlacementScene* placementScene() const { return m_placement.get(); }
     QWidget* canvasWidget() const { return m_canvasWidget; }
@@ -71,6 +77,11 @@ private:
     void updateDetails();
     void showAbout();
     void saveScreenshotInteractive();
+    void buildProfileMenu();
+    void openSessionInteractive();
+    void saveSessionInteractive();
+    void openBaselineInteractive();
+    void updateProfileActions();
 
     Options m_options;
     LessonLibrary m_lessons;
@@ -90,6 +101,14 @@ private:
     QDockWidget* m_lessonDock = nullptr;
     QDockWidget* m_occupancyDock = nullptr;
     QDockWidget* m_detailsDock = nullptr;
+    QDockWidget* m_profileDock = nullptr;
+    ProfilePanel* m_profile = nullptr;
+    QMenu* m_recordedMenu = nullptr;
+    QAction* m_saveSessionAction = nullptr;
+    QAction* m_profileAction = nullptr;
+    QAction* m_cancelProfileAction = nullptr;
+    QAction* m_setBaselineAction = nullptr;
+    QAction* m_clearBaselineAction = nullptr;
     QString m_lastMessage;
 };
 

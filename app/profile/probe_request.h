@@ -1,0 +1,54 @@
+// What the window asks warpscope-probe to profile, as its command line; where the probe is; and the
+// probe's exit codes, each with the message a user sees. The probe is a separate process (the
+// window never loads CUDA or CUPTI); its contract is in profiling/README.md.
+#pragma once
+
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+namespace warpscope::app {
+
+enum class ProbeTargetKind { DemoKernel, Ladder, File };
+
+struct ProbeRequest {
+    ProbeTargetKind kind = ProbeTargetKind::DemoKernel;
+    QString target;             // demo kernel id, ladder name, or a .cu/.ptx path
+    QString entry;              // --kernel NAME: the entry to run from a file (empty: the probe's choice)
+    QString grid, block, smem;  // launch overrides, "X[,Y[,Z]]" and bytes; empty: the manifest's
+    QStringList args;           // --arg specs, each replacing the manifest's argument of that name
+    QString metrics = QStringLiteral("headline"); // headline, full, or NAME,NAME,...
+    int runs = 0;               // timed runs; 0: the probe's default
+    int device = 0;
+};
+
+// The probe's arguments for `request` (target last).
+QStringList probeArguments(const ProbeRequest& request);
+// The checks that need no probe: the target exists, the argument specs parse. The message names
+// the field and what is allowed; nullopt when the request can be sent.
+std::optional<QString> validateProbeRequest(const ProbeRequest& request);
+// For people: "reduce_sequential", "the reduction ladder", "saxpy.cu (entry saxpy)".
+QString describeProbeRequest(const ProbeRequest& request);
+
+struct ProbeLocation {
+    QString path;
+    bool fromEnvironment = false; // WARPSCOPE_PROBE named it
+    bool executable = false;      // it exists and may be run
+};
+// WARPSCOPE_PROBE if set, else warpscope-probe next to the running program.
+ProbeLocation findProbe();
+// The message shown when the probe is not there.
+QString probeMissingMessage(const ProbeLocation& location);
+
+// warpscope-probe's exit codes (profiling/README.md).
+enum class ProbeExitCode : int {
+    Ok = 0,           // every kernel ran and matched its reference
+    KernelFailed = 1, // a kernel failed or its output did not match; the records so far are kept
+    BadInput = 2,     // a flag, kernel or file was wrong (one line on stderr)
+    NoGpu = 3,        // no driver, no device, or a GPU the toolkit does not support
+    Cancelled = 4,    // stopped by SIGTERM after the current step
+};
+QString probeExitCodeMessage(int code);
+
+} // namespace warpscope::app

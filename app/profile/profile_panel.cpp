@@ -1,0 +1,452 @@
+#include "profile/profile_panel.h"
+
+#include "panels/profile_format.h"
+#include "panels/profile_views.h"
+#include "profile/profile_form.h"
+#include "profile/session_file.h"
+
+#include <QDateTime>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSettings>
+#include <QTextDocument>
+#include <QTimer>
+#include <QVBoxLayout>
+
+namespace warpscope::app {
+namespace {
+
+const char* const kHangTimeoutKey = "profile/hangTimeoutSeconds";
+
+QString bannerStyle(const QString& severity)
+{
+    if (severity == QLatin1String("error"))
+        return QStringLiteral("QLabel { background: #5c1f1f; color: #ffdede; padding: 6px; border-radius: 3px; }");
+    if (severity == QLatin1String("warning"))
+        return QStringLiteral("QLabel { background: #5c4a12; color: #fff3d6; padding: 6px; border-radius: 3px; }");
+    return QStringLiteral("QLabel { background: #1f3d5c; color: #deeeff; padding: 6px; border-radius: 3px; }");
+}
+
+QString plain(const QLabel* label)
+{
+    if (label->isHidden() || label->text().isEmpty())
+        return {};
+    QTextDocument document;
+    document.setHtml(label->text());
+    return document.toPlainText();
+}
+
+QString escaped(const std::string& text) { return QString::fromStdString(text).toHtmlEscaped(); }
+
+} // namespace
+
+ProfilePanel::ProfilePanel(QWidget* parent) : QWidget(parent)
+{
+    m_form = new ProfileForm(this);
+    m_profileButton = new QPushButton(tr("Profile"), this);
+    m_profileButton->setObjectName(QStringLiteral("profileButton"));
+    m_profileButton->setToolTip(tr("Run warpscope-probe on the GPU for the chosen kernel (Ctrl+R)"));
+    m_profileButton->setDefault(true);
+    m_cancelButton = new QPushButton(tr("Cancel"), this);
+    m_cancelButton->setObjectName(QStringLiteral("cancelProfileButton"));
+    m_cancelButton->setToolTip(tr("Stop the probe: it finishes its current step, then exits; what it measured is kept"));
+    m_progress = new QProgressBar(this);
+    m_progress->setObjectName(QStringLiteral("profileProgress"));
+    m_progress->setTextVisible(true);
+    m_progressText = new QLabel(this);
+    m_progressText->setMinimumWidth(120);
+
+    auto* runRow = new QHBoxLayout;
+    runRow->addWidget(m_profileButton);
+    runRow->addWidget(m_cancelButton);
+    runRow->addWidget(m_progress, 1);
+    runRow->addWidget(m_progressText);
+
+    m_banner = new QLabel(this);
+    m_banner->setObjectName(QStringLiteral("profileBanner"));
+    m_notice = new QLabel(this);
+    m_notice->setObjectName(QStringLiteral("profileNotice"));
+    for (QLabel* label : {m_banner, m_notice}) {
+        label->setWordWrap(true);
+        label->setTextFormat(Qt::RichText);
+        label->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::LinksAccessibleByMouse | Qt::LinksAccessibleByKeyboard);
+        label->hide();
+        connect(label, &QLabel::linkActivated, this, &ProfilePanel::handleLink);
+    }
+    m_title = new QLabel(this);
+    m_title->setObjectName(QStringLiteral("profileTitle"));
+    m_title->setWordWrap(true);
+    m_title->setTextFormat(Qt::RichText);
+    m_views = new viz::ProfileViews(this);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(6, 6, 6, 6);
+    layout->setSpacing(5);
+    layout->addWidget(m_form);
+    layout->addLayout(runRow);
+    layout->addWidget(m_banner);
+    layout->addWidget(m_notice);
+    layout->addWidget(m_title);
+    layout->addWidget(m_views, 1);
+
+    m_runner = new ProbeRunner(this);
+    m_refreshTimer = new QTimer(this);
+    m_refreshTimer->setSingleShot(true);
+    m_refreshTimer->setInterval(120); // a burst of records redraws the views once
+    connect(m_refreshTimer, &QTimer::timeout, this, &ProfilePanel::refreshFromRunner);
+    connect(m_runner, &ProbeRunner::recordsArrived, m_refreshTimer, qOverload<>(&QTimer::start));
+    connect(m_runner, &ProbeRunner::progressChanged, this, &ProfilePanel::onProgress);
+    connect(m_runner, &ProbeRunner::finished, this, &ProfilePanel::onProbeFinished);
+    connect(m_profileButton, &QPushButton::clicked, this, [this] { startProfile(); });
+    connect(m_form, &ProfileForm::profileRequested, this, [this] { startProfile(); });
+    connect(m_cancelButton, &QPushButton::clicked, this, &ProfilePanel::cancelProfile);
+
+    const int seconds = QSettings().value(QLatin1String(kHangTimeoutKey), ProbeRunner::kDefaultHangTimeoutMs / 1000).toInt();
+    m_form->setHangTimeoutSeconds(std::max(1, seconds));
+    m_runner->setHangTimeout(m_form->hangTimeoutSeconds() * 1000);
+    connect(m_form, &ProfileForm::hangTimeoutChanged, this, [this](int value) {
+        m_runner->setHangTimeout(value * 1000);
+        QSettings().setValue(QLatin1String(kHangTimeoutKey), value);
+    });
+
+    m_recorded = listRecordedSessions();
+    resetProgress();
+    updateButtons();
+    updateTitle();
+}
+
+ProfilePanel::~ProfilePanel() = default;
+
+const session::Session& ProfilePanel::session() const
+{
+    static const session::Session empty;
+    return m_shown ? m_shown->session : empty;
+}
+
+bool ProfilePanel::isProfiling() const { return m_runner->isRunning(); }
+
+void ProfilePanel::setHangTimeout(int milliseconds) { m_runner->setHangTimeout(milliseconds); }
+
+int ProfilePanel::hangTimeout() const { return m_runner->hangTimeout(); }
+
+void ProfilePanel::setTerminateGrace(int milliseconds) { m_runner->setTerminateGrace(milliseconds); }
+
+bool ProfilePanel::startProfile() { return startProfile(m_form->request()); }
+
+bool ProfilePanel::startProfile(const ProbeRequest& request)
+{
+    if (m_runner->isRunning()) {
+        emit statusMessage(tr("A profile is already running; cancel it first."));
+        return false;
+    }
+    if (const auto problem = validateProbeRequest(request)) {
+        showBanner(problem->toHtmlEscaped(), QStringLiteral("error"));
+        return false;
+    }
+    const ProbeLocation probe = findProbe();
+    if (!probe.executable) {
+        showBanner(QStringLiteral("<b>%1</b><br>%2").arg(tr("Cannot profile"), probeMissingMessage(probe).toHtmlEscaped()) +
+                       QStringLiteral("<br>") + recordedSessionsHtml(),
+                   QStringLiteral("error"));
+        return false;
+    }
+    m_beforeRun = m_shown;
+    m_runDescription = describeProbeRequest(request);
+    m_lastResult.reset();
+    m_runner->start(probe.path, probeArguments(request));
+    m_progress->setRange(0, 0); // busy until the first progress record says how many steps there are
+    m_progressText->setText(tr("Starting warpscope-probe\u2026"));
+    showBanner(tr("Profiling %1 with %2\u2026").arg(m_runDescription.toHtmlEscaped(), probe.path.toHtmlEscaped()),
+               QStringLiteral("info"));
+    emit statusMessage(tr("Profiling %1").arg(m_runDescription));
+    updateButtons();
+    emit stateChanged();
+    return true;
+}
+
+void ProfilePanel::cancelProfile()
+{
+    if (!m_runner->isRunning())
+        return;
+    m_runner->cancel();
+    m_progressText->setText(tr("Stopping after the current step\u2026"));
+    m_cancelButton->setEnabled(false);
+}
+
+void ProfilePanel::onProgress(int done, int total, const QString& stage, const QString& kernel)
+{
+    if (total > 0) {
+        m_progress->setRange(0, total);
+        m_progress->setValue(std::clamp(done, 0, total));
+        m_progress->setFormat(tr("%v of %m steps"));
+    }
+    m_progressText->setText(kernel.isEmpty() ? stage : tr("%1: %2").arg(stage, kernel));
+}
+
+void ProfilePanel::resetProgress()
+{
+    m_progress->setRange(0, 1);
+    m_progress->setValue(0);
+    m_progress->setFormat(tr("idle"));
+    m_progressText->setText(QString());
+}
+
+void ProfilePanel::refreshFromRunner()
+{
+    const session::SessionStreamReader& reader = m_runner->reader();
+    Shown shown;
+    shown.session = reader.session();
+    for (const std::string& problem : reader.problems())
+        shown.problems << QString::fromStdString(problem);
+    shown.raw = m_runner->rawStream();
+    shown.source = tr("live run of %1 (%2)").arg(m_runDescription, QDateTime::currentDateTime().toString(QStringLiteral("HH:mm")));
+    show(std::move(shown));
+}
+
+void ProfilePanel::onProbeFinished(const ProbeResult& result)
+{
+    m_refreshTimer->stop();
+    refreshFromRunner();
+    m_lastResult = result;
+    resetProgress();
+
+    const bool nothingMeasured = m_shown && m_shown->session.kernels.empty();
+    QString html = QStringLiteral("<b>%1</b>").arg(result.summary.toHtmlEscaped());
+    if (nothingMeasured && result.outcome != ProbeOutcome::Succeeded) {
+        // A run that measured nothing leaves the session that was shown before it; one that did not
+        // even write a header leaves nothing to show.
+        if (m_beforeRun) {
+            show(*m_beforeRun);
+            html += tr(" The session shown before this run is still shown.");
+        } else if (!m_runner->reader().headerSeen()) {
+            m_shown.reset();
+            m_views->setSession(session::Session{}, {}, tr("none"));
+            updateNotice();
+            updateTitle();
+        }
+    }
+    m_beforeRun.reset();
+    if (result.outcome == ProbeOutcome::NoGpu)
+        html += QStringLiteral("<br>") + tr("Everything else in Warpscope works without a GPU. ") + recordedSessionsHtml();
+    const bool failed = result.outcome != ProbeOutcome::Succeeded && result.outcome != ProbeOutcome::Cancelled;
+    if (failed && !result.stderrTail.isEmpty())
+        html += tr("<br>The probe's last words on stderr:") +
+                QStringLiteral("<pre style='margin:2px 0 0 0'>%1</pre>").arg(result.stderrTail.toHtmlEscaped());
+    QString severity = QStringLiteral("info");
+    if (result.outcome == ProbeOutcome::NoGpu)
+        severity = QStringLiteral("warning");
+    else if (failed)
+        severity = QStringLiteral("error");
+    showBanner(html, severity);
+    emit statusMessage(result.summary);
+    updateButtons();
+    emit stateChanged();
+}
+
+void ProfilePanel::show(Shown shown)
+{
+    m_shown = std::move(shown);
+    m_views->setSession(m_shown->session, m_shown->problems, m_shown->source);
+    updateNotice();
+    updateTitle();
+    updateButtons();
+}
+
+bool ProfilePanel::openSessionFile(const QString& path)
+{
+    LoadedSession loaded = loadSessionFile(path);
+    if (!loaded.headerSeen) {
+        QStringList problems;
+        for (const QString& problem : loaded.problems)
+            problems << problem.toHtmlEscaped();
+        showBanner(QStringLiteral("<b>%1</b><br>%2")
+                       .arg(tr("%1 could not be opened as a session").arg(QFileInfo(path).fileName().toHtmlEscaped()),
+                            problems.join(QStringLiteral("<br>"))),
+                   QStringLiteral("error"));
+        return false;
+    }
+    show({std::move(loaded.session), loaded.problems, loaded.raw, QFileInfo(path).absoluteFilePath()});
+    showBanner({}, {}); // the notice lists what the reader found wrong
+    emit statusMessage(tr("Opened %1").arg(path));
+    emit stateChanged();
+    return true;
+}
+
+bool ProfilePanel::openRecordedSession(int index)
+{
+    if (index < 0 || index >= m_recorded.size())
+        return false;
+    const RecordedSession& recorded = m_recorded.at(index);
+    if (!openSessionFile(recorded.path))
+        return false;
+    m_shown->source = tr("recorded session: %1").arg(recorded.label);
+    m_views->setSession(m_shown->session, m_shown->problems, m_shown->source);
+    updateTitle();
+    return true;
+}
+
+std::optional<QString> ProfilePanel::saveSessionAs(const QString& path)
+{
+    if (!m_shown)
+        return tr("There is no session to save.");
+    if (auto error = saveSessionBytes(path, m_shown->raw))
+        return error;
+    emit statusMessage(tr("Saved %1").arg(path));
+    return std::nullopt;
+}
+
+bool ProfilePanel::setCurrentAsBaseline()
+{
+    if (!m_shown)
+        return false;
+    m_baselineLabel = m_shown->source;
+    m_views->setBaseline(m_shown->session);
+    updateTitle();
+    emit stateChanged();
+    return true;
+}
+
+bool ProfilePanel::openBaselineFile(const QString& path)
+{
+    LoadedSession loaded = loadSessionFile(path);
+    if (!loaded.headerSeen) {
+        showBanner(QStringLiteral("<b>%1</b><br>%2")
+                       .arg(tr("%1 could not be opened as a baseline").arg(QFileInfo(path).fileName().toHtmlEscaped()),
+                            loaded.problems.join(QLatin1Char('\n')).toHtmlEscaped()),
+                   QStringLiteral("error"));
+        return false;
+    }
+    m_baselineLabel = QFileInfo(path).absoluteFilePath();
+    m_views->setBaseline(std::move(loaded.session));
+    if (!loaded.problems.isEmpty())
+        showBanner(tr("The baseline %1 was read with %2 problem(s): %3")
+                       .arg(QFileInfo(path).fileName().toHtmlEscaped())
+                       .arg(loaded.problems.size())
+                       .arg(loaded.problems.join(QStringLiteral("; ")).toHtmlEscaped()),
+                   QStringLiteral("warning"));
+    updateTitle();
+    emit stateChanged();
+    return true;
+}
+
+void ProfilePanel::clearBaseline()
+{
+    m_baselineLabel.clear();
+    m_views->setBaseline(std::nullopt);
+    updateTitle();
+    emit stateChanged();
+}
+
+bool ProfilePanel::hasBaseline() const { return m_views->baseline().has_value(); }
+
+void ProfilePanel::showBanner(const QString& html, const QString& severity)
+{
+    if (html.isEmpty()) {
+        m_banner->clear();
+        m_banner->hide();
+        return;
+    }
+    m_banner->setText(html);
+    m_banner->setStyleSheet(bannerStyle(severity));
+    m_banner->show();
+}
+
+void ProfilePanel::updateNotice()
+{
+    QStringList lines;
+    QString severity = QStringLiteral("warning");
+    const session::Session& s = session();
+    // Counters not permitted: the one thing the user can fix on their machine, so it comes first.
+    const session::ErrorRecord* counters = viz::profile::findError(s, "counters_not_permitted");
+    if (counters != nullptr)
+        lines << tr("<b>GPU performance counters are not permitted</b>: only CUPTI Activity timings were taken. %1")
+                     .arg(escaped(counters->message));
+    else if (!s.devices.empty() && !s.devices.front().countersAllowed)
+        lines << tr("<b>GPU performance counters are not permitted</b>: only CUPTI Activity timings were taken. %1")
+                     .arg(escaped(s.devices.front().countersMessage));
+    for (const session::ErrorRecord& error : s.errors) {
+        if (&error == counters)
+            continue;
+        if (error.fatal)
+            severity = QStringLiteral("error");
+        lines << QStringLiteral("<b>%1%2</b>%3: %4")
+                     .arg(error.fatal ? tr("Fatal error ") : tr("Error "), escaped(error.code),
+                          error.kernel.empty() ? QString() : tr(" in %1").arg(escaped(error.kernel)), escaped(error.message));
+    }
+    for (const session::CheckRecord& check : s.checks)
+        if (!check.matches) {
+            severity = QStringLiteral("error");
+            lines << tr("<b>%1: the GPU's output does not match the %2</b>: %3")
+                         .arg(escaped(check.kernel), escaped(check.reference), escaped(check.detail));
+        }
+    if (m_shown && !m_shown->problems.isEmpty())
+        lines << tr("<b>%1 problem(s) reading the session</b>; what could be read is shown. The first: %2 (all of "
+                    "them in the Session tab)")
+                     .arg(m_shown->problems.size())
+                     .arg(m_shown->problems.front().toHtmlEscaped());
+    if (lines.isEmpty()) {
+        m_notice->clear();
+        m_notice->hide();
+        return;
+    }
+    m_notice->setText(lines.join(QStringLiteral("<br>")));
+    m_notice->setStyleSheet(bannerStyle(severity));
+    m_notice->show();
+}
+
+void ProfilePanel::updateTitle()
+{
+    QString text;
+    if (!m_shown) {
+        text = tr("No session. Profile a kernel, or open a session: File > Open Session (Ctrl+O), or File > Open "
+                  "Recorded Session.");
+    } else {
+        const session::Session& s = m_shown->session;
+        QStringList parts;
+        parts << QStringLiteral("<b>%1</b>").arg(m_shown->source.toHtmlEscaped());
+        if (!s.devices.empty())
+            parts << escaped(s.devices.front().name);
+        if (!s.header.createdUtc.empty())
+            parts << escaped(s.header.createdUtc);
+        parts << tr("%n kernel(s)", nullptr, static_cast<int>(s.kernels.size()));
+        text = parts.join(QStringLiteral(" \u00b7 "));
+    }
+    if (hasBaseline())
+        text += QStringLiteral("<br>") + tr("<b>Baseline</b>: %1").arg(m_baselineLabel.toHtmlEscaped());
+    m_title->setText(text);
+}
+
+void ProfilePanel::updateButtons()
+{
+    const bool running = m_runner->isRunning();
+    m_profileButton->setEnabled(!running);
+    m_cancelButton->setEnabled(running);
+    m_form->setEnabled(!running);
+}
+
+QString ProfilePanel::recordedSessionsHtml() const
+{
+    if (m_recorded.isEmpty())
+        return noRecordedSessionsText().toHtmlEscaped() + QLatin1Char('.');
+    QString html = tr("Sessions recorded on real GPUs open without one:");
+    for (int i = 0; i < m_recorded.size(); ++i)
+        html += QStringLiteral("<br>\u2022 <a href=\"recorded:%1\">%2</a>").arg(i).arg(m_recorded.at(i).label.toHtmlEscaped());
+    return html;
+}
+
+void ProfilePanel::handleLink(const QString& link)
+{
+    if (link.startsWith(QLatin1String("recorded:")))
+        openRecordedSession(link.mid(9).toInt());
+}
+
+QString ProfilePanel::bannerText() const { return plain(m_banner); }
+
+QString ProfilePanel::noticeText() const { return plain(m_notice); }
+
+QString ProfilePanel::titleText() const { return plain(m_title); }
+
+} // namespace warpscope::app
