@@ -6,6 +6,9 @@
 #include "util/parse.h"
 #include "window/application_setup.h"
 #include "window/main_window.h"
+#include "panels/profile_views.h"
+#include "profile/profile_panel.h"
+#include "profile/session_file.h"
 
 #include <QApplication>
 #include <QDir>
@@ -17,6 +20,8 @@
 
 #include <cstdio>
 #include <iostream>
+#include <optional>
+#include <tuple>
 
 namespace warpscope::cli {
 
@@ -27,11 +32,17 @@ CLI::App* addScreenshotCommand(CLI::App& app, ScreenshotOptions& options)
     command->add_option("--out", options.out, "PNG file to write")->required();
     command->add_option("--lesson", options.lesson, "lesson id to show (hierarchy, occupancy, ...)");
     command->add_option("--view", options.view,
-                        "hierarchy, placement or occupancy (default: the --link's view, else hierarchy)");
+                        "hierarchy, placement, occupancy or profile (default: the --link's view, profile with "
+                        "--session, else hierarchy)");
     command->add_option("--size", options.size, "window size WxH in logical pixels, 640x480..7680x4320")
         ->capture_default_str();
     command->add_option("--link", options.link,
                         "a warpscope: link to apply first, e.g. 'warpscope:hierarchy?grid=2,2&block=16,16'");
+    command->add_option("--session", options.session, "a saved profiling session (.wsprof) to show in the profile views");
+    command->add_option("--baseline", options.baseline, "a second session the profile views compare with (needs --session)");
+    command->add_option("--profile-tab", options.profileTab,
+                        "the profile view shown: metrics, bandwidth, roofline, prediction or session")
+        ->capture_default_str();
     return command;
 }
 
@@ -59,8 +70,28 @@ int runScreenshot(const ScreenshotOptions& options, const char* argv0)
     const int width = static_cast<int>(parseInteger(options.size.substr(0, cross), "--size width", 640, 7680));
     const int height = static_cast<int>(parseInteger(options.size.substr(cross + 1), "--size height", 480, 4320));
     if (!options.view.empty() && options.view != "hierarchy" && options.view != "placement" &&
-        options.view != "occupancy")
-        throw InputError("--view: unknown view '" + options.view + "' (allowed: hierarchy, placement, occupancy)");
+        options.view != "occupancy" && options.view != "profile")
+        throw InputError("--view: unknown view '" + options.view + "' (allowed: hierarchy, placement, occupancy, profile)");
+    const bool profileView = options.view == "profile" || (options.view.empty() && !options.session.empty());
+    if (!options.session.empty() && !profileView)
+        throw InputError("--session: shown only in --view profile (not '" + options.view + "')");
+    if (!options.baseline.empty() && options.session.empty())
+        throw InputError("--baseline: needs --session (the session to compare with the baseline)");
+    const auto profileTab = viz::ProfileViews::tabFromName(QString::fromStdString(options.profileTab));
+    if (!profileTab)
+        throw InputError("--profile-tab: unknown view '" + options.profileTab +
+                         "' (allowed: metrics, bandwidth, roofline, prediction, session)");
+    // A file that is not a session at all is bad input; a damaged one is shown with its problems.
+    std::optional<app::LoadedSession> session, baseline;
+    for (auto [path, flag, target] : {std::tuple{&options.session, "--session", &session},
+                                      std::tuple{&options.baseline, "--baseline", &baseline}}) {
+        if (path->empty())
+            continue;
+        *target = app::loadSessionFile(QString::fromStdString(*path));
+        if (!(*target)->headerSeen)
+            throw InputError(std::string(flag) + ": " +
+                             ((*target)->problems.isEmpty() ? *path : (*target)->problems.front().toStdString()));
+    }
     const QFileInfo out(QString::fromStdString(options.out));
     if (out.fileName().isEmpty() || !out.absoluteDir().exists())
         throw InputError("--out: folder of '" + options.out + "' does not exist");
@@ -87,9 +118,16 @@ int runScreenshot(const ScreenshotOptions& options, const char* argv0)
         window.showCanvasView(app::CanvasView::Placement);
     else if (options.view == "hierarchy" || options.link.empty())
         window.showCanvasView(app::CanvasView::Hierarchy);
+    if (session)
+        window.profilePanel()->openSessionFile(QString::fromStdString(options.session));
+    if (baseline)
+        window.profilePanel()->openBaselineFile(QString::fromStdString(options.baseline));
+    window.profilePanel()->views()->showTab(*profileTab);
     window.show();
     if (options.view == "occupancy")
         window.focusOccupancy();
+    if (profileView)
+        window.focusProfiler();
     settle(window, 700);
 
     const QImage image = window.grab().toImage();

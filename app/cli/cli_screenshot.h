@@ -1,6 +1,7 @@
 // `warpscope screenshot`: renders the window with a lesson and a view and writes a PNG. Works under
 // Xvfb (OpenGL canvas) and with Qt's offscreen platform (software canvas); picks offscreen itself
-// when there is no display.
+// when there is no display. `--view profile --session FILE [--baseline FILE]` shows a saved
+// profiling session in the profile views.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -12,9 +13,12 @@ namespace warpscope::cli {
 struct ScreenshotOptions {
     std::string out;
     std::string lesson;
-    std::string view;   // empty: the --link's view, else hierarchy
+    std::string view;   // empty: the --link's view, profile with --session, else hierarchy
     std::string size = "1600x1000";
     std::string link;
+    std::string session;     // a .wsprof to show in the profile views
+    std::string baseline;    // a .wsprof to compare it with
+    std::string profileTab = "metrics";
 };
 
 CLI::App* addScreenshotCommand(CLI::App& app, ScreenshotOptions& options);
