@@ -1,0 +1,634 @@
+// The profiler in the window, offscreen and without a GPU: the fixture sessions fill every view with
+// the values computed here by hand; damaged files show their problems and keep what was read; a
+// baseline shows the change; a probe that crashes, hangs, finds no GPU or is cancelled leaves the
+// window working with the partial session and the probe's stderr; `warpscope screenshot --view
+// profile` renders a session.
+#include "session_fixtures.h"
+
+#include "panels/profile_bandwidth_panel.h"
+#include "panels/profile_format.h"
+#include "panels/profile_metrics_table.h"
+#include "panels/profile_prediction_panel.h"
+#include "panels/profile_roofline_plot.h"
+#include "panels/profile_session_panel.h"
+#include "panels/profile_views.h"
+#include "profile/probe_request.h"
+#include "profile/profile_form.h"
+#include "profile/profile_panel.h"
+#include "profile/recorded_sessions.h"
+#include "window/application_setup.h"
+#include "window/main_window.h"
+
+#include <qcustomplot.h>
+
+#include <QApplication>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QImage>
+#include <QMenu>
+#include <QMenuBar>
+#include <QProcess>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSet>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cmath>
+
+using namespace warpscope;
+using app::MainWindow;
+using app::ProfilePanel;
+using viz::ProfileMetricsTable;
+using viz::ProfilePredictionPanel;
+namespace metric = warpscope::session::metric;
+
+namespace {
+
+const QString kFixtures = QStringLiteral(WARPSCOPE_FIXTURES_DIR);
+
+QString sessionFixture(const QString& name) { return kFixtures + QStringLiteral("/sessions/") + name; }
+QString probeFixture(const QString& name) { return kFixtures + QStringLiteral("/probe/") + name; }
+
+QByteArray readAll(const QString& path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+void writeAll(const QString& path, const QByteArray& bytes)
+{
+    QFile file(path);
+    QVERIFY2(file.open(QIODevice::WriteOnly | QIODevice::Truncate), qPrintable(path));
+    file.write(bytes);
+}
+
+// A fresh window with the probe named by `probe` (empty: none set) and no recorded sessions unless
+// `recordedDir` says where they are.
+struct WindowUnderTest {
+    explicit WindowUnderTest(const QString& probe = {}, const QString& recordedDir = {})
+    {
+        if (probe.isEmpty())
+            qunsetenv("WARPSCOPE_PROBE");
+        else
+            qputenv("WARPSCOPE_PROBE", probe.toLocal8Bit());
+        qputenv("WARPSCOPE_RECORDED_DIR", (recordedDir.isEmpty() ? emptyDir.path() : recordedDir).toLocal8Bit());
+        window = std::make_unique<MainWindow>(MainWindow::Options{.restoreSettings = false});
+        window->resize(1500, 950);
+        window->show();
+        window->focusProfiler();
+        panel = window->profilePanel();
+        panel->setTerminateGrace(300);
+    }
+    ~WindowUnderTest() { qunsetenv("WARPSCOPE_RECORDED_DIR"); }
+    QTemporaryDir emptyDir;
+    std::unique_ptr<MainWindow> window;
+    ProfilePanel* panel = nullptr;
+};
+
+bool waitUntilIdle(ProfilePanel* panel, int milliseconds = 8000)
+{
+    QElapsedTimer timer;
+    timer.start();
+    while (panel->isProfiling() && timer.elapsed() < milliseconds)
+        QTest::qWait(20);
+    return !panel->isProfiling();
+}
+
+int distinctColours(const QImage& image)
+{
+    QSet<QRgb> colours;
+    for (int y = 0; y < image.height(); y += 3)
+        for (int x = 0; x < image.width(); x += 3)
+            colours.insert(image.pixel(x, y) & 0xF0F0F0);
+    return static_cast<int>(colours.size());
+}
+
+} // namespace
+
+class ProfileTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        app::configureApplication();
+    }
+
+    void valuesAreHumanScaledWithTheirUnits()
+    {
+        using namespace viz::profile;
+        QCOMPARE(formatMetricValue(10000, QStringLiteral("ns")), QStringLiteral("10.0 µs"));
+        QCOMPARE(formatMetricValue(812, QStringLiteral("nsecond")), QStringLiteral("812 ns"));
+        QCOMPARE(formatMetricValue(999.7, QStringLiteral("ns")), QStringLiteral("1.00 µs"));
+        QCOMPARE(formatMetricValue(1.5e7, QStringLiteral("ns")), QStringLiteral("15.0 ms"));
+        QCOMPARE(formatMetricValue(1.2e12, QStringLiteral("bytes/s")), QStringLiteral("1,200 GB/s"));
+        QCOMPARE(formatMetricValue(8.12e11, QStringLiteral("byte/second")), QStringLiteral("812 GB/s"));
+        QCOMPARE(formatMetricValue(3.52e7, QStringLiteral("bytes/s")), QStringLiteral("35.2 MB/s"));
+        QCOMPARE(formatMetricValue(8.0e6, QStringLiteral("bytes")), QStringLiteral("8.00 MB"));
+        QCOMPARE(formatMetricValue(512, QStringLiteral("bytes")), QStringLiteral("512 B"));
+        QCOMPARE(formatMetricValue(87.5, QStringLiteral("%")), QStringLiteral("87.5 %"));
+        QCOMPARE(formatMetricValue(262144, QStringLiteral("sectors")), QStringLiteral("262.1 K sectors"));
+        QCOMPARE(formatMetricValue(1048576, QStringLiteral("sector")), QStringLiteral("1.049 M sectors"));
+        QCOMPARE(formatMetricValue(9999, QStringLiteral("requests")), QStringLiteral("9,999 requests"));
+        QCOMPARE(formatMetricValue(1.98e9, QStringLiteral("Hz")), QStringLiteral("1.98 GHz"));
+        QCOMPARE(formatMetricValue(std::nan(""), QStringLiteral("ns")), QStringLiteral("n/a"));
+        QCOMPARE(formatFlopsPerSecond(4.0e11), QStringLiteral("400 GFLOP/s"));
+        QCOMPARE(formatChange(5000, 10000), QStringLiteral("\u221250.0 %"));
+        QCOMPARE(formatChange(12, 10), QStringLiteral("+20.0 %"));
+        QCOMPARE(formatChange(3, 0), QStringLiteral("from 0"));
+        QCOMPARE(formatChange(0, 0), QStringLiteral("0 %"));
+        QCOMPARE(cudaVersionText(12040), QStringLiteral("12.4"));
+        QCOMPARE(agreementOf(4.0, 4.05), Agreement::Agrees);
+        QCOMPARE(agreementOf(4.0, 4.3), Agreement::Close);
+        QCOMPARE(agreementOf(512, 0), Agreement::Differs);
+        QCOMPARE(agreementOf(0, 0), Agreement::Agrees);
+    }
+
+    void probeArgumentsFollowTheContract()
+    {
+        app::ProbeRequest demo;
+        demo.target = QStringLiteral("reduce_sequential");
+        demo.grid = QStringLiteral("64");
+        demo.args = {QStringLiteral("n=i32:16384")};
+        demo.runs = 5;
+        QCOMPARE(app::probeArguments(demo),
+                 (QStringList{"--metrics", "headline", "--runs", "5", "--grid", "64", "--arg", "n=i32:16384", "reduce_sequential"}));
+        QVERIFY(!app::validateProbeRequest(demo));
+
+        app::ProbeRequest ladder;
+        ladder.kind = app::ProbeTargetKind::Ladder;
+        ladder.target = QStringLiteral("reduction");
+        ladder.block = QStringLiteral("128"); // each rung keeps its own launch shape
+        ladder.metrics = QStringLiteral("full");
+        ladder.device = 1;
+        QCOMPARE(app::probeArguments(ladder), (QStringList{"--device", "1", "--metrics", "full", "ladder:reduction"}));
+        QVERIFY(!app::validateProbeRequest(ladder));
+
+        app::ProbeRequest file;
+        file.kind = app::ProbeTargetKind::File;
+        file.target = sessionFixture(QStringLiteral("ladder.wsprof"));
+        QVERIFY(app::validateProbeRequest(file)->contains(QStringLiteral("not a .cu or .ptx")));
+        file.target = QStringLiteral("/nonexistent/k.cu");
+        QVERIFY(app::validateProbeRequest(file)->contains(QStringLiteral("does not exist")));
+        demo.target = QStringLiteral("no_such_kernel");
+        QVERIFY(app::validateProbeRequest(demo)->contains(QStringLiteral("unknown demo kernel")));
+        demo.target = QStringLiteral("reduce_sequential");
+        demo.args = {QStringLiteral("n=")};
+        QVERIFY(app::validateProbeRequest(demo)->startsWith(QStringLiteral("Arguments:")));
+    }
+
+    void fixtureFilesMatchTheirBuilders()
+    {
+        const std::pair<const char*, std::string> files[] = {
+            {"ladder.wsprof", fixtures::ladderStream()},
+            {"truncated.wsprof", fixtures::truncatedStream()},
+            {"counters_not_permitted.wsprof", fixtures::countersNotPermittedStream()},
+        };
+        for (const auto& [name, text] : files) {
+            const QString path = sessionFixture(QLatin1String(name));
+            const QByteArray expected = QByteArray::fromStdString(text);
+            if (qEnvironmentVariableIsSet("WARPSCOPE_REGENERATE_FIXTURES"))
+                writeAll(path, expected);
+            QVERIFY2(readAll(path) == expected,
+                     qPrintable(path + QStringLiteral(" differs from its builder in session_fixtures.h "
+                                                      "(WARPSCOPE_REGENERATE_FIXTURES=1 rewrites it)")));
+        }
+    }
+
+    void ladderSessionFillsEveryView()
+    {
+        WindowUnderTest w;
+        QVERIFY(w.panel->openSessionFile(sessionFixture(QStringLiteral("ladder.wsprof"))));
+        QVERIFY(w.panel->problems().isEmpty());
+        viz::ProfileViews* views = w.panel->views();
+
+        // Metrics table: both kernels; Activity median, catalogued metrics with units, an
+        // uncatalogued one by its ncu name, an unavailable one, the pass count.
+        ProfileMetricsTable* table = views->metricsTable();
+        QCOMPARE(table->kernels(), (QStringList{"fixture_naive", "fixture_tiled"}));
+        const QString naive = QStringLiteral("fixture_naive"), tiled = QStringLiteral("fixture_tiled");
+        auto value = [&](const QString& kernel, const QString& key) { return table->cellText(kernel, key, ProfileMetricsTable::ValueColumn); };
+        QCOMPARE(value(naive, ProfileMetricsTable::kActivityDuration), QStringLiteral("11.0 µs")); // median of 10, 12, 11 us
+        QCOMPARE(value(tiled, ProfileMetricsTable::kActivityDuration), QStringLiteral("5.00 µs"));
+        QCOMPARE(value(tiled, ProfileMetricsTable::kActivityStaticShared), QStringLiteral("4,224 B"));
+        QCOMPARE(value(naive, metric::kDuration), QStringLiteral("10.0 µs"));
+        QCOMPARE(value(naive, metric::kDramRead), QStringLiteral("8.00 MB"));
+        QCOMPARE(value(naive, metric::kGlobalLoadSectors), QStringLiteral("262.1 K sectors"));
+        QCOMPARE(value(naive, metric::kBranchUniformPct), QStringLiteral("87.5 %"));
+        QCOMPARE(value(naive, QStringLiteral("smsp__warps_eligible.avg.per_cycle_active")), QStringLiteral("0.420 warps"));
+        QCOMPARE(value(naive, QStringLiteral("l1tex__m_xbar2l1tex_read_bytes.sum")), QStringLiteral("unavailable on this GPU"));
+        QCOMPARE(value(naive, ProfileMetricsTable::kReplayPasses), QStringLiteral("7 passes"));
+        QCOMPARE(table->cellText(naive, metric::kDramRead, ProfileMetricsTable::TitleColumn), QStringLiteral("DRAM bytes read"));
+        QCOMPARE(table->cellText(naive, metric::kDramRead, ProfileMetricsTable::NameColumn), QLatin1String(metric::kDramRead));
+        QVERIFY(table->cellToolTip(naive, metric::kDramRead, ProfileMetricsTable::TitleColumn).contains(QStringLiteral("device memory")));
+        QCOMPARE(table->cellToolTip(naive, metric::kDramRead, ProfileMetricsTable::ValueColumn), QStringLiteral("8,000,000 bytes"));
+
+        // Bandwidth: DRAM = (read + write) / duration; L2 = lts bytes / duration; against 3,000 GB/s measured.
+        const auto& bandwidth = views->bandwidthPanel()->model();
+        QCOMPARE(bandwidth.size(), std::size_t(2));
+        QCOMPARE(bandwidth[0].bars.size(), std::size_t(2));
+        QCOMPARE(bandwidth[0].bars[0].achieved, 12.0e6 / 10.0e-6);  // 1.2e12 B/s
+        QCOMPARE(bandwidth[0].bars[0].reference, 3000.0e9);
+        QCOMPARE(bandwidth[0].bars[1].achieved, 24.0e6 / 10.0e-6);
+        QCOMPARE(bandwidth[1].bars[0].achieved, 8.0e6 / 5.0e-6);
+        QVERIFY2(bandwidth[0].bars[0].caption.startsWith(QStringLiteral("DRAM: 1,200 GB/s = 40.0 % of the measured 3,000 GB/s")),
+                 qPrintable(bandwidth[0].bars[0].caption));
+        QVERIFY(bandwidth[0].meaning.contains(QStringLiteral("40.0 % of the measured peak")));
+        QVERIFY(bandwidth[1].bars[1].caption.contains(QStringLiteral("L2 hit rate 75.0 %")));
+
+        // Roofline: both kernels plotted; intensity = FLOP / DRAM bytes, y = FLOP / duration.
+        viz::ProfileRooflinePlot* roofline = views->rooflinePlot();
+        QCOMPARE(roofline->kernelPoints()->dataCount(), 2);
+        QCOMPARE(roofline->ladders(), QStringList{QStringLiteral("fixture")});
+        QCPCurve* ladder = roofline->ladderCurve(QStringLiteral("fixture"));
+        QVERIFY(ladder != nullptr);
+        QCOMPARE(ladder->dataCount(), 2);
+        // Rung order: naive (4 MFLOP / 12 MB, 4 MFLOP / 10 us), then tiled (8 MFLOP / 8 MB, 8 MFLOP / 5 us).
+        QVERIFY(std::fabs(ladder->data()->at(0)->key - 4.0e6 / 12.0e6) < 1e-12);
+        QCOMPARE(ladder->data()->at(0)->value, 4.0e6 / 10.0e-6);
+        QCOMPARE(ladder->data()->at(1)->key, 1.0);
+        QCOMPARE(ladder->data()->at(1)->value, 8.0e6 / 5.0e-6);
+        // Measured roof: min(x * 3,000 GB/s, 50,000 GFLOP/s): three points (ends and ridge); the theoretical roof too.
+        QCOMPARE(roofline->measuredRoof()->dataCount(), 3);
+        QCOMPARE(roofline->theoreticalRoof()->dataCount(), 3);
+        const double ridge = 50000.0 / 3000.0;
+        bool ridgeFound = false;
+        for (auto it = roofline->measuredRoof()->data()->constBegin(); it != roofline->measuredRoof()->data()->constEnd(); ++it)
+            ridgeFound = ridgeFound || (std::fabs(it->key - ridge) < 1e-9 && std::fabs(it->value - 50000.0e9) < 1.0);
+        QVERIFY(ridgeFound);
+        QVERIFY(!roofline->noteText().contains(QStringLiteral("Not on the plot")));
+        QCOMPARE(roofline->baselinePoints()->dataCount(), 0);
+
+        // Predicted vs measured: values from the prediction records and the metrics, the difference coloured.
+        ProfilePredictionPanel* prediction = views->predictionPanel();
+        auto cell = [&](const QString& kernel, const char* key, ProfilePredictionPanel::Column column) {
+            return prediction->cellText(kernel, QLatin1String(key), column);
+        };
+        QCOMPARE(cell(naive, "global_load_sectors_per_request", ProfilePredictionPanel::PredictedColumn), QStringLiteral("8.00")); // 262144 / 32768
+        QCOMPARE(cell(naive, "global_load_sectors_per_request", ProfilePredictionPanel::MeasuredColumn), QStringLiteral("8.00"));
+        QCOMPARE(cell(naive, "global_load_sectors_per_request", ProfilePredictionPanel::DifferenceColumn), QStringLiteral("same"));
+        QCOMPARE(cell(tiled, "global_load_sectors_per_request", ProfilePredictionPanel::PredictedColumn), QStringLiteral("4.00")); // 131072 / 32768
+        QCOMPARE(cell(naive, "global_store_sectors_per_request", ProfilePredictionPanel::MeasuredColumn), QStringLiteral("4.00")); // 65536 / 16384
+        QCOMPARE(cell(naive, "shared_bank_conflicts", ProfilePredictionPanel::MeasuredColumn), QStringLiteral("1,024"));        // 1000 + 24
+        QCOMPARE(cell(tiled, "shared_bank_conflicts", ProfilePredictionPanel::PredictedColumn), QStringLiteral("512"));
+        QCOMPARE(cell(tiled, "shared_bank_conflicts", ProfilePredictionPanel::DifferenceColumn), QStringLiteral("\u2212512 (\u2212100.0 %)"));
+        QCOMPARE(cell(naive, "branch_uniformity", ProfilePredictionPanel::PredictedColumn), QStringLiteral("87.5 %")); // 7 of 8
+        QCOMPARE(cell(tiled, "occupancy", ProfilePredictionPanel::PredictedColumn), QStringLiteral("100.0 %"));
+        QCOMPARE(cell(tiled, "occupancy", ProfilePredictionPanel::MeasuredColumn), QStringLiteral("80.0 %"));
+        QCOMPARE(cell(tiled, "occupancy", ProfilePredictionPanel::DifferenceColumn), QStringLiteral("\u221220.0 pts"));
+        QCOMPARE(cell(naive, "fp32_flop", ProfilePredictionPanel::PredictedColumn), QStringLiteral("4.000 M")); // 2e6 + 2 x 1e6
+        QCOMPARE(cell(naive, "check", ProfilePredictionPanel::MeasuredColumn), QStringLiteral("matches"));
+        const QPalette palette = prediction->palette();
+        QCOMPARE(prediction->differenceColour(naive, QStringLiteral("global_load_sectors_per_request")),
+                 viz::profile::agreementColor(viz::profile::Agreement::Agrees, palette));
+        QCOMPARE(prediction->differenceColour(tiled, QStringLiteral("shared_bank_conflicts")),
+                 viz::profile::agreementColor(viz::profile::Agreement::Differs, palette));
+
+        // Session page: the device record, the ceilings and the non-fatal error record.
+        const QString page = views->sessionPanel()->plainText().simplified();
+        for (const char* text : {"Synthetic test fixture (not a measurement)", "Compute capability 9.0", "SMs 132",
+                                 "SM 1,980 MHz", "000.00 (fixture) (CUDA driver API 13.0)", "CUPTI fixture",
+                                 "Counters allowed yes", "3,000 GB/s", "50.0 TFLOP/s", "fixture_notice", "fixture log line"})
+            QVERIFY2(page.contains(QLatin1String(text)), text);
+        QVERIFY(w.panel->titleText().contains(QStringLiteral("2 kernel(s)")));
+        QVERIFY(w.panel->noticeText().contains(QStringLiteral("fixture_notice")));
+    }
+
+    void truncatedSessionKeepsWhatWasRead()
+    {
+        WindowUnderTest w;
+        QVERIFY(w.panel->openSessionFile(sessionFixture(QStringLiteral("truncated.wsprof"))));
+        QCOMPARE(w.panel->problems().size(), 2);
+        QVERIFY(w.panel->problems().at(0).contains(QStringLiteral("not JSON")));
+        QVERIFY(w.panel->problems().at(1).contains(QStringLiteral("truncated")));
+        QVERIFY(w.panel->noticeText().contains(QStringLiteral("2 problem(s) reading the session")));
+        viz::ProfileViews* views = w.panel->views();
+        QCOMPARE(views->metricsTable()->kernels().size(), 2);
+        QCOMPARE(views->metricsTable()->cellText(QStringLiteral("fixture_naive"), QLatin1String(metric::kDuration),
+                                                 ProfileMetricsTable::ValueColumn),
+                 QStringLiteral("10.0 µs"));
+        QCOMPARE(views->metricsTable()->cellText(QStringLiteral("fixture_tiled"), QLatin1String(ProfileMetricsTable::kActivityDuration),
+                                                 ProfileMetricsTable::ValueColumn),
+                 QStringLiteral("5.00 µs"));
+        QCOMPARE(views->metricsTable()->cellText(QStringLiteral("fixture_tiled"), QLatin1String(ProfileMetricsTable::kNoMetrics),
+                                                 ProfileMetricsTable::ValueColumn),
+                 QStringLiteral("not measured"));
+        QCOMPARE(views->rooflinePlot()->kernelPoints()->dataCount(), 1);
+        QVERIFY(views->rooflinePlot()->noteText().contains(QStringLiteral("fixture_tiled</b>: no counter metrics")));
+        QVERIFY(views->sessionPanel()->plainText().contains(QStringLiteral("incomplete (no end record)")));
+        QVERIFY(views->sessionPanel()->plainText().contains(QStringLiteral("truncated after line")));
+    }
+
+    void countersNotPermittedIsShownProminently()
+    {
+        WindowUnderTest w;
+        QVERIFY(w.panel->openSessionFile(sessionFixture(QStringLiteral("counters_not_permitted.wsprof"))));
+        QVERIFY(w.panel->problems().isEmpty());
+        const QString notice = w.panel->noticeText();
+        QVERIFY2(notice.contains(QStringLiteral("GPU performance counters are not permitted")), qPrintable(notice));
+        QVERIFY(notice.contains(QStringLiteral("NVreg_RestrictProfilingToAdminUsers=0")));
+        viz::ProfileViews* views = w.panel->views();
+        const QString naive = QStringLiteral("fixture_naive");
+        QCOMPARE(views->metricsTable()->cellText(naive, QLatin1String(ProfileMetricsTable::kActivityDuration), ProfileMetricsTable::ValueColumn),
+                 QStringLiteral("11.0 µs"));
+        QCOMPARE(views->metricsTable()->cellText(naive, QLatin1String(ProfileMetricsTable::kNoMetrics), ProfileMetricsTable::ValueColumn),
+                 QStringLiteral("not measured"));
+        QVERIFY(views->metricsTable()->cellToolTip(naive, QLatin1String(ProfileMetricsTable::kNoMetrics), ProfileMetricsTable::ValueColumn)
+                    .contains(QStringLiteral("not permitted")));
+        QCOMPARE(views->rooflinePlot()->kernelPoints()->dataCount(), 0);
+        QVERIFY(views->rooflinePlot()->noteText().contains(QStringLiteral("no counter metrics")));
+        QCOMPARE(views->rooflinePlot()->measuredRoof()->dataCount(), 3); // the roofs still come from the ceilings
+        QVERIFY(views->bandwidthPanel()->model().at(0).bars.empty());
+        QCOMPARE(views->predictionPanel()->cellText(naive, QStringLiteral("global_load_sectors_per_request"), ProfilePredictionPanel::PredictedColumn),
+                 QStringLiteral("8.00"));
+        QCOMPARE(views->predictionPanel()->cellText(naive, QStringLiteral("global_load_sectors_per_request"), ProfilePredictionPanel::MeasuredColumn),
+                 QStringLiteral("not measured"));
+        QVERIFY(views->sessionPanel()->plainText().simplified().contains(QStringLiteral("Counters allowed no")));
+    }
+
+    void baselineShowsValueAndChange()
+    {
+        // The baseline: the ladder with fixture_naive twice as slow (20 us) and half the DRAM reads.
+        std::string text = fixtures::ladderStream();
+        auto replace = [&](const std::string& from, const std::string& to) {
+            const auto at = text.find(from);
+            QVERIFY2(at != std::string::npos, from.c_str());
+            text.replace(at, from.size(), to);
+        };
+        replace("\"dram__bytes_read.sum\":8000000.0", "\"dram__bytes_read.sum\":4000000.0");
+        replace("\"gpu__time_duration.sum\":10000.0", "\"gpu__time_duration.sum\":20000.0");
+        QTemporaryDir dir;
+        const QString baselinePath = dir.filePath(QStringLiteral("baseline.wsprof"));
+        writeAll(baselinePath, QByteArray::fromStdString(text));
+
+        WindowUnderTest w;
+        QVERIFY(w.panel->openBaselineFile(baselinePath));
+        QVERIFY(w.panel->hasBaseline());
+        QVERIFY(w.panel->openSessionFile(sessionFixture(QStringLiteral("ladder.wsprof"))));
+        ProfileMetricsTable* table = w.panel->views()->metricsTable();
+        const QString naive = QStringLiteral("fixture_naive");
+        QCOMPARE(table->cellText(naive, QLatin1String(metric::kDuration), ProfileMetricsTable::BaselineColumn), QStringLiteral("20.0 µs"));
+        QCOMPARE(table->cellText(naive, QLatin1String(metric::kDuration), ProfileMetricsTable::ChangeColumn), QStringLiteral("\u221250.0 %"));
+        QCOMPARE(table->cellText(naive, QLatin1String(metric::kDramRead), ProfileMetricsTable::ChangeColumn), QStringLiteral("+100.0 %"));
+        QCOMPARE(table->cellText(naive, QLatin1String(metric::kDramWrite), ProfileMetricsTable::ChangeColumn), QStringLiteral("0 %"));
+        QVERIFY(!table->tree()->isColumnHidden(ProfileMetricsTable::BaselineColumn));
+        ProfilePredictionPanel* prediction = w.panel->views()->predictionPanel();
+        // FP32 FLOP did not change; load sectors per request did not either.
+        QCOMPARE(prediction->cellText(naive, QStringLiteral("fp32_flop"), ProfilePredictionPanel::ChangeColumn), QStringLiteral("0 %"));
+        QCOMPARE(prediction->cellText(naive, QStringLiteral("global_load_sectors_per_request"), ProfilePredictionPanel::BaselineColumn),
+                 QStringLiteral("8.00"));
+        // The roofline shows the baseline's kernels, hollow.
+        QCOMPARE(w.panel->views()->rooflinePlot()->baselinePoints()->dataCount(), 2);
+        QVERIFY(w.panel->titleText().contains(QStringLiteral("Baseline")));
+
+        // "Set as Baseline" takes the shown session; "Clear" removes the columns.
+        w.panel->clearBaseline();
+        QVERIFY(table->tree()->isColumnHidden(ProfileMetricsTable::BaselineColumn));
+        QVERIFY(w.panel->setCurrentAsBaseline());
+        QCOMPARE(table->cellText(naive, QLatin1String(metric::kDuration), ProfileMetricsTable::ChangeColumn), QStringLiteral("0 %"));
+    }
+
+    void savedSessionIsTheStream()
+    {
+        WindowUnderTest w;
+        QTemporaryDir dir;
+        const QString saved = dir.filePath(QStringLiteral("saved.wsprof"));
+        QVERIFY(w.panel->saveSessionAs(saved).has_value()); // nothing to save yet
+        for (const char* name : {"ladder.wsprof", "truncated.wsprof"}) {
+            const QString original = sessionFixture(QLatin1String(name));
+            QVERIFY(w.panel->openSessionFile(original));
+            QVERIFY(!w.panel->saveSessionAs(saved).has_value());
+            QCOMPARE(readAll(saved), readAll(original));
+        }
+        // The saved file reopens to the same views.
+        QVERIFY(w.panel->openSessionFile(saved));
+        QCOMPARE(w.panel->views()->metricsTable()->kernels().size(), 2);
+        QVERIFY(w.panel->saveSessionAs(dir.filePath(QStringLiteral("no/such/folder/x.wsprof"))).has_value());
+    }
+
+    void unreadableFilesShowProblemsAndKeepTheSession()
+    {
+        WindowUnderTest w;
+        QVERIFY(w.panel->openSessionFile(sessionFixture(QStringLiteral("ladder.wsprof"))));
+        QTemporaryDir dir;
+        const QString garbage = dir.filePath(QStringLiteral("garbage.wsprof"));
+        writeAll(garbage, "this is not a session\n");
+        QVERIFY(!w.panel->openSessionFile(garbage));
+        QVERIFY(w.panel->bannerText().contains(QStringLiteral("not a warpscope session")));
+        QCOMPARE(w.panel->views()->metricsTable()->kernels().size(), 2); // the ladder is still shown
+
+        const QString future = dir.filePath(QStringLiteral("future.wsprof"));
+        writeAll(future, "{\"format\":\"warpscope-session\",\"version\":99}\n");
+        QVERIFY(!w.panel->openSessionFile(future));
+        QVERIFY(w.panel->bannerText().contains(QStringLiteral("version 99")));
+
+        QVERIFY(!w.panel->openSessionFile(dir.filePath(QStringLiteral("missing.wsprof"))));
+        QVERIFY(w.panel->bannerText().contains(QStringLiteral("cannot open")));
+
+        // Damaged lines inside a session: skipped, listed, the rest shown.
+        QByteArray damaged = readAll(sessionFixture(QStringLiteral("ladder.wsprof")));
+        damaged.insert(damaged.indexOf('\n') + 1, "garbage line\n{\"type\":\"wat\"}\n");
+        const QString damagedPath = dir.filePath(QStringLiteral("damaged.wsprof"));
+        writeAll(damagedPath, damaged);
+        QVERIFY(w.panel->openSessionFile(damagedPath));
+        QCOMPARE(w.panel->problems().size(), 2);
+        QVERIFY(w.panel->views()->sessionPanel()->plainText().contains(QStringLiteral("unknown record type 'wat'")));
+        QCOMPARE(w.panel->views()->rooflinePlot()->kernelPoints()->dataCount(), 2);
+    }
+
+    void killedProbeLeavesTheAppWorking()
+    {
+        WindowUnderTest w(probeFixture(QStringLiteral("killed_mid_run.sh")));
+        QVERIFY(w.panel->startProfile());
+        QVERIFY(w.panel->isProfiling());
+        QVERIFY(!w.panel->profileButton()->isEnabled());
+        QVERIFY(waitUntilIdle(w.panel));
+        QVERIFY(w.panel->lastResult().has_value());
+        QCOMPARE(w.panel->lastResult()->outcome, app::ProbeOutcome::Crashed);
+        const QString banner = w.panel->bannerText();
+        QVERIFY2(banner.contains(QStringLiteral("crashed")), qPrintable(banner));
+        QVERIFY2(banner.contains(QStringLiteral("replay pass 3 of 10 for fixture_naive")), qPrintable(banner)); // stderr's tail
+        // The partial session: the kernel and its Activity timings, with the missing end reported.
+        QCOMPARE(w.panel->views()->metricsTable()->kernels(), QStringList{QStringLiteral("fixture_naive")});
+        QCOMPARE(w.panel->views()->metricsTable()->cellText(QStringLiteral("fixture_naive"),
+                                                            QLatin1String(ProfileMetricsTable::kActivityDuration),
+                                                            ProfileMetricsTable::ValueColumn),
+                 QStringLiteral("11.0 µs"));
+        QVERIFY(w.panel->problems().join('\n').contains(QStringLiteral("truncated")));
+        QCOMPARE(w.panel->progressBar()->value(), 0);
+        QCOMPARE(w.panel->progressBar()->maximum(), 1);
+        QVERIFY(w.panel->profileButton()->isEnabled());
+        // The partial session can be saved, and a second run starts.
+        QTemporaryDir dir;
+        QVERIFY(!w.panel->saveSessionAs(dir.filePath(QStringLiteral("partial.wsprof"))).has_value());
+        QVERIFY(w.panel->startProfile());
+        QVERIFY(waitUntilIdle(w.panel));
+        QCOMPARE(w.panel->lastResult()->outcome, app::ProbeOutcome::Crashed);
+    }
+
+    void hungProbeIsStopped()
+    {
+        WindowUnderTest w(probeFixture(QStringLiteral("hangs.sh")));
+        w.panel->setHangTimeout(600);
+        QElapsedTimer timer;
+        timer.start();
+        QVERIFY(w.panel->startProfile());
+        QTRY_COMPARE_WITH_TIMEOUT(w.panel->progressBar()->maximum(), 10, 3000); // the progress record arrived
+        QCOMPARE(w.panel->progressBar()->value(), 1);
+        QVERIFY(waitUntilIdle(w.panel));
+        QVERIFY(timer.elapsed() < 5000); // SIGTERM is ignored: SIGKILL after the grace period
+        QCOMPARE(w.panel->lastResult()->outcome, app::ProbeOutcome::Hung);
+        QVERIFY(w.panel->bannerText().contains(QStringLiteral("wrote nothing for 0.6 s")));
+        QVERIFY(w.panel->bannerText().contains(QStringLiteral("waiting for the GPU forever")));
+        QCOMPARE(w.panel->progressBar()->value(), 0);
+        QVERIFY(w.panel->hasSession()); // the header was read: the (empty) session stays viewable
+    }
+
+    void noGpuOffersTheRecordedSessions()
+    {
+        {
+            WindowUnderTest w(probeFixture(QStringLiteral("no_gpu.sh")));
+            // The menu says there are none rather than disappearing.
+            QMenu* recorded = nullptr;
+            for (QAction* action : w.window->menuBar()->actions())
+                if (action->menu() != nullptr)
+                    for (QAction* item : action->menu()->actions())
+                        if (item->menu() != nullptr && item->text().contains(QStringLiteral("Recorded")))
+                            recorded = item->menu();
+            QVERIFY(recorded != nullptr);
+            QCOMPARE(recorded->actions().size(), 1);
+            QCOMPARE(recorded->actions().front()->text(), app::noRecordedSessionsText());
+            QVERIFY(!recorded->actions().front()->isEnabled());
+
+            app::ProbeRequest request;
+            request.target = QStringLiteral("vector_add");
+            request.block = QStringLiteral("128");
+            QVERIFY(w.panel->startProfile(request));
+            QVERIFY(waitUntilIdle(w.panel));
+            QCOMPARE(w.panel->lastResult()->outcome, app::ProbeOutcome::NoGpu);
+            QCOMPARE(w.panel->lastResult()->exitCode, 3);
+            const QString banner = w.panel->bannerText();
+            QVERIFY2(banner.contains(QStringLiteral("Live profiling needs an NVIDIA GPU and its driver")), qPrintable(banner));
+            QVERIFY(banner.contains(QStringLiteral("libcuda.so.1 was not found (no_driver)")));
+            QVERIFY(banner.contains(app::noRecordedSessionsText()));
+            QVERIFY(banner.contains(QStringLiteral("--metrics headline --block 128 vector_add"))); // the arguments it got
+        }
+        {
+            // With a recorded-sessions folder (a synthetic fixture, in a temporary folder) the message lists it.
+            QTemporaryDir recordedDir;
+            QVERIFY(QDir(recordedDir.path()).mkdir(QStringLiteral("fixture_gpu")));
+            QVERIFY(QFile::copy(sessionFixture(QStringLiteral("ladder.wsprof")), recordedDir.filePath(QStringLiteral("fixture_gpu/ladder.wsprof"))));
+            WindowUnderTest w(probeFixture(QStringLiteral("no_gpu.sh")), recordedDir.path());
+            QCOMPARE(w.panel->recordedSessions().size(), 1);
+            const QString label = w.panel->recordedSessions().front().label;
+            QCOMPARE(label, QStringLiteral("Synthetic test fixture (not a measurement) \u00b7 driver 000.00 (fixture) \u00b7 CUDA 13.0 "
+                                           "\u00b7 2026-01-02 \u00b7 fixture_gpu/ladder.wsprof"));
+            QVERIFY(w.panel->startProfile());
+            QVERIFY(waitUntilIdle(w.panel));
+            QVERIFY(w.panel->bannerText().contains(label));
+            QVERIFY(w.panel->openRecordedSession(0));
+            QCOMPARE(w.panel->views()->metricsTable()->kernels().size(), 2);
+            QVERIFY(w.panel->titleText().contains(QStringLiteral("recorded session")));
+        }
+    }
+
+    void cancelStopsTheProbeAndKeepsItsRecords()
+    {
+        WindowUnderTest w(probeFixture(QStringLiteral("waits_for_cancel.sh")));
+        QVERIFY(w.panel->openSessionFile(sessionFixture(QStringLiteral("ladder.wsprof"))));
+        QVERIFY(w.panel->startProfile());
+        QTRY_COMPARE_WITH_TIMEOUT(w.panel->progressBar()->value(), 3, 3000);
+        QVERIFY(w.panel->cancelButton()->isEnabled());
+        QTest::mouseClick(w.panel->cancelButton(), Qt::LeftButton);
+        QVERIFY(waitUntilIdle(w.panel, 3000));
+        QCOMPARE(w.panel->lastResult()->outcome, app::ProbeOutcome::Cancelled);
+        QCOMPARE(w.panel->lastResult()->exitCode, 4);
+        QVERIFY(w.panel->bannerText().contains(QStringLiteral("Profiling cancelled")));
+        // What it measured replaced the ladder, and the stream ended properly.
+        QCOMPARE(w.panel->views()->metricsTable()->kernels(), QStringList{QStringLiteral("fixture_naive")});
+        QVERIFY(w.panel->session().end.has_value());
+        QCOMPARE(w.panel->session().end->status, std::string("cancelled"));
+        QVERIFY(w.panel->problems().isEmpty());
+        QCOMPARE(w.panel->progressBar()->value(), 0);
+        QVERIFY(!w.panel->cancelButton()->isEnabled());
+    }
+
+    void missingProbeSaysWhereItLooked()
+    {
+        WindowUnderTest w(QStringLiteral("/nonexistent/warpscope-probe"));
+        QVERIFY(!w.panel->startProfile());
+        QVERIFY(!w.panel->isProfiling());
+        const QString banner = w.panel->bannerText();
+        QVERIFY2(banner.contains(QStringLiteral("warpscope-probe was not found at /nonexistent/warpscope-probe")), qPrintable(banner));
+        QVERIFY(banner.contains(app::noRecordedSessionsText()));
+        qunsetenv("WARPSCOPE_PROBE");
+        // Next to the program (the test binary here, which has no probe beside it): says how it is built.
+        QVERIFY(!w.panel->startProfile());
+        QVERIFY(w.panel->bannerText().contains(QStringLiteral("only when CMake finds the CUDA toolkit")));
+    }
+
+    void screenshotRendersTheProfileViews_data()
+    {
+        QTest::addColumn<QString>("tab");
+        QTest::newRow("metrics") << "metrics";
+        QTest::newRow("roofline") << "roofline";
+        QTest::newRow("prediction") << "prediction";
+    }
+
+    void screenshotRendersTheProfileViews()
+    {
+        QFETCH(QString, tab);
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("profile.png"));
+        QProcess process;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        process.setProcessEnvironment(env);
+        process.start(QStringLiteral(WARPSCOPE_BINARY),
+                      {QStringLiteral("screenshot"), QStringLiteral("--out"), out, QStringLiteral("--view"), QStringLiteral("profile"),
+                       QStringLiteral("--session"), sessionFixture(QStringLiteral("ladder.wsprof")), QStringLiteral("--baseline"),
+                       sessionFixture(QStringLiteral("truncated.wsprof")), QStringLiteral("--profile-tab"), tab,
+                       QStringLiteral("--size"), QStringLiteral("1400x900")});
+        QVERIFY(process.waitForFinished(60000));
+        QVERIFY2(process.exitCode() == 0, qPrintable(QString::fromLocal8Bit(process.readAllStandardError())));
+        const QImage image(out);
+        QCOMPARE(image.size(), QSize(1400, 900));
+        QVERIFY(distinctColours(image) >= 30);
+    }
+
+    void screenshotRefusesABadSessionFile()
+    {
+        QTemporaryDir dir;
+        const QString garbage = dir.filePath(QStringLiteral("garbage.wsprof"));
+        writeAll(garbage, "not a session\n");
+        for (const QString& session : {garbage, dir.filePath(QStringLiteral("missing.wsprof"))}) {
+            QProcess process;
+            QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+            env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+            process.setProcessEnvironment(env);
+            process.start(QStringLiteral(WARPSCOPE_BINARY), {QStringLiteral("screenshot"), QStringLiteral("--out"),
+                                                             dir.filePath(QStringLiteral("x.png")), QStringLiteral("--view"),
+                                                             QStringLiteral("profile"), QStringLiteral("--session"), session});
+            QVERIFY(process.waitForFinished(30000));
+            QCOMPARE(process.exitCode(), 2);
+            const QString error = QString::fromLocal8Bit(process.readAllStandardError());
+            QCOMPARE(error.count(QLatin1Char('\n')), 1);
+            QVERIFY2(error.startsWith(QStringLiteral("warpscope screenshot: --session: ")), qPrintable(error));
+            QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("x.png"))));
+        }
+    }
+};
+
+int main(int argc, char** argv)
+{
+    app::prepareApplication();
+    QApplication application(argc, argv);
+    ProfileTest test;
+    return QTest::qExec(&test, argc, argv);
+}
+
+#include "profile_test.moc"

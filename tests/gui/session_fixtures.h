@@ -1,0 +1,216 @@
+// The test fixture sessions (tests/fixtures/sessions/*.wsprof), built record by record from values
+// chosen here. They are not measurements: the device says so, and they never go in assets/recorded.
+// The tests check the files against these builders, then compute every expected cell from the
+// same values by hand. Regenerate the files with WARPSCOPE_REGENERATE_FIXTURES=1.
+#pragma once
+
+#include "profile/session_io_qt.h"
+#include "session/metric_catalog.h"
+
+#include <sstream>
+#include <string>
+
+namespace fixtures {
+
+using namespace warpscope::session;
+
+inline const char* kDeviceName = "Synthetic test fixture (not a measurement)";
+inline const char* kCountersMessage =
+    "GPU performance counters are not permitted for this user (ERR_NVGPUCTRPERM). Allow them with the driver "
+    "option NVreg_RestrictProfilingToAdminUsers=0 or run as an administrator.";
+
+inline SessionHeader header()
+{
+    SessionHeader h;
+    h.producer = "warpscope gui tests (fixture, not a measurement)";
+    h.createdUtc = "2026-01-02T03:04:05Z";
+    h.host = "fixture-host";
+    return h;
+}
+
+inline DeviceRecord device(bool countersAllowed)
+{
+    DeviceRecord d;
+    d.name = kDeviceName;
+    d.chip = "FIXTURE";
+    d.computeMajor = 9;
+    d.computeMinor = 0;
+    d.smCount = 132;
+    d.coreClockKHz = 1980000;
+    d.memoryClockKHz = 2619000;
+    d.memoryBusWidthBits = 5120;
+    d.totalMemoryBytes = 85899345920ULL;
+    d.l2Bytes = 52428800;
+    d.maxThreadsPerSm = 2048;
+    d.maxBlocksPerSm = 32;
+    d.maxThreadsPerBlock = 1024;
+    d.registersPerSm = 65536;
+    d.registersPerBlock = 65536;
+    d.sharedPerSm = 233472;
+    d.sharedPerBlock = 49152;
+    d.sharedPerBlockOptin = 232448;
+    d.reservedSharedPerBlock = 1024;
+    d.driverVersion = 13000;
+    d.driverRelease = "000.00 (fixture)";
+    d.toolkitVersion = 13000;
+    d.cuptiVersion = "fixture";
+    d.countersAllowed = countersAllowed;
+    if (!countersAllowed)
+        d.countersMessage = kCountersMessage;
+    return d;
+}
+
+inline CeilingsRecord ceilings()
+{
+    // 3,000 GB/s and 50,000 GFLOP/s measured; 3,352 GB/s and 66,908 GFLOP/s theoretical.
+    return CeilingsRecord{3000.0, "fixture value, not a measurement", 50000.0, "fixture value, not a measurement",
+                          3352.0, 66908.0, "fixture values"};
+}
+
+inline KernelRecord kernel(const std::string& id, const std::string& title, int rung)
+{
+    KernelRecord k;
+    k.id = id;
+    k.entry = id;
+    k.title = title;
+    k.ladder = "fixture";
+    k.ladderRung = rung;
+    k.sourceName = "tests/fixtures/sessions (no source)";
+    k.ptxHash = fnv1a64Hex(id);
+    k.grid = {1024, 1, 1};
+    k.block = {256, 1, 1};
+    k.args = {"n=i32:262144", "in=f32[n]:random(1)", "out=f32[n]"};
+    return k;
+}
+
+// Rung 1, "fixture_naive": 10 us; 12 MB of DRAM traffic; 4 MFLOP; 8 load sectors per request.
+inline MetricsRecord naiveMetrics()
+{
+    using namespace metric;
+    MetricsRecord m;
+    m.kernel = "fixture_naive";
+    m.passes = 7;
+    m.values = {{kDuration, 10000.0},
+                {kDramRead, 8.0e6},
+                {kDramWrite, 4.0e6},
+                {kFadd, 2.0e6},
+                {kFmul, 0.0},
+                {kFfma, 1.0e6},
+                {kGlobalLoadSectors, 262144.0},
+                {kGlobalLoadRequests, 32768.0},
+                {kGlobalStoreSectors, 65536.0},
+                {kGlobalStoreRequests, 16384.0},
+                {kSharedLoadConflicts, 1000.0},
+                {kSharedStoreConflicts, 24.0},
+                {kBranchUniformPct, 87.5},
+                {kWarpsActive, 62.5},
+                {kL2HitRate, 50.0},
+                {kL2Bytes, 24.0e6},
+                {"smsp__warps_eligible.avg.per_cycle_active", 0.42}};
+    m.units = {{kDuration, "nsecond"}, {"smsp__warps_eligible.avg.per_cycle_active", "warp"}};
+    m.unavailable = {"l1tex__m_xbar2l1tex_read_bytes.sum"};
+    return m;
+}
+
+// Rung 2, "fixture_tiled": 5 us; 8 MB of DRAM traffic; 8 MFLOP; 4 load sectors per request.
+inline MetricsRecord tiledMetrics()
+{
+    using namespace metric;
+    MetricsRecord m;
+    m.kernel = "fixture_tiled";
+    m.passes = 7;
+    m.values = {{kDuration, 5000.0},          {kDramRead, 4.0e6},           {kDramWrite, 4.0e6},
+                {kFadd, 0.0},                 {kFmul, 0.0},                 {kFfma, 4.0e6},
+                {kGlobalLoadSectors, 131072.0}, {kGlobalLoadRequests, 32768.0}, {kGlobalStoreSectors, 65536.0},
+                {kGlobalStoreRequests, 16384.0}, {kSharedLoadConflicts, 0.0},  {kSharedStoreConflicts, 0.0},
+                {kBranchUniformPct, 100.0},   {kWarpsActive, 80.0},         {kL2HitRate, 75.0},
+                {kL2Bytes, 16.0e6}};
+    return m;
+}
+
+inline PredictionRecord prediction(const std::string& kernel, std::uint64_t loadSectors, std::uint64_t conflicts,
+                                   std::uint64_t uniform, std::uint64_t divergent, std::uint64_t fadd, std::uint64_t ffma)
+{
+    PredictionRecord p;
+    p.kernel = kernel;
+    p.preset = "sm_90";
+    p.globalLoadRequests = 32768;
+    p.globalLoadSectors = loadSectors;
+    p.globalStoreRequests = 16384;
+    p.globalStoreSectors = 65536;
+    p.sharedBankConflicts = conflicts;
+    p.branchesUniform = uniform;
+    p.branchesDivergent = divergent;
+    p.fadd = fadd;
+    p.ffma = ffma;
+    p.theoreticalOccupancy = 1.0;
+    return p;
+}
+
+// The two-rung ladder with every record type, in the order the probe writes them.
+inline std::string ladderStream()
+{
+    std::ostringstream out;
+    SessionWriter w(out);
+    w.write(header());
+    w.write(device(true));
+    w.write(ceilings());
+    w.write(kernel("fixture_naive", "1. Naive (fixture)", 1));
+    w.write(ProgressRecord{"timing", "fixture_naive", 1, 20});
+    w.write(ProgressRecord{"counters", "fixture_naive", 8, 20});
+    w.write(ActivityRecord{"fixture_naive", {10000, 12000, 11000}, 16, 0, 0, 0, {1024, 1, 1}, {256, 1, 1}, 0});
+    w.write(MemcpyRecord{"fixture_naive", "HtoD", 1048576, 40000});
+    w.write(naiveMetrics());
+    w.write(OccupancyRecord{"fixture_naive", 1.0, 8, 16, "warps", 0.97});
+    w.write(prediction("fixture_naive", 262144, 1024, 7, 1, 2000000, 1000000));
+    w.write(CheckRecord{"fixture_naive", "gold", true, "out: 262144 elements bit for bit"});
+    w.write(kernel("fixture_tiled", "2. Tiled (fixture)", 2));
+    w.write(ProgressRecord{"timing", "fixture_tiled", 9, 20});
+    w.write(ProgressRecord{"counters", "fixture_tiled", 16, 20});
+    w.write(ActivityRecord{"fixture_tiled", {5000, 5000}, 32, 4224, 0, 0, {1024, 1, 1}, {256, 1, 1}, 0});
+    w.write(tiledMetrics());
+    w.write(OccupancyRecord{"fixture_tiled", 1.0, 8, 32, "warps", 0.97});
+    w.write(prediction("fixture_tiled", 131072, 512, 10, 0, 0, 4000000));
+    w.write(CheckRecord{"fixture_tiled", "gold", true, "out: 262144 elements bit for bit"});
+    w.write(LogRecord{"info", "fixture log line"});
+    w.write(ErrorRecord{"fixture_notice", "A non-fatal error record, present so that every record type is read.", "", false});
+    w.write(EndRecord{"ok", 2.5});
+    return out.str();
+}
+
+// The ladder cut 30 characters into the second kernel's metrics line: the probe died mid-write.
+inline std::string truncatedStream()
+{
+    const std::string full = ladderStream();
+    std::size_t start = 0;
+    while (start < full.size()) {
+        const std::size_t end = full.find('\n', start);
+        const std::string line = full.substr(start, end - start);
+        if (line.find("\"type\":\"metrics\"") != std::string::npos && line.find("\"fixture_tiled\"") != std::string::npos)
+            return full.substr(0, start + 30);
+        start = end + 1;
+    }
+    return {}; // the ladder has no metrics line for fixture_tiled: the fixture test fails loudly
+
+}
+
+// One kernel on a machine where counters are not permitted: Activity timings, no metrics record.
+inline std::string countersNotPermittedStream()
+{
+    std::ostringstream out;
+    SessionWriter w(out);
+    w.write(header());
+    w.write(device(false));
+    w.write(ceilings());
+    w.write(ErrorRecord{"counters_not_permitted", kCountersMessage, "", false});
+    w.write(kernel("fixture_naive", "1. Naive (fixture)", 1));
+    w.write(ProgressRecord{"timing", "fixture_naive", 3, 3});
+    w.write(ActivityRecord{"fixture_naive", {10000, 12000, 11000}, 16, 0, 0, 0, {1024, 1, 1}, {256, 1, 1}, 0});
+    w.write(OccupancyRecord{"fixture_naive", 1.0, 8, 16, "warps", 0.97});
+    w.write(prediction("fixture_naive", 262144, 1024, 7, 1, 2000000, 1000000));
+    w.write(CheckRecord{"fixture_naive", "gold", true, "out: 262144 elements bit for bit"});
+    w.write(EndRecord{"ok", 0.5});
+    return out.str();
+}
+
+} // namespace fixtures
