@@ -25,7 +25,7 @@ QString errorSentence(const session::ErrorRecord* error)
     QString text = QString::fromStdString(error->message);
     if (!error->kernel.empty())
         text = QStringLiteral("%1: %2").arg(QString::fromStdString(error->kernel), text);
-    return QStringLiteral(" %1 (%2)").arg(text, QString::fromStdString(error->code));
+    return QStringLiteral(" It said: %1 (%2).").arg(text, QString::fromStdString(error->code));
 }
 
 } // namespace
@@ -246,7 +246,7 @@ void ProbeRunner::onFinished(int exitCode, QProcess::ExitStatus status)
         }
         case ProbeExitCode::KernelFailed:
             result.outcome = ProbeOutcome::KernelFailed;
-            result.summary = QStringLiteral("%1 (exit 1: %2).%3%4")
+            result.summary = QStringLiteral("%1 (warpscope-probe exit 1: %2).%3%4")
                                  .arg(probeOutcomeTitle(result.outcome), probeExitCodeMessage(exitCode),
                                       errorSentence(lastError(s)), kept);
             break;
@@ -256,8 +256,8 @@ void ProbeRunner::onFinished(int exitCode, QProcess::ExitStatus status)
             break;
         case ProbeExitCode::NoGpu:
             result.outcome = ProbeOutcome::NoGpu;
-            result.summary = QStringLiteral("%1 (exit 3: %2).%3")
-                                 .arg(probeOutcomeTitle(result.outcome), probeExitCodeMessage(exitCode), errorSentence(lastError(s)));
+            result.summary = QStringLiteral("%1 (warpscope-probe exit 3).%2")
+                                 .arg(probeOutcomeTitle(result.outcome), errorSentence(lastError(s)));
             break;
         default:
             result.outcome = ProbeOutcome::UnexpectedExit;

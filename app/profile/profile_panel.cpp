@@ -154,6 +154,7 @@ bool ProfilePanel::startProfile(const ProbeRequest& request)
         return false;
     }
     m_beforeRun = m_shown;
+    m_errorInBanner.clear();
     m_runDescription = describeProbeRequest(request);
     m_lastResult.reset();
     m_runner->start(probe.path, probeArguments(request));
@@ -209,6 +210,10 @@ void ProfilePanel::refreshFromRunner()
 void ProfilePanel::onProbeFinished(const ProbeResult& result)
 {
     m_refreshTimer->stop();
+    // The error the outcome already quotes is not repeated in the notice below it.
+    if ((result.outcome == ProbeOutcome::NoGpu || result.outcome == ProbeOutcome::KernelFailed) &&
+        !m_runner->reader().session().errors.empty())
+        m_errorInBanner = m_runner->reader().session().errors.back().code;
     refreshFromRunner();
     m_lastResult = result;
     resetProgress();
@@ -233,8 +238,9 @@ void ProfilePanel::onProbeFinished(const ProbeResult& result)
         html += QStringLiteral("<br>") + tr("Everything else in Warpscope works without a GPU. ") + recordedSessionsHtml();
     const bool failed = result.outcome != ProbeOutcome::Succeeded && result.outcome != ProbeOutcome::Cancelled;
     if (failed && !result.stderrTail.isEmpty())
-        html += tr("<br>The probe's last words on stderr:") +
-                QStringLiteral("<pre style='margin:2px 0 0 0'>%1</pre>").arg(result.stderrTail.toHtmlEscaped());
+        html += tr("<br>The probe's last words on stderr:<br>") +
+                QStringLiteral("<span style='font-family:monospace'>%1</span>")
+                    .arg(result.stderrTail.toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>")));
     QString severity = QStringLiteral("info");
     if (result.outcome == ProbeOutcome::NoGpu)
         severity = QStringLiteral("warning");
@@ -257,6 +263,7 @@ void ProfilePanel::show(Shown shown)
 
 bool ProfilePanel::openSessionFile(const QString& path)
 {
+    m_errorInBanner.clear();
     LoadedSession loaded = loadSessionFile(path);
     if (!loaded.headerSeen) {
         QStringList problems;
@@ -368,7 +375,7 @@ void ProfilePanel::updateNotice()
         lines << tr("<b>GPU performance counters are not permitted</b>: only CUPTI Activity timings were taken. %1")
                      .arg(escaped(s.devices.front().countersMessage));
     for (const session::ErrorRecord& error : s.errors) {
-        if (&error == counters)
+        if (&error == counters || (!m_errorInBanner.empty() && error.code == m_errorInBanner))
             continue;
         if (error.fatal)
             severity = QStringLiteral("error");
@@ -433,7 +440,7 @@ QString ProfilePanel::recordedSessionsHtml() const
         return noRecordedSessionsText().toHtmlEscaped() + QLatin1Char('.');
     QString html = tr("Sessions recorded on real GPUs open without one:");
     for (int i = 0; i < m_recorded.size(); ++i)
-        html += QStringLiteral("<br>\u2022 <a href=\"recorded:%1\">%2</a>").arg(i).arg(m_recorded.at(i).label.toHtmlEscaped());
+        html += QStringLiteral("<br>\u2022 <a style='color:#cfe6ff' href=\"recorded:%1\">%2</a>").arg(i).arg(m_recorded.at(i).label.toHtmlEscaped());
     return html;
 }
 

@@ -114,6 +114,7 @@ private:
     std::optional<Shown> m_shown;
     std::optional<Shown> m_beforeRun;  // restored when a run ends without measuring any kernel
     QString m_runDescription;
+    std::string m_errorInBanner;      // the error record code the run's outcome already quotes
     QString m_baselineLabel;
     std::optional<ProbeResult> m_lastResult;
     QList<RecordedSession> m_recorded;

@@ -97,6 +97,16 @@ bool waitUntilIdle(ProfilePanel* panel, int milliseconds = 8000)
     return !panel->isProfiling();
 }
 
+// With WARPSCOPE_GUI_TEST_SHOTS=<folder>, the window as each probe test leaves it, for people to look at.
+void saveShot(QWidget& window, const QString& name)
+{
+    const QString folder = qEnvironmentVariable("WARPSCOPE_GUI_TEST_SHOTS");
+    if (folder.isEmpty())
+        return;
+    QTest::qWait(200);
+    window.grab().save(QDir(folder).filePath(name + QStringLiteral(".png")), "PNG");
+}
+
 int distinctColours(const QImage& image)
 {
     QSet<QRgb> colours;
@@ -459,6 +469,7 @@ private slots:
                                                             ProfileMetricsTable::ValueColumn),
                  QStringLiteral("11.0 µs"));
         QVERIFY(w.panel->problems().join('\n').contains(QStringLiteral("truncated")));
+        saveShot(*w.window, QStringLiteral("probe_killed"));
         QCOMPARE(w.panel->progressBar()->value(), 0);
         QCOMPARE(w.panel->progressBar()->maximum(), 1);
         QVERIFY(w.panel->profileButton()->isEnabled());
@@ -468,6 +479,26 @@ private slots:
         QVERIFY(w.panel->startProfile());
         QVERIFY(waitUntilIdle(w.panel));
         QCOMPARE(w.panel->lastResult()->outcome, app::ProbeOutcome::Crashed);
+    }
+
+    void faultingKernelIsReportedAndTheRestKept()
+    {
+        WindowUnderTest w(probeFixture(QStringLiteral("kernel_fault.sh")));
+        QVERIFY(w.panel->startProfile());
+        QVERIFY(waitUntilIdle(w.panel));
+        QCOMPARE(w.panel->lastResult()->outcome, app::ProbeOutcome::KernelFailed);
+        QCOMPARE(w.panel->lastResult()->exitCode, 1);
+        const QString banner = w.panel->bannerText();
+        QVERIFY2(banner.contains(QStringLiteral("fixture_tiled: CUDA_ERROR_ILLEGAL_ADDRESS while running the kernel (kernel_fault)")),
+                 qPrintable(banner));
+        QVERIFY(banner.contains(QStringLiteral("an out-of-bounds access"))); // stderr's tail
+        QVERIFY(!w.panel->noticeText().contains(QStringLiteral("kernel_fault"))); // said once, in the banner
+        QCOMPARE(w.panel->views()->metricsTable()->kernels(), (QStringList{"fixture_naive", "fixture_tiled"}));
+        QVERIFY(w.panel->views()->metricsTable()
+                    ->cellToolTip(QStringLiteral("fixture_tiled"), QLatin1String(ProfileMetricsTable::kNoMetrics), ProfileMetricsTable::ValueColumn)
+                    .contains(QStringLiteral("CUDA_ERROR_ILLEGAL_ADDRESS")));
+        QVERIFY(w.panel->problems().isEmpty());
+        saveShot(*w.window, QStringLiteral("probe_kernel_fault"));
     }
 
     void hungProbeIsStopped()
@@ -486,6 +517,7 @@ private slots:
         QVERIFY(w.panel->bannerText().contains(QStringLiteral("waiting for the GPU forever")));
         QCOMPARE(w.panel->progressBar()->value(), 0);
         QVERIFY(w.panel->hasSession()); // the header was read: the (empty) session stays viewable
+        saveShot(*w.window, QStringLiteral("probe_hung"));
     }
 
     void noGpuOffersTheRecordedSessions()
@@ -516,6 +548,7 @@ private slots:
             QVERIFY(banner.contains(QStringLiteral("libcuda.so.1 was not found (no_driver)")));
             QVERIFY(banner.contains(app::noRecordedSessionsText()));
             QVERIFY(banner.contains(QStringLiteral("--metrics headline --block 128 vector_add"))); // the arguments it got
+            saveShot(*w.window, QStringLiteral("probe_no_gpu"));
         }
         {
             // With a recorded-sessions folder (a synthetic fixture, in a temporary folder) the message lists it.
@@ -530,6 +563,7 @@ private slots:
             QVERIFY(w.panel->startProfile());
             QVERIFY(waitUntilIdle(w.panel));
             QVERIFY(w.panel->bannerText().contains(label));
+            saveShot(*w.window, QStringLiteral("probe_no_gpu_recorded"));
             QVERIFY(w.panel->openRecordedSession(0));
             QCOMPARE(w.panel->views()->metricsTable()->kernels().size(), 2);
             QVERIFY(w.panel->titleText().contains(QStringLiteral("recorded session")));
@@ -555,6 +589,37 @@ private slots:
         QVERIFY(w.panel->problems().isEmpty());
         QCOMPARE(w.panel->progressBar()->value(), 0);
         QVERIFY(!w.panel->cancelButton()->isEnabled());
+        saveShot(*w.window, QStringLiteral("probe_cancelled"));
+    }
+
+    void realProbeRunsOrSaysWhyNot()
+    {
+#ifndef WARPSCOPE_PROBE_BINARY
+        QSKIP("warpscope-probe is not built (no CUDA toolkit): the real probe is not exercised");
+#else
+        WindowUnderTest w(QStringLiteral(WARPSCOPE_PROBE_BINARY));
+        app::ProbeRequest request;
+        request.target = QStringLiteral("vector_add");
+        request.args = {QStringLiteral("n=i32:4096")};
+        QVERIFY(w.panel->startProfile(request));
+        QVERIFY(waitUntilIdle(w.panel, 240000)); // a GPU run measures the ceilings and replays the kernel
+        const app::ProbeResult& result = *w.panel->lastResult();
+        saveShot(*w.window, QStringLiteral("probe_real"));
+        if (result.outcome == app::ProbeOutcome::NoGpu) {
+            QCOMPARE(result.exitCode, 3);
+            QVERIFY(w.panel->bannerText().contains(QStringLiteral("Live profiling needs an NVIDIA GPU and its driver")));
+            QVERIFY(w.panel->bannerText().contains(app::noRecordedSessionsText()));
+            QVERIFY(w.panel->session().end.has_value());
+            QCOMPARE(w.panel->session().end->status, std::string("error"));
+            qInfo("no usable GPU here: %s", qPrintable(result.summary));
+            return;
+        }
+        QVERIFY2(result.outcome == app::ProbeOutcome::Succeeded, qPrintable(result.summary + "\n" + result.stderrTail));
+        QCOMPARE(w.panel->views()->metricsTable()->kernels(), QStringList{QStringLiteral("vector_add")});
+        QVERIFY(w.panel->problems().isEmpty());
+        QVERIFY(w.panel->session().checkFor("vector_add") != nullptr);
+        QVERIFY(w.panel->session().checkFor("vector_add")->matches);
+#endif
     }
 
     void missingProbeSaysWhereItLooked()
