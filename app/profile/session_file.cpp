@@ -3,7 +3,6 @@
 #include "profile/session_io_qt.h"
 
 #include <QFile>
-#include <QFileInfo>
 #include <QSaveFile>
 
 #include <string_view>
@@ -36,14 +35,13 @@ LoadedSession parseSessionBytes(const QByteArray& bytes, const QString& name)
 
 LoadedSession loadSessionFile(const QString& path)
 {
-    const QString name = QFileInfo(path).fileName();
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly)) {
         LoadedSession failed;
         failed.problems << QStringLiteral("%1: cannot open (%2)").arg(path, file.errorString());
         return failed;
     }
-    return parseSessionBytes(file.readAll(), name);
+    return parseSessionBytes(file.readAll(), path);
 }
 
 std::optional<QString> saveSessionBytes(const QString& path, const QByteArray& bytes)

@@ -14,7 +14,7 @@ namespace warpscope::app {
 
 struct LoadedSession {
     session::Session session;
-    QStringList problems;     // the reader's, each prefixed with the file name
+    QStringList problems;     // the reader's, each prefixed with the file's path
     QByteArray raw;           // the bytes read
     bool opened = false;      // false: the file could not be read at all
     bool headerSeen = false;  // false: not a warpscope session (nothing was kept)

@@ -201,7 +201,8 @@ std::vector<BandwidthKernel> bandwidthModel(const session::Session& current, con
                 l2.caption += QObject::tr(", L2 hit rate %1").arg(formatPercent(hitRate));
         }
         l2.caption = withBaseline(l2.caption, l2.achieved, l2.baseline);
-        kernel.bars.push_back(l2);
+        if (!std::isnan(l2.achieved))
+            kernel.bars.push_back(l2); // an empty bar would only repeat "not measured"
 
         if (std::isnan(dram.achieved))
             kernel.meaning = QObject::tr("The DRAM byte counters were not measured for this kernel.");
@@ -209,6 +210,9 @@ std::vector<BandwidthKernel> bandwidthModel(const session::Session& current, con
             kernel.meaning = dramMeaning(dram.achieved / measured, metric(metrics, kDuration), theoretical);
         else
             kernel.meaning = QObject::tr("No measured DRAM peak in this session: the ratio cannot be given.");
+        if (std::isnan(l2.achieved))
+            kernel.meaning += QObject::tr(" L2 bandwidth was not measured (%1 or %2).")
+                                  .arg(QLatin1String(kL2BytesPerSecond), QLatin1String(kL2Bytes));
         const double l2Bytes = metric(metrics, kL2Bytes);
         if (!std::isnan(l2Bytes) && derived.dramBytes > 0 && l2Bytes > derived.dramBytes)
             kernel.meaning += QObject::tr(" L2 moved %1\u00d7 the DRAM bytes: data was reused from L2 instead of being "

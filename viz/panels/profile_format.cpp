@@ -264,7 +264,7 @@ QString kernelLabel(const session::Session& session, const std::string& kernel)
 {
     const QString id = QString::fromStdString(kernel);
     const session::KernelRecord* record = session.findKernel(kernel);
-    if (record == nullptr || record->title.empty())
+    if (record == nullptr || record->title.empty() || record->title == kernel)
         return id;
     return id + QStringLiteral(" \u2014 ") + QString::fromStdString(record->title);
 }

@@ -32,7 +32,7 @@ protected:
     QString getTickLabel(double tick, const QLocale&, QChar, int) override
     {
         if (!m_siPrefixes)
-            return QString::number(tick, 'g', 3);
+            return QString::number(tick, 'g', 6); // 0.01 ... 100000, never "1e+03"
         static const char* const prefixes[] = {"", "K", "M", "G", "T", "P", "E"};
         int index = 0;
         double value = tick;
@@ -169,6 +169,8 @@ ProfileRooflinePlot::ProfileRooflinePlot(QWidget* parent) : QWidget(parent)
     m_points->setName(tr("Kernels"));
     m_points->setLineStyle(QCPGraph::lsNone);
 
+    // Room for the last x tick label ("10000") at the right edge.
+    m_plot->axisRect()->setMinimumMargins(QMargins(0, 0, 28, 0));
     m_plot->legend->setVisible(true);
     m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
     connect(m_plot, &QCustomPlot::afterLayout, this, &ProfileRooflinePlot::placeCeilingLabels);
