@@ -263,6 +263,11 @@ void ProfilePanel::show(Shown shown)
 
 bool ProfilePanel::openSessionFile(const QString& path)
 {
+    if (m_runner->isRunning()) {
+        // The running probe's records would replace it at once: finish or cancel the run first.
+        emit statusMessage(tr("A profile is running: cancel it (Ctrl+.) or wait for it before opening %1").arg(path));
+        return false;
+    }
     m_errorInBanner.clear();
     LoadedSession loaded = loadSessionFile(path);
     if (!loaded.headerSeen) {

@@ -26,6 +26,7 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QImage>
+#include <QMap>
 #include <QMenu>
 #include <QMenuBar>
 #include <QProcess>
@@ -126,6 +127,39 @@ private slots:
     {
         QStandardPaths::setTestModeEnabled(true);
         app::configureApplication();
+    }
+
+    void menusHaveTheProfileActionsAndShortcuts()
+    {
+        WindowUnderTest w;
+        QMap<QString, QAction*> actions;
+        for (QAction* menu : w.window->menuBar()->actions())
+            if (menu->menu() != nullptr)
+                for (QAction* action : menu->menu()->actions())
+                    actions.insert(action->text().remove(QLatin1Char('&')), action);
+        const std::pair<const char*, QKeySequence> expected[] = {
+            {"Open Session...", QKeySequence::Open},
+            {"Save Session As...", QKeySequence::Save},
+            {"Profile Kernel", QKeySequence(Qt::CTRL | Qt::Key_R)},
+            {"Cancel Profiling", QKeySequence(Qt::CTRL | Qt::Key_Period)},
+            {"Set as Baseline", QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_B)},
+            {"Profiler", QKeySequence(Qt::CTRL | Qt::Key_4)},
+        };
+        for (const auto& [text, shortcut] : expected) {
+            QAction* action = actions.value(QLatin1String(text));
+            QVERIFY2(action != nullptr, text);
+            QCOMPARE(action->shortcut(), shortcut);
+        }
+        QVERIFY(actions.contains(QStringLiteral("Open Recorded Session")));
+        QVERIFY(actions.contains(QStringLiteral("Open Baseline Session...")));
+        QVERIFY(actions.contains(QStringLiteral("Clear Baseline")));
+        // Nothing to save, compare or cancel yet.
+        QVERIFY(!actions.value(QStringLiteral("Save Session As..."))->isEnabled());
+        QVERIFY(!actions.value(QStringLiteral("Set as Baseline"))->isEnabled());
+        QVERIFY(!actions.value(QStringLiteral("Cancel Profiling"))->isEnabled());
+        QVERIFY(w.panel->openSessionFile(sessionFixture(QStringLiteral("ladder.wsprof"))));
+        QVERIFY(actions.value(QStringLiteral("Save Session As..."))->isEnabled());
+        QVERIFY(actions.value(QStringLiteral("Set as Baseline"))->isEnabled());
     }
 
     void valuesAreHumanScaledWithTheirUnits()
@@ -577,6 +611,8 @@ private slots:
         QVERIFY(w.panel->startProfile());
         QTRY_COMPARE_WITH_TIMEOUT(w.panel->progressBar()->value(), 3, 3000);
         QVERIFY(w.panel->cancelButton()->isEnabled());
+        QVERIFY(!w.panel->openSessionFile(sessionFixture(QStringLiteral("truncated.wsprof")))); // not while it runs
+        QVERIFY(!w.panel->startProfile());                                                       // one run at a time
         QTest::mouseClick(w.panel->cancelButton(), Qt::LeftButton);
         QVERIFY(waitUntilIdle(w.panel, 3000));
         QCOMPARE(w.panel->lastResult()->outcome, app::ProbeOutcome::Cancelled);
