@@ -613,6 +613,7 @@ private slots:
         QVERIFY(w.panel->cancelButton()->isEnabled());
         QVERIFY(!w.panel->openSessionFile(sessionFixture(QStringLiteral("truncated.wsprof")))); // not while it runs
         QVERIFY(!w.panel->startProfile());                                                       // one run at a time
+        saveShot(*w.window, QStringLiteral("probe_running"));
         QTest::mouseClick(w.panel->cancelButton(), Qt::LeftButton);
         QVERIFY(waitUntilIdle(w.panel, 3000));
         QCOMPARE(w.panel->lastResult()->outcome, app::ProbeOutcome::Cancelled);

@@ -288,7 +288,8 @@ QString noMetricsReason(const session::Session& session, const std::string& kern
             return QStringLiteral("The probe reported an error for this kernel (%1): %2")
                 .arg(QString::fromStdString(error.code), QString::fromStdString(error.message));
     if (!session.end)
-        return QStringLiteral("The session ended before this kernel's counter passes (no end record).");
+        return QStringLiteral("No metrics record for this kernel: the stream has no end record, so the probe is "
+                              "still running or stopped before this kernel's counter passes.");
     return QStringLiteral("The session has no metrics record for this kernel.");
 }
 
