@@ -2,19 +2,14 @@
 // the CUDA toolkit and the header-only JSON library, so no CLI11).
 #pragma once
 
+#include "session/probe_exit.h"
+
 #include <string>
 #include <vector>
 
 namespace warpscope::probe {
 
-// Exit codes, each with the message a user sees (profiling/README.md documents them).
-enum class ProbeExit : int {
-    Ok = 0,          // measured; every check passed
-    Failure = 1,     // a kernel faulted, could not be loaded, or its outputs did not match the reference
-    BadInput = 2,    // a flag, value, kernel or file was wrong (one line on stderr)
-    NoGpu = 3,       // no NVIDIA driver, no GPU, an unsupported GPU, or a driver older than the toolkit
-    Cancelled = 4,   // stopped by SIGTERM or SIGINT after the current step
-};
+using session::ProbeExit; // the exit codes, core/session/probe_exit.h
 
 struct ProbeOptions {
     bool listDevices = false;       // --devices

@@ -121,20 +121,20 @@ void printSessionSummary(const session::Session& s, std::ostream& out)
 
 void printSessionJson(const session::SessionReadResult& read, std::ostream& out)
 {
-    nlohmann::json records = nlohmann::json::array();
+    nlohmann::ordered_json records = nlohmann::ordered_json::array();
     std::istringstream lines(session::formatSession(read.session));
     std::string line;
     bool first = true;
-    nlohmann::json header;
+    nlohmann::ordered_json header;
     while (std::getline(lines, line)) {
         if (first) {
-            header = nlohmann::json::parse(line);
+            header = nlohmann::ordered_json::parse(line);
             first = false;
         } else {
-            records.push_back(nlohmann::json::parse(line));
+            records.push_back(nlohmann::ordered_json::parse(line));
         }
     }
-    out << nlohmann::json{{"header", header}, {"complete", read.complete}, {"problems", read.problems}, {"records", records}}.dump(2)
+    out << nlohmann::ordered_json{{"header", header}, {"complete", read.complete}, {"problems", read.problems}, {"records", records}}.dump(2)
         << "\n";
 }
 

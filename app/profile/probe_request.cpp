@@ -123,7 +123,7 @@ QString probeExitCodeMessage(int code)
 {
     switch (static_cast<ProbeExitCode>(code)) {
     case ProbeExitCode::Ok: return QStringLiteral("profiled");
-    case ProbeExitCode::KernelFailed: return QStringLiteral("a kernel failed or its output did not match the reference");
+    case ProbeExitCode::Failure: return QStringLiteral("a kernel failed or its output did not match the reference");
     case ProbeExitCode::BadInput: return QStringLiteral("the probe refused its input");
     case ProbeExitCode::NoGpu: return QStringLiteral("no usable NVIDIA GPU (no driver, no device, or an unsupported GPU)");
     case ProbeExitCode::Cancelled: return QStringLiteral("cancelled");

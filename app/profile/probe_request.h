@@ -3,6 +3,8 @@
 // window never loads CUDA or CUPTI); its contract is in profiling/README.md.
 #pragma once
 
+#include "session/probe_exit.h"
+
 #include <QString>
 #include <QStringList>
 
@@ -41,14 +43,7 @@ ProbeLocation findProbe();
 // The message shown when the probe is not there.
 QString probeMissingMessage(const ProbeLocation& location);
 
-// warpscope-probe's exit codes (profiling/README.md).
-enum class ProbeExitCode : int {
-    Ok = 0,           // every kernel ran and matched its reference
-    KernelFailed = 1, // a kernel failed or its output did not match; the records so far are kept
-    BadInput = 2,     // a flag, kernel or file was wrong (one line on stderr)
-    NoGpu = 3,        // no driver, no device, or a GPU the toolkit does not support
-    Cancelled = 4,    // stopped by SIGTERM after the current step
-};
+using ProbeExitCode = session::ProbeExit; // warpscope-probe's exit codes, core/session/probe_exit.h
 QString probeExitCodeMessage(int code);
 
 } // namespace warpscope::app

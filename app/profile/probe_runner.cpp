@@ -244,7 +244,7 @@ void ProbeRunner::onFinished(int exitCode, QProcess::ExitStatus status)
                                  .arg(s.end ? QStringLiteral(" in %1 s").arg(s.end->wallSeconds, 0, 'f', 1) : QString());
             break;
         }
-        case ProbeExitCode::KernelFailed:
+        case ProbeExitCode::Failure:
             result.outcome = ProbeOutcome::KernelFailed;
             result.summary = QStringLiteral("%1 (warpscope-probe exit 1: %2).%3%4")
                                  .arg(probeOutcomeTitle(result.outcome), probeExitCodeMessage(exitCode),

@@ -5,7 +5,7 @@
 // records read so far stay available.
 #pragma once
 
-#include "profile/session_io_qt.h"
+#include "session/session_io.h"
 
 #include <QByteArray>
 #include <QObject>

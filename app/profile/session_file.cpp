@@ -1,6 +1,6 @@
 #include "profile/session_file.h"
 
-#include "profile/session_io_qt.h"
+#include "session/session_io.h"
 
 #include <QFile>
 #include <QSaveFile>

@@ -39,7 +39,7 @@ const std::vector<MetricInfo>& metricCatalog()
         {kFfmaPeak, "FFMA peak per cycle", "The most FFMA thread instructions the GPU can issue per SM cycle; times 2 and the SM clock gives peak FP32 FLOP/s.", "inst/cycle", true},
         {kDramBytesPerSecond, "DRAM bandwidth achieved", "Bytes read and written to device memory per second of kernel time.", "bytes/s", true},
         {kL2BytesPerSecond, "L2 bandwidth achieved", "Bytes moved through L2 per second of kernel time.", "bytes/s", true},
-        {kL2Bytes, "L2 bytes", "Bytes moved through L2 (requests from L1 and other clients).", "bytes", false},
+        {kL2Bytes, "L2 bytes", "Bytes moved through L2 (requests from L1 and other clients).", "bytes", true},
         {"dram__bytes.sum", "DRAM bytes", "Bytes read plus written to device memory.", "bytes", false},
         {"smsp__inst_executed.sum", "Warp instructions", "Warp-level SASS instructions executed.", "instructions", false},
         {"smsp__thread_inst_executed.sum", "Thread instructions", "Thread-level SASS instructions executed (active, predicated-on lanes).", "instructions", false},
@@ -113,6 +113,8 @@ DerivedMetrics deriveMetrics(const MetricsRecord& record)
     if (std::isnan(d.achievedDramBytesPerSecond) && d.durationSeconds > 0)
         d.achievedDramBytesPerSecond = d.dramBytes / d.durationSeconds;
     d.achievedL2BytesPerSecond = get(kL2BytesPerSecond);
+    if (std::isnan(d.achievedL2BytesPerSecond) && d.durationSeconds > 0)
+        d.achievedL2BytesPerSecond = get(kL2Bytes) / d.durationSeconds;
     d.peakFp32FlopsPerSecond = 2.0 * get(kFfmaPeak) * get(kSmClock);
     d.peakDramBytesPerSecond = get(kDramBytesPeak) * get(kDramClock);
     const double loadRequests = get(kGlobalLoadRequests);

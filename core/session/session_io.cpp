@@ -12,7 +12,9 @@
 
 namespace warpscope::session {
 
-using nlohmann::json;
+// Keys in the order written, so the first line reads {"format":...,"version":...} and every record
+// starts with its type.
+using json = nlohmann::ordered_json;
 
 // ---- Session helpers -------------------------------------------------------------------------
 
@@ -101,7 +103,7 @@ Dim3 readDim3(const json& j, const char* key)
 
 } // namespace
 
-void SessionWriter::emit(const std::string& line)
+void SessionWriter::writeLine(const std::string& line)
 {
     m_out << line << '\n';
     m_out.flush();
@@ -109,13 +111,13 @@ void SessionWriter::emit(const std::string& line)
 
 void SessionWriter::write(const SessionHeader& h)
 {
-    emit(json{{"format", h.format}, {"version", h.version}, {"producer", h.producer},
+    writeLine(json{{"format", h.format}, {"version", h.version}, {"producer", h.producer},
               {"created", h.createdUtc}, {"host", h.host}}.dump());
 }
 
 void SessionWriter::write(const DeviceRecord& d)
 {
-    emit(json{{"type", "device"}, {"ordinal", d.ordinal}, {"name", d.name}, {"chip", d.chip},
+    writeLine(json{{"type", "device"}, {"ordinal", d.ordinal}, {"name", d.name}, {"chip", d.chip},
               {"compute_capability", json::array({d.computeMajor, d.computeMinor})}, {"sm_count", d.smCount},
               {"core_clock_khz", d.coreClockKHz}, {"memory_clock_khz", d.memoryClockKHz},
               {"memory_bus_width_bits", d.memoryBusWidthBits}, {"total_memory_bytes", d.totalMemoryBytes},
@@ -131,7 +133,7 @@ void SessionWriter::write(const DeviceRecord& d)
 
 void SessionWriter::write(const CeilingsRecord& c)
 {
-    emit(json{{"type", "ceilings"}, {"measured_dram_gbps", c.measuredDramGBps},
+    writeLine(json{{"type", "ceilings"}, {"measured_dram_gbps", c.measuredDramGBps},
               {"measured_dram_method", c.measuredDramMethod}, {"measured_fp32_gflops", c.measuredFp32Gflops},
               {"measured_fp32_method", c.measuredFp32Method}, {"theoretical_dram_gbps", c.theoreticalDramGBps},
               {"theoretical_fp32_gflops", c.theoreticalFp32Gflops}, {"theoretical_source", c.theoreticalSource}}.dump());
@@ -139,7 +141,7 @@ void SessionWriter::write(const CeilingsRecord& c)
 
 void SessionWriter::write(const KernelRecord& k)
 {
-    emit(json{{"type", "kernel"}, {"id", k.id}, {"entry", k.entry}, {"title", k.title}, {"ladder", k.ladder},
+    writeLine(json{{"type", "kernel"}, {"id", k.id}, {"entry", k.entry}, {"title", k.title}, {"ladder", k.ladder},
               {"ladder_rung", k.ladderRung}, {"source_name", k.sourceName}, {"ptx_fnv1a64", k.ptxHash},
               {"source_fnv1a64", k.sourceHash}, {"grid", dim3(k.grid)}, {"block", dim3(k.block)},
               {"dynamic_shared_bytes", k.dynamicSharedBytes}, {"args", k.args}}.dump());
@@ -147,7 +149,7 @@ void SessionWriter::write(const KernelRecord& k)
 
 void SessionWriter::write(const ActivityRecord& a)
 {
-    emit(json{{"type", "activity"}, {"kernel", a.kernel}, {"durations_ns", a.durationsNs},
+    writeLine(json{{"type", "activity"}, {"kernel", a.kernel}, {"durations_ns", a.durationsNs},
               {"registers_per_thread", a.registersPerThread}, {"static_shared_bytes", a.staticSharedBytes},
               {"dynamic_shared_bytes", a.dynamicSharedBytes}, {"local_bytes_per_thread", a.localBytesPerThread},
               {"grid", dim3(a.grid)}, {"block", dim3(a.block)}, {"dropped_records", a.droppedRecords}}.dump());
@@ -155,26 +157,26 @@ void SessionWriter::write(const ActivityRecord& a)
 
 void SessionWriter::write(const MemcpyRecord& m)
 {
-    emit(json{{"type", "memcpy"}, {"kernel", m.kernel}, {"direction", m.direction}, {"bytes", m.bytes},
+    writeLine(json{{"type", "memcpy"}, {"kernel", m.kernel}, {"direction", m.direction}, {"bytes", m.bytes},
               {"duration_ns", m.durationNs}}.dump());
 }
 
 void SessionWriter::write(const MetricsRecord& m)
 {
-    emit(json{{"type", "metrics"}, {"kernel", m.kernel}, {"passes", m.passes}, {"replay", m.replay},
+    writeLine(json{{"type", "metrics"}, {"kernel", m.kernel}, {"passes", m.passes}, {"replay", m.replay},
               {"values", m.values}, {"units", m.units}, {"unavailable", m.unavailable}}.dump());
 }
 
 void SessionWriter::write(const OccupancyRecord& o)
 {
-    emit(json{{"type", "occupancy"}, {"kernel", o.kernel}, {"theoretical", o.theoretical},
+    writeLine(json{{"type", "occupancy"}, {"kernel", o.kernel}, {"theoretical", o.theoretical},
               {"active_blocks_per_sm", o.activeBlocksPerSm}, {"registers_per_thread", o.registersPerThread},
               {"limiter", o.limiter}, {"waves", o.waves}}.dump());
 }
 
 void SessionWriter::write(const PredictionRecord& p)
 {
-    emit(json{{"type", "prediction"}, {"kernel", p.kernel}, {"preset", p.preset},
+    writeLine(json{{"type", "prediction"}, {"kernel", p.kernel}, {"preset", p.preset},
               {"warp_instructions", p.warpInstructions}, {"thread_instructions", p.threadInstructions},
               {"global_load_requests", p.globalLoadRequests}, {"global_load_sectors", p.globalLoadSectors},
               {"global_store_requests", p.globalStoreRequests}, {"global_store_sectors", p.globalStoreSectors},
@@ -187,30 +189,30 @@ void SessionWriter::write(const PredictionRecord& p)
 
 void SessionWriter::write(const CheckRecord& c)
 {
-    emit(json{{"type", "check"}, {"kernel", c.kernel}, {"reference", c.reference}, {"matches", c.matches},
+    writeLine(json{{"type", "check"}, {"kernel", c.kernel}, {"reference", c.reference}, {"matches", c.matches},
               {"detail", c.detail}}.dump());
 }
 
 void SessionWriter::write(const ProgressRecord& p)
 {
-    emit(json{{"type", "progress"}, {"stage", p.stage}, {"kernel", p.kernel}, {"done", p.done},
+    writeLine(json{{"type", "progress"}, {"stage", p.stage}, {"kernel", p.kernel}, {"done", p.done},
               {"total", p.total}}.dump());
 }
 
 void SessionWriter::write(const LogRecord& l)
 {
-    emit(json{{"type", "log"}, {"level", l.level}, {"message", l.message}}.dump());
+    writeLine(json{{"type", "log"}, {"level", l.level}, {"message", l.message}}.dump());
 }
 
 void SessionWriter::write(const ErrorRecord& e)
 {
-    emit(json{{"type", "error"}, {"code", e.code}, {"message", e.message}, {"kernel", e.kernel},
+    writeLine(json{{"type", "error"}, {"code", e.code}, {"message", e.message}, {"kernel", e.kernel},
               {"fatal", e.fatal}}.dump());
 }
 
 void SessionWriter::write(const EndRecord& e)
 {
-    emit(json{{"type", "end"}, {"status", e.status}, {"wall_seconds", e.wallSeconds}}.dump());
+    writeLine(json{{"type", "end"}, {"status", e.status}, {"wall_seconds", e.wallSeconds}}.dump());
 }
 
 void SessionWriter::writeAll(const Session& s)

@@ -39,7 +39,7 @@ public:
     void writeAll(const Session& session);
 
 private:
-    void emit(const std::string& line);
+    void writeLine(const std::string& line);
     std::ostream& m_out;
 };
 

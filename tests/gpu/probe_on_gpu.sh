@@ -38,5 +38,5 @@ fi
 if grep -q '"matches":false' "$out/all.wsprof"; then
   echo "a GPU output differs from its reference:"; grep '"matches":false' "$out/all.wsprof"; exit 1
 fi
-grep -q '"status":"ok","type":"end"' "$out/all.wsprof" || { echo "no end record with status ok"; exit 1; }
+grep -q '"type":"end","status":"ok"' "$out/all.wsprof" || { echo "no end record with status ok"; exit 1; }
 echo "gpu.probe: $count kernels measured and checked"

@@ -4,7 +4,7 @@
 // same values by hand. Regenerate the files with WARPSCOPE_REGENERATE_FIXTURES=1.
 #pragma once
 
-#include "profile/session_io_qt.h"
+#include "session/session_io.h"
 #include "session/metric_catalog.h"
 
 #include <sstream>
