@@ -81,6 +81,12 @@ std::vector<std::string> expandTargets(const std::vector<std::string>& targets)
     return out;
 }
 
+template <typename T>
+session::Dim3 toDim3(T x, T y, T z)
+{
+    return {static_cast<std::uint32_t>(x), static_cast<std::uint32_t>(y), static_cast<std::uint32_t>(z)};
+}
+
 struct Target {
     kernels::ResolvedTarget resolved;
     session::KernelRecord record;
@@ -283,8 +289,8 @@ int ProbeSession::run()
         k.sourceName = r.sourceName;
         k.ptxHash = session::fnv1a64Hex(r.ptxText);
         k.sourceHash = r.sourceText.empty() ? std::string() : session::fnv1a64Hex(r.sourceText);
-        k.grid = {static_cast<std::uint32_t>(r.launch.grid.x), static_cast<std::uint32_t>(r.launch.grid.y), static_cast<std::uint32_t>(r.launch.grid.z)};
-        k.block = {static_cast<std::uint32_t>(r.launch.block.x), static_cast<std::uint32_t>(r.launch.block.y), static_cast<std::uint32_t>(r.launch.block.z)};
+        k.grid = toDim3(r.launch.grid.x, r.launch.grid.y, r.launch.grid.z);
+        k.block = toDim3(r.launch.block.x, r.launch.block.y, r.launch.block.z);
         k.dynamicSharedBytes = r.launch.dynamicSharedBytes;
         k.args = r.argSpecs;
         if (r.demo) {
@@ -537,8 +543,8 @@ bool ProbeSession::profileKernel(Target& target, const DriverApi& d, const sessi
         activity.staticSharedBytes = static_cast<std::uint64_t>(k.staticShared);
         activity.dynamicSharedBytes = static_cast<std::uint64_t>(k.dynamicShared);
         activity.localBytesPerThread = k.localPerThread;
-        activity.grid = {static_cast<std::uint32_t>(k.grid[0]), static_cast<std::uint32_t>(k.grid[1]), static_cast<std::uint32_t>(k.grid[2])};
-        activity.block = {static_cast<std::uint32_t>(k.block[0]), static_cast<std::uint32_t>(k.block[1]), static_cast<std::uint32_t>(k.block[2])};
+        activity.grid = toDim3(k.grid[0], k.grid[1], k.grid[2]);
+        activity.block = toDim3(k.block[0], k.block[1], k.block[2]);
     }
     if (activity.droppedRecords > 0)
         log("warning", id + ": CUPTI dropped " + std::to_string(activity.droppedRecords) + " activity records");

@@ -63,18 +63,14 @@ RangeProfiler::RangeProfiler(CUcontext context, int deviceOrdinal, const std::ve
         // Find the names this chip does not know, one at a time, then configure the rest afresh.
         std::vector<std::string> known;
         for (const std::string& name : metrics) {
-            CUpti_Profiler_Host_Deinitialize_Params done{CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE};
-            done.pHostObject = m_host;
-            cuptiProfilerHostDeinitialize(&done);
+            deinitializeHost();
             initializeHost();
             if (tryAddMetrics({name}))
                 known.push_back(name);
             else
                 m_unavailable.push_back(name);
         }
-        CUpti_Profiler_Host_Deinitialize_Params done{CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE};
-        done.pHostObject = m_host;
-        cuptiProfilerHostDeinitialize(&done);
+        deinitializeHost();
         initializeHost();
         if (known.empty() || !tryAddMetrics(known))
             throw CuptiError(CUPTI_ERROR_INVALID_METRIC_NAME, "none of the requested metrics is available on " + m_chip);
@@ -102,11 +98,7 @@ RangeProfiler::RangeProfiler(CUcontext context, int deviceOrdinal, const std::ve
 
 RangeProfiler::~RangeProfiler()
 {
-    if (m_host) {
-        CUpti_Profiler_Host_Deinitialize_Params done{CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE};
-        done.pHostObject = m_host;
-        cuptiProfilerHostDeinitialize(&done);
-    }
+    deinitializeHost();
     CUpti_Profiler_DeInitialize_Params deinit{CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE};
     cuptiProfilerDeInitialize(&deinit);
 }
@@ -119,6 +111,16 @@ void RangeProfiler::initializeHost()
     host.pCounterAvailabilityImage = m_availability.data();
     WS_CUPTI(cuptiProfilerHostInitialize(&host));
     m_host = host.pHostObject;
+}
+
+void RangeProfiler::deinitializeHost()
+{
+    if (m_host == nullptr)
+        return;
+    CUpti_Profiler_Host_Deinitialize_Params done{CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE};
+    done.pHostObject = m_host;
+    cuptiProfilerHostDeinitialize(&done);
+    m_host = nullptr;
 }
 
 bool RangeProfiler::tryAddMetrics(const std::vector<std::string>& metrics)

@@ -50,6 +50,7 @@ public:
 
 private:
     void initializeHost();
+    void deinitializeHost();
     bool tryAddMetrics(const std::vector<std::string>& metrics);
     CUcontext m_context = nullptr;
     std::string m_chip;

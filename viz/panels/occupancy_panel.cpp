@@ -1,4 +1,5 @@
 #include "panels/occupancy_panel.h"
+#include "panels/plot_style.h"
 
 #include "gpu/gpu_preset.h"
 #include "util/input_error.h"
@@ -34,7 +35,6 @@ using occupancy::OccupancyInput;
 using occupancy::SweepPoint;
 
 constexpr int kSharedSweepStep = 512; // bytes between points of the shared memory plot
-constexpr double kPlotFontPoints = 9.0;
 
 QString toQString(std::string_view text)
 {
@@ -111,30 +111,6 @@ QCPColorGradient viridis()
     QCPColorGradient gradient;
     gradient.setColorStops(colorStops);
     return gradient;
-}
-
-QFont plotFont(const QFont& base, bool bold = false)
-{
-    QFont font = base;
-    font.setPointSizeF(kPlotFontPoints);
-    font.setBold(bold);
-    return font;
-}
-
-void styleAxis(QCPAxis* axis, const QPalette& palette, const QFont& font)
-{
-    const QColor text = palette.color(QPalette::Text);
-    QColor gridColor = palette.color(QPalette::Text);
-    gridColor.setAlphaF(0.15);
-    axis->setBasePen(QPen(text, 1));
-    axis->setTickPen(QPen(text, 1));
-    axis->setSubTickPen(QPen(text, 1));
-    axis->setTickLabelColor(text);
-    axis->setLabelColor(text);
-    axis->setTickLabelFont(plotFont(font));
-    axis->setLabelFont(plotFont(font));
-    axis->grid()->setPen(QPen(gridColor, 1, Qt::DotLine));
-    axis->grid()->setZeroLinePen(Qt::NoPen);
 }
 
 QSharedPointer<QCPAxisTickerFixed> fixedTicker(double step)

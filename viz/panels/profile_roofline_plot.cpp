@@ -1,4 +1,5 @@
 #include "panels/profile_roofline_plot.h"
+#include "panels/plot_style.h"
 
 #include "panels/profile_format.h"
 #include "session/metric_catalog.h"
@@ -20,7 +21,6 @@ namespace {
 
 using namespace profile;
 
-constexpr double kPlotFontPoints = 9.0;
 const char* const kLadderColours[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"};
 
 // Log-axis tick labels people read: "0.01", "10" for intensity; "10 G", "1 T" for FLOP/s.
@@ -46,34 +46,6 @@ protected:
 private:
     bool m_siPrefixes;
 };
-
-QFont plotFont(const QFont& base, bool bold = false)
-{
-    QFont font = base;
-    font.setPointSizeF(kPlotFontPoints);
-    font.setBold(bold);
-    return font;
-}
-
-void styleAxis(QCPAxis* axis, const QPalette& palette, const QFont& font)
-{
-    const QColor text = palette.color(QPalette::Text);
-    QColor gridColor = text;
-    gridColor.setAlphaF(0.15);
-    QColor subGridColor = text;
-    subGridColor.setAlphaF(0.06);
-    axis->setBasePen(QPen(text, 1));
-    axis->setTickPen(QPen(text, 1));
-    axis->setSubTickPen(QPen(text, 1));
-    axis->setTickLabelColor(text);
-    axis->setLabelColor(text);
-    axis->setTickLabelFont(plotFont(font));
-    axis->setLabelFont(plotFont(font));
-    axis->grid()->setPen(QPen(gridColor, 1, Qt::DotLine));
-    axis->grid()->setSubGridPen(QPen(subGridColor, 1, Qt::DotLine));
-    axis->grid()->setSubGridVisible(true);
-    axis->grid()->setZeroLinePen(Qt::NoPen);
-}
 
 double decadeBelow(double value, double margin) { return std::pow(10.0, std::floor(std::log10(value) - margin)); }
 double decadeAbove(double value, double margin) { return std::pow(10.0, std::ceil(std::log10(value) + margin)); }
@@ -408,8 +380,8 @@ void ProfileRooflinePlot::applyStyle()
     const QPalette& pal = palette();
     m_plot->setBackground(pal.brush(QPalette::Base));
     m_plot->axisRect()->setBackground(pal.brush(QPalette::Base));
-    styleAxis(m_plot->xAxis, pal, font());
-    styleAxis(m_plot->yAxis, pal, font());
+    styleAxis(m_plot->xAxis, pal, font(), true);
+    styleAxis(m_plot->yAxis, pal, font(), true);
     const QColor text = pal.color(QPalette::Text);
     QColor roof = text;
     roof.setAlphaF(0.85);
