@@ -1,5 +1,6 @@
 // warpscope: with no subcommand, the window; with one, a headless command (see --help).
 #include "cli/cli_compile.h"
+#include "cli/cli_numerics.h"
 #include "cli/cli_occupancy.h"
 #include "cli/cli_profile.h"
 #include "cli/cli_session.h"
@@ -39,6 +40,7 @@ int runCommandLine(int argc, char** argv)
     cli::SimOptions sim;
     cli::ScreenshotOptions screenshot;
     cli::ProfileOptions profile;
+    cli::NumericsOptions numerics;
     cli::SessionShowOptions sessionShow;
     CLI::App* occupancyCommand = cli::addOccupancyCommand(app, occupancy);
     CLI::App* compileCommand = cli::addCompileCommand(app, compile);
@@ -46,15 +48,16 @@ int runCommandLine(int argc, char** argv)
     CLI::App* screenshotCommand = cli::addScreenshotCommand(app, screenshot);
     CLI::App* profileCommand = cli::addProfileCommand(app, profile);
     CLI::App* sessionCommand = cli::addSessionCommand(app, sessionShow);
+    const cli::NumericsCommands numericsCommands = cli::addNumericsCommand(app, numerics);
     app.footer("Exit codes: 0 success, 1 failure, 2 bad input (one line on stderr says what and what is allowed); "
                "profile also 3 (no usable GPU) and 4 (cancelled).");
 
     std::string commandName = "warpscope";
     const std::string_view first(argv[1]);
     if (!first.starts_with('-') && first != "occupancy" && first != "compile" && first != "sim" &&
-        first != "screenshot" && first != "profile" && first != "session") {
+        first != "screenshot" && first != "profile" && first != "session" && first != "numerics") {
         std::cerr << "warpscope: unknown subcommand '" << first
-                  << "' (allowed: occupancy, compile, sim, profile, session, screenshot; no subcommand opens the window)\n";
+                  << "' (allowed: occupancy, compile, sim, profile, session, numerics, screenshot; no subcommand opens the window)\n";
         return cli::toInt(cli::ExitCode::BadInput);
     }
     try {
@@ -99,6 +102,10 @@ int runCommandLine(int argc, char** argv)
         if (sessionCommand->parsed()) {
             commandName = "warpscope session show";
             return cli::runSessionShow(sessionShow, std::cout, std::cerr);
+        }
+        if (numericsCommands.numerics->parsed()) {
+            commandName = "warpscope numerics " + numericsCommands.numerics->get_subcommands().front()->get_name();
+            return cli::runNumerics(numericsCommands, numerics, std::cout, std::cerr);
         }
         if (screenshotCommand->parsed()) {
             commandName = "warpscope screenshot";
