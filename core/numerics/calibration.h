@@ -19,7 +19,7 @@ namespace warpscope::numerics {
 
 inline constexpr std::size_t kEntropyBins = 2048; // TensorRT's histogram of |x|
 
-struct EntropyCalibration {
+struct EntropyCalibration { // the KL search's choice and its curve, for plotting
     double threshold = 0;            // the chosen clip: the upper edge of the first `bestBins` bins
     std::size_t bestBins = 0;        // i with the least KL(P || Q)
     double binWidth = 0;             // histogram bin width (max |x| / bins)
@@ -54,7 +54,9 @@ double mseOptimalClip(std::span<const float> values, Format format);
 // The range [a min, a max] (widened to contain 0) with a in (0, 1] of least MSE for an asymmetric grid.
 ClipRange mseOptimalRange(std::span<const float> values, Format format);
 
-// The calibrator of `config` on one slice.
+// The calibrator of `config` on one slice. Entropy on an asymmetric grid clips [min, max] to
+// [-t, t] (one-signed data: 2^b levels, as pytorch-quantization's unsigned flag); a slice of fewer
+// than 2048 values gets one bin per value (at least 2 x levels), not bins holding single values.
 ClipRange calibrate(std::span<const float> values, const QuantConfig& config);
 
 } // namespace warpscope::numerics

@@ -18,9 +18,9 @@
 
 namespace warpscope::numerics {
 
-enum class Distribution : std::uint8_t { Gaussian, Laplace, Uniform, GaussianOutliers };
+enum class Distribution : std::uint8_t { Gaussian, Laplace, Uniform, GaussianOutliers }; // the lab's synthetic data
 
-struct DistributionInfo {
+struct DistributionInfo { // a distribution's names
     Distribution kind;
     std::string_view key;  // "gaussian": command lines and links
     std::string_view name; // "Gaussian N(0, 1)"
@@ -33,8 +33,8 @@ inline constexpr double kOutlierShare = 1e-4;
 inline constexpr double kOutlierMinSigma = 10.0;
 inline constexpr double kOutlierMaxSigma = 20.0;
 
-const std::vector<DistributionInfo>& allDistributions();
-const DistributionInfo& distributionInfo(Distribution kind);
+const std::vector<DistributionInfo>& allDistributions();       // in enum order
+const DistributionInfo& distributionInfo(Distribution kind);   // the names of one
 std::optional<Distribution> parseDistribution(std::string_view key); // "gaussian", "laplace", "uniform", "outliers"
 std::string distributionKeys();                                       // "gaussian, laplace, ..." for messages
 

@@ -21,14 +21,14 @@
 
 namespace warpscope::numerics {
 
-enum class QuantScheme : std::uint8_t { Symmetric, Asymmetric };
-enum class Granularity : std::uint8_t { Tensor, Channel, Group };
-enum class Calibrator : std::uint8_t { Max, Percentile, Mse, Entropy };
+enum class QuantScheme : std::uint8_t { Symmetric, Asymmetric };      // see above
+enum class Granularity : std::uint8_t { Tensor, Channel, Group };      // what shares one scale
+enum class Calibrator : std::uint8_t { Max, Percentile, Mse, Entropy }; // how the clip is chosen (calibration.h)
 
 inline constexpr std::size_t kDefaultGroupSize = 128;  // "group" alone: GPTQ's and AWQ's usual size
 inline constexpr double kDefaultPercentile = 99.99;    // "percentile" alone: pytorch-quantization's default
 
-struct QuantConfig {
+struct QuantConfig { // one post-training quantization method
     Format format = Format::INT8;                      // INT8, INT4, FP8E4M3 or FP8E5M2
     QuantScheme scheme = QuantScheme::Symmetric;
     Granularity granularity = Granularity::Tensor;     // Channel: one scale per row

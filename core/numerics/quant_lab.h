@@ -11,13 +11,13 @@
 
 namespace warpscope::numerics {
 
-struct Histogram {
+struct Histogram { // equal-width bins, for plots
     std::vector<double> edges;          // bins + 1 edges, ascending, equal widths
     std::vector<std::uint64_t> counts;  // values in [edges[k], edges[k+1]) (the last bin includes its right edge)
     std::uint64_t below = 0, above = 0; // values outside [edges.front(), edges.back()]
 };
 
-struct QuantPlotData {
+struct QuantPlotData { // the value and error histograms of one result
     std::size_t slice = 0;      // which slice the grid and the value histogram belong to
     Histogram values;           // the slice's values, over a range holding them and the clip bounds
     std::vector<double> grid;   // every value the slice's grid can produce, ascending
@@ -25,7 +25,7 @@ struct QuantPlotData {
     Histogram errors;           // x' - x over every value of the tensor, symmetric about 0
 };
 
-struct SqnrTableCell {
+struct SqnrTableCell { // one format x calibrator of the SQNR table
     QuantConfig config;         // FP8 cells are symmetric whatever the base scheme
     QuantStats stats;
     ClipRange firstClip;        // the first slice's grid ends (the tensor's, per-tensor)
@@ -39,6 +39,7 @@ std::vector<double> gridLevels(const QuantParams& params, Format format);
 QuantPlotData quantPlotData(std::span<const float> original, const QuantResult& result, std::size_t bins = 256,
                             std::size_t slice = 0);
 
+// The table's default rows and columns: every target, every calibrator.
 inline constexpr Format kQuantTargets[] = {Format::INT8, Format::INT4, Format::FP8E4M3, Format::FP8E5M2};
 inline constexpr Calibrator kCalibrators[] = {Calibrator::Max, Calibrator::Percentile, Calibrator::Mse, Calibrator::Entropy};
 

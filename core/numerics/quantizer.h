@@ -20,12 +20,12 @@
 
 namespace warpscope::numerics {
 
-struct QuantShape {
+struct QuantShape { // the values as a row-major matrix
     std::size_t rows = 1;
     std::size_t cols = 0; // 0: one row holding every value
 };
 
-struct ClipRange {
+struct ClipRange { // the range a calibrator chose
     double low = 0;  // symmetric: -high
     double high = 0;
 };
@@ -44,7 +44,7 @@ struct QuantSlice {
     QuantParams params;
 };
 
-struct QuantStats {
+struct QuantStats { // what quantization lost
     std::size_t count = 0;
     double signalPower = 0;  // mean x^2
     double mse = 0;          // mean (x' - x)^2
@@ -53,7 +53,7 @@ struct QuantStats {
     std::size_t clipped = 0; // values outside their slice's clip range
 };
 
-struct QuantResult {
+struct QuantResult { // a quantized tensor, its grids and its error
     QuantConfig config;
     QuantShape shape;
     std::vector<float> dequantized; // x', same layout as the input
