@@ -23,6 +23,17 @@ inline double roundHalfEven(double y)
 // 2^k as a double, for k in the normal range.
 inline double powerOfTwo(int k) { return std::bit_cast<double>(static_cast<std::uint64_t>(1023 + k) << 52); }
 
+// Values in [2^e, 2^(e+1)) are multiples of 2^(e - m); below the smallest normal exponent the
+// subnormal spacing 2^(minExponent - m) holds. |y| 2^(m - e) < 2^(m+1): exact and in range.
+inline double roundToFloatGrid(double y, int mantissaBits, int minExponent)
+{
+    const double magnitude = std::abs(y);
+    const int exponent = static_cast<int>(std::bit_cast<std::uint64_t>(magnitude) >> 52) - 1023;
+    const int quantum = std::max(exponent, minExponent) - mantissaBits;
+    const double rounded = roundHalfEven(magnitude * powerOfTwo(-quantum)) * powerOfTwo(quantum);
+    return std::copysign(rounded, y);
+}
+
 // One slice's grid with everything the inner loop needs precomputed.
 struct SliceQuantizer {
     enum class Kind { Zero, Integer, Float } kind = Kind::Zero;
@@ -61,16 +72,7 @@ struct SliceQuantizer {
         return 0.0;
     }
 
-    // Values in [2^e, 2^(e+1)) are multiples of 2^(e - m); below the smallest normal exponent the
-    // subnormal spacing 2^(minExponent - m) holds. a 2^(m - e) < 2^(m+1): exact and in range.
-    double roundFloat(double y) const
-    {
-        const double magnitude = std::abs(y);
-        const int exponent = static_cast<int>(std::bit_cast<std::uint64_t>(magnitude) >> 52) - 1023;
-        const int quantum = std::max(exponent, minExponent) - mantissaBits;
-        const double rounded = roundHalfEven(magnitude * powerOfTwo(-quantum)) * powerOfTwo(quantum);
-        return std::copysign(rounded, y);
-    }
+    double roundFloat(double y) const { return roundToFloatGrid(y, mantissaBits, minExponent); }
 };
 
 void requireFinite(std::span<const float> values)
@@ -125,9 +127,8 @@ double fakeQuantize(double x, const QuantParams& params, Format format) { return
 
 double roundToFp8(double y, Format format)
 {
-    QuantParams unit;
-    unit.scale = 1;
-    return SliceQuantizer(unit, format).roundFloat(y);
+    const FormatInfo& info = formatInfo(format);
+    return roundToFloatGrid(y, info.mantissaBits, 1 - info.bias);
 }
 
 double quantizationMse(std::span<const float> values, const QuantParams& params, Format format)
