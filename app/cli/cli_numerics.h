@@ -17,13 +17,27 @@ struct NumericsConvertOptions {
     bool json = false;
 };
 
+struct NumericsQuantizeOptions {
+    std::string dist = "gaussian";
+    std::string n = "1000000";
+    std::string seed = "1";
+    std::string rows = "1";             // the values as rows x (n / rows): channels are rows
+    std::string format = "int8";
+    std::string scheme = "symmetric";
+    std::string granularity = "tensor";
+    std::string calib = "max";
+    bool json = false;
+};
+
 struct NumericsOptions {
     NumericsConvertOptions convert;
+    NumericsQuantizeOptions quantize;
 };
 
 struct NumericsCommands {
     CLI::App* numerics = nullptr;
     CLI::App* convert = nullptr;
+    CLI::App* quantize = nullptr;
 };
 
 NumericsCommands addNumericsCommand(CLI::App& app, NumericsOptions& options);

@@ -3,6 +3,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cmath>
+
 using warpscope::testing_support::runWarpscope;
 
 TEST(CliNumerics, ConvertPrintsBitsValueAndError)
@@ -48,4 +50,45 @@ TEST(CliNumerics, BadInputExitsTwoWithOneLine)
     EXPECT_NE(result.err.find("value '1.5x' is not a number"), std::string::npos) << result.err;
     result = runWarpscope("numerics");
     EXPECT_EQ(result.exitCode, 2);
+}
+
+TEST(CliNumerics, QuantizeReportsTheIssuesReferenceFigure)
+{
+    // N(0,1), 10^6 samples, INT8 symmetric narrow grid, clip at the 99.99th percentile of |x|:
+    // about 40.6 dB (issue 5; the exact Gaussian value is 40.54 dB, tests/numerics has the derivation).
+    const auto result = runWarpscope("numerics quantize --dist gaussian --n 1000000 --seed 42 --format int8 --scheme symmetric "
+                                     "--granularity tensor --calib percentile:99.99 --json");
+    ASSERT_EQ(result.exitCode, 0) << result.err;
+    const nlohmann::json report = nlohmann::json::parse(result.out);
+    EXPECT_NEAR(report["sqnr_db"].get<double>(), 40.6, 0.2);
+    const double clip = report["clip"][1].get<double>();
+    EXPECT_NEAR(clip, 3.89, 0.05); // the 99.99th percentile of |N(0,1)| is 3.8906
+    EXPECT_DOUBLE_EQ(report["scale"].get<double>(), clip / 127.0);
+    EXPECT_EQ(report["zero_point"].get<int>(), 0);
+    EXPECT_EQ(report["clipped"].get<int>(), 100); // 0.01 % of 10^6
+    EXPECT_GT(report["max_abs_error"].get<double>(), report["scale"].get<double>() / 2); // clipped tail values
+    EXPECT_NEAR(10.0 * std::log10(report["signal_power"].get<double>() / report["mse"].get<double>()),
+                report["sqnr_db"].get<double>(), 1e-9);
+}
+
+TEST(CliNumerics, QuantizePerChannelHasOneScalePerRow)
+{
+    const auto result = runWarpscope("numerics quantize --n 4096 --rows 4 --granularity channel --format int4 --calib max --json");
+    ASSERT_EQ(result.exitCode, 0) << result.err;
+    const nlohmann::json report = nlohmann::json::parse(result.out);
+    ASSERT_EQ(report["slices"].get<int>(), 4);
+    for (const auto& slice : report["slice_params"]) {
+        EXPECT_EQ(slice["count"].get<int>(), 1024);
+        EXPECT_DOUBLE_EQ(slice["scale"].get<double>(), slice["clip"][1].get<double>() / 7.0); // INT4 narrow grid: 7 steps
+    }
+}
+
+TEST(CliNumerics, QuantizeBadInput)
+{
+    for (const char* arguments : {"--format int5", "--dist cauchy", "--calib percentile:101", "--granularity group:0",
+                                  "--scheme asymmetric --format fp8e4m3", "--n 0", "--n 10 --rows 3"}) {
+        const auto result = runWarpscope(std::string("numerics quantize ") + arguments);
+        EXPECT_EQ(result.exitCode, 2) << arguments;
+        EXPECT_EQ(warpscope::testing_support::lineCount(result.err), 1) << arguments << ": " << result.err;
+    }
 }
