@@ -95,6 +95,14 @@ void validateAmpConfig(const AmpConfig& config)
 
 double GradientHistogram::binLow(int bin) { return std::ldexp(1.0, kMinExponent + bin); }
 
+int GradientHistogram::binOf(double magnitude)
+{
+    int exponent = 0;
+    std::frexp(magnitude, &exponent); // magnitude in [2^(exponent-1), 2^exponent)
+    const int bin = exponent - 1 - kMinExponent;
+    return bin < 0 ? 0 : bin >= binCount() ? binCount() - 1 : bin;
+}
+
 double AmpResult::meanUnderflowShare() const
 {
     double sum = 0;
@@ -310,14 +318,6 @@ double underflowShare(const Gradients& format, const Gradients& exact)
     return nonzero == 0 ? 0.0 : static_cast<double>(flushed) / static_cast<double>(nonzero);
 }
 
-int histogramBin(double magnitude)
-{
-    int exponent = 0;
-    std::frexp(magnitude, &exponent); // magnitude in [2^(exponent-1), 2^exponent)
-    const int bin = exponent - 1 - GradientHistogram::kMinExponent;
-    return bin < 0 ? 0 : bin >= GradientHistogram::binCount() ? GradientHistogram::binCount() - 1 : bin;
-}
-
 GradientHistogram makeHistogram(const Gradients& exact, int step, float scale, double share)
 {
     GradientHistogram histogram;
@@ -333,8 +333,8 @@ GradientHistogram makeHistogram(const Gradients& exact, int step, float scale, d
                 continue;
             }
             const double magnitude = std::abs(static_cast<double>(g));
-            ++histogram.exact[static_cast<std::size_t>(histogramBin(magnitude))];
-            ++histogram.scaled[static_cast<std::size_t>(histogramBin(magnitude * scale))];
+            ++histogram.exact[static_cast<std::size_t>(GradientHistogram::binOf(magnitude))];
+            ++histogram.scaled[static_cast<std::size_t>(GradientHistogram::binOf(magnitude * scale))];
         }
     };
     for (int l = 0; l < kLayers; ++l) {

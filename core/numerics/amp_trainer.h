@@ -21,7 +21,9 @@
 // In FP32 mode both passes are the same pass and nothing underflows.
 //
 // Runs are deterministic: the same config gives the same result bit for bit on any machine (our own
-// generator, exp and log; sums in a fixed order).
+// generator, exp and log; sums in a fixed order). One caveat: a compiler that fuses a*b+c into an FMA
+// (GCC does on aarch64 in its GNU modes; this project builds in ISO C++20, where it does not) would
+// change last bits.
 #pragma once
 
 #include "numerics/grad_scaler.h"
@@ -83,7 +85,9 @@ struct AmpStepRecord {
     double underflowShare = 0;      // gradient elements nonzero in FP32 but zero in the format; NaN if not measured
 };
 
-// Magnitudes of one step's weight and bias gradients in log2 bins, from the FP32 shadow backward.
+// Magnitudes of one step's weight and bias gradients in log2 bins, from the FP32 shadow backward
+// (FP32 mode: its own backward). FP16's landmarks to mark on it come from number_format.h:
+// minSubnormal(Format::FP16) = 2^-24, minNormal = 2^-14, maxFinite = 65504.
 struct GradientHistogram {
     static constexpr int kMinExponent = -60;   // bin 0 holds |g| < 2^-59 (nonzero)
     static constexpr int kMaxExponent = 20;    // the last bin holds |g| >= 2^19
@@ -95,6 +99,7 @@ struct GradientHistogram {
     double underflowShare = 0;                  // as AmpStepRecord's
     static int binCount() { return kMaxExponent - kMinExponent; }
     static double binLow(int bin);              // 2^(kMinExponent + bin)
+    static int binOf(double magnitude);         // the bin a positive magnitude falls in (clamped to the ends)
 };
 
 struct AmpResult {

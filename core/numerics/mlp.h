@@ -22,16 +22,16 @@ struct MlpShape {
 };
 
 struct MlpLayer {
-    int inputs = 0, outputs = 0;
-    std::vector<float> weights; // [outputs][inputs], row-major (reduction dimension contiguous)
-    std::vector<float> bias;    // [outputs]
-    float weight(int out, int in) const { return weights[static_cast<std::size_t>(out) * inputs + in]; }
+    int inputs = 0, outputs = 0;  // y = W x + b maps `inputs` values to `outputs`
+    std::vector<float> weights;   // [outputs][inputs], row-major (reduction dimension contiguous)
+    std::vector<float> bias;      // [outputs]
+    float weight(int out, int in) const { return weights[static_cast<std::size_t>(out) * inputs + in]; } // W[out][in]
 };
 
 struct MlpWeights {
-    std::vector<MlpLayer> layers; // three layers, first to last
-    MlpShape shape() const;       // read back from the layers
-    std::size_t parameterCount() const;
+    std::vector<MlpLayer> layers;       // three layers, first to last
+    MlpShape shape() const;             // read back from the layers
+    std::size_t parameterCount() const; // weights and biases of all layers
 };
 
 // Which weights exist (1) and which are pruned (0), per layer in the layout of MlpLayer::weights; an
@@ -56,6 +56,7 @@ struct MlpEvaluation {
 
 // FP32 forward pass over all samples (throws std::invalid_argument when the shapes disagree).
 MlpEvaluation evaluateMlp(const MlpWeights& weights, const LabelledSamples& samples, const ActivationHook& hook = {});
+// evaluateMlp's accuracy alone: what the quantization and sparsity labs compare.
 double mlpAccuracy(const MlpWeights& weights, const LabelledSamples& samples, const ActivationHook& hook = {});
 
 struct MlpActivations {
@@ -68,7 +69,7 @@ MlpActivations mlpActivations(const MlpWeights& weights, const LabelledSamples& 
 
 // e^x and ln x from range reduction and series in double, rounded once to float: the same on every
 // IEEE machine (libm may differ in the last place between libraries). Within 1 ULP of the true value.
-float portableExpf(float x);
-float portableLogf(float x);
+float portableExpf(float x); // e^x; 0 below -110, infinity above 100
+float portableLogf(float x); // ln x; NaN for negative x, -infinity at 0
 
 } // namespace warpscope::numerics

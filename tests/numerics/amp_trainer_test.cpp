@@ -282,6 +282,12 @@ TEST(AmpTrainer, ScaledHistogramIsTheExactOneShiftedByTheScale)
     for (int bin = 1; bin + 16 < GradientHistogram::binCount() - 1; ++bin) // bin 0 and the last collect the tails
         EXPECT_EQ(h.scaled[bin + 16], h.exact[bin]) << bin;
     EXPECT_EQ(GradientHistogram::binLow(0), std::ldexp(1.0, GradientHistogram::kMinExponent));
+    // FP16's landmarks fall in the bins that start at them.
+    EXPECT_EQ(GradientHistogram::binLow(GradientHistogram::binOf(minSubnormal(Format::FP16))), 0x1p-24);
+    EXPECT_EQ(GradientHistogram::binLow(GradientHistogram::binOf(minNormal(Format::FP16))), 0x1p-14);
+    EXPECT_EQ(GradientHistogram::binLow(GradientHistogram::binOf(maxFinite(Format::FP16))), 0x1p15);
+    EXPECT_EQ(GradientHistogram::binOf(1e-300), 0);
+    EXPECT_EQ(GradientHistogram::binOf(1e300), GradientHistogram::binCount() - 1);
 }
 
 TEST(AmpTrainer, RunsAreBitForBitDeterministic)
