@@ -1,0 +1,153 @@
+#include "panels/format_comparison.h"
+
+#include "panels/format_decimal.h"
+
+#include <cmath>
+#include <limits>
+
+namespace warpscope::viz {
+
+using numerics::Format;
+using numerics::FormatInfo;
+using numerics::Overflow;
+
+namespace {
+
+std::string nameOf(Format format) { return std::string(numerics::formatInfo(format).name); }
+
+// "FP16" from "FP16 (IEEE binary16)": short names for sentences.
+std::string shortNameOf(Format format)
+{
+    const std::string name = nameOf(format);
+    const std::size_t bracket = name.find(" (");
+    return bracket == std::string::npos ? name : name.substr(0, bracket);
+}
+
+std::string landmarkText(double value)
+{
+    const std::string power = powerOfTwoText(value);
+    const std::string decimal = shortDecimal(value, 3);
+    return power.empty() ? exactDecimal(value) : power + " = " + decimal;
+}
+
+} // namespace
+
+StoredValue storeIn(Format format, double value, Overflow overflow)
+{
+    const FormatInfo& info = numerics::formatInfo(format);
+    StoredValue out;
+    out.format = format;
+    out.bits = numerics::encode(format, value, overflow);
+    out.stored = numerics::decode(format, out.bits);
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    if (!std::isfinite(value) || std::isnan(out.stored))
+        out.error = nan;
+    else
+        out.error = out.stored - value; // exact when both are close; inf after an overflow
+    if (std::isfinite(value) && value != 0 && !std::isnan(out.error))
+        out.relativeError = std::abs(out.error) / std::abs(value);
+    else
+        out.relativeError = nan;
+
+    if (std::isnan(value)) {
+        out.outcome = info.isFloat ? StoreOutcome::NaNKept : StoreOutcome::NaNToZero;
+    } else if (std::isinf(value)) {
+        out.outcome = std::isinf(out.stored) ? StoreOutcome::InfinityKept
+                      : std::isnan(out.stored) ? StoreOutcome::OverflowNaN
+                                               : StoreOutcome::Saturated;
+    } else if (!info.isFloat) {
+        // Integers clamp, then round half to even: saturation is when rounding alone would leave the range.
+        const double rounded = std::nearbyint(value);
+        if (rounded > static_cast<double>(info.intMax) || rounded < static_cast<double>(info.intMin))
+            out.outcome = StoreOutcome::Saturated;
+        else
+            out.outcome = out.stored == value ? StoreOutcome::Exact : StoreOutcome::Rounded;
+    } else if (std::isinf(out.stored)) {
+        out.outcome = StoreOutcome::OverflowInfinity;
+    } else if (std::isnan(out.stored)) {
+        out.outcome = StoreOutcome::OverflowNaN;
+    } else if (overflow == Overflow::Saturate && !std::isfinite(numerics::roundTo(format, value, Overflow::Ieee))) {
+        out.outcome = StoreOutcome::Saturated;
+    } else if (out.stored == value) {
+        out.outcome = StoreOutcome::Exact;
+    } else if (out.stored == 0) {
+        out.outcome = StoreOutcome::FlushedToZero;
+    } else if (numerics::classify(format, out.bits) == numerics::ValueClass::Subnormal) {
+        out.outcome = StoreOutcome::RoundedSubnormal;
+    } else {
+        out.outcome = StoreOutcome::Rounded;
+    }
+    return out;
+}
+
+std::vector<StoredValue> storeInEveryFormat(double value, Overflow overflow)
+{
+    std::vector<StoredValue> rows;
+    for (const FormatInfo& info : numerics::allFormats())
+        rows.push_back(storeIn(info.format, value, overflow));
+    return rows;
+}
+
+std::string outcomeText(const StoredValue& stored)
+{
+    const bool isFloat = numerics::formatInfo(stored.format).isFloat;
+    switch (stored.outcome) {
+    case StoreOutcome::Exact: return "exact";
+    case StoreOutcome::Rounded: return isFloat ? "rounded" : "rounded to an integer";
+    case StoreOutcome::RoundedSubnormal: return "rounded, subnormal";
+    case StoreOutcome::FlushedToZero: return "underflow: flushed to 0";
+    case StoreOutcome::OverflowInfinity: return std::string("overflow → ") + (stored.stored > 0 ? "inf" : "-inf");
+    case StoreOutcome::OverflowNaN: return "overflow → NaN";
+    case StoreOutcome::Saturated: return "saturated to " + exactDecimal(stored.stored);
+    case StoreOutcome::InfinityKept: return "infinity kept";
+    case StoreOutcome::NaNKept: return "NaN kept";
+    case StoreOutcome::NaNToZero: return "NaN → 0";
+    }
+    return {};
+}
+
+std::string outcomeExplanation(const StoredValue& stored)
+{
+    const Format format = stored.format;
+    const FormatInfo& info = numerics::formatInfo(format);
+    const std::string name = shortNameOf(format);
+    const std::string max = exactDecimal(numerics::maxFinite(format));
+    switch (stored.outcome) {
+    case StoreOutcome::Exact:
+        return name + " holds this value exactly.";
+    case StoreOutcome::Rounded:
+        if (!info.isFloat)
+            return name + " holds whole numbers only: rounded to the nearest, ties to even. (Quantizers scale "
+                          "values before rounding; see the quantization lab.)";
+        return "Rounded to the nearest " + name + " value, ties to even: " + std::to_string(info.mantissaBits + 1) +
+               " significant bits (" + std::to_string(info.mantissaBits) + " stored, one implicit).";
+    case StoreOutcome::RoundedSubnormal:
+        return "Below " + name + "'s smallest normal value (" + landmarkText(numerics::minNormal(format)) +
+               "): stored as a subnormal, on a fixed grid of " + landmarkText(numerics::minSubnormal(format)) +
+               ", so with fewer significant bits than a normal value.";
+    case StoreOutcome::FlushedToZero:
+        return "At most half of " + name + "'s smallest subnormal (" + landmarkText(numerics::minSubnormal(format)) +
+               "): rounds to zero. Small gradients vanish this way in FP16 (underflow), which loss scaling prevents.";
+    case StoreOutcome::OverflowInfinity:
+        return "Past " + name + "'s largest finite value, " + max + ", by half a step or more: infinity, as "
+               "PyTorch's cast gives. With saturation (CUDA's __NV_SATFINITE) it would be " + max + ".";
+    case StoreOutcome::OverflowNaN:
+        return name + " has no infinity: past " + max + " PyTorch's cast gives NaN. With saturation (CUDA's "
+               "__NV_SATFINITE) it would be " + max + ".";
+    case StoreOutcome::Saturated:
+        if (!info.isFloat)
+            return "Outside " + name + "'s range " + std::to_string(info.intMin) + ".." + std::to_string(info.intMax) +
+                   ": clamped, as quantizers and saturating conversions do.";
+        return "Clamped to the largest finite value, " + max + ", as CUDA's __NV_SATFINITE conversions do. "
+               "Without saturation it would be " + std::string(info.hasInfinity ? "infinity." : "NaN (no infinity in " + name + ").");
+    case StoreOutcome::InfinityKept:
+        return name + " has infinities: infinity stays infinity.";
+    case StoreOutcome::NaNKept:
+        return "NaN stays NaN (" + name + "'s NaN pattern).";
+    case StoreOutcome::NaNToZero:
+        return "Integers have no NaN: a saturating conversion gives 0.";
+    }
+    return {};
+}
+
+} // namespace warpscope::viz
