@@ -2,6 +2,7 @@
 
 #include "cli/exit_codes.h"
 #include "canvas/canvas_widget.h"
+#include "links/view_link.h"
 #include "util/input_error.h"
 #include "util/parse.h"
 #include "window/application_setup.h"
@@ -32,8 +33,8 @@ CLI::App* addScreenshotCommand(CLI::App& app, ScreenshotOptions& options)
     command->add_option("--out", options.out, "PNG file to write")->required();
     command->add_option("--lesson", options.lesson, "lesson id to show (hierarchy, occupancy, ...)");
     command->add_option("--view", options.view,
-                        "hierarchy, placement, occupancy or profile (default: the --link's view, profile with "
-                        "--session, else hierarchy)");
+                        "hierarchy, placement, occupancy, profile or formats (default: the --link's view, profile "
+                        "with --session, else hierarchy)");
     command->add_option("--size", options.size, "window size WxH in logical pixels, 640x480..7680x4320")
         ->capture_default_str();
     command->add_option("--link", options.link,
@@ -70,8 +71,9 @@ int runScreenshot(const ScreenshotOptions& options, const char* argv0)
     const int width = static_cast<int>(parseInteger(options.size.substr(0, cross), "--size width", 640, 7680));
     const int height = static_cast<int>(parseInteger(options.size.substr(cross + 1), "--size height", 480, 4320));
     if (!options.view.empty() && options.view != "hierarchy" && options.view != "placement" &&
-        options.view != "occupancy" && options.view != "profile")
-        throw InputError("--view: unknown view '" + options.view + "' (allowed: hierarchy, placement, occupancy, profile)");
+        options.view != "occupancy" && options.view != "profile" && options.view != "formats")
+        throw InputError("--view: unknown view '" + options.view +
+                         "' (allowed: hierarchy, placement, occupancy, profile, formats)");
     const bool profileView = options.view == "profile" || (options.view.empty() && !options.session.empty());
     if (!options.session.empty() && !profileView)
         throw InputError("--session: shown only in --view profile (not '" + options.view + "')");
@@ -92,6 +94,16 @@ int runScreenshot(const ScreenshotOptions& options, const char* argv0)
             throw InputError(std::string(flag) + ": " +
                              ((*target)->problems.isEmpty() ? *path : (*target)->problems.front().toStdString()));
     }
+    // The link's own syntax and values need no window either (lesson ids and limits that depend on
+    // the current state are checked when the window applies it).
+    std::optional<app::LinkView> linkView;
+    if (!options.link.empty()) {
+        try {
+            linkView = app::parseViewLink(options.link).view;
+        } catch (const InputError& error) {
+            throw InputError("--link: " + std::string(error.what()));
+        }
+    }
     const QFileInfo out(QString::fromStdString(options.out));
     if (out.fileName().isEmpty() || !out.absoluteDir().exists())
         throw InputError("--out: folder of '" + options.out + "' does not exist");
@@ -110,9 +122,11 @@ int runScreenshot(const ScreenshotOptions& options, const char* argv0)
     if (!options.lesson.empty() && !window.openLesson(QString::fromStdString(options.lesson)))
         throw InputError("--lesson: unknown lesson '" + options.lesson + "' (allowed: " +
                          window.lessons().ids().join(QStringLiteral(", ")).toStdString() + ")");
+    bool formatsView = options.view == "formats";
     if (!options.link.empty()) {
         if (const auto error = window.openLink(QUrl(QString::fromStdString(options.link))))
             throw InputError("--link: " + error->toStdString());
+        formatsView = formatsView || (options.view.empty() && linkView == app::LinkView::Formats);
     }
     if (options.view == "placement" || options.view == "occupancy")
         window.showCanvasView(app::CanvasView::Placement);
@@ -128,6 +142,8 @@ int runScreenshot(const ScreenshotOptions& options, const char* argv0)
         window.focusOccupancy();
     if (profileView)
         window.focusProfiler();
+    if (formatsView)
+        window.focusFormats(); // again once shown: docks take their sizes from the shown window
     settle(window, 700);
 
     const QImage image = window.grab().toImage();

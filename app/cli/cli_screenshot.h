@@ -1,7 +1,8 @@
 // `warpscope screenshot`: renders the window with a lesson and a view and writes a PNG. Works under
 // Xvfb (OpenGL canvas) and with Qt's offscreen platform (software canvas); picks offscreen itself
 // when there is no display. `--view profile --session FILE [--baseline FILE]` shows a saved
-// profiling session in the profile views.
+// profiling session in the profile views; `--view formats` the number-format explorer (set it up
+// with --link 'warpscope:formats?format=fp16&value=0.1').
 #pragma once
 
 #include <CLI/CLI.hpp>

@@ -1,10 +1,14 @@
 #include "links/view_link.h"
 
 #include "gpu/gpu_preset.h"
+#include "numerics/number_format.h"
 #include "util/input_error.h"
 #include "util/parse.h"
 
 #include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
 #include <set>
 #include <vector>
 
@@ -27,6 +31,7 @@ const std::vector<ViewSpec>& viewSpecs()
         {"placement", LinkView::Placement, {"arch", "grid", "block", "regs", "static_smem", "dynamic_smem"}},
         {"occupancy", LinkView::Occupancy,
          {"arch", "block", "regs", "static_smem", "dynamic_smem", "carveout", "barriers"}},
+        {"formats", LinkView::Formats, {"format", "value", "bits", "saturate"}},
     };
     return specs;
 }
@@ -57,6 +62,44 @@ std::string percentDecoded(std::string_view text, const std::string& where)
     return out;
 }
 
+// A decimal such as 0.1, 1e-8 or -70000 (or inf, nan), read as the nearest double.
+double parseRealValue(const std::string& text, const std::string& field)
+{
+    errno = 0;
+    char* end = nullptr;
+    const double value = text.empty() ? 0.0 : std::strtod(text.c_str(), &end);
+    if (text.empty() || end != text.c_str() + text.size() || std::isspace(static_cast<unsigned char>(text[0])))
+        throw InputError(field + ": '" + text + "' is not a number (write a decimal such as 0.1, 1e-8 or 70000; inf and nan work too)");
+    if (errno == ERANGE && (std::isinf(value) || value == 0))
+        throw InputError(field + ": " + text + " is beyond what a double (FP64) holds (about 4.9e-324 to 1.8e308)");
+    return value;
+}
+
+// A bit pattern in hex ("0x3C00" or "3C00") that fits the format (TF32: its FP32 word, low 13 bits 0).
+std::uint32_t parsePattern(const std::string& text, numerics::Format format, const std::string& field)
+{
+    const numerics::FormatInfo& info = numerics::formatInfo(format);
+    const int width = info.storageShift > 0 ? 32 : info.bits;
+    const std::string digits = text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X') ? text.substr(2) : text;
+    const std::uint64_t limit = (std::uint64_t{1} << width) - 1;
+    const std::uint64_t ignored = (std::uint64_t{1} << info.storageShift) - 1;
+    const std::string allowed = " (allowed for " + std::string(info.key) + ": 0x0.." +
+                                numerics::hexBits(format, static_cast<std::uint32_t>(limit & ~ignored)) + ")";
+    bool hex = !digits.empty() && digits.size() <= 8;
+    for (char c : digits)
+        hex = hex && std::isxdigit(static_cast<unsigned char>(c));
+    if (!hex)
+        throw InputError(field + ": '" + text + "' is not a bit pattern in hex" + allowed);
+    const std::uint64_t pattern = std::stoull(digits, nullptr, 16);
+    if (pattern > limit)
+        throw InputError(field + ": " + text + " is wider than " + std::to_string(width) + " bits" + allowed);
+    if ((pattern & ignored) != 0)
+        throw InputError(field + ": " + text + " sets some of the low " + std::to_string(info.storageShift) + " bits, which " +
+                         std::string(info.key) + " does not have (it keeps the top " + std::to_string(info.bits) +
+                         " bits of an FP32 word)");
+    return static_cast<std::uint32_t>(pattern);
+}
+
 } // namespace
 
 ViewLink parseViewLink(std::string_view url)
@@ -82,6 +125,7 @@ ViewLink parseViewLink(std::string_view url)
     ViewLink link;
     link.view = spec->view;
     std::set<std::string> seen;
+    std::string bitsText; // read once the format is known, wherever it stands in the link
     std::size_t start = 0;
     while (!query.empty() && start <= query.size()) {
         const std::size_t amp = query.find('&', start);
@@ -125,7 +169,24 @@ ViewLink parseViewLink(std::string_view url)
             link.carveout = static_cast<int>(parseInteger(value, field, -1, 100));
         } else if (key == "barriers") {
             link.barriers = static_cast<int>(parseInteger(value, field, 0, 16));
+        } else if (key == "format") {
+            const auto format = numerics::parseFormat(value);
+            if (!format)
+                throw InputError(field + ": unknown format '" + value + "' (allowed: " + numerics::formatKeys() + ")");
+            link.numberFormat = value;
+        } else if (key == "value") {
+            link.value = parseRealValue(value, field);
+            link.valueText = value;
+        } else if (key == "bits") {
+            bitsText = value;
+        } else if (key == "saturate") {
+            link.saturate = parseInteger(value, field, 0, 1) == 1;
         }
+    }
+    if (!bitsText.empty()) {
+        if (!link.numberFormat)
+            throw InputError(where + ": bits: needs format= too (a pattern means nothing without its format)");
+        link.bits = parsePattern(bitsText, *numerics::parseFormat(*link.numberFormat), where + ": bits");
     }
     if (link.view == LinkView::Lesson && link.lessonId.empty())
         throw InputError(where + ": a lesson link needs id=LESSON");

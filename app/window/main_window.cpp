@@ -4,6 +4,7 @@
 #include "canvas/imgui_canvas.h"
 #include "links/view_link.h"
 #include "occupancy/occupancy.h"
+#include "panels/format_explorer_panel.h"
 #include "panels/occupancy_panel.h"
 #include "profile/profile_panel.h"
 #include "scenes/hierarchy_scene.h"
@@ -226,6 +227,18 @@ void MainWindow::buildDocks()
     });
     connect(m_profile, &ProfilePanel::stateChanged, this, &MainWindow::updateProfileActions);
 
+    m_formats = new viz::FormatExplorerPanel(this);
+    auto* formatsScroll = new QScrollArea(this);
+    formatsScroll->setWidget(m_formats);
+    formatsScroll->setWidgetResizable(true);
+    formatsScroll->setFrameShape(QFrame::NoFrame);
+    m_formatsDock = new QDockWidget(QStringLiteral("Number Formats"), this);
+    m_formatsDock->setObjectName(QStringLiteral("FormatsDock"));
+    m_formatsDock->setWidget(formatsScroll);
+    addDockWidget(Qt::RightDockWidgetArea, m_formatsDock);
+    tabifyDockWidget(m_profileDock, m_formatsDock);
+    m_occupancyDock->raise();
+
     resizeDocks({m_lessonDock, m_occupancyDock}, {400, 500}, Qt::Horizontal);
     resizeDocks({m_detailsDock}, {90}, Qt::Vertical);
 }
@@ -264,6 +277,8 @@ void MainWindow::buildMenus()
     occupancy->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_3));
     QAction* profiler = view->addAction(QStringLiteral("P&rofiler"), this, &MainWindow::focusProfiler);
     profiler->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_4));
+    QAction* formats = view->addAction(QStringLiteral("&Number Format Explorer"), this, &MainWindow::focusFormats);
+    formats->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_5));
     view->addSeparator();
     QAction* fit = view->addAction(QStringLiteral("&Fit Canvas"), this, [this] {
         m_canvas->scene()->resetView();
@@ -280,13 +295,15 @@ void MainWindow::buildMenus()
     view->addAction(m_occupancyDock->toggleViewAction());
     view->addAction(m_detailsDock->toggleViewAction());
     view->addAction(m_profileDock->toggleViewAction());
+    view->addAction(m_formatsDock->toggleViewAction());
     view->addAction(QStringLiteral("&Reset Layout"), this, [this] {
-        for (QDockWidget* dock : {m_lessonDock, m_occupancyDock, m_detailsDock, m_profileDock}) {
+        for (QDockWidget* dock : {m_lessonDock, m_occupancyDock, m_detailsDock, m_profileDock, m_formatsDock}) {
             dock->setFloating(false);
             dock->show();
         }
         addDockWidget(Qt::RightDockWidgetArea, m_occupancyDock);
         tabifyDockWidget(m_occupancyDock, m_profileDock);
+        tabifyDockWidget(m_profileDock, m_formatsDock);
         m_occupancyDock->raise();
         resizeDocks({m_lessonDock, m_occupancyDock}, {400, 500}, Qt::Horizontal);
     });
@@ -352,6 +369,14 @@ void MainWindow::focusProfiler()
     m_profileDock->raise();
     // Most of the window, leaving the canvas and the lessons a usable strip.
     resizeDocks({m_profileDock}, {std::max(480, std::min(width() * 62 / 100, width() - 420))}, Qt::Horizontal);
+}
+
+void MainWindow::focusFormats()
+{
+    m_formatsDock->show();
+    m_formatsDock->raise();
+    // Wide enough for FP32's 32 bit toggles and the comparison table; the canvas keeps a strip.
+    resizeDocks({m_formatsDock}, {std::max(480, std::min(width() * 58 / 100, width() - 560))}, Qt::Horizontal);
 }
 
 void MainWindow::openSessionInteractive()
@@ -555,6 +580,20 @@ std::optional<QString> MainWindow::openLink(const QUrl& url)
             showMessage(QString(), false);
             return std::nullopt;
         }
+        if (link.view == LinkView::Formats) {
+            // parseViewLink checked every value (the value is a number, the bits fit the format).
+            if (link.saturate)
+                m_formats->setSaturate(*link.saturate);
+            if (link.numberFormat)
+                m_formats->setFormat(*numerics::parseFormat(*link.numberFormat));
+            if (link.valueText)
+                m_formats->setComparedText(QString::fromStdString(*link.valueText));
+            if (link.bits)
+                m_formats->setBits(*link.bits);
+            showMessage(QString(), false);
+            focusFormats();
+            return std::nullopt;
+        }
         // Build the complete new state first and validate it; commit only if all of it is valid.
         launch::LaunchShape shape = m_launch;
         if (link.grid)
@@ -595,7 +634,8 @@ std::optional<QString> MainWindow::openLink(const QUrl& url)
         case LinkView::Hierarchy: showCanvasView(CanvasView::Hierarchy); break;
         case LinkView::Placement: showCanvasView(CanvasView::Placement); break;
         case LinkView::Occupancy: focusOccupancy(); break;
-        case LinkView::Lesson: break;
+        case LinkView::Lesson:
+        case LinkView::Formats: break;
         }
         return std::nullopt;
     } catch (const InputError& error) {

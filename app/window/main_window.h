@@ -1,6 +1,6 @@
 // The Warpscope window: lessons on the left, the canvas (hierarchy / placement scenes) in the
-// centre with the launch controls above it, the occupancy explorer, the profiler and a details
-// panel in docks. Lesson links (warpscope:...) drive all of them through openLink().
+// centre with the launch controls above it, the occupancy explorer, the profiler, the number-format
+// explorer and a details panel in docks. Lesson links (warpscope:...) drive all of them through openLink().
 #pragma once
 
 #include "launch/launch_geometry.h"
@@ -23,6 +23,7 @@ class QUrl;
 
 namespace warpscope::viz {
 class HierarchyScene;
+class FormatExplorerPanel;
 class ImGuiCanvas;
 class OccupancyPanel;
 class PlacementScene;
@@ -49,6 +50,7 @@ public:
     CanvasView canvasView() const;
     void focusOccupancy();                             // raise and widen the occupancy dock
     void focusProfiler();                              // raise and widen the profile dock
+    void focusFormats();                               // raise and widen the number-format dock
     void setLaunch(const launch::LaunchShape& shape);  // must be valid
     const launch::LaunchShape& launchShape() const { return m_launch; }
 
@@ -58,6 +60,7 @@ public:
 
     viz::OccupancyPanel* occupancyPanel() const { return m_occupancy; }
     ProfilePanel* profilePanel() const { return m_profile; }
+    viz::FormatExplorerPanel* formatExplorer() const { return m_formats; }
     viz::HierarchyScene* hierarchyScene() const { return m_hierarchy.get(); }
     viz::PlacementScene* placementScene() const { return m_placement.get(); }
     QWidget* canvasWidget() const { return m_canvasWidget; }
@@ -103,6 +106,8 @@ private:
     QDockWidget* m_detailsDock = nullptr;
     QDockWidget* m_profileDock = nullptr;
     ProfilePanel* m_profile = nullptr;
+    QDockWidget* m_formatsDock = nullptr;
+    viz::FormatExplorerPanel* m_formats = nullptr;
     QMenu* m_recordedMenu = nullptr;
     QAction* m_saveSessionAction = nullptr;
     QAction* m_profileAction = nullptr;
