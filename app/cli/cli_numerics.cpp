@@ -1,6 +1,7 @@
 #include "cli/cli_numerics.h"
 
 #include "cli/exit_codes.h"
+#include "numerics/amp_trainer.h"
 #include "numerics/distributions.h"
 #include "numerics/number_format.h"
 #include "numerics/quant_config.h"
@@ -15,7 +16,9 @@
 #include <cstdio>
 #include <climits>
 #include <cstdlib>
+#include <iomanip>
 #include <ostream>
+#include <set>
 
 namespace warpscope::cli {
 
@@ -46,6 +49,17 @@ NumericsCommands addNumericsCommand(CLI::App& app, NumericsOptions& options)
     commands.quantize->add_option("--granularity", q.granularity, "tensor, channel or group:G")->capture_default_str();
     commands.quantize->add_option("--calib", q.calib, "max, percentile:P, mse or entropy")->capture_default_str();
     commands.quantize->add_flag("--json", q.json, "print JSON");
+
+    NumericsAmpOptions& a = options.amp;
+    commands.amp = commands.numerics->add_subcommand(
+        "amp", "Train the small MLP in one precision mode: loss and loss scale per step, skipped steps, gradient underflow");
+    commands.amp->add_option("--mode", a.mode, "fp32, fp16 (no scaling), fp16-static:S, fp16-dynamic or bf16")->capture_default_str();
+    commands.amp->add_option("--steps", a.steps, "optimizer steps (1 .. 100,000)")->capture_default_str();
+    commands.amp->add_option("--seed", a.seed, "seed of the initial weights and batch order")->capture_default_str();
+    commands.amp->add_option("--growth-interval", a.growthInterval,
+                             "fp16-dynamic: clean steps before the scale doubles (PyTorch's growth_interval)")
+        ->capture_default_str();
+    commands.amp->add_flag("--json", a.json, "print JSON");
     return commands;
 }
 
@@ -186,6 +200,88 @@ int runQuantize(const NumericsQuantizeOptions& options, std::ostream& out)
     return toInt(ExitCode::Ok);
 }
 
+numerics::AmpConfig ampConfig(const NumericsAmpOptions& options)
+{
+    numerics::AmpConfig config;
+    std::string mode = options.mode;
+    if (mode.starts_with("fp16-static")) {
+        const std::size_t colon = mode.find(':');
+        if (colon == std::string::npos)
+            throw InputError("--mode fp16-static needs its scale: fp16-static:S, e.g. fp16-static:65536");
+        const std::string scale = mode.substr(colon + 1);
+        errno = 0;
+        char* end = nullptr;
+        const double value = std::strtod(scale.c_str(), &end);
+        if (scale.empty() || end != scale.c_str() + scale.size() || !(value >= 1.0) || value > 3.0e38)
+            throw InputError("--mode fp16-static:" + scale + ": the scale must be a number from 1 to 3e38 (e.g. 65536)");
+        config.staticScale = static_cast<float>(value);
+        mode = "fp16-static";
+    }
+    const auto parsed = numerics::parseAmpMode(mode);
+    if (!parsed || mode == "fp16-static:")
+        throw InputError("--mode '" + options.mode + "' is not a training mode (allowed: fp32, fp16, fp16-static:S, fp16-dynamic, bf16)");
+    config.mode = *parsed;
+    config.steps = static_cast<int>(parseInteger(options.steps, "--steps", 1, 100000));
+    config.seed = static_cast<std::uint64_t>(parseInteger(options.seed, "--seed", 0, INT64_MAX));
+    config.scaler.growthInterval = static_cast<int>(parseInteger(options.growthInterval, "--growth-interval", 1, 1000000));
+    try {
+        numerics::validateAmpConfig(config);
+    } catch (const std::invalid_argument& error) {
+        throw InputError(error.what());
+    }
+    return config;
+}
+
+int runAmp(const NumericsAmpOptions& options, std::ostream& out)
+{
+    const numerics::AmpConfig config = ampConfig(options);
+    const numerics::AmpResult result = numerics::runAmpTraining(config);
+    std::vector<int> skipped;
+    for (std::size_t i = 0; i < result.steps.size(); ++i)
+        if (result.steps[i].skipped)
+            skipped.push_back(static_cast<int>(i));
+    const bool half = config.mode != numerics::AmpMode::FP32;
+    if (options.json) {
+        nlohmann::ordered_json loss = nlohmann::ordered_json::array(), scale = nlohmann::ordered_json::array(),
+                               underflow = nlohmann::ordered_json::array();
+        for (const numerics::AmpStepRecord& step : result.steps) {
+            loss.push_back(finiteOrNull(step.loss));
+            scale.push_back(step.scale);
+            underflow.push_back(finiteOrNull(step.underflowShare));
+        }
+        nlohmann::ordered_json report{{"mode", options.mode}, {"steps", config.steps}, {"seed", config.seed},
+                                      {"growth_interval", config.scaler.growthInterval}};
+        report["final_loss"] = finiteOrNull(result.finalLoss());
+        report["test_accuracy"] = finiteOrNull(result.test.accuracy);
+        report["underflow_share"] = result.meanUnderflowShare();
+        report["skipped_steps"] = skipped;
+        report["non_finite_steps"] = result.nonFiniteSteps;
+        report["loss"] = loss;
+        report["scale"] = scale;
+        report["underflow_share_per_step"] = underflow;
+        out << report.dump() << "\n";
+        return toInt(ExitCode::Ok);
+    }
+    out << numerics::ampModeInfo(config.mode).name << ", " << config.steps << " steps, seed " << config.seed << "\n";
+    for (int step : std::set<int>{0, 10, 100, 500, static_cast<int>(result.steps.size()) - 1})
+        if (step >= 0 && step < static_cast<int>(result.steps.size()))
+            out << "  step " << std::setw(6) << step << "  loss " << std::setw(12) << shortNumber(result.steps[static_cast<std::size_t>(step)].loss)
+                << "  scale " << shortNumber(result.steps[static_cast<std::size_t>(step)].scale) << "\n";
+    out << "  final training loss   " << shortNumber(result.finalLoss()) << "\n";
+    out << "  held-out accuracy     " << shortNumber(100.0 * result.test.accuracy) << " %\n";
+    if (half)
+        out << "  gradient underflow    " << shortNumber(100.0 * result.meanUnderflowShare())
+            << " % of the nonzero FP32 gradient elements were zero in " << numerics::formatInfo(numerics::ampComputeFormat(config.mode)).key
+            << " (mean over steps)\n";
+    out << "  skipped steps         " << skipped.size();
+    for (std::size_t i = 0; i < skipped.size() && i < 10; ++i)
+        out << (i == 0 ? " (" : ", ") << skipped[i];
+    out << (skipped.empty() ? "" : skipped.size() > 10 ? ", ...)" : ")") << "\n";
+    if (result.nonFiniteSteps > 0 && config.mode != numerics::AmpMode::FP16Dynamic)
+        out << "  steps with inf/NaN gradients: " << result.nonFiniteSteps << " (no scaler checks them: they reach the weights)\n";
+    return toInt(ExitCode::Ok);
+}
+
 } // namespace
 
 int runNumerics(const NumericsCommands& commands, const NumericsOptions& options, std::ostream& out, std::ostream&)
@@ -194,6 +290,8 @@ int runNumerics(const NumericsCommands& commands, const NumericsOptions& options
         return runConvert(options.convert, out);
     if (commands.quantize->parsed())
         return runQuantize(options.quantize, out);
+    if (commands.amp->parsed())
+        return runAmp(options.amp, out);
     return toInt(ExitCode::BadInput);
 }
 

@@ -29,15 +29,25 @@ struct NumericsQuantizeOptions {
     bool json = false;
 };
 
+struct NumericsAmpOptions {
+    std::string mode = "fp32";          // fp32, fp16, fp16-static:S, fp16-dynamic, bf16
+    std::string steps = "1000";
+    std::string seed = "1";
+    std::string growthInterval = "2000";
+    bool json = false;
+};
+
 struct NumericsOptions {
     NumericsConvertOptions convert;
     NumericsQuantizeOptions quantize;
+    NumericsAmpOptions amp;
 };
 
 struct NumericsCommands {
     CLI::App* numerics = nullptr;
     CLI::App* convert = nullptr;
     CLI::App* quantize = nullptr;
+    CLI::App* amp = nullptr;
 };
 
 NumericsCommands addNumericsCommand(CLI::App& app, NumericsOptions& options);

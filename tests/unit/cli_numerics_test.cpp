@@ -3,6 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 
 using warpscope::testing_support::runWarpscope;
@@ -88,6 +89,68 @@ TEST(CliNumerics, QuantizeBadInput)
     for (const char* arguments : {"--format int5", "--dist cauchy", "--calib percentile:101", "--granularity group:0",
                                   "--scheme asymmetric --format fp8e4m3", "--n 0", "--n 10 --rows 3"}) {
         const auto result = runWarpscope(std::string("numerics quantize ") + arguments);
+        EXPECT_EQ(result.exitCode, 2) << arguments;
+        EXPECT_EQ(warpscope::testing_support::lineCount(result.err), 1) << arguments << ": " << result.err;
+    }
+}
+
+namespace {
+
+nlohmann::json ampRun(const std::string& arguments)
+{
+    const auto result = runWarpscope("numerics amp --json " + arguments);
+    EXPECT_EQ(result.exitCode, 0) << result.err;
+    return nlohmann::json::parse(result.out);
+}
+
+} // namespace
+
+TEST(CliNumerics, AmpFp16WithoutScalingUnderflowsAndLags)
+{
+    const nlohmann::json fp32 = ampRun("--mode fp32 --steps 1000");
+    const nlohmann::json fp16 = ampRun("--mode fp16 --steps 1000");
+    const nlohmann::json dynamic = ampRun("--mode fp16-dynamic --steps 1000");
+    ASSERT_EQ(fp16["loss"].size(), 1000u);
+    EXPECT_GT(fp16["underflow_share"].get<double>(), 0.3);        // a large share flushes to zero
+    EXPECT_LT(dynamic["underflow_share"].get<double>(), 0.05);    // the scale lifts it into range
+    EXPECT_EQ(fp32["underflow_share"].get<double>(), 0.0);
+    EXPECT_GT(fp16["final_loss"].get<double>(), 3.0 * fp32["final_loss"].get<double>());
+    EXPECT_LT(dynamic["final_loss"].get<double>(), 1.5 * fp32["final_loss"].get<double>());
+    for (const auto& scale : fp16["scale"])
+        EXPECT_EQ(scale.get<double>(), 1.0);
+    EXPECT_EQ(dynamic["scale"][0].get<double>(), 65536.0); // GradScaler's initial 2^16
+}
+
+TEST(CliNumerics, AmpDynamicScaleFollowsGradScalersRule)
+{
+    const int interval = 20;
+    const nlohmann::json run = ampRun("--mode fp16-dynamic --steps 600 --growth-interval " + std::to_string(interval));
+    const auto& scale = run["scale"];
+    std::vector<int> skipped = run["skipped_steps"].get<std::vector<int>>();
+    ASSERT_FALSE(skipped.empty()) << "a growth interval of 20 must reach overflow within 600 steps";
+    // Replay the rule from the skipped flags: halve after a skipped step, double after `interval`
+    // clean steps in a row, otherwise keep the scale.
+    double expected = 65536.0;
+    int clean = 0;
+    for (std::size_t i = 0; i < scale.size(); ++i) {
+        ASSERT_EQ(scale[i].get<double>(), expected) << "step " << i;
+        const bool wasSkipped = std::find(skipped.begin(), skipped.end(), static_cast<int>(i)) != skipped.end();
+        if (wasSkipped) {
+            expected *= 0.5;
+            clean = 0;
+        } else if (++clean == interval) {
+            expected *= 2.0;
+            clean = 0;
+        }
+    }
+}
+
+TEST(CliNumerics, AmpIsDeterministicAndRefusesBadInput)
+{
+    EXPECT_EQ(ampRun("--mode bf16 --steps 50 --seed 7")["loss"], ampRun("--mode bf16 --steps 50 --seed 7")["loss"]);
+    for (const char* arguments : {"--mode fp64", "--mode fp16-static", "--mode fp16-static:abc", "--mode fp16-static:0.5",
+                                  "--steps 0", "--growth-interval 0", "--seed -1"}) {
+        const auto result = runWarpscope(std::string("numerics amp ") + arguments);
         EXPECT_EQ(result.exitCode, 2) << arguments;
         EXPECT_EQ(warpscope::testing_support::lineCount(result.err), 1) << arguments << ": " << result.err;
     }
