@@ -435,6 +435,32 @@ private slots:
         QCOMPARE(QString::fromStdString(viz::powerOfTwoText(std::ldexp(1.0, -14))), QStringLiteral("2^-14"));
     }
 
+    void darkPaletteKeepsTheColoursReadable()
+    {
+        ShownPanel shown;
+        FormatExplorerPanel& panel = shown.panel;
+        QPalette dark;
+        dark.setColor(QPalette::Window, QColor(0x2b, 0x2b, 0x2b));
+        dark.setColor(QPalette::Base, QColor(0x1e, 0x1e, 0x1e));
+        dark.setColor(QPalette::Text, QColor(0xe8, 0xe8, 0xe8));
+        dark.setColor(QPalette::WindowText, QColor(0xe8, 0xe8, 0xe8));
+        dark.setColor(QPalette::ButtonText, QColor(0xe8, 0xe8, 0xe8));
+        dark.setColor(QPalette::Button, QColor(0x35, 0x35, 0x35));
+        panel.setPalette(dark);
+        QVERIFY(panel.setComparedText(QStringLiteral("70000")));
+        // Each field colour stands out from the dark base (WCAG contrast ratio of at least 4.5).
+        auto luminance = [](const QColor& c) {
+            auto channel = [](double v) { return v <= 0.03928 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4); };
+            return 0.2126 * channel(c.redF()) + 0.7152 * channel(c.greenF()) + 0.0722 * channel(c.blueF());
+        };
+        const double base = luminance(dark.color(QPalette::Base));
+        for (viz::BitField field : {viz::BitField::Sign, viz::BitField::Exponent, viz::BitField::Mantissa, viz::BitField::IntegerValue}) {
+            const double ratio = (luminance(viz::bitFieldColor(field, panel.palette())) + 0.05) / (base + 0.05);
+            QVERIFY2(ratio >= 4.5, qPrintable(QString::number(ratio)));
+        }
+        saveShot(panel, QStringLiteral("formats-dark"));
+    }
+
     void windowHasTheDockAndShortcut()
     {
         app::MainWindow window({.restoreSettings = false});

@@ -228,9 +228,9 @@ QWidget* FormatExplorerPanel::buildComparison()
     layout->addWidget(m_table);
     m_table->installEventFilter(this); // its height follows its width (a horizontal scroll bar when narrow)
 
-    m_tableNote = new QLabel(tr("Error: the stored value minus the typed one (read as a double, FP64). Integer "
-                                "formats hold whole numbers; quantizers scale values first. Click a row to look "
-                                "inside that format."), box);
+    m_tableNote = new QLabel(tr("Error: stored minus typed value (the typed value read as a double, FP64). Integer "
+                                "formats hold whole numbers: quantizers scale values first. Click a row to look inside."),
+                             box);
     m_tableNote->setWordWrap(true);
     QFont noteFont = m_tableNote->font();
     noteFont.setPointSizeF(noteFont.pointSizeF() - 0.5);
