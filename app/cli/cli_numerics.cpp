@@ -6,12 +6,12 @@
 #include "numerics/number_format.h"
 #include "numerics/quant_config.h"
 #include "numerics/quantizer.h"
+#include "numerics/stored_value.h"
 #include "util/input_error.h"
 #include "util/parse.h"
 
 #include <nlohmann/json.hpp>
 
-#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <climits>
@@ -81,31 +81,6 @@ std::string exact(double value)
     return text;
 }
 
-double parseValue(const std::string& text)
-{
-    errno = 0;
-    char* end = nullptr;
-    const double value = std::strtod(text.c_str(), &end);
-    if (text.empty() || end != text.c_str() + text.size())
-        throw InputError("value '" + text + "' is not a number (decimal, e.g. 0.1, -3e-8, inf, nan)");
-    return value;
-}
-
-// What storing did to the value, in words.
-std::string outcome(numerics::Format format, double input, double stored, bool saturate)
-{
-    if (std::isnan(input)) return "NaN stays NaN";
-    if (std::isnan(stored)) return "overflow to NaN (this format has no infinity)";
-    if (std::isinf(stored) && !std::isinf(input)) return "overflow to infinity";
-    if (std::isinf(input)) return saturate ? "infinity saturated to the largest value" : "infinity";
-    if (std::abs(input) > numerics::maxFinite(format) && std::abs(stored) == numerics::maxFinite(format))
-        return formatInfo(format).isFloat ? "saturated to the largest finite value" : "saturated";
-    if (input != 0 && stored == 0) return "flushed to zero (below half the smallest subnormal)";
-    if (stored == input) return "exact";
-    const numerics::ValueClass kind = numerics::classify(format, numerics::encode(format, stored));
-    return kind == numerics::ValueClass::Subnormal ? "rounded (subnormal: fewer significant bits)" : "rounded";
-}
-
 int runConvert(const NumericsConvertOptions& options, std::ostream& out)
 {
     const auto format = numerics::parseFormat(options.format);
@@ -113,20 +88,20 @@ int runConvert(const NumericsConvertOptions& options, std::ostream& out)
         throw InputError("--format '" + options.format + "' is not a number format (allowed: " + numerics::formatKeys() + ")");
     std::vector<double> inputs;
     for (const std::string& text : options.values)
-        inputs.push_back(parseValue(text));
+        inputs.push_back(parseReal(text, "value"));
     const numerics::Overflow overflow = options.saturate ? numerics::Overflow::Saturate : numerics::Overflow::Ieee;
     nlohmann::ordered_json results = nlohmann::ordered_json::array();
     for (std::size_t i = 0; i < inputs.size(); ++i) {
         const double input = inputs[i];
-        const std::uint32_t bits = numerics::encode(*format, input, overflow);
-        const double stored = numerics::decode(*format, bits);
-        const double error = stored - input;
+        const numerics::StoredValue stored = numerics::storeIn(*format, input, overflow);
+        const std::uint32_t bits = stored.bits;
+        const double error = stored.error;
         const bool finite = std::isfinite(error);
         const double relative = finite && input != 0 ? error / std::abs(input) : std::nan("");
-        const std::string what = outcome(*format, input, stored, options.saturate);
+        const std::string what(numerics::storeOutcomeWords(stored.outcome));
         if (options.json) {
             nlohmann::ordered_json row{{"input", options.values[i]}, {"format", options.format}, {"bits", numerics::hexBits(*format, bits)},
-                                       {"fields", numerics::fieldBits(*format, bits)}, {"value", exact(stored)},
+                                       {"fields", numerics::fieldBits(*format, bits)}, {"value", exact(stored.stored)},
                                        {"class", numerics::valueClassName(numerics::classify(*format, bits))}};
             row["error"] = finite ? nlohmann::ordered_json(error) : nlohmann::ordered_json(nullptr);
             row["relative_error"] = std::isnan(relative) ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(relative);
@@ -134,7 +109,7 @@ int runConvert(const NumericsConvertOptions& options, std::ostream& out)
             results.push_back(row);
         } else {
             out << options.values[i] << " -> " << options.format << " " << numerics::hexBits(*format, bits) << " ("
-                << numerics::fieldBits(*format, bits) << ") = " << exact(stored) << "; error " << (finite ? shortNumber(error) : "n/a")
+                << numerics::fieldBits(*format, bits) << ") = " << exact(stored.stored) << "; error " << (finite ? shortNumber(error) : "n/a")
                 << ", relative " << (std::isnan(relative) ? "n/a" : shortNumber(100.0 * relative) + " %") << "; " << what << "\n";
         }
     }
@@ -209,10 +184,8 @@ numerics::AmpConfig ampConfig(const NumericsAmpOptions& options)
         if (colon == std::string::npos)
             throw InputError("--mode fp16-static needs its scale: fp16-static:S, e.g. fp16-static:65536");
         const std::string scale = mode.substr(colon + 1);
-        errno = 0;
-        char* end = nullptr;
-        const double value = std::strtod(scale.c_str(), &end);
-        if (scale.empty() || end != scale.c_str() + scale.size() || !(value >= 1.0) || value > 3.0e38)
+        const double value = parseReal(scale, "--mode fp16-static");
+        if (!(value >= 1.0) || value > 3.0e38)
             throw InputError("--mode fp16-static:" + scale + ": the scale must be a number from 1 to 3e38 (e.g. 65536)");
         config.staticScale = static_cast<float>(value);
         mode = "fp16-static";

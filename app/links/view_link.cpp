@@ -62,19 +62,6 @@ std::string percentDecoded(std::string_view text, const std::string& where)
     return out;
 }
 
-// A decimal such as 0.1, 1e-8 or -70000 (or inf, nan), read as the nearest double.
-double parseRealValue(const std::string& text, const std::string& field)
-{
-    errno = 0;
-    char* end = nullptr;
-    const double value = text.empty() ? 0.0 : std::strtod(text.c_str(), &end);
-    if (text.empty() || end != text.c_str() + text.size() || std::isspace(static_cast<unsigned char>(text[0])))
-        throw InputError(field + ": '" + text + "' is not a number (write a decimal such as 0.1, 1e-8 or 70000; inf and nan work too)");
-    if (errno == ERANGE && (std::isinf(value) || value == 0))
-        throw InputError(field + ": " + text + " is beyond what a double (FP64) holds (about 4.9e-324 to 1.8e308)");
-    return value;
-}
-
 // A bit pattern in hex ("0x3C00" or "3C00") that fits the format (TF32: its FP32 word, low 13 bits 0).
 std::uint32_t parsePattern(const std::string& text, numerics::Format format, const std::string& field)
 {
@@ -175,7 +162,7 @@ ViewLink parseViewLink(std::string_view url)
                 throw InputError(field + ": unknown format '" + value + "' (allowed: " + numerics::formatKeys() + ")");
             link.numberFormat = value;
         } else if (key == "value") {
-            link.value = parseRealValue(value, field);
+            link.value = parseReal(value, field);
             link.valueText = value;
         } else if (key == "bits") {
             bitsText = value;

@@ -2,7 +2,10 @@
 
 #include "util/input_error.h"
 
+#include <cerrno>
 #include <charconv>
+#include <cmath>
+#include <cstdlib>
 
 namespace warpscope {
 namespace {
@@ -35,6 +38,22 @@ std::string groupDigits(const std::string& digits)
 
 } // namespace
 
+double parseReal(std::string_view text, std::string_view what)
+{
+    const std::string clean = trimmed(text);
+    const std::string prefix = what.empty() ? std::string() : std::string(what) + ": ";
+    errno = 0;
+    char* end = nullptr;
+    const double value = clean.empty() ? 0.0 : std::strtod(clean.c_str(), &end);
+    if (clean.empty() || end != clean.c_str() + clean.size())
+        throw InputError(prefix + "'" + clean + "' is not a number (write a decimal such as 0.1, 1e-8 or 70000; inf and nan work too)");
+    // strtod reads "inf" and "nan" itself; ERANGE flags decimals a double cannot hold.
+    if (errno == ERANGE && std::isinf(value))
+        throw InputError(prefix + clean + " is beyond the range of a double (FP64, largest about 1.8e308)");
+    if (errno == ERANGE && value == 0)
+        throw InputError(prefix + clean + " is below the smallest double (FP64, about 4.9e-324): it would read as 0");
+    return value;
+}
 
 std::int64_t parseInteger(std::string_view text, std::string_view what, std::int64_t min,
                           std::int64_t max)

@@ -12,6 +12,10 @@ namespace warpscope {
 std::int64_t parseInteger(std::string_view text, std::string_view what, std::int64_t min,
                           std::int64_t max);
 
+// Parses a decimal such as 0.1, -3e-8 or 70000 (inf and nan too), as the nearest double; surrounding
+// spaces are ignored. Errors read "WHAT: 'x' is not a number (...)" ("'x' is not ..." without WHAT).
+double parseReal(std::string_view text, std::string_view what);
+
 // Parses a byte count: "49152", "48K" or "48k" (K = 1024 bytes), in [0, max].
 std::size_t parseByteSize(std::string_view text, std::string_view what, std::size_t max);
 

@@ -533,7 +533,7 @@ private slots:
         } bad[] = {
             {"warpscope:formats?format=fp64", "format: unknown format 'fp64' (allowed: fp32, tf32, fp16, bf16, fp8e4m3, fp8e5m2, int8, uint8, int4)"},
             {"warpscope:formats?value=abc", "value: 'abc' is not a number"},
-            {"warpscope:formats?value=1e999", "value: 1e999 is beyond what a double (FP64) holds"},
+            {"warpscope:formats?value=1e999", "value: 1e999 is beyond the range of a double"},
             {"warpscope:formats?format=fp16&bits=0x1FFFF", "bits: 0x1FFFF is wider than 16 bits (allowed for fp16: 0x0..0xFFFF)"},
             {"warpscope:formats?format=fp8e4m3&bits=0xZZ", "bits: '0xZZ' is not a bit pattern in hex"},
             {"warpscope:formats?bits=0x3C00", "bits: needs format= too"},

@@ -182,3 +182,24 @@ TEST(NumberFormat, SignedZerosNanAndNeighbours)
     EXPECT_EQ(parseFormat("bf16"), Format::BF16);
     EXPECT_FALSE(parseFormat("fp64").has_value());
 }
+
+#include "numerics/stored_value.h"
+
+TEST(StoredValue, OutcomesAreClassifiedByWhatHappened)
+{
+    // 65510 lies between FP16's max 65504 and the overflow threshold 65520: it rounds, it does not saturate.
+    EXPECT_EQ(storeIn(Format::FP16, 65510.0, Overflow::Ieee).outcome, StoreOutcome::Rounded);
+    EXPECT_EQ(storeIn(Format::FP16, 65510.0, Overflow::Saturate).outcome, StoreOutcome::Rounded);
+    EXPECT_EQ(storeIn(Format::FP16, 70000.0, Overflow::Ieee).outcome, StoreOutcome::OverflowInfinity);
+    EXPECT_EQ(storeIn(Format::FP16, 70000.0, Overflow::Saturate).outcome, StoreOutcome::Saturated);
+    EXPECT_EQ(storeIn(Format::FP8E4M3, 500.0, Overflow::Ieee).outcome, StoreOutcome::OverflowNaN);
+    EXPECT_EQ(storeIn(Format::INT8, 127.3, Overflow::Ieee).outcome, StoreOutcome::Rounded);
+    EXPECT_EQ(storeIn(Format::INT8, 300.0, Overflow::Ieee).outcome, StoreOutcome::Saturated);
+    EXPECT_EQ(storeIn(Format::FP16, 1e-8, Overflow::Ieee).outcome, StoreOutcome::FlushedToZero);
+    EXPECT_EQ(storeIn(Format::FP16, 3e-8, Overflow::Ieee).outcome, StoreOutcome::RoundedSubnormal);
+    EXPECT_EQ(storeIn(Format::FP16, 0.5, Overflow::Ieee).outcome, StoreOutcome::Exact);
+    const StoredValue tenth = storeIn(Format::FP16, 0.1, Overflow::Ieee);
+    EXPECT_EQ(tenth.bits, 0x2E66u);
+    EXPECT_EQ(tenth.error, 0.0999755859375 - 0.1);
+    EXPECT_EQ(storeInEveryFormat(0.1, Overflow::Ieee).size(), allFormats().size());
+}

@@ -37,7 +37,7 @@ TEST(CliNumerics, ConvertJson)
     EXPECT_EQ(rows[0]["class"], "normal");
     // 1e-45 is below half of BF16's smallest subnormal (2^-133 = 9.2e-41): zero.
     EXPECT_EQ(rows[1]["bits"], "0x0000");
-    EXPECT_EQ(rows[1]["outcome"], "flushed to zero (below half the smallest subnormal)");
+    EXPECT_EQ(rows[1]["outcome"], "flushed to zero (at most half the smallest subnormal)");
 }
 
 TEST(CliNumerics, BadInputExitsTwoWithOneLine)
@@ -48,7 +48,7 @@ TEST(CliNumerics, BadInputExitsTwoWithOneLine)
     EXPECT_EQ(warpscope::testing_support::lineCount(result.err), 1);
     result = runWarpscope("numerics convert --format fp16 1.5x");
     EXPECT_EQ(result.exitCode, 2);
-    EXPECT_NE(result.err.find("value '1.5x' is not a number"), std::string::npos) << result.err;
+    EXPECT_NE(result.err.find("value: '1.5x' is not a number"), std::string::npos) << result.err;
     result = runWarpscope("numerics");
     EXPECT_EQ(result.exitCode, 2);
 }

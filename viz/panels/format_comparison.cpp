@@ -32,62 +32,6 @@ std::string landmarkText(double value)
 
 } // namespace
 
-StoredValue storeIn(Format format, double value, Overflow overflow)
-{
-    const FormatInfo& info = numerics::formatInfo(format);
-    StoredValue out;
-    out.format = format;
-    out.bits = numerics::encode(format, value, overflow);
-    out.stored = numerics::decode(format, out.bits);
-    const double nan = std::numeric_limits<double>::quiet_NaN();
-    if (!std::isfinite(value) || std::isnan(out.stored))
-        out.error = nan;
-    else
-        out.error = out.stored - value; // exact when both are close; inf after an overflow
-    if (std::isfinite(value) && value != 0 && !std::isnan(out.error))
-        out.relativeError = std::abs(out.error) / std::abs(value);
-    else
-        out.relativeError = nan;
-
-    if (std::isnan(value)) {
-        out.outcome = info.isFloat ? StoreOutcome::NaNKept : StoreOutcome::NaNToZero;
-    } else if (std::isinf(value)) {
-        out.outcome = std::isinf(out.stored) ? StoreOutcome::InfinityKept
-                      : std::isnan(out.stored) ? StoreOutcome::OverflowNaN
-                                               : StoreOutcome::Saturated;
-    } else if (!info.isFloat) {
-        // Integers clamp, then round half to even: saturation is when rounding alone would leave the range.
-        const double rounded = std::nearbyint(value);
-        if (rounded > static_cast<double>(info.intMax) || rounded < static_cast<double>(info.intMin))
-            out.outcome = StoreOutcome::Saturated;
-        else
-            out.outcome = out.stored == value ? StoreOutcome::Exact : StoreOutcome::Rounded;
-    } else if (std::isinf(out.stored)) {
-        out.outcome = StoreOutcome::OverflowInfinity;
-    } else if (std::isnan(out.stored)) {
-        out.outcome = StoreOutcome::OverflowNaN;
-    } else if (overflow == Overflow::Saturate && !std::isfinite(numerics::roundTo(format, value, Overflow::Ieee))) {
-        out.outcome = StoreOutcome::Saturated;
-    } else if (out.stored == value) {
-        out.outcome = StoreOutcome::Exact;
-    } else if (out.stored == 0) {
-        out.outcome = StoreOutcome::FlushedToZero;
-    } else if (numerics::classify(format, out.bits) == numerics::ValueClass::Subnormal) {
-        out.outcome = StoreOutcome::RoundedSubnormal;
-    } else {
-        out.outcome = StoreOutcome::Rounded;
-    }
-    return out;
-}
-
-std::vector<StoredValue> storeInEveryFormat(double value, Overflow overflow)
-{
-    std::vector<StoredValue> rows;
-    for (const FormatInfo& info : numerics::allFormats())
-        rows.push_back(storeIn(info.format, value, overflow));
-    return rows;
-}
-
 std::string outcomeText(const StoredValue& stored)
 {
     const bool isFloat = numerics::formatInfo(stored.format).isFloat;

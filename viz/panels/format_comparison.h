@@ -1,9 +1,8 @@
-// One value stored in a number format: the bits, the value kept, the error, and what happened to it
-// (rounded, pushed into the subnormals, flushed to zero, overflow to infinity or NaN, saturated).
-// The comparison table of the format explorer shows this for every format at once. Qt-free.
+// The words for what storing a value in a number format did (numerics/stored_value.h classifies it):
+// the comparison table of the format explorer. Qt-free.
 #pragma once
 
-#include "numerics/number_format.h"
+#include "numerics/stored_value.h"
 
 #include <cstdint>
 #include <string>
@@ -11,33 +10,11 @@
 
 namespace warpscope::viz {
 
-enum class StoreOutcome : std::uint8_t {
-    Exact,            // the format holds the value itself
-    Rounded,          // to the nearest representable value, ties to even
-    RoundedSubnormal, // rounded into the subnormal range: fewer significant bits
-    FlushedToZero,    // non-zero, but at most half the smallest subnormal: stored as (signed) zero
-    OverflowInfinity, // past the largest finite value: infinity (PyTorch's cast)
-    OverflowNaN,      // past the largest finite value in a format without infinity (E4M3): NaN
-    Saturated,        // past the largest finite value (or infinite): clamped to it (__NV_SATFINITE;
-                      // integers always clamp)
-    InfinityKept,     // infinity in, infinity out
-    NaNKept,          // NaN in, NaN out
-    NaNToZero,        // NaN into an integer format: 0
-};
-
-struct StoredValue {
-    numerics::Format format = numerics::Format::FP32;
-    std::uint32_t bits = 0;  // as numerics::encode returns them (TF32: its FP32 word)
-    double stored = 0;       // numerics::decode(format, bits)
-    double error = 0;        // stored - value: inf when an overflow made it infinite, NaN when undefined
-    double relativeError = 0; // |error| / |value|; NaN for a zero or non-finite value
-    StoreOutcome outcome = StoreOutcome::Exact;
-};
-
-StoredValue storeIn(numerics::Format format, double value, numerics::Overflow overflow);
-// Every format of numerics::allFormats(), in its order (FP32, TF32, FP16, BF16, FP8 E4M3, FP8 E5M2,
-// INT8, UINT8, INT4).
-std::vector<StoredValue> storeInEveryFormat(double value, numerics::Overflow overflow);
+// What storing did (numerics/stored_value.h): the explorer's table uses the core's classification.
+using numerics::StoredValue;
+using numerics::StoreOutcome;
+using numerics::storeIn;
+using numerics::storeInEveryFormat;
 
 // "rounded to nearest (ties to even)", "overflow to infinity", ...: short, for a table cell.
 std::string outcomeText(const StoredValue& stored);

@@ -1,5 +1,8 @@
 #include "panels/format_decimal.h"
 
+#include "util/input_error.h"
+#include "util/parse.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
@@ -27,15 +30,6 @@ std::string tidyExponent(std::string text)
     while (exponent.size() > 1 && exponent[0] == '0')
         exponent.erase(0, 1);
     return mantissa + "e" + sign + exponent;
-}
-
-std::string trimmed(std::string_view text)
-{
-    const auto first = text.find_first_not_of(" \t");
-    if (first == std::string_view::npos)
-        return {};
-    const auto last = text.find_last_not_of(" \t");
-    return std::string(text.substr(first, last - first + 1));
 }
 
 } // namespace
@@ -135,23 +129,13 @@ std::string powerOfTwoText(double value)
 
 std::optional<double> parseTypedValue(std::string_view text, std::string* error)
 {
-    const std::string clean = trimmed(text);
-    auto fail = [&](const std::string& why) -> std::optional<double> {
+    try {
+        return parseReal(text, "");
+    } catch (const InputError& failure) {
         if (error)
-            *error = why;
+            *error = failure.what();
         return std::nullopt;
-    };
-    errno = 0;
-    char* end = nullptr;
-    const double value = clean.empty() ? 0.0 : std::strtod(clean.c_str(), &end);
-    if (clean.empty() || end != clean.c_str() + clean.size())
-        return fail("'" + clean + "' is not a number (type a decimal such as 0.1, 1e-8, 70000 or -3.5; inf and nan work too)");
-    // strtod also reads "inf"/"nan" itself; ERANGE flags decimals a double cannot hold.
-    if (errno == ERANGE && std::isinf(value))
-        return fail(clean + " is beyond the range of a double (FP64, largest about 1.8e308)");
-    if (errno == ERANGE && value == 0)
-        return fail(clean + " is below the smallest double (FP64, about 4.9e-324): it would read as 0");
-    return value;
+    }
 }
 
 } // namespace warpscope::viz
