@@ -1,5 +1,7 @@
 #include "numerics/calibration.h"
 
+#include "numerics/golden_section.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -28,27 +30,9 @@ double minimiseOnInterval(double right, Objective f)
             bestK = k;
         }
     }
-    double a = right * (bestK - 1) / kMseGridPoints, b = right * std::min(bestK + 1, kMseGridPoints) / kMseGridPoints;
-    const double inverseGolden = 0.61803398874989484820;
-    double c = b - inverseGolden * (b - a), d = a + inverseGolden * (b - a);
-    double fc = f(c), fd = f(d);
-    for (int step = 0; step < kGoldenSteps; ++step) {
-        if (fc <= fd) {
-            b = d;
-            d = c;
-            fd = fc;
-            c = b - inverseGolden * (b - a);
-            fc = f(c);
-        } else {
-            a = c;
-            c = d;
-            fc = fd;
-            d = a + inverseGolden * (b - a);
-            fd = f(d);
-        }
-    }
+    const double a = right * (bestK - 1) / kMseGridPoints, b = right * std::min(bestK + 1, kMseGridPoints) / kMseGridPoints;
     // The search follows the local slope; keep the grid's point if the refinement found no better.
-    const double x = fc <= fd ? c : d, fx = std::min(fc, fd);
+    const auto [x, fx] = goldenSectionMinimum(a, b, f, kGoldenSteps, 0.0);
     return fx <= bestF ? x : bestX;
 }
 
