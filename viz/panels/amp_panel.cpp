@@ -36,7 +36,7 @@ using numerics::GradientHistogram;
 
 namespace {
 
-constexpr int kWideWidth = 900; // below this the figures stack in one column
+constexpr int kWideWidth = 860; // below this the figures stack in one column
 
 QString formatName(Format format)
 {

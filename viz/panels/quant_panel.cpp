@@ -8,6 +8,7 @@
 #include "util/input_error.h"
 #include "util/parse.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QEvent>
@@ -36,7 +37,7 @@ using numerics::QuantScheme;
 
 namespace {
 
-constexpr int kWideWidth = 900;
+constexpr int kWideWidth = 860; // below this the figures stack in one column
 constexpr std::size_t kHistogramBins = 256;
 
 QString text(std::string_view view) { return QString::fromUtf8(view.data(), static_cast<int>(view.size())); }
@@ -312,6 +313,15 @@ QWidget* QuantPanel::buildControls()
     m_sliceSpin = new QSpinBox(box);
     m_sliceSpin->setRange(1, 1);
     method->addWidget(fieldGroup(tr("&Slice"), m_sliceSpin, tr("Which slice (channel or group) the value histogram and the grid show")));
+    m_logBox = new QCheckBox(tr("Log c&ounts"), box);
+    m_logBox->setToolTip(tr("Both histograms' counts on a log scale: the few clipped values and outliers become visible"));
+    method->addWidget(m_logBox);
+    connect(m_logBox, &QCheckBox::toggled, this, [this](bool log) {
+        m_valuePlot->setLogCounts(log);
+        m_errorPlot->setLogCounts(log);
+        m_valuePlot->setResult(m_result.get());
+        m_errorPlot->setResult(m_result.get());
+    });
 
     m_progress = new QProgressBar(box);
     m_progress->setMaximumWidth(200);

@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
 class QGridLayout;
@@ -113,6 +114,7 @@ public:
     QuantErrorPlot* errorPlot() const { return m_errorPlot; }
     QuantSqnrPlot* sqnrPlot() const { return m_sqnrPlot; }
     QTableWidget* accuracyTable() const { return m_accuracyTable; }
+    QCheckBox* logCountsBox() const { return m_logBox; }
 
 signals:
     void resultChanged(); // a computation finished (or failed: statusText says why)
@@ -150,6 +152,7 @@ private:
     QComboBox* m_calibratorCombo = nullptr;
     QDoubleSpinBox* m_percentileSpin = nullptr;
     QSpinBox* m_sliceSpin = nullptr;
+    QCheckBox* m_logBox = nullptr;
     QList<QWidget*> m_syntheticOnly, m_mlpOnly;
     QProgressBar* m_progress = nullptr;
     QLabel* m_status = nullptr;

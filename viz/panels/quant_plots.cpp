@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace warpscope::viz {
 
@@ -53,13 +54,15 @@ QColor calibratorColour(Calibrator calibrator, bool dark)
 }
 
 // A histogram as a filled staircase: each bin's count from its left edge to the next.
-void setHistogramData(QCPGraph* graph, const numerics::Histogram* histogram)
+// On a log axis empty bins become gaps (NaN): log 0 has no place on it.
+void setHistogramData(QCPGraph* graph, const numerics::Histogram* histogram, bool log)
 {
     QVector<double> keys, values;
     if (histogram != nullptr && !histogram->counts.empty()) {
         for (std::size_t k = 0; k < histogram->counts.size(); ++k) {
             keys.push_back(histogram->edges[k]);
-            values.push_back(static_cast<double>(histogram->counts[k]));
+            const auto count = static_cast<double>(histogram->counts[k]);
+            values.push_back(log && count == 0 ? std::numeric_limits<double>::quiet_NaN() : count);
         }
         keys.push_back(histogram->edges.back());
         values.push_back(values.back());
@@ -76,6 +79,21 @@ double tallest(const numerics::Histogram& histogram)
 }
 
 QString number(double value) { return QString::number(value, 'g', 4); }
+
+// Counts on a linear axis from 0, or on a log axis from half a value (so single values show).
+void setCountAxis(QCPAxis* axis, bool log, double tallest)
+{
+    if (log) {
+        axis->setScaleType(QCPAxis::stLogarithmic);
+        axis->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
+        axis->setNumberFormat(QStringLiteral("g"));
+        axis->setRange(0.5, tallest * 2.0);
+    } else {
+        axis->setScaleType(QCPAxis::stLinear);
+        axis->setTicker(QSharedPointer<QCPAxisTicker>::create());
+        axis->setRange(0, tallest * 1.08);
+    }
+}
 
 } // namespace
 
@@ -103,23 +121,33 @@ QuantValuePlot::QuantValuePlot(QWidget* parent) : QCustomPlot(parent)
         text->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
         text->setPadding(QMargins(3, 1, 3, 1));
     }
-    // Inside the clip range, so the labels never leave the axes.
-    m_clipLowText->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
-    m_clipHighText->setPositionAlignment(Qt::AlignRight | Qt::AlignTop);
     legend->setVisible(true);
     axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
     axisRect()->setMinimumMargins(QMargins(0, 0, 14, 0));
     setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     axisRect()->setRangeDrag(Qt::Horizontal);
     axisRect()->setRangeZoom(Qt::Horizontal);
+    connect(this, &QCustomPlot::afterLayout, this, &QuantValuePlot::placeClipLabels);
     restyle();
     setResult(nullptr);
+}
+
+void QuantValuePlot::placeClipLabels()
+{
+    // Inside the clip range when both labels fit between the lines, else outside them.
+    const double low = m_clipLow->point1->coords().x(), high = m_clipHigh->point1->coords().x();
+    const QFontMetrics metrics(m_clipLowText->font());
+    const double room = xAxis->coordToPixel(high) - xAxis->coordToPixel(low);
+    const double needed = metrics.horizontalAdvance(m_clipLowText->text()) + metrics.horizontalAdvance(m_clipHighText->text()) + 24;
+    const bool inside = room > needed;
+    m_clipLowText->setPositionAlignment((inside ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignTop);
+    m_clipHighText->setPositionAlignment((inside ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignTop);
 }
 
 void QuantValuePlot::setResult(const QuantLabResult* result)
 {
     if (result == nullptr) {
-        setHistogramData(m_values, nullptr);
+        setHistogramData(m_values, nullptr, false);
         m_grid->setData(QVector<double>{}, QVector<double>{});
         for (QCPAbstractItem* item : {static_cast<QCPAbstractItem*>(m_clipLow), static_cast<QCPAbstractItem*>(m_clipHigh),
                                       static_cast<QCPAbstractItem*>(m_clipLowText), static_cast<QCPAbstractItem*>(m_clipHighText)})
@@ -128,11 +156,13 @@ void QuantValuePlot::setResult(const QuantLabResult* result)
         return;
     }
     const numerics::QuantPlotData& plot = result->plot;
-    setHistogramData(m_values, &plot.values);
-    // One impulse per level, a fourteenth of the tallest bin high: INT4's 15 levels stand apart, INT8's 255 form a comb.
+    setHistogramData(m_values, &plot.values, m_log);
+    // One impulse per level, a fourteenth of the axis high: INT4's 15 levels stand apart, INT8's 255 form a comb.
     const double height = tallest(plot.values);
+    setCountAxis(yAxis, m_log, height);
+    const double tick = m_log ? 0.5 * std::pow(4.0 * height, 1.0 / 14.0) : height / 14.0;
     QVector<double> keys(plot.grid.begin(), plot.grid.end());
-    QVector<double> values(keys.size(), height / 14.0);
+    QVector<double> values(keys.size(), tick);
     m_grid->setData(keys, values, true);
     m_grid->setName(tr("grid: %n level(s)", nullptr, static_cast<int>(plot.grid.size())));
     m_clipLow->point1->setCoords(plot.clipLow, 0);
@@ -152,7 +182,7 @@ void QuantValuePlot::setResult(const QuantLabResult* result)
     const double low = plot.values.edges.front(), high = plot.values.edges.back();
     const double margin = (high - low) * 0.04;
     xAxis->setRange(low - margin, high + margin);
-    yAxis->setRange(0, height * 1.08);
+    placeClipLabels();
     replot();
 }
 
@@ -191,7 +221,7 @@ QuantErrorPlot::QuantErrorPlot(QWidget* parent) : QCustomPlot(parent)
         line = new QCPItemStraightLine(this);
     m_halfStepText = new QCPItemText(this);
     m_halfStepText->position->setType(QCPItemPosition::ptAxisRectRatio);
-    m_halfStepText->setPositionAlignment(Qt::AlignHCenter | Qt::AlignTop);
+    m_halfStepText->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop); // the top left: errors pile up at 0
     m_halfStepText->setPadding(QMargins(3, 1, 3, 1));
     axisRect()->setMinimumMargins(QMargins(0, 0, 14, 0));
     restyle();
@@ -201,7 +231,7 @@ QuantErrorPlot::QuantErrorPlot(QWidget* parent) : QCustomPlot(parent)
 void QuantErrorPlot::setResult(const QuantLabResult* result)
 {
     const numerics::Histogram* errors = result != nullptr ? &result->plot.errors : nullptr;
-    setHistogramData(m_errors, errors);
+    setHistogramData(m_errors, errors, m_log);
     // Inside the clip range an integer grid rounds to within half a step (scale / 2) of x.
     const bool integer = result != nullptr && !numerics::formatInfo(result->request.config.format).isFloat;
     const double half = integer ? result->result.slices.at(result->plot.slice).params.scale / 2 : 0;
@@ -213,12 +243,12 @@ void QuantErrorPlot::setResult(const QuantLabResult* result)
         line->setVisible(integer);
     m_halfStepText->setVisible(integer);
     m_halfStepText->setText(tr("dashed: ± scale/2 = ±%1").arg(number(half)));
-    m_halfStepText->position->setCoords(0.5, 0.03);
+    m_halfStepText->position->setCoords(0.01, 0.02);
     if (errors != nullptr) {
         const double low = errors->edges.front(), high = errors->edges.back();
         const double margin = std::max((high - low) * 0.04, 1e-12);
         xAxis->setRange(low - margin, high + margin);
-        yAxis->setRange(0, tallest(*errors) * 1.08);
+        setCountAxis(yAxis, m_log, tallest(*errors));
         const numerics::QuantStats& stats = result->result.stats;
         m_title->setText(tr("Error x' − x: max |error| %1, %n clipped", nullptr, static_cast<int>(stats.clipped))
                              .arg(number(stats.maxAbsError)));

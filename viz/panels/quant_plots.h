@@ -20,12 +20,15 @@ class QuantValuePlot : public QCustomPlot {
 public:
     explicit QuantValuePlot(QWidget* parent = nullptr);
     void setResult(const QuantLabResult* result);
+    void setLogCounts(bool log) { m_log = log; }          // takes effect at the next setResult
     QCPGraph* valuesGraph() const { return m_values; }
     QCPGraph* gridGraph() const { return m_grid; }     // one impulse per grid level
     QCPItemStraightLine* clipLine(bool high) const { return high ? m_clipHigh : m_clipLow; }
     void restyle();
 
 private:
+    void placeClipLabels();
+
     QCPTextElement* m_title = nullptr;
     QCPGraph* m_values = nullptr;
     QCPGraph* m_grid = nullptr;
@@ -33,6 +36,7 @@ private:
     QCPItemStraightLine* m_clipHigh = nullptr;
     QCPItemText* m_clipLowText = nullptr;
     QCPItemText* m_clipHighText = nullptr;
+    bool m_log = false;
 };
 
 class QuantErrorPlot : public QCustomPlot {
@@ -40,6 +44,7 @@ class QuantErrorPlot : public QCustomPlot {
 public:
     explicit QuantErrorPlot(QWidget* parent = nullptr);
     void setResult(const QuantLabResult* result);
+    void setLogCounts(bool log) { m_log = log; }          // takes effect at the next setResult
     QCPGraph* errorGraph() const { return m_errors; }
     void restyle();
 
@@ -48,6 +53,7 @@ private:
     QCPGraph* m_errors = nullptr;
     QCPItemStraightLine* m_halfStep[2] = {nullptr, nullptr};
     QCPItemText* m_halfStepText = nullptr;
+    bool m_log = false;
 };
 
 class QuantSqnrPlot : public QCustomPlot {

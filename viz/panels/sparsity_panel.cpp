@@ -32,7 +32,7 @@ using numerics::SparsityStudy;
 
 namespace {
 
-constexpr int kWideWidth = 900;
+constexpr int kWideWidth = 860; // below this the figures stack in one column
 
 QString bytes(std::size_t count) { return QString::fromStdString(withThousands(static_cast<std::int64_t>(count))) + QStringLiteral(" B"); }
 
