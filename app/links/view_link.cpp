@@ -1,7 +1,10 @@
 #include "links/view_link.h"
 
 #include "gpu/gpu_preset.h"
+#include "numerics/amp_trainer.h"
+#include "numerics/distributions.h"
 #include "numerics/number_format.h"
+#include "numerics/quant_config.h"
 #include "util/input_error.h"
 #include "util/parse.h"
 
@@ -32,6 +35,9 @@ const std::vector<ViewSpec>& viewSpecs()
         {"occupancy", LinkView::Occupancy,
          {"arch", "block", "regs", "static_smem", "dynamic_smem", "carveout", "barriers"}},
         {"formats", LinkView::Formats, {"format", "value", "bits", "saturate"}},
+        {"amp", LinkView::Amp, {"modes", "steps", "growth", "seed", "scale"}},
+        {"quant", LinkView::Quant, {"dist", "format", "scheme", "granularity", "calib", "n", "seed", "rows", "layer"}},
+        {"sparsity", LinkView::Sparsity, {"layer"}},
     };
     return specs;
 }
@@ -87,6 +93,99 @@ std::uint32_t parsePattern(const std::string& text, numerics::Format format, con
     return static_cast<std::uint32_t>(pattern);
 }
 
+// --- the precision lab's views (amp, quant, sparsity)
+
+bool isPrecisionLabView(LinkView view) { return view == LinkView::Amp || view == LinkView::Quant || view == LinkView::Sparsity; }
+
+std::vector<std::string> parseAmpModes(const std::string& text, const std::string& field)
+{
+    const std::string allowed = " (allowed: " + numerics::ampModeKeys() + ", separated by commas)";
+    std::vector<std::string> modes;
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        const std::size_t comma = text.find(',', start);
+        const std::string mode = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+        start = comma == std::string::npos ? text.size() + 1 : comma + 1;
+        if (mode.empty())
+            throw InputError(field + ": an empty mode in '" + text + "'" + allowed);
+        if (mode.starts_with("fp16-static:"))
+            throw InputError(field + ": '" + mode + "': write the static scale as scale=" + mode.substr(12) + " and the mode as fp16-static");
+        if (!numerics::parseAmpMode(mode))
+            throw InputError(field + ": unknown mode '" + mode + "'" + allowed);
+        for (const std::string& earlier : modes)
+            if (earlier == mode)
+                throw InputError(field + ": mode '" + mode + "' is given twice");
+        modes.push_back(mode);
+    }
+    return modes;
+}
+
+void parsePrecisionLabKey(ViewLink& link, const std::string& key, const std::string& value, const std::string& field)
+{
+    if (key == "modes") {
+        link.ampModes = parseAmpModes(value, field);
+    } else if (key == "steps") {
+        link.steps = static_cast<int>(parseInteger(value, field, 1, kLinkMaxAmpSteps));
+    } else if (key == "growth") {
+        link.growthInterval = static_cast<int>(parseInteger(value, field, 1, 1000000));
+    } else if (key == "scale") {
+        const double scale = parseReal(value, field);
+        if (!(scale >= 1.0 && scale <= 3.0e38))
+            throw InputError(field + ": " + value + " is out of range (allowed: 1 to 3e38, e.g. 65536)");
+        link.staticScale = scale;
+    } else if (key == "seed") {
+        link.seed = static_cast<std::uint64_t>(parseInteger(value, field, 0, 2147483647));
+    } else if (key == "dist") {
+        if (!numerics::parseDistribution(value) && value != "mlp-weights" && value != "mlp-activations")
+            throw InputError(field + ": unknown data '" + value + "' (allowed: " + numerics::distributionKeys() +
+                             ", mlp-weights, mlp-activations)");
+        link.quantSource = value;
+    } else if (key == "format") {
+        numerics::parseQuantFormat(value, field);
+        link.quantFormat = value;
+    } else if (key == "scheme") {
+        numerics::parseQuantScheme(value, field);
+        link.quantScheme = value;
+    } else if (key == "granularity") {
+        numerics::QuantConfig scratch;
+        numerics::parseGranularity(value, scratch, field);
+        link.quantGranularity = value;
+    } else if (key == "calib") {
+        numerics::QuantConfig scratch;
+        numerics::parseCalibrator(value, scratch, field);
+        link.quantCalibrator = value;
+    } else if (key == "n") {
+        link.count = static_cast<std::size_t>(parseInteger(value, field, kLinkMinQuantValues, kLinkMaxQuantValues));
+    } else if (key == "rows") {
+        link.rows = static_cast<std::size_t>(parseInteger(value, field, 1, 1000000));
+    } else if (key == "layer" && link.view == LinkView::Quant) {
+        link.layer = static_cast<int>(parseInteger(value, field, 0, 2));
+    } else if (key == "layer") {
+        const auto layer = parseInteger(value, field, 0, 2);
+        if (layer == 0)
+            throw InputError(field + ": layer 0 has 2 inputs, too few for a group of 4, and stays dense (allowed: 1..2)");
+        link.layer = static_cast<int>(layer);
+    }
+}
+
+// Checks between keys of one link (those that depend on the figure's current state are the window's).
+void checkPrecisionLabLink(const ViewLink& link, const std::string& where)
+{
+    if (link.view == LinkView::Quant && link.quantFormat && link.quantScheme) {
+        numerics::QuantConfig config;
+        config.format = numerics::parseQuantFormat(*link.quantFormat);
+        config.scheme = numerics::parseQuantScheme(*link.quantScheme);
+        try {
+            numerics::validateQuantConfig(config);
+        } catch (const InputError& error) {
+            throw InputError(where + ": " + error.what());
+        }
+    }
+    if (link.view == LinkView::Quant && link.count && link.rows && *link.count % *link.rows != 0)
+        throw InputError(where + ": rows " + std::to_string(*link.rows) + " does not divide n " + std::to_string(*link.count) +
+                         " (the values are laid out as rows x (n / rows))");
+}
+
 } // namespace
 
 ViewLink parseViewLink(std::string_view url)
@@ -135,7 +234,9 @@ ViewLink parseViewLink(std::string_view url)
         const std::string value = percentDecoded(pair.substr(equals + 1), where);
         const std::string field = where + ": " + key;
 
-        if (key == "id") {
+        if (isPrecisionLabView(link.view)) {
+            parsePrecisionLabKey(link, key, value, field);
+        } else if (key == "id") {
             link.lessonId = value;
         } else if (key == "arch") {
             const auto preset = gpu::findPreset(value);
@@ -177,6 +278,7 @@ ViewLink parseViewLink(std::string_view url)
     }
     if (link.view == LinkView::Lesson && link.lessonId.empty())
         throw InputError(where + ": a lesson link needs id=LESSON");
+    checkPrecisionLabLink(link, where);
     return link;
 }
 

@@ -4,6 +4,9 @@
 //   warpscope:placement?arch=sm_90&grid=528&block=512&regs=32&static_smem=0&dynamic_smem=0
 //   warpscope:occupancy?arch=sm_90&block=256&regs=64&static_smem=0&dynamic_smem=32K&carveout=-1&barriers=1
 //   warpscope:formats?format=fp16&value=0.1&bits=0x3C00&saturate=1
+//   warpscope:amp?modes=fp32,fp16,fp16-dynamic&steps=1000&growth=200&seed=1&scale=65536
+//   warpscope:quant?dist=gaussian&format=int8&scheme=symmetric&granularity=tensor&calib=max&n=100000&seed=1
+//   warpscope:sparsity?layer=1
 // Parsing is strict: an unknown view or key, a repeated key, or a bad value is an InputError that
 // names the link, the key and what is allowed. Qt-free.
 #pragma once
@@ -15,10 +18,11 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace warpscope::app {
 
-enum class LinkView { Lesson, Hierarchy, Placement, Occupancy, Formats };
+enum class LinkView { Lesson, Hierarchy, Placement, Occupancy, Formats, Amp, Quant, Sparsity };
 
 struct ViewLink {
     LinkView view = LinkView::Hierarchy;
@@ -36,7 +40,25 @@ struct ViewLink {
     std::optional<double> value;               //   and as read (the nearest double)
     std::optional<std::uint32_t> bits;         // formats: the explored pattern (needs numberFormat)
     std::optional<bool> saturate;              // formats: overflow saturates (__NV_SATFINITE)
+    // The precision lab (amp, quant, sparsity); every value checked on its own.
+    std::vector<std::string> ampModes;          // amp: numerics' mode keys in link order; empty when not given
+    std::optional<int> steps;                   // amp: optimizer steps per mode
+    std::optional<int> growthInterval;          // amp: FP16 dynamic's growth_interval
+    std::optional<double> staticScale;          // amp: FP16 static's loss scale
+    std::optional<std::uint64_t> seed;          // amp, quant: the seed
+    std::optional<std::string> quantSource;     // quant: gaussian, laplace, uniform, outliers, mlp-weights, mlp-activations
+    std::optional<std::string> quantFormat;     // quant: int8, int4, fp8e4m3, fp8e5m2
+    std::optional<std::string> quantScheme;     // quant: symmetric, asymmetric
+    std::optional<std::string> quantGranularity; // quant: tensor, channel, group:G
+    std::optional<std::string> quantCalibrator; // quant: max, percentile:P, mse, entropy
+    std::optional<std::size_t> count;           // quant: n, the synthetic values
+    std::optional<std::size_t> rows;            // quant: the synthetic values as rows x (n / rows)
+    std::optional<int> layer;                   // quant: 0..2 (MLP sources); sparsity: 1..2
 };
+
+inline constexpr int kLinkMaxAmpSteps = 100000;              // as `warpscope numerics amp --steps`
+inline constexpr std::size_t kLinkMinQuantValues = 16;       // quant n
+inline constexpr std::size_t kLinkMaxQuantValues = 10000000;
 
 ViewLink parseViewLink(std::string_view url);
 

@@ -3,9 +3,13 @@
 #include "canvas/canvas_widget.h"
 #include "canvas/imgui_canvas.h"
 #include "links/view_link.h"
+#include "numerics/quant_config.h"
 #include "occupancy/occupancy.h"
+#include "panels/amp_panel.h"
 #include "panels/format_explorer_panel.h"
 #include "panels/occupancy_panel.h"
+#include "panels/quant_panel.h"
+#include "panels/sparsity_panel.h"
 #include "profile/profile_panel.h"
 #include "scenes/hierarchy_scene.h"
 #include "scenes/placement_scene.h"
@@ -31,6 +35,7 @@
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTabBar>
+#include <QTabWidget>
 #include <QTextBrowser>
 #include <QUrl>
 #include <QVBoxLayout>
@@ -237,10 +242,43 @@ void MainWindow::buildDocks()
     m_formatsDock->setWidget(formatsScroll);
     addDockWidget(Qt::RightDockWidgetArea, m_formatsDock);
     tabifyDockWidget(m_profileDock, m_formatsDock);
+    buildPrecisionLabDock();
     m_occupancyDock->raise();
 
     resizeDocks({m_lessonDock, m_occupancyDock}, {400, 500}, Qt::Horizontal);
     resizeDocks({m_detailsDock}, {90}, Qt::Vertical);
+}
+
+void MainWindow::buildPrecisionLabDock()
+{
+    // One dock, three tabs: the trainer, the quantization lab and 2:4 sparsity share the lessons'
+    // "Number formats and mixed precision" and "Quantization and pruning". Each panel scrolls when
+    // the dock is narrower than its figures need. Their work runs on each panel's own worker thread.
+    m_labTabs = new QTabWidget(this);
+    m_labTabs->setObjectName(QStringLiteral("PrecisionLabTabs"));
+    m_labTabs->setDocumentMode(true);
+    m_amp = new viz::AmpPanel(this);
+    m_quant = new viz::QuantPanel(this);
+    m_sparsity = new viz::SparsityPanel(this);
+    const std::pair<QWidget*, QString> tabs[] = {{m_amp, QStringLiteral("Mixed Precision")},
+                                                 {m_quant, QStringLiteral("Quantization")},
+                                                 {m_sparsity, QStringLiteral("2:4 Sparsity")}};
+    for (const auto& [panel, title] : tabs) {
+        auto* scroll = new QScrollArea(m_labTabs);
+        scroll->setWidget(panel);
+        scroll->setWidgetResizable(true);
+        scroll->setFrameShape(QFrame::NoFrame);
+        m_labTabs->addTab(scroll, title);
+    }
+    m_labTabs->setTabToolTip(0, QStringLiteral("Ctrl+6: train FP32, FP16 with and without loss scaling and BF16 side by side"));
+    m_labTabs->setTabToolTip(1, QStringLiteral("Ctrl+7: INT8, INT4 and FP8 with the calibrators, SQNR and the MLP's accuracy"));
+    m_labTabs->setTabToolTip(2, QStringLiteral("Ctrl+8: 2:4 pruning, its metadata, the bytes saved and the accuracy"));
+    m_labDock = new QDockWidget(QStringLiteral("Precision Lab"), this);
+    m_labDock->setObjectName(QStringLiteral("PrecisionLabDock"));
+    m_labDock->setWidget(m_labTabs);
+    addDockWidget(Qt::RightDockWidgetArea, m_labDock);
+    tabifyDockWidget(m_formatsDock, m_labDock);
+    connect(m_amp, &viz::AmpPanel::runFinished, this, [this] { statusBar()->showMessage(m_amp->statusText(), 8000); });
 }
 
 void MainWindow::buildMenus()
@@ -279,6 +317,13 @@ void MainWindow::buildMenus()
     profiler->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_4));
     QAction* formats = view->addAction(QStringLiteral("&Number Format Explorer"), this, &MainWindow::focusFormats);
     formats->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_5));
+    QAction* amp = view->addAction(QStringLiteral("&Mixed-Precision Trainer"), this,
+                                   [this] { focusPrecisionLab(PrecisionLabTab::MixedPrecision); });
+    amp->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_6));
+    QAction* quant = view->addAction(QStringLiteral("&Quantization Lab"), this, [this] { focusPrecisionLab(PrecisionLabTab::Quantization); });
+    quant->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_7));
+    QAction* sparsity = view->addAction(QStringLiteral("2:4 &Sparsity"), this, [this] { focusPrecisionLab(PrecisionLabTab::Sparsity); });
+    sparsity->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_8));
     view->addSeparator();
     QAction* fit = view->addAction(QStringLiteral("&Fit Canvas"), this, [this] {
         m_canvas->scene()->resetView();
@@ -296,14 +341,16 @@ void MainWindow::buildMenus()
     view->addAction(m_detailsDock->toggleViewAction());
     view->addAction(m_profileDock->toggleViewAction());
     view->addAction(m_formatsDock->toggleViewAction());
+    view->addAction(m_labDock->toggleViewAction());
     view->addAction(QStringLiteral("&Reset Layout"), this, [this] {
-        for (QDockWidget* dock : {m_lessonDock, m_occupancyDock, m_detailsDock, m_profileDock, m_formatsDock}) {
+        for (QDockWidget* dock : {m_lessonDock, m_occupancyDock, m_detailsDock, m_profileDock, m_formatsDock, m_labDock}) {
             dock->setFloating(false);
             dock->show();
         }
         addDockWidget(Qt::RightDockWidgetArea, m_occupancyDock);
         tabifyDockWidget(m_occupancyDock, m_profileDock);
         tabifyDockWidget(m_profileDock, m_formatsDock);
+        tabifyDockWidget(m_formatsDock, m_labDock);
         m_occupancyDock->raise();
         resizeDocks({m_lessonDock, m_occupancyDock}, {400, 500}, Qt::Horizontal);
     });
@@ -378,6 +425,22 @@ void MainWindow::focusFormats()
     // Wide enough for FP32's 32 bit toggles and the comparison table; the canvas keeps a strip.
     resizeDocks({m_formatsDock}, {std::max(480, std::min(width() * 58 / 100, width() - 560))}, Qt::Horizontal);
 }
+
+void MainWindow::focusPrecisionLab(PrecisionLabTab tab)
+{
+    m_labDock->show();
+    m_labDock->raise();
+    m_labTabs->setCurrentIndex(static_cast<int>(tab));
+    // Plots want width: most of the window, but the lesson beside them stays readable (at least
+    // 220 px) and the canvas keeps the strip its launch fields need (about 400 px).
+    const int lessons = std::clamp(width() * 19 / 100, 220, 400);
+    const int lab = std::max(480, std::min(width() * 64 / 100, width() - lessons - 400));
+    resizeDocks({m_lessonDock, m_labDock}, {lessons, lab}, Qt::Horizontal);
+}
+
+PrecisionLabTab MainWindow::precisionLabTab() const { return static_cast<PrecisionLabTab>(m_labTabs->currentIndex()); }
+
+bool MainWindow::precisionLabBusy() const { return m_amp->busy() || m_quant->busy() || m_sparsity->busy(); }
 
 void MainWindow::openSessionInteractive()
 {
@@ -594,6 +657,11 @@ std::optional<QString> MainWindow::openLink(const QUrl& url)
             focusFormats();
             return std::nullopt;
         }
+        if (link.view == LinkView::Amp || link.view == LinkView::Quant || link.view == LinkView::Sparsity) {
+            applyPrecisionLabLink(link, url);
+            showMessage(QString(), false);
+            return std::nullopt;
+        }
         // Build the complete new state first and validate it; commit only if all of it is valid.
         launch::LaunchShape shape = m_launch;
         if (link.grid)
@@ -635,7 +703,10 @@ std::optional<QString> MainWindow::openLink(const QUrl& url)
         case LinkView::Placement: showCanvasView(CanvasView::Placement); break;
         case LinkView::Occupancy: focusOccupancy(); break;
         case LinkView::Lesson:
-        case LinkView::Formats: break;
+        case LinkView::Formats:
+        case LinkView::Amp:
+        case LinkView::Quant:
+        case LinkView::Sparsity: break;
         }
         return std::nullopt;
     } catch (const InputError& error) {
@@ -643,6 +714,76 @@ std::optional<QString> MainWindow::openLink(const QUrl& url)
         showMessage(message, true);
         return message;
     }
+}
+
+// The link parser (Qt-free) and the panels agree on the ranges.
+static_assert(kLinkMaxAmpSteps == viz::kAmpMaxSteps);
+static_assert(kLinkMinQuantValues == viz::kQuantMinValues && kLinkMaxQuantValues == viz::kQuantMaxValues);
+
+void MainWindow::applyPrecisionLabLink(const ViewLink& link, const QUrl& url)
+{
+    // parseViewLink checked each value; what depends on the panel's current state is checked here,
+    // before anything changes.
+    const std::string where = "link '" + url.toString().toStdString() + "': ";
+    if (link.view == LinkView::Amp) {
+        viz::AmpRunRequest request = m_amp->request();
+        if (!link.ampModes.empty()) {
+            request.modes.clear();
+            for (const std::string& key : link.ampModes)
+                request.modes.push_back(*numerics::parseAmpMode(key));
+        }
+        if (link.steps)
+            request.steps = *link.steps;
+        if (link.growthInterval)
+            request.growthInterval = *link.growthInterval;
+        if (link.seed)
+            request.seed = *link.seed;
+        if (link.staticScale)
+            request.staticScale = static_cast<float>(*link.staticScale);
+        if (request.modes.empty())
+            throw InputError(where + "no mode is ticked (give modes=, e.g. modes=fp32,fp16,fp16-dynamic)");
+        m_amp->setRequest(request);
+        focusPrecisionLab(PrecisionLabTab::MixedPrecision);
+        m_amp->run();
+        return;
+    }
+    if (link.view == LinkView::Quant) {
+        viz::QuantLabRequest request = m_quant->request();
+        if (link.quantSource)
+            request.source = *viz::parseQuantSource(*link.quantSource);
+        try {
+            if (link.quantFormat)
+                request.config.format = numerics::parseQuantFormat(*link.quantFormat);
+            if (link.quantScheme)
+                request.config.scheme = numerics::parseQuantScheme(*link.quantScheme);
+            if (link.quantGranularity)
+                numerics::parseGranularity(*link.quantGranularity, request.config);
+            if (link.quantCalibrator)
+                numerics::parseCalibrator(*link.quantCalibrator, request.config);
+            numerics::validateQuantConfig(request.config);
+        } catch (const InputError& error) {
+            throw InputError(where + error.what());
+        }
+        if (link.count)
+            request.count = *link.count;
+        if (link.seed)
+            request.seed = *link.seed;
+        if (link.rows)
+            request.rows = *link.rows;
+        if (link.layer)
+            request.layer = *link.layer;
+        if (viz::isSynthetic(request.source) && request.count % request.rows != 0)
+            throw InputError(where + "rows " + std::to_string(request.rows) + " does not divide n " + std::to_string(request.count) +
+                             " (the values are laid out as rows x (n / rows))");
+        request.slice = 0;
+        focusPrecisionLab(PrecisionLabTab::Quantization);
+        m_quant->setRequest(request);
+        return;
+    }
+    if (link.layer)
+        m_sparsity->setLayer(*link.layer);
+    focusPrecisionLab(PrecisionLabTab::Sparsity);
+    m_sparsity->runIfNeeded();
 }
 
 void MainWindow::showAbout()

@@ -1,6 +1,7 @@
 // The Warpscope window: lessons on the left, the canvas (hierarchy / placement scenes) in the
 // centre with the launch controls above it, the occupancy explorer, the profiler, the number-format
-// explorer and a details panel in docks. Lesson links (warpscope:...) drive all of them through openLink().
+// explorer, the precision lab (mixed-precision trainer, quantization, 2:4 sparsity: one dock, three
+// tabs) and a details panel in docks. Lesson links (warpscope:...) drive all of them through openLink().
 #pragma once
 
 #include "launch/launch_geometry.h"
@@ -18,22 +19,28 @@ class QMenu;
 class QLineEdit;
 class QListWidget;
 class QTabBar;
+class QTabWidget;
 class QTextBrowser;
 class QUrl;
 
 namespace warpscope::viz {
+class AmpPanel;
 class HierarchyScene;
 class FormatExplorerPanel;
 class ImGuiCanvas;
 class OccupancyPanel;
 class PlacementScene;
+class QuantPanel;
+class SparsityPanel;
 } // namespace warpscope::viz
 
 namespace warpscope::app {
 
 class ProfilePanel;
+struct ViewLink;
 
 enum class CanvasView { Hierarchy = 0, Placement = 1 };
+enum class PrecisionLabTab { MixedPrecision = 0, Quantization = 1, Sparsity = 2 }; // the Precision Lab dock's tabs
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -51,6 +58,9 @@ public:
     void focusOccupancy();                             // raise and widen the occupancy dock
     void focusProfiler();                              // raise and widen the profile dock
     void focusFormats();                               // raise and widen the number-format dock
+    void focusPrecisionLab(PrecisionLabTab tab);       // raise and widen the precision lab on one tab
+    PrecisionLabTab precisionLabTab() const;
+    bool precisionLabBusy() const;                     // a training or quantization is running or queued
     void setLaunch(const launch::LaunchShape& shape);  // must be valid
     const launch::LaunchShape& launchShape() const { return m_launch; }
 
@@ -61,6 +71,9 @@ public:
     viz::OccupancyPanel* occupancyPanel() const { return m_occupancy; }
     ProfilePanel* profilePanel() const { return m_profile; }
     viz::FormatExplorerPanel* formatExplorer() const { return m_formats; }
+    viz::AmpPanel* ampPanel() const { return m_amp; }
+    viz::QuantPanel* quantPanel() const { return m_quant; }
+    viz::SparsityPanel* sparsityPanel() const { return m_sparsity; }
     viz::HierarchyScene* hierarchyScene() const { return m_hierarchy.get(); }
     viz::PlacementScene* placementScene() const { return m_placement.get(); }
     QWidget* canvasWidget() const { return m_canvasWidget; }
@@ -85,6 +98,8 @@ private:
     void saveSessionInteractive();
     void openBaselineInteractive();
     void updateProfileActions();
+    void buildPrecisionLabDock();
+    void applyPrecisionLabLink(const ViewLink& link, const QUrl& url);
 
     Options m_options;
     LessonLibrary m_lessons;
@@ -108,6 +123,11 @@ private:
     ProfilePanel* m_profile = nullptr;
     QDockWidget* m_formatsDock = nullptr;
     viz::FormatExplorerPanel* m_formats = nullptr;
+    QDockWidget* m_labDock = nullptr;
+    QTabWidget* m_labTabs = nullptr;
+    viz::AmpPanel* m_amp = nullptr;
+    viz::QuantPanel* m_quant = nullptr;
+    viz::SparsityPanel* m_sparsity = nullptr;
     QMenu* m_recordedMenu = nullptr;
     QAction* m_saveSessionAction = nullptr;
     QAction* m_profileAction = nullptr;
