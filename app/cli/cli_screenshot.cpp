@@ -7,7 +7,10 @@
 #include "util/parse.h"
 #include "window/application_setup.h"
 #include "window/main_window.h"
+#include "panels/amp_panel.h"
 #include "panels/profile_views.h"
+#include "panels/quant_panel.h"
+#include "panels/sparsity_panel.h"
 #include "profile/profile_panel.h"
 #include "profile/session_file.h"
 
@@ -33,14 +36,17 @@ CLI::App* addScreenshotCommand(CLI::App& app, ScreenshotOptions& options)
     command->add_option("--out", options.out, "PNG file to write")->required();
     command->add_option("--lesson", options.lesson, "lesson id to show (hierarchy, occupancy, ...)");
     command->add_option("--view", options.view,
-                        "hierarchy, placement, occupancy, profile or formats (default: the --link's view, profile "
-                        "with --session, else hierarchy)");
+                        "hierarchy, placement, occupancy, profile, formats, amp, quant or sparsity (default: the "
+                        "--link's view, profile with --session, else hierarchy)");
     command->add_option("--size", options.size, "window size WxH in logical pixels, 640x480..7680x4320")
         ->capture_default_str();
     command->add_option("--link", options.link,
                         "a warpscope: link to apply first, e.g. 'warpscope:hierarchy?grid=2,2&block=16,16'");
     command->add_option("--session", options.session, "a saved profiling session (.wsprof) to show in the profile views");
     command->add_option("--baseline", options.baseline, "a second session the profile views compare with (needs --session)");
+    command->add_option("--timeout", options.timeoutSeconds,
+                        "amp, quant, sparsity: seconds to wait for the training or quantization to finish (1..3600)")
+        ->capture_default_str();
     command->add_option("--profile-tab", options.profileTab,
                         "the profile view shown: metrics, bandwidth, roofline, prediction or session")
         ->capture_default_str();
@@ -60,6 +66,18 @@ void settle(QWidget& window, int milliseconds)
     }
 }
 
+// The precision lab's tab for a view name or a link's view; nullopt for the other views.
+std::optional<app::PrecisionLabTab> labTab(const std::string& view, std::optional<app::LinkView> linkView)
+{
+    if (view == "amp" || (view.empty() && linkView == app::LinkView::Amp))
+        return app::PrecisionLabTab::MixedPrecision;
+    if (view == "quant" || (view.empty() && linkView == app::LinkView::Quant))
+        return app::PrecisionLabTab::Quantization;
+    if (view == "sparsity" || (view.empty() && linkView == app::LinkView::Sparsity))
+        return app::PrecisionLabTab::Sparsity;
+    return std::nullopt;
+}
+
 } // namespace
 
 int runScreenshot(const ScreenshotOptions& options, const char* argv0)
@@ -71,9 +89,11 @@ int runScreenshot(const ScreenshotOptions& options, const char* argv0)
     const int width = static_cast<int>(parseInteger(options.size.substr(0, cross), "--size width", 640, 7680));
     const int height = static_cast<int>(parseInteger(options.size.substr(cross + 1), "--size height", 480, 4320));
     if (!options.view.empty() && options.view != "hierarchy" && options.view != "placement" &&
-        options.view != "occupancy" && options.view != "profile" && options.view != "formats")
+        options.view != "occupancy" && options.view != "profile" && options.view != "formats" && options.view != "amp" &&
+        options.view != "quant" && options.view != "sparsity")
         throw InputError("--view: unknown view '" + options.view +
-                         "' (allowed: hierarchy, placement, occupancy, profile, formats)");
+                         "' (allowed: hierarchy, placement, occupancy, profile, formats, amp, quant, sparsity)");
+    const int timeoutSeconds = static_cast<int>(parseInteger(options.timeoutSeconds, "--timeout", 1, 3600));
     const bool profileView = options.view == "profile" || (options.view.empty() && !options.session.empty());
     if (!options.session.empty() && !profileView)
         throw InputError("--session: shown only in --view profile (not '" + options.view + "')");
@@ -144,6 +164,28 @@ int runScreenshot(const ScreenshotOptions& options, const char* argv0)
         window.focusProfiler();
     if (formatsView)
         window.focusFormats(); // again once shown: docks take their sizes from the shown window
+    if (const auto tab = labTab(options.view, linkView)) {
+        window.focusPrecisionLab(*tab);
+        settle(window, 200);
+        // Without a link that started it, start the tab's work here (amp: the ticked modes).
+        if (*tab == app::PrecisionLabTab::MixedPrecision && !window.ampPanel()->busy() && !window.ampPanel()->results())
+            window.ampPanel()->run();
+        if (*tab == app::PrecisionLabTab::Quantization && !window.quantPanel()->busy() && !window.quantPanel()->result())
+            window.quantPanel()->recompute();
+        if (*tab == app::PrecisionLabTab::Sparsity)
+            window.sparsityPanel()->runIfNeeded();
+        QElapsedTimer waited;
+        waited.start();
+        while (window.precisionLabBusy()) {
+            if (waited.elapsed() > timeoutSeconds * 1000LL) {
+                std::cerr << "warpscope screenshot: the precision lab was still working after " << timeoutSeconds
+                          << " s (raise --timeout)\n";
+                return toInt(ExitCode::Failure);
+            }
+            QApplication::processEvents(QEventLoop::AllEvents, 50);
+            QThread::msleep(10);
+        }
+    }
     settle(window, 700);
 
     const QImage image = window.grab().toImage();

@@ -2,7 +2,8 @@
 // Xvfb (OpenGL canvas) and with Qt's offscreen platform (software canvas); picks offscreen itself
 // when there is no display. `--view profile --session FILE [--baseline FILE]` shows a saved
 // profiling session in the profile views; `--view formats` the number-format explorer (set it up
-// with --link 'warpscope:formats?format=fp16&value=0.1').
+// with --link 'warpscope:formats?format=fp16&value=0.1'); `--view amp|quant|sparsity` a tab of the
+// precision lab, grabbed once its background work (training, quantization) has finished.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -20,6 +21,7 @@ struct ScreenshotOptions {
     std::string session;     // a .wsprof to show in the profile views
     std::string baseline;    // a .wsprof to compare it with
     std::string profileTab = "metrics";
+    std::string timeoutSeconds = "120"; // amp, quant, sparsity: the longest wait for their background work
 };
 
 CLI::App* addScreenshotCommand(CLI::App& app, ScreenshotOptions& options);
