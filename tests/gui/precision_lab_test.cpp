@@ -529,6 +529,43 @@ private slots:
         QVERIFY(window.sparsityPanel()->study());
     }
 
+    void figuresFollowADarkPalette()
+    {
+        ShownWindow shown;
+        app::MainWindow& window = shown.window;
+        QPalette dark;
+        dark.setColor(QPalette::Window, QColor(0x2b, 0x2b, 0x2b));
+        dark.setColor(QPalette::Base, QColor(0x1e, 0x1e, 0x1e));
+        dark.setColor(QPalette::Text, QColor(0xe8, 0xe8, 0xe8));
+        dark.setColor(QPalette::WindowText, QColor(0xe8, 0xe8, 0xe8));
+        dark.setColor(QPalette::ButtonText, QColor(0xe8, 0xe8, 0xe8));
+        dark.setColor(QPalette::Button, QColor(0x35, 0x35, 0x35));
+        window.setPalette(dark);
+        QVERIFY(!window.openLink(QUrl(QStringLiteral("warpscope:amp?modes=fp32,fp16,fp16-dynamic,bf16&steps=200&growth=5&seed=3"))));
+        QTRY_VERIFY_WITH_TIMEOUT(!window.precisionLabBusy(), kWorkTimeoutMs);
+        viz::AmpPanel* panel = window.ampPanel();
+        QCOMPARE(panel->lossPlot()->axisRect()->backgroundBrush().color(), dark.color(QPalette::Base));
+        QCOMPARE(panel->lossPlot()->xAxis->tickLabelColor(), dark.color(QPalette::Text));
+        // Every mode's colour stands out from the dark base (WCAG contrast ratio of at least 3 for graphics).
+        auto luminance = [](const QColor& c) {
+            auto channel = [](double v) { return v <= 0.03928 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4); };
+            return 0.2126 * channel(c.redF()) + 0.7152 * channel(c.greenF()) + 0.0722 * channel(c.blueF());
+        };
+        const double base = luminance(dark.color(QPalette::Base));
+        for (AmpMode mode : {AmpMode::FP32, AmpMode::FP16, AmpMode::FP16Static, AmpMode::FP16Dynamic, AmpMode::BF16}) {
+            const double ratio = (luminance(viz::ampModeColor(mode, panel->palette())) + 0.05) / (base + 0.05);
+            QVERIFY2(ratio >= 3.0, qPrintable(QString::number(ratio)));
+        }
+        saveShot(window, QStringLiteral("precision-amp-dark"));
+        window.focusPrecisionLab(app::PrecisionLabTab::Quantization);
+        QTRY_VERIFY_WITH_TIMEOUT(!window.precisionLabBusy(), kWorkTimeoutMs);
+        QCOMPARE(window.quantPanel()->valuePlot()->axisRect()->backgroundBrush().color(), dark.color(QPalette::Base));
+        saveShot(window, QStringLiteral("precision-quant-dark"));
+        window.focusPrecisionLab(app::PrecisionLabTab::Sparsity);
+        QTRY_VERIFY_WITH_TIMEOUT(!window.precisionLabBusy(), kWorkTimeoutMs);
+        saveShot(window, QStringLiteral("precision-sparsity-dark"));
+    }
+
     void screenshotWaitsForTheWork()
     {
         QTemporaryDir dir;

@@ -311,14 +311,10 @@ void AmpPanel::resizeEvent(QResizeEvent* event)
 void AmpPanel::changeEvent(QEvent* event)
 {
     QWidget::changeEvent(event);
-    if (event->type() != QEvent::PaletteChange || m_lossPlot == nullptr)
-        return;
-    m_lossPlot->restyle();
-    m_scalePlot->restyle();
-    m_histogramPlot->restyle();
-    m_lossPlot->replot();
-    m_scalePlot->replot();
-    m_histogramPlot->replot();
+    // The figures restyle themselves; the table's mode colours follow once every child has the new
+    // palette (a parent hears of the change before its children do).
+    if (event->type() == QEvent::PaletteChange && m_table != nullptr)
+        QMetaObject::invokeMethod(this, &AmpPanel::fillTable, Qt::QueuedConnection);
 }
 
 void AmpPanel::setRequest(const AmpRunRequest& request)
@@ -558,7 +554,10 @@ void AmpPanel::fillTable()
         const double loss = run.finalLoss();
         m_table->setItem(r, 1, cellItem(std::isfinite(loss) ? QString::number(loss, 'g', 4) : tr("NaN")));
         m_table->setItem(r, 2, cellItem(QString::number(100.0 * run.test.accuracy, 'f', 1) + QStringLiteral(" %")));
-        m_table->setItem(r, 3, cellItem(run.config.mode == AmpMode::FP32 ? tr("— (reference)") : percentText(run.meanUnderflowShare())));
+        auto* underflow = cellItem(run.config.mode == AmpMode::FP32 ? tr("—") : percentText(run.meanUnderflowShare()));
+        if (run.config.mode == AmpMode::FP32)
+            underflow->setToolTip(tr("FP32 is the reference the other modes' underflow is measured against"));
+        m_table->setItem(r, 3, underflow);
         m_table->setItem(r, 4, cellItem(QString::number(run.skippedSteps)));
         m_table->setItem(r, 5, cellItem(QString::number(run.nonFiniteSteps)));
     }

@@ -274,7 +274,7 @@ AmpHistogramPlot::AmpHistogramPlot(QWidget* parent) : QCustomPlot(parent)
     setObjectName(QStringLiteral("ampHistogramPlot"));
     setMinimumSize(300, 270);
     m_title = addFigureTitle(this, tr("Gradient magnitudes"));
-    xAxis->setLabel(tr("|gradient| (weights and biases), log₂ bins"));
+    xAxis->setLabel(tr("|gradient| of weights and biases, log₂ bins; dashed: FP16's range"));
     yAxis->setLabel(tr("elements"));
     xAxis->setScaleType(QCPAxis::stLogarithmic);
     xAxis->setTicker(QSharedPointer<PowerOfTwoTicker>::create(8));
@@ -371,7 +371,7 @@ void AmpHistogramPlot::setHistogram(const AmpResult* run, int index, bool showEx
     if (showScaled && scaled)
         m_scaled->addToLegend();
     legend->setVisible(legend->itemCount() > 0);
-    m_title->setText(tr("Gradients at step %1, %2 (dashed: FP16's range)").arg(h.step).arg(ampRunLabel(*run)));
+    m_title->setText(tr("Gradients at step %1: %2").arg(h.step).arg(ampShortLabel(*run)));
 
     // The x range holds every histogram of the run (scrubbing does not move it) and FP16's landmarks.
     int first = GradientHistogram::binOf(numerics::minSubnormal(Format::FP16)) - 2;
@@ -430,6 +430,33 @@ void AmpHistogramPlot::restyle()
         landmark.text->setColor(text);
         landmark.text->setFont(plotFont(font()));
         landmark.text->setBrush(withAlpha(pal.color(QPalette::Base), 0.65));
+    }
+}
+
+void AmpLossPlot::changeEvent(QEvent* event)
+{
+    QCustomPlot::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange) {
+        restyle();
+        replot();
+    }
+}
+
+void AmpScalePlot::changeEvent(QEvent* event)
+{
+    QCustomPlot::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange) {
+        restyle();
+        replot();
+    }
+}
+
+void AmpHistogramPlot::changeEvent(QEvent* event)
+{
+    QCustomPlot::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange) {
+        restyle();
+        replot();
     }
 }
 

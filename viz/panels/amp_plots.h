@@ -48,6 +48,9 @@ public:
     QCPGraph* graphFor(numerics::AmpMode mode) const; // null when the mode did not run
     void restyle();
 
+protected:
+    void changeEvent(QEvent* event) override; // restyles on a light/dark palette switch
+
 private:
     std::shared_ptr<const AmpRunSet> m_runs;
     std::map<numerics::AmpMode, QCPGraph*> m_graphs;
@@ -64,6 +67,9 @@ public:
     QCPGraph* skippedGraphFor(numerics::AmpMode mode) const; // one point per skipped step, at its scale
     QString noteText() const;
     void restyle();
+
+protected:
+    void changeEvent(QEvent* event) override; // restyles on a light/dark palette switch
 
 private:
     std::shared_ptr<const AmpRunSet> m_runs;
@@ -89,6 +95,9 @@ public:
     QCPGraph* scaledGraph() const { return m_scaled; }
     const std::vector<HistogramLandmark>& landmarks() const { return m_landmarks; }
     void restyle();
+
+protected:
+    void changeEvent(QEvent* event) override; // restyles on a light/dark palette switch
 
 private:
     void placeLandmarkLabels();

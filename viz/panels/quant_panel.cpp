@@ -465,12 +465,9 @@ void QuantPanel::showEvent(QShowEvent* event)
 void QuantPanel::changeEvent(QEvent* event)
 {
     QWidget::changeEvent(event);
-    if (event->type() != QEvent::PaletteChange || m_valuePlot == nullptr)
-        return;
-    m_valuePlot->restyle();
-    m_errorPlot->restyle();
-    m_sqnrPlot->restyle();
-    showResult(m_result);
+    // The figures restyle themselves (a parent hears of a palette change before its children do).
+    if (event->type() == QEvent::PaletteChange && m_valuePlot != nullptr)
+        QMetaObject::invokeMethod(this, [this] { showResult(m_result); }, Qt::QueuedConnection);
 }
 
 void QuantPanel::setRequest(const QuantLabRequest& request)

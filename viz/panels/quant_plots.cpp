@@ -370,4 +370,31 @@ void QuantSqnrPlot::restyle()
     m_selected->setFont(plotFont(font(), true));
 }
 
+void QuantValuePlot::changeEvent(QEvent* event)
+{
+    QCustomPlot::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange) {
+        restyle();
+        replot();
+    }
+}
+
+void QuantErrorPlot::changeEvent(QEvent* event)
+{
+    QCustomPlot::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange) {
+        restyle();
+        replot();
+    }
+}
+
+void QuantSqnrPlot::changeEvent(QEvent* event)
+{
+    QCustomPlot::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange) {
+        restyle();
+        replot();
+    }
+}
+
 } // namespace warpscope::viz

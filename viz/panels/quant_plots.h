@@ -26,6 +26,9 @@ public:
     QCPItemStraightLine* clipLine(bool high) const { return high ? m_clipHigh : m_clipLow; }
     void restyle();
 
+protected:
+    void changeEvent(QEvent* event) override; // restyles on a light/dark palette switch
+
 private:
     void placeClipLabels();
 
@@ -48,6 +51,9 @@ public:
     QCPGraph* errorGraph() const { return m_errors; }
     void restyle();
 
+protected:
+    void changeEvent(QEvent* event) override; // restyles on a light/dark palette switch
+
 private:
     QCPTextElement* m_title = nullptr;
     QCPGraph* m_errors = nullptr;
@@ -64,6 +70,9 @@ public:
     // The bars of one calibrator: one per format, keyed 1 .. formats (+ the calibrator's offset).
     QCPBars* barsFor(numerics::Calibrator calibrator) const;
     void restyle();
+
+protected:
+    void changeEvent(QEvent* event) override; // restyles on a light/dark palette switch
 
 private:
     QCPTextElement* m_title = nullptr;

@@ -74,6 +74,7 @@ SparsityPanel::SparsityPanel(QWidget* parent) : QWidget(parent)
     m_groupLabel = new QLabel(this);
     m_groupLabel->setObjectName(QStringLiteral("sparsityGroup"));
     m_groupLabel->setWordWrap(true);
+    m_groupLabel->setAlignment(Qt::AlignTop | Qt::AlignLeft);
     m_groupLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
     connect(m_pattern, &SparsityPatternView::groupSelected, this, [this] {
         m_groupLabel->setText(m_pattern->groupText().isEmpty() ? tr("Click a group of four to read its metadata.") : m_pattern->groupText());
@@ -216,16 +217,17 @@ void SparsityPanel::arrangeFigures(bool wide)
         m_figures->addWidget(m_side, 0, 1, 2, 1);
         m_figures->setColumnStretch(0, 2);
         m_figures->setColumnStretch(1, 1);
-        m_figures->setRowStretch(0, 1);
-        m_figures->setRowStretch(2, 0);
+        m_figures->setRowStretch(0, 0);
+        m_figures->setRowStretch(1, 1); // the pattern takes the height its rows need; the group text sits under it
     } else {
         m_figures->addWidget(m_pattern, 0, 0);
         m_figures->addWidget(m_groupLabel, 1, 0);
         m_figures->addWidget(m_side, 2, 0);
         m_figures->setColumnStretch(0, 1);
         m_figures->setColumnStretch(1, 0);
-        m_figures->setRowStretch(0, 3);
-        m_figures->setRowStretch(2, 2);
+        m_figures->setRowStretch(0, 0);
+        m_figures->setRowStretch(1, 0);
+        m_figures->setRowStretch(2, 1);
     }
 }
 
@@ -249,10 +251,14 @@ void SparsityPanel::showEvent(QShowEvent* event)
 void SparsityPanel::changeEvent(QEvent* event)
 {
     QWidget::changeEvent(event);
-    if (event->type() == QEvent::PaletteChange && m_bytesPlot != nullptr) {
-        restyle();
-        refresh();
-    }
+    // Once the children have the new palette too (a parent hears of the change first).
+    if (event->type() == QEvent::PaletteChange && m_bytesPlot != nullptr)
+        QMetaObject::invokeMethod(
+            this, [this] {
+                restyle();
+                refresh();
+            },
+            Qt::QueuedConnection);
 }
 
 void SparsityPanel::setLayer(int layer)
@@ -366,7 +372,7 @@ void SparsityPanel::refresh()
         const bool fineTuned = m_weightsCombo->currentIndex() == 1;
         const numerics::MlpLayer& weights = (fineTuned ? m_study->fineTuned : m_study->pruned).layers[static_cast<std::size_t>(shown)];
         m_pattern->setPattern(&*entry->pattern, weights.weights, m_study->dense.layers[static_cast<std::size_t>(shown)].weights,
-                              tr("Layer %1: W[out][in], %2 × %3, %4; groups of 4 along the inputs")
+                              tr("Layer %1: W[out][in], %2 × %3 (%4)")
                                   .arg(shown)
                                   .arg(entry->pattern->rows)
                                   .arg(entry->pattern->columns)

@@ -31,7 +31,9 @@ QString bits2(int index) { return QStringLiteral("%1%2").arg((index >> 1) & 1).a
 SparsityPatternView::SparsityPatternView(QWidget* parent) : QWidget(parent)
 {
     setObjectName(QStringLiteral("sparsityPattern"));
-    setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
+    QSizePolicy policy(QSizePolicy::Expanding, QSizePolicy::Preferred);
+    policy.setHeightForWidth(true);
+    setSizePolicy(policy);
     setMouseTracking(false);
     setFocusPolicy(Qt::ClickFocus);
     clear(tr("The pattern appears once the model is trained and pruned."));
@@ -72,7 +74,19 @@ void SparsityPatternView::clear(const QString& message)
     update();
 }
 
-SparsityPatternView::Geometry SparsityPatternView::geometry() const
+SparsityPatternView::Geometry SparsityPatternView::geometry() const { return geometryFor(size()); }
+
+int SparsityPatternView::heightForWidth(int width) const
+{
+    if (!m_pattern)
+        return 200;
+    const QFontMetrics metrics(plotFont(font()));
+    const int line = metrics.height();
+    const Geometry g = geometryFor(QSize(width, 1 << 20)); // as wide as given, as tall as the cells want
+    return g.origin.y() + m_pattern->rows * g.cell + kMargin + 3 * line + 14;
+}
+
+SparsityPatternView::Geometry SparsityPatternView::geometryFor(QSize size) const
 {
     Geometry g;
     if (!m_pattern)
@@ -81,11 +95,11 @@ SparsityPatternView::Geometry SparsityPatternView::geometry() const
     const int line = metrics.height();
     const int top = kMargin + line + 6 + line + 2;   // title, column numbers
     const int left = kMargin + metrics.horizontalAdvance(QStringLiteral("out 00")) + 6;
-    const int bottom = kMargin + 2 * line + 12;      // colour scale
+    const int bottom = kMargin + 3 * line + 14;      // colour scale, its labels, the outline's meaning
     const int bytesPerRow = std::max(1, m_pattern->columns / 8);
     const int metadataWidth = 12 + metrics.horizontalAdvance(QStringLiteral("00 ")) * bytesPerRow + kMargin;
-    const int byWidth = (width() - left - metadataWidth) / std::max(1, m_pattern->columns);
-    const int byHeight = (height() - top - bottom) / std::max(1, m_pattern->rows);
+    const int byWidth = (size.width() - left - metadataWidth) / std::max(1, m_pattern->columns);
+    const int byHeight = (size.height() - top - bottom) / std::max(1, m_pattern->rows);
     g.cell = std::clamp(std::min(byWidth, byHeight), kMinCell, kMaxCell);
     g.origin = QPoint(left, top);
     g.metadataX = left + g.cell * m_pattern->columns + 12;
@@ -217,7 +231,8 @@ void SparsityPatternView::paintEvent(QPaintEvent*)
 
     painter.setFont(bold);
     painter.setPen(text);
-    painter.drawText(QRect(kMargin, kMargin, width() - 2 * kMargin, line + 4), Qt::AlignLeft | Qt::AlignVCenter, m_title);
+    painter.drawText(QRect(kMargin, kMargin, width() - 2 * kMargin, line + 4), Qt::AlignLeft | Qt::AlignVCenter,
+                     QFontMetrics(bold).elidedText(m_title, Qt::ElideRight, width() - 2 * kMargin));
     painter.setFont(font);
 
     // Column numbers at each group's start; row numbers every row the label font allows.
@@ -304,6 +319,9 @@ void SparsityPatternView::paintEvent(QPaintEvent*)
     painter.drawRect(swatch);
     painter.drawText(QRect(swatch.right() + 6, scaleTop - 2, width() - swatch.right() - 6, line + 2), Qt::AlignLeft | Qt::AlignVCenter,
                      tr("pruned: zero, not stored"));
+    painter.drawText(QRect(g.origin.x(), bar.bottom() + 2 + line, width() - g.origin.x() - kMargin, line), Qt::AlignLeft,
+                     QFontMetrics(font).elidedText(tr("Outlined: groups of 4 along the inputs, the dimension a matrix product sums over"),
+                                                   Qt::ElideRight, width() - g.origin.x() - kMargin));
 }
 
 void SparsityPatternView::mousePressEvent(QMouseEvent* event)

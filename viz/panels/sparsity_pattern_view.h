@@ -42,6 +42,8 @@ public:
 
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
+    bool hasHeightForWidth() const override { return true; }
+    int heightForWidth(int width) const override;   // just the rows the pattern has, at that width's cell size
 
 signals:
     void groupSelected();
@@ -59,6 +61,7 @@ private:
         QFont labelFont;       // row numbers and metadata: shrunk to the cell height, down to 7 px
     };
     Geometry geometry() const;
+    Geometry geometryFor(QSize size) const;
     QColor magnitudeColour(double magnitude) const;
 
     std::optional<numerics::TwoFourPattern> m_pattern;
