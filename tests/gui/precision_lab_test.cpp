@@ -527,6 +527,21 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(!window.precisionLabBusy(), kWorkTimeoutMs);
         QVERIFY(window.quantPanel()->result());
         QVERIFY(window.sparsityPanel()->study());
+
+        // Reset Layout brings a floated or closed dock back among the others.
+        dock->setFloating(true);
+        dock->hide();
+        QAction* reset = nullptr;
+        for (QAction* menu : window.menuBar()->actions())
+            if (menu->menu())
+                for (QAction* item : menu->menu()->actions())
+                    if (item->text().remove(QLatin1Char('&')) == QStringLiteral("Reset Layout"))
+                        reset = item;
+        QVERIFY(reset);
+        reset->trigger();
+        QVERIFY(!dock->isFloating());
+        QVERIFY(!dock->isHidden());
+        QVERIFY(window.tabifiedDockWidgets(dock).contains(window.findChild<QDockWidget*>(QStringLiteral("FormatsDock"))));
     }
 
     void figuresFollowADarkPalette()
