@@ -88,7 +88,7 @@ private slots:
         window.resize(1400, 900);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
-        QCOMPARE(window.lessons().lessons().size(), 2);
+        QCOMPARE(window.lessons().lessons().size(), 4);
         QVERIFY(window.lessons().problems().isEmpty());
         QCOMPARE(window.currentLessonId(), QStringLiteral("hierarchy"));
         QVERIFY(window.openLesson(QStringLiteral("occupancy")));
