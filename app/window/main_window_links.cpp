@@ -1,0 +1,182 @@
+// MainWindow, part two: the warpscope: links (lessons, launch views, occupancy, the number formats
+// and the precision lab), applied only when the whole link is valid.
+#include "window/main_window.h"
+
+#include "canvas/imgui_canvas.h"
+#include "links/view_link.h"
+#include "numerics/quant_config.h"
+#include "panels/amp_panel.h"
+#include "panels/format_explorer_panel.h"
+#include "panels/occupancy_panel.h"
+#include "panels/quant_panel.h"
+#include "panels/sparsity_panel.h"
+#include "scenes/hierarchy_scene.h"
+#include "scenes/placement_scene.h"
+#include "util/input_error.h"
+#include "util/parse.h"
+
+#include <QDockWidget>
+#include <QLineEdit>
+#include <QTabBar>
+#include <QTabWidget>
+#include <QUrl>
+
+namespace warpscope::app {
+
+std::optional<QString> MainWindow::openLink(const QUrl& url)
+{
+    ViewLink link;
+    try {
+        link = parseViewLink(url.toString().toStdString());
+        if (link.view == LinkView::Lesson) {
+            if (!m_lessons.find(QString::fromStdString(link.lessonId)))
+                throw InputError("link '" + url.toString().toStdString() + "': unknown lesson '" + link.lessonId +
+                                 "' (allowed: " + m_lessons.ids().join(QStringLiteral(", ")).toStdString() + ")");
+            openLesson(QString::fromStdString(link.lessonId));
+            showMessage(QString(), false);
+            return std::nullopt;
+        }
+        if (link.view == LinkView::Formats) {
+            // parseViewLink checked every value (the value is a number, the bits fit the format).
+            if (link.saturate)
+                m_formats->setSaturate(*link.saturate);
+            if (link.numberFormat)
+                m_formats->setFormat(*numerics::parseFormat(*link.numberFormat));
+            if (link.valueText)
+                m_formats->setComparedText(QString::fromStdString(*link.valueText));
+            if (link.bits)
+                m_formats->setBits(*link.bits);
+            showMessage(QString(), false);
+            focusFormats();
+            return std::nullopt;
+        }
+        if (link.view == LinkView::Amp || link.view == LinkView::Quant || link.view == LinkView::Sparsity) {
+            applyPrecisionLabLink(link, url);
+            showMessage(QString(), false);
+            return std::nullopt;
+        }
+        // Build the complete new state first and validate it; commit only if all of it is valid.
+        launch::LaunchShape shape = m_launch;
+        if (link.grid)
+            shape.grid = *link.grid;
+        if (link.block)
+            shape.block = *link.block;
+        launch::validateLaunch(shape);
+        QString arch = m_occupancy->arch();
+        occupancy::OccupancyInput input = m_occupancy->inputs();
+        if (link.arch)
+            arch = QString::fromStdString(*link.arch);
+        input.threadsPerBlock = static_cast<int>(shape.threadsPerBlock());
+        if (link.registers)
+            input.registersPerThread = *link.registers;
+        if (link.staticShared)
+            input.staticSharedBytes = *link.staticShared;
+        if (link.dynamicShared)
+            input.dynamicSharedBytes = *link.dynamicShared;
+        if (link.carveout)
+            input.carveoutPercent = *link.carveout;
+        if (link.barriers)
+            input.barriersPerBlock = *link.barriers;
+        const auto preset = gpu::findPreset(arch.toStdString());
+        if (!preset)
+            throw InputError("unknown architecture " + arch.toStdString());
+        try {
+            occupancy::validateInput(*preset, input);
+        } catch (const InputError& error) {
+            throw InputError("link '" + url.toString().toStdString() + "': " + error.what());
+        }
+        // The launch first, so the explorer's resultChanged sees a matching block and leaves it as
+        // given (a 16,16 block stays 2-D); setLaunch then finds the thread count already in step.
+        m_launch = shape;
+        m_occupancy->setInputs(arch, input);
+        setLaunch(shape);
+        showMessage(QString(), false);
+        switch (link.view) {
+        case LinkView::Hierarchy: showCanvasView(CanvasView::Hierarchy); break;
+        case LinkView::Placement: showCanvasView(CanvasView::Placement); break;
+        case LinkView::Occupancy: focusOccupancy(); break;
+        case LinkView::Lesson:
+        case LinkView::Formats:
+        case LinkView::Amp:
+        case LinkView::Quant:
+        case LinkView::Sparsity: break;
+        }
+        return std::nullopt;
+    } catch (const InputError& error) {
+        const QString message = QString::fromStdString(error.what());
+        showMessage(message, true);
+        return message;
+    }
+}
+
+// The link parser (Qt-free) and the panels agree on the ranges.
+static_assert(kLinkMaxAmpSteps == viz::kAmpMaxSteps);
+static_assert(kLinkMinQuantValues == viz::kQuantMinValues && kLinkMaxQuantValues == viz::kQuantMaxValues);
+
+void MainWindow::applyPrecisionLabLink(const ViewLink& link, const QUrl& url)
+{
+    // parseViewLink checked each value; what depends on the panel's current state is checked here,
+    // before anything changes.
+    const std::string where = "link '" + url.toString().toStdString() + "': ";
+    if (link.view == LinkView::Amp) {
+        viz::AmpRunRequest request = m_amp->request();
+        if (!link.ampModes.empty()) {
+            request.modes.clear();
+            for (const std::string& key : link.ampModes)
+                request.modes.push_back(*numerics::parseAmpMode(key));
+        }
+        if (link.steps)
+            request.steps = *link.steps;
+        if (link.growthInterval)
+            request.growthInterval = *link.growthInterval;
+        if (link.seed)
+            request.seed = *link.seed;
+        if (link.staticScale)
+            request.staticScale = static_cast<float>(*link.staticScale);
+        if (request.modes.empty())
+            throw InputError(where + "no mode is ticked (give modes=, e.g. modes=fp32,fp16,fp16-dynamic)");
+        m_amp->setRequest(request);
+        focusPrecisionLab(PrecisionLabTab::MixedPrecision);
+        m_amp->run();
+        return;
+    }
+    if (link.view == LinkView::Quant) {
+        viz::QuantLabRequest request = m_quant->request();
+        if (link.quantSource)
+            request.source = *viz::parseQuantSource(*link.quantSource);
+        try {
+            if (link.quantFormat)
+                request.config.format = numerics::parseQuantFormat(*link.quantFormat);
+            if (link.quantScheme)
+                request.config.scheme = numerics::parseQuantScheme(*link.quantScheme);
+            if (link.quantGranularity)
+                numerics::parseGranularity(*link.quantGranularity, request.config);
+            if (link.quantCalibrator)
+                numerics::parseCalibrator(*link.quantCalibrator, request.config);
+            numerics::validateQuantConfig(request.config);
+        } catch (const InputError& error) {
+            throw InputError(where + error.what());
+        }
+        if (link.count)
+            request.count = *link.count;
+        if (link.seed)
+            request.seed = *link.seed;
+        if (link.rows)
+            request.rows = *link.rows;
+        if (link.layer)
+            request.layer = *link.layer;
+        if (viz::isSynthetic(request.source) && request.count % request.rows != 0)
+            throw InputError(where + "rows " + std::to_string(request.rows) + " does not divide n " + std::to_string(request.count) +
+                             " (the values are laid out as rows x (n / rows))");
+        request.slice = 0;
+        focusPrecisionLab(PrecisionLabTab::Quantization);
+        m_quant->setRequest(request);
+        return;
+    }
+    if (link.layer)
+        m_sparsity->setLayer(*link.layer);
+    focusPrecisionLab(PrecisionLabTab::Sparsity);
+    m_sparsity->runIfNeeded();
+}
+
+} // namespace warpscope::app
