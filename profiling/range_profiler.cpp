@@ -94,6 +94,15 @@ RangeProfiler::RangeProfiler(CUcontext context, int deviceOrdinal, const std::ve
     passes.pConfigImage = m_config.data();
     WS_CUPTI(cuptiProfilerHostGetNumOfPasses(&passes));
     m_passes = passes.numOfPasses;
+
+    // Units once, not per kernel: they depend only on the chip and the metric names.
+    for (const std::string& name : m_metrics) {
+        CUpti_Profiler_Host_GetMetricProperties_Params properties{CUpti_Profiler_Host_GetMetricProperties_Params_STRUCT_SIZE};
+        properties.pHostObject = m_host;
+        properties.pMetricName = name.c_str();
+        if (cuptiProfilerHostGetMetricProperties(&properties) == CUPTI_SUCCESS && properties.pDimUnit)
+            m_units[name] = properties.pDimUnit;
+    }
 }
 
 RangeProfiler::~RangeProfiler()
@@ -131,19 +140,6 @@ bool RangeProfiler::tryAddMetrics(const std::vector<std::string>& metrics)
     add.ppMetricNames = names.data();
     add.numMetrics = names.size();
     return cuptiProfilerHostConfigAddMetrics(&add) == CUPTI_SUCCESS;
-}
-
-std::map<std::string, std::string> RangeProfiler::units() const
-{
-    std::map<std::string, std::string> out;
-    for (const std::string& name : m_metrics) {
-        CUpti_Profiler_Host_GetMetricProperties_Params properties{CUpti_Profiler_Host_GetMetricProperties_Params_STRUCT_SIZE};
-        properties.pHostObject = m_host;
-        properties.pMetricName = name.c_str();
-        if (cuptiProfilerHostGetMetricProperties(&properties) == CUPTI_SUCCESS && properties.pDimUnit)
-            out[name] = properties.pDimUnit;
-    }
-    return out;
 }
 
 RangeMeasurement RangeProfiler::measure(const std::function<void()>& launch)

@@ -42,7 +42,7 @@ public:
     std::size_t passes() const { return m_passes; }
     const std::vector<std::string>& metrics() const { return m_metrics; }
     const std::vector<std::string>& unavailable() const { return m_unavailable; }
-    std::map<std::string, std::string> units() const;
+    const std::map<std::string, std::string>& units() const { return m_units; } // CUPTI's dimension units
 
     // Runs `launch` (one kernel launch, synchronised) under the profiler; CUPTI replays the kernel
     // once per pass, restoring device memory between passes.
@@ -57,6 +57,7 @@ private:
     std::vector<std::uint8_t> m_availability;
     std::vector<std::uint8_t> m_config;
     std::vector<std::string> m_metrics, m_unavailable;
+    std::map<std::string, std::string> m_units;
     std::size_t m_passes = 0;
     ::CUpti_Profiler_Host_Object* m_host = nullptr;
 };

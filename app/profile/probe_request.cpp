@@ -1,10 +1,11 @@
 #include "profile/probe_request.h"
 
+#include "cli/cli_profile.h"
+
 #include "demo_kernels.h"
 #include "sim/kernel_args.h"
 #include "util/input_error.h"
 
-#include <QCoreApplication>
 #include <QFileInfo>
 
 namespace warpscope::app {
@@ -99,10 +100,9 @@ QString describeProbeRequest(const ProbeRequest& request)
 ProbeLocation findProbe()
 {
     ProbeLocation location;
-    const QString fromEnvironment = qEnvironmentVariable("WARPSCOPE_PROBE");
-    location.fromEnvironment = !fromEnvironment.isEmpty();
-    location.path = location.fromEnvironment ? fromEnvironment
-                                             : QCoreApplication::applicationDirPath() + QStringLiteral("/warpscope-probe");
+    // The same rule as `warpscope profile`: $WARPSCOPE_PROBE, else beside this program.
+    location.fromEnvironment = !qEnvironmentVariable("WARPSCOPE_PROBE").isEmpty();
+    location.path = QString::fromStdString(cli::probePath());
     const QFileInfo info(location.path);
     location.executable = info.isFile() && info.isExecutable();
     return location;

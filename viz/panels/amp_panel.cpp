@@ -80,10 +80,6 @@ AmpPanel::AmpPanel(QWidget* parent) : QWidget(parent)
 {
     setObjectName(QStringLiteral("ampPanel"));
     m_worker = new LabWorker(this);
-    connect(m_worker, &LabWorker::progress, this, [this](int done, int total) {
-        m_progress->setRange(0, total);
-        m_progress->setValue(done);
-    });
     connect(m_worker, &LabWorker::finished, this, [this] {
         setRunning(false);
         emit runFinished();
@@ -191,6 +187,7 @@ QWidget* AmpPanel::buildControls()
     m_cancelButton = new QPushButton(tr("Cancel"), box);
     m_cancelButton->setObjectName(QStringLiteral("ampCancel"));
     m_progress = new QProgressBar(box);
+    m_worker->driveProgressBar(m_progress);
     m_progress->setMaximumWidth(180);
     m_progress->setTextVisible(true);
     m_status = new QLabel(box);

@@ -1,6 +1,7 @@
 #include "panels/precision_lab_worker.h"
 
 #include <QMetaObject>
+#include <QProgressBar>
 
 #include <exception>
 
@@ -111,6 +112,14 @@ void LabWorker::completed(std::uint64_t id, const Delivery& delivery)
         delivery();
     m_deliveredId = id;
     emit finished();
+}
+
+void LabWorker::driveProgressBar(QProgressBar* bar)
+{
+    connect(this, &LabWorker::progress, bar, [bar](int done, int total) {
+        bar->setRange(0, total);
+        bar->setValue(done);
+    });
 }
 
 } // namespace warpscope::viz

@@ -6,6 +6,8 @@
 
 #include <QObject>
 
+class QProgressBar;
+
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
@@ -35,6 +37,8 @@ public:
     // A job is queued or running, or its delivery has not run yet.
     bool busy() const { return m_deliveredId != m_latestId; }
     std::uint64_t latestId() const { return m_latestId; }
+    // Shows the newest job's progress on `bar` (its range and value follow progress()).
+    void driveProgressBar(QProgressBar* bar);
 
 signals:
     void started();                        // a job began while the worker was idle

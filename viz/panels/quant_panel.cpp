@@ -209,10 +209,6 @@ QuantPanel::QuantPanel(QWidget* parent) : QWidget(parent), m_cache(std::make_sha
 {
     setObjectName(QStringLiteral("quantPanel"));
     m_worker = new LabWorker(this);
-    connect(m_worker, &LabWorker::progress, this, [this](int done, int total) {
-        m_progress->setRange(0, total);
-        m_progress->setValue(done);
-    });
     connect(m_worker, &LabWorker::started, this, [this] { m_progress->setVisible(true); });
     connect(m_worker, &LabWorker::finished, this, [this] {
         m_progress->setVisible(false);
@@ -324,6 +320,7 @@ QWidget* QuantPanel::buildControls()
     });
 
     m_progress = new QProgressBar(box);
+    m_worker->driveProgressBar(m_progress);
     m_progress->setMaximumWidth(200);
     m_status = new QLabel(box);
     m_status->setObjectName(QStringLiteral("quantStatus"));

@@ -53,10 +53,6 @@ SparsityPanel::SparsityPanel(QWidget* parent) : QWidget(parent)
 {
     setObjectName(QStringLiteral("sparsityPanel"));
     m_worker = new LabWorker(this);
-    connect(m_worker, &LabWorker::progress, this, [this](int done, int total) {
-        m_progress->setRange(0, total);
-        m_progress->setValue(done);
-    });
     connect(m_worker, &LabWorker::started, this, [this] {
         m_progress->setVisible(true);
         m_cancelButton->setEnabled(true);
@@ -128,6 +124,7 @@ QWidget* SparsityPanel::buildControls()
     m_runButton->setToolTip(tr("Train the dense model in FP32 (1000 steps), prune it 2:4 and fine-tune"));
     m_cancelButton = new QPushButton(tr("Cancel"), box);
     m_progress = new QProgressBar(box);
+    m_worker->driveProgressBar(m_progress);
     m_progress->setMaximumWidth(200);
     m_status = new QLabel(box);
     m_status->setObjectName(QStringLiteral("sparsityStatus"));
