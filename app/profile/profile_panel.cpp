@@ -1,7 +1,7 @@
 #include "profile/profile_panel.h"
 
-#include "panels/profile_format.h"
-#include "panels/profile_views.h"
+#include "profile/profile_format.h"
+#include "profile/profile_views.h"
 #include "profile/profile_form.h"
 #include "profile/session_file.h"
 

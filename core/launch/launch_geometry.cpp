@@ -97,6 +97,11 @@ std::string formatDim3(const Dim3& dim)
     return std::to_string(dim.x);
 }
 
+std::string formatIndex(const Dim3& index)
+{
+    return "(" + std::to_string(index.x) + ", " + std::to_string(index.y) + ", " + std::to_string(index.z) + ")";
+}
+
 std::int64_t linearIndex(const Dim3& index, const Dim3& extent)
 {
     return index.x + index.y * extent.x + index.z * extent.x * extent.y;

@@ -50,6 +50,7 @@ void validateLaunch(const LaunchShape& shape);
 // "4,2" / "96" / "8,8,4" -> Dim3; missing components are 1. Throws InputError.
 Dim3 parseDim3(std::string_view text, std::string_view what);
 std::string formatDim3(const Dim3& dim); // "4,2" (trailing 1s dropped), "1" for 1,1,1
+std::string formatIndex(const Dim3& index); // "(1, 0, 0)": a blockIdx or threadIdx, every component
 
 // parseDim3 plus the limits of blockDim / gridDim, with messages that name `what` and the limits.
 Dim3 parseBlockDim(std::string_view text, std::string_view what);

@@ -6,7 +6,7 @@
 #include "canvas/imgui_canvas.h"
 #include "canvas/imgui_context_scope.h"
 #include "canvas/software_rasterizer.h"
-#include "scenes/hierarchy_scene.h"
+#include "hierarchy/hierarchy_scene.h"
 
 #include <benchmark/benchmark.h>
 

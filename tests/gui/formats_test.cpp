@@ -5,11 +5,11 @@
 // screenshot --view formats` set the panel up (a bad link gives one clear message).
 #include "links/view_link.h"
 #include "numerics/number_format.h"
-#include "panels/format_bit_toggles.h"
-#include "panels/format_comparison.h"
-#include "panels/format_decimal.h"
-#include "panels/format_explorer_panel.h"
-#include "panels/format_range_bar.h"
+#include "formats/format_bit_toggles.h"
+#include "formats/format_comparison.h"
+#include "formats/format_decimal.h"
+#include "formats/format_explorer_panel.h"
+#include "formats/format_range_bar.h"
 #include "window/application_setup.h"
 #include "window/main_window.h"
 

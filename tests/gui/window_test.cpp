@@ -1,12 +1,12 @@
 // The window as a user meets it: it opens, every view renders, lesson links drive the figures,
 // malformed links show a message and change nothing, hover and click on the canvas report the
 // right thread, and `warpscope screenshot` writes a PNG that is not blank.
-#include "layout/hierarchy_layout.h"
+#include "hierarchy/hierarchy_layout.h"
 #include "lessons/lesson_library.h"
 #include "occupancy/occupancy.h"
-#include "panels/occupancy_panel.h"
-#include "scenes/hierarchy_scene.h"
-#include "scenes/placement_scene.h"
+#include "occupancy/occupancy_panel.h"
+#include "hierarchy/hierarchy_scene.h"
+#include "placement/placement_scene.h"
 #include "window/about_text.h"
 #include "window/application_setup.h"
 #include "window/main_window.h"

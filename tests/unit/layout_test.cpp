@@ -1,7 +1,7 @@
 // Canvas layout and hit-testing math, without painting.
-#include "layout/hierarchy_layout.h"
-#include "layout/placement_layout.h"
-#include "layout/view_transform.h"
+#include "hierarchy/hierarchy_layout.h"
+#include "placement/placement_layout.h"
+#include "canvas/view_transform.h"
 
 #include <gtest/gtest.h>
 

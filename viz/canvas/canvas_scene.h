@@ -3,7 +3,7 @@
 // zoom and pan live in a ViewTransform the canvas drives from input ImGui did not want.
 #pragma once
 
-#include "layout/view_transform.h"
+#include "canvas/view_transform.h"
 
 struct ImDrawList;
 

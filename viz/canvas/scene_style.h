@@ -1,0 +1,50 @@
+// Colours and small drawing helpers shared by the canvas scenes.
+#pragma once
+
+#include "canvas/view_transform.h"
+
+#include <imgui.h>
+
+namespace warpscope::viz::style {
+
+inline constexpr ImU32 kBlockFill = IM_COL32(38, 44, 56, 255);
+inline constexpr ImU32 kBlockBorder = IM_COL32(96, 108, 132, 255);
+inline constexpr ImU32 kWarpEven = IM_COL32(66, 135, 200, 255);
+inline constexpr ImU32 kWarpOdd = IM_COL32(48, 104, 164, 255);
+inline constexpr ImU32 kWarpEvenAlt = IM_COL32(96, 160, 220, 255); // odd threadIdx.y rows
+inline constexpr ImU32 kWarpOddAlt = IM_COL32(74, 130, 190, 255);
+inline constexpr ImU32 kIdleLane = IM_COL32(62, 62, 68, 255);
+inline constexpr ImU32 kIdleMark = IM_COL32(120, 120, 128, 255);
+inline constexpr ImU32 kHover = IM_COL32(255, 204, 64, 255);
+inline constexpr ImU32 kSelected = IM_COL32(255, 120, 48, 255);
+inline constexpr ImU32 kText = IM_COL32(220, 226, 236, 255);
+inline constexpr ImU32 kTextDim = IM_COL32(150, 158, 172, 255);
+inline constexpr ImU32 kTail = IM_COL32(232, 96, 80, 255);
+inline constexpr ImU32 kTailDim = IM_COL32(150, 70, 64, 200); // unused slots of the tail wave
+
+inline ImVec2 toImVec(Point p) { return ImVec2(static_cast<float>(p.x), static_cast<float>(p.y)); }
+
+inline void fillRect(ImDrawList* list, const Rect& r, ImU32 colour, float rounding = 0.0f)
+{
+    list->AddRectFilled(ImVec2(static_cast<float>(r.x), static_cast<float>(r.y)),
+                        ImVec2(static_cast<float>(r.right()), static_cast<float>(r.bottom())), colour, rounding);
+}
+
+inline void strokeRect(ImDrawList* list, const Rect& r, ImU32 colour, float thickness = 1.0f, float rounding = 0.0f)
+{
+    list->AddRect(ImVec2(static_cast<float>(r.x), static_cast<float>(r.y)),
+                  ImVec2(static_cast<float>(r.right()), static_cast<float>(r.bottom())), colour, rounding, 0, thickness);
+}
+
+// The colour of wave `wave` out of many: a hue wheel that keeps neighbours distinct.
+inline ImU32 waveColour(long long wave, float alpha = 1.0f)
+{
+    // Golden-ratio steps around the hue wheel, starting at blue (red is kept for the tail).
+    const double turns = 0.58 + static_cast<double>(wave % 1000003) * 0.618033988749895;
+    const float hue = static_cast<float>(turns - static_cast<long long>(turns));
+    float r, g, b;
+    ImGui::ColorConvertHSVtoRGB(hue, 0.55f, 0.85f, r, g, b);
+    return ImGui::ColorConvertFloat4ToU32(ImVec4(r, g, b, alpha));
+}
+
+} // namespace warpscope::viz::style

@@ -1,0 +1,752 @@
+#include "occupancy/occupancy_panel.h"
+#include "common/plot_style.h"
+
+#include "gpu/gpu_preset.h"
+#include "util/input_error.h"
+#include "util/parse.h"
+
+#include <qcustomplot.h>
+
+#include <QComboBox>
+#include <QEvent>
+#include <QFormLayout>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QMouseEvent>
+#include <QScrollArea>
+#include <QSignalBlocker>
+#include <QSpinBox>
+#include <QTimer>
+#include <QToolTip>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <climits>
+#include <cstdint>
+#include <initializer_list>
+#include <type_traits>
+#include <utility>
+
+namespace warpscope::viz {
+namespace {
+
+using occupancy::OccupancyInput;
+using occupancy::SweepPoint;
+
+constexpr int kSharedSweepStep = 512; // bytes between points of the shared memory plot
+
+QString toQString(std::string_view text)
+{
+    return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size()));
+}
+
+// "75 %", "66.67 %", "37.5 %", as the core's explanation writes it.
+QString formatPercent(double fraction)
+{
+    QString text = QString::number(fraction * 100.0, 'f', 2);
+    if (text.contains(QLatin1Char('.'))) {
+        while (text.endsWith(QLatin1Char('0')))
+            text.chop(1);
+        if (text.endsWith(QLatin1Char('.')))
+            text.chop(1);
+    }
+    return text + QStringLiteral(" %");
+}
+
+QString plural(int count, const char* one, const char* many)
+{
+    return QString::number(count) + QLatin1Char(' ') + QLatin1String(count == 1 ? one : many);
+}
+
+// The inputs a sweep depends on, as text; the caller zeroes the fields the sweep varies.
+QString sweepKey(const QString& arch, const OccupancyInput& input)
+{
+    return arch + QString::asprintf("|%d|%d|%zu|%zu|%d|%d", input.threadsPerBlock, input.registersPerThread,
+                                    input.staticSharedBytes, input.dynamicSharedBytes,
+                                    input.carveoutPercent, input.barriersPerBlock);
+}
+
+// A spin box whose arrows move to the next multiple of the single step (100 -> 128 with step 32),
+// while any value in range can still be typed.
+class SnappingSpinBox : public QSpinBox {
+public:
+    using QSpinBox::QSpinBox;
+    void stepBy(int steps) override
+    {
+        const int step = std::max(1, singleStep());
+        const int current = value();
+        const int base = steps > 0 ? current / step : (current + step - 1) / step;
+        setValue(std::clamp((base + steps) * step, minimum(), maximum()));
+    }
+};
+
+QSpinBox* makeSpinBox(QSpinBox* spin, int minimum, int maximum, int step, const QString& suffix,
+                      const QString& toolTip = {})
+{
+    spin->setRange(minimum, maximum);
+    spin->setSingleStep(step);
+    spin->setSuffix(suffix);
+    spin->setGroupSeparatorShown(true);
+    spin->setAccelerated(true);
+    spin->setToolTip(toolTip);
+    return spin;
+}
+
+QColor errorColor(const QPalette& palette)
+{
+    return palette.color(QPalette::Window).lightness() < 128 ? QColor(0xff, 0x6b, 0x6b)
+                                                             : QColor(0xc6, 0x28, 0x28);
+}
+
+QCPColorGradient viridis()
+{
+    // Samples of matplotlib's viridis: perceptually uniform and readable in greyscale.
+    static const char* const stops[] = {"#440154", "#482475", "#414487", "#355f8d",
+                                        "#2a788e", "#21918c", "#22a884", "#44bf70",
+                                        "#7ad151", "#bddf26", "#fde725"};
+    QMap<double, QColor> colorStops;
+    for (int i = 0; i < 11; ++i)
+        colorStops.insert(i / 10.0, QColor(QLatin1String(stops[i])));
+    QCPColorGradient gradient;
+    gradient.setColorStops(colorStops);
+    return gradient;
+}
+
+QSharedPointer<QCPAxisTickerFixed> fixedTicker(double step)
+{
+    QSharedPointer<QCPAxisTickerFixed> ticker(new QCPAxisTickerFixed);
+    ticker->setTickStep(step);
+    ticker->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
+    return ticker;
+}
+
+bool insideAxisRect(QCustomPlot* plot, QMouseEvent* event)
+{
+    return plot->axisRect()->rect().contains(event->position().toPoint());
+}
+
+// The sweep point nearest to the mouse along x; nullptr when outside the axis rect or empty.
+const SweepPoint* pointUnderMouse(QCustomPlot* plot, const std::vector<SweepPoint>& points,
+                                  double xScale, QMouseEvent* event)
+{
+    if (points.empty() || !insideAxisRect(plot, event))
+        return nullptr;
+    const double x = plot->xAxis->pixelToCoord(event->position().x()) * xScale;
+    const auto after = std::lower_bound(points.begin(), points.end(), x,
+                                        [](const SweepPoint& p, double value) { return p.x < value; });
+    if (after == points.begin())
+        return &*after;
+    if (after == points.end())
+        return &points.back();
+    const auto before = std::prev(after);
+    return (x - before->x) <= (after->x - x) ? &*before : &*after;
+}
+
+} // namespace
+
+OccupancyPanel::OccupancyPanel(QWidget* parent) : QWidget(parent)
+{
+    m_arch = gpu::findPreset("sm_90") ? QStringLiteral("sm_90") : toQString(gpu::allPresets().front().arch);
+
+    m_plotTimer = new QTimer(this);
+    m_plotTimer->setSingleShot(true);
+    m_plotTimer->setInterval(0);
+    connect(m_plotTimer, &QTimer::timeout, this, &OccupancyPanel::rebuildPlots);
+
+    auto* content = new QWidget;
+    auto* layout = new QVBoxLayout(content);
+    layout->setContentsMargins(6, 6, 6, 6);
+    layout->setSpacing(6);
+    layout->addWidget(buildControls());
+    layout->addWidget(buildResultArea());
+    layout->addWidget(buildPlots(), 1);
+    m_footnoteLabel = new QLabel(tr("Theoretical occupancy from the CUDA toolkit's cuda_occupancy.h. "
+                                    "Achieved occupancy is measured (profiling)."));
+    m_footnoteLabel->setWordWrap(true);
+    layout->addWidget(m_footnoteLabel);
+
+    auto* scroll = new QScrollArea;
+    scroll->setWidget(content);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    auto* outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    outer->addWidget(scroll);
+
+    applyPlotStyle();
+    syncControlsFromInput();
+    recompute();
+}
+
+void OccupancyPanel::setInputs(const QString& arch, const occupancy::OccupancyInput& input)
+{
+    const auto preset = gpu::findPreset(arch.toStdString());
+    m_arch = preset ? toQString(preset->arch) : arch;
+    m_input = input;
+    syncControlsFromInput();
+    recompute();
+}
+
+QString OccupancyPanel::arch() const { return m_arch; }
+
+occupancy::OccupancyInput OccupancyPanel::inputs() const { return m_input; }
+
+const std::optional<occupancy::OccupancyResult>& OccupancyPanel::result() const { return m_result; }
+
+void OccupancyPanel::changeEvent(QEvent* event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() != QEvent::PaletteChange || m_footnoteLabel == nullptr)
+        return;
+    applyPlotStyle();
+    if (m_result)
+        showResult();
+}
+
+std::optional<gpu::GpuPreset> OccupancyPanel::currentPreset() const
+{
+    return gpu::findPreset(m_arch.toStdString());
+}
+
+QWidget* OccupancyPanel::buildControls()
+{
+    m_presetCombo = new QComboBox;
+    for (const gpu::GpuPreset& preset : gpu::allPresets())
+        m_presetCombo->addItem(QStringLiteral("%1 (%2)").arg(toQString(preset.name), toQString(preset.arch)),
+                               toQString(preset.arch));
+    m_presetCombo->setToolTip(tr("GPU preset: the per-architecture limits (warps, blocks, registers and "
+                                 "shared memory per SM) that the occupancy calculator uses."));
+
+    // Maxima and the tooltips that quote them follow the preset (applyPresetLimits).
+    m_blockSpin = makeSpinBox(new SnappingSpinBox, 1, 1024, 32, {});
+    m_registersSpin = makeSpinBox(new QSpinBox, 1, 255, 1, {});
+    m_staticSharedSpin = makeSpinBox(new SnappingSpinBox, 0, 48 * 1024, 1024, tr(" B"));
+    m_dynamicSharedSpin = makeSpinBox(new SnappingSpinBox, 0, 48 * 1024, 1024, tr(" B"));
+    m_carveoutSpin = makeSpinBox(
+        new QSpinBox, -1, 100, 1, tr(" %"),
+        tr("Preferred shared memory carveout (cudaFuncAttributePreferredSharedMemoryCarveout): the share "
+           "of the SM's unified L1/shared storage used as shared memory. Allowed: default (-1) or 0..100 %."));
+    m_carveoutSpin->setSpecialValueText(tr("default"));
+    m_barriersSpin = makeSpinBox(
+        new QSpinBox, 0, 16, 1, {},
+        tr("Block barriers the kernel uses (__syncthreads is barrier 0). cuda_occupancy.h limits blocks "
+           "by barriers from compute capability 9.0. Allowed: 0..16."));
+
+    connect(m_presetCombo, &QComboBox::currentIndexChanged, this, [this] {
+        m_arch = m_presetCombo->currentData().toString();
+        applyPresetLimits();
+        // A new preset can lower a maximum; adopt what the clamped fields now show.
+        m_input.threadsPerBlock = m_blockSpin->value();
+        m_input.registersPerThread = m_registersSpin->value();
+        m_input.staticSharedBytes = static_cast<std::size_t>(m_staticSharedSpin->value());
+        m_input.dynamicSharedBytes = static_cast<std::size_t>(m_dynamicSharedSpin->value());
+        recompute();
+    });
+    const auto bind = [this](QSpinBox* spin, auto field) {
+        connect(spin, &QSpinBox::valueChanged, this, [this, field](int value) {
+            m_input.*field = static_cast<std::remove_reference_t<decltype(m_input.*field)>>(value);
+            recompute();
+        });
+    };
+    bind(m_blockSpin, &OccupancyInput::threadsPerBlock);
+    bind(m_registersSpin, &OccupancyInput::registersPerThread);
+    bind(m_staticSharedSpin, &OccupancyInput::staticSharedBytes);
+    bind(m_dynamicSharedSpin, &OccupancyInput::dynamicSharedBytes);
+    bind(m_carveoutSpin, &OccupancyInput::carveoutPercent);
+    bind(m_barriersSpin, &OccupancyInput::barriersPerBlock);
+
+    auto* controls = new QWidget;
+    auto* layout = new QVBoxLayout(controls);
+    layout->setContentsMargins(0, 0, 0, 0);
+    auto* presetForm = new QFormLayout;
+    presetForm->addRow(tr("GPU"), m_presetCombo);
+    layout->addLayout(presetForm);
+
+    auto* columns = new QHBoxLayout;
+    auto* launchForm = new QFormLayout;
+    launchForm->addRow(tr("Block size"), m_blockSpin);
+    launchForm->addRow(tr("Registers / thread"), m_registersSpin);
+    launchForm->addRow(tr("Barriers / block"), m_barriersSpin);
+    auto* sharedForm = new QFormLayout;
+    sharedForm->addRow(tr("Static shared"), m_staticSharedSpin);
+    sharedForm->addRow(tr("Dynamic shared"), m_dynamicSharedSpin);
+    sharedForm->addRow(tr("Carveout"), m_carveoutSpin);
+    for (QFormLayout* form : {presetForm, launchForm, sharedForm})
+        form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    columns->addLayout(launchForm, 1);
+    columns->addLayout(sharedForm, 1);
+    layout->addLayout(columns);
+    return controls;
+}
+
+QWidget* OccupancyPanel::buildResultArea()
+{
+    auto* area = new QWidget;
+    auto* layout = new QVBoxLayout(area);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(3);
+
+    auto makeLabel = [](bool bold) {
+        auto* label = new QLabel;
+        label->setWordWrap(true);
+        label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        if (bold) {
+            QFont font = label->font();
+            font.setBold(true);
+            label->setFont(font);
+        }
+        return label;
+    };
+    m_errorLabel = makeLabel(false);
+    m_summaryLabel = makeLabel(true);
+    m_limitedByLabel = makeLabel(true);
+    m_explanationLabel = makeLabel(false);
+    m_errorLabel->hide();
+
+    m_limiterTable = new QWidget;
+    auto* grid = new QGridLayout(m_limiterTable);
+    grid->setContentsMargins(0, 2, 0, 2);
+    grid->setHorizontalSpacing(16);
+    grid->setVerticalSpacing(1);
+    auto* factorHeader = new QLabel(tr("Limiter"));
+    auto* limitHeader = new QLabel(tr("Blocks / SM allowed"));
+    factorHeader->setForegroundRole(QPalette::PlaceholderText);
+    limitHeader->setForegroundRole(QPalette::PlaceholderText);
+    grid->addWidget(factorHeader, 0, 0);
+    grid->addWidget(limitHeader, 0, 1, Qt::AlignRight);
+    for (std::size_t row = 0; row < m_limiterNames.size(); ++row) {
+        m_limiterNames[row] = new QLabel;
+        m_limiterValues[row] = new QLabel;
+        grid->addWidget(m_limiterNames[row], static_cast<int>(row) + 1, 0);
+        grid->addWidget(m_limiterValues[row], static_cast<int>(row) + 1, 1, Qt::AlignRight);
+    }
+    grid->setColumnStretch(2, 1);
+
+    layout->addWidget(m_errorLabel);
+    layout->addWidget(m_summaryLabel);
+    layout->addWidget(m_limitedByLabel);
+    layout->addWidget(m_limiterTable);
+    layout->addWidget(m_explanationLabel);
+    return area;
+}
+
+QWidget* OccupancyPanel::buildPlots()
+{
+    auto* plots = new QWidget;
+    auto* grid = new QGridLayout(plots);
+    grid->setContentsMargins(0, 0, 0, 0);
+    grid->setSpacing(4);
+
+    initSweepPlot(m_blockPlot, tr("Occupancy vs block size"), tr("threads per block"));
+    m_blockPlot.describeX = [](int x) { return QStringLiteral("%1 threads per block").arg(x); };
+    m_blockPlot.plot->xAxis->setTicker(fixedTicker(256));
+    initSweepPlot(m_registersPlot, tr("vs registers per thread"), tr("registers per thread"));
+    m_registersPlot.describeX = [](int x) { return QStringLiteral("%1 registers per thread").arg(x); };
+    m_registersPlot.plot->xAxis->setTicker(fixedTicker(64));
+    initSweepPlot(m_sharedPlot, tr("vs shared memory per block"), tr("shared memory per block (KB)"));
+    m_sharedPlot.xScale = 1024.0;
+    m_sharedPlot.describeX = [](int x) {
+        return QString::fromStdString(formatBytes(static_cast<std::size_t>(x))) +
+               QStringLiteral(" shared per block (as dynamic)");
+    };
+    initHeatmap();
+
+    // Clicking a point of the block size or registers plot sets that input.
+    const std::pair<SweepPlot*, QSpinBox*> clickable[] = {{&m_blockPlot, m_blockSpin},
+                                                          {&m_registersPlot, m_registersSpin}};
+    for (const auto& [clickedPlot, clickedSpin] : clickable)
+        connect(clickedPlot->plot, &QCustomPlot::mousePress, this,
+                [sweep = clickedPlot, spin = clickedSpin](QMouseEvent* event) {
+                    const SweepPoint* point = pointUnderMouse(sweep->plot, sweep->points, sweep->xScale, event);
+                    if (event->button() == Qt::LeftButton && point != nullptr)
+                        spin->setValue(point->x);
+                });
+    for (SweepPlot* sweep : {&m_blockPlot, &m_registersPlot, &m_sharedPlot})
+        connect(sweep->plot, &QCustomPlot::mouseMove, this,
+                [this, sweep](QMouseEvent* event) { hoverSweep(*sweep, event); });
+    connect(m_heatmap.plot, &QCustomPlot::mouseMove, this, [this](QMouseEvent* event) { hoverHeatmap(event); });
+
+    grid->addWidget(m_blockPlot.plot, 0, 0);
+    grid->addWidget(m_registersPlot.plot, 0, 1);
+    grid->addWidget(m_sharedPlot.plot, 1, 0);
+    grid->addWidget(m_heatmap.plot, 1, 1);
+    return plots;
+}
+
+void OccupancyPanel::initSweepPlot(SweepPlot& sweep, const QString& title, const QString& xLabel)
+{
+    sweep.plot = new QCustomPlot;
+    sweep.plot->setMinimumSize(200, 190);
+    sweep.plot->setMouseTracking(true);
+    sweep.plot->plotLayout()->insertRow(0);
+    sweep.title = new QCPTextElement(sweep.plot, title);
+    sweep.plot->plotLayout()->addElement(0, 0, sweep.title);
+    sweep.plot->xAxis->setLabel(xLabel);
+    sweep.plot->yAxis->setLabel(tr("active warps per SM"));
+
+    sweep.graph = sweep.plot->addGraph();
+    // A block of 100 threads occupies like one of 128, so each value also covers the gap to its left.
+    sweep.graph->setLineStyle(QCPGraph::lsStepRight);
+    sweep.markerLine = new QCPItemStraightLine(sweep.plot);
+    sweep.marker = new QCPItemTracer(sweep.plot);
+    sweep.marker->setStyle(QCPItemTracer::tsCircle);
+    sweep.marker->setSize(9);
+}
+
+void OccupancyPanel::initHeatmap()
+{
+    QCustomPlot* plot = new QCustomPlot;
+    m_heatmap.plot = plot;
+    plot->setMinimumSize(200, 190);
+    plot->setMouseTracking(true);
+    plot->xAxis->setLabel(tr("threads per block"));
+    plot->yAxis->setLabel(tr("registers per thread"));
+    plot->xAxis->setTicker(fixedTicker(512));
+    plot->yAxis->setTicker(fixedTicker(64));
+    plot->xAxis->grid()->setVisible(false);
+    plot->yAxis->grid()->setVisible(false);
+
+    m_heatmap.map = new QCPColorMap(plot->xAxis, plot->yAxis);
+    m_heatmap.map->setInterpolate(false);
+    m_heatmap.scale = new QCPColorScale(plot);
+    m_heatmap.scale->setType(QCPAxis::atRight);
+    m_heatmap.scale->setBarWidth(8);
+    m_heatmap.scale->setLabel(tr("occupancy"));
+    m_heatmap.scale->axis()->setTicker(fixedTicker(0.25));
+    m_heatmap.map->setColorScale(m_heatmap.scale);
+    m_heatmap.map->setGradient(viridis());
+    m_heatmap.map->setDataRange(QCPRange(0.0, 1.0));
+    plot->plotLayout()->addElement(0, 1, m_heatmap.scale);
+    auto* margins = new QCPMarginGroup(plot);
+    plot->axisRect()->setMarginGroup(QCP::msTop | QCP::msBottom, margins);
+    m_heatmap.scale->setMarginGroup(QCP::msTop | QCP::msBottom, margins);
+
+    plot->plotLayout()->insertRow(0);
+    m_heatmap.title = new QCPTextElement(plot, tr("Block size x registers"));
+    plot->plotLayout()->addElement(0, 0, m_heatmap.title);
+
+    // White cross in a dark ring: visible on both ends of the gradient.
+    m_heatmap.markerRing = new QCPItemTracer(plot);
+    m_heatmap.markerRing->setStyle(QCPItemTracer::tsCircle);
+    m_heatmap.markerRing->setSize(12);
+    m_heatmap.markerRing->setPen(QPen(Qt::black, 1.5));
+    m_heatmap.markerCross = new QCPItemTracer(plot);
+    m_heatmap.markerCross->setStyle(QCPItemTracer::tsPlus);
+    m_heatmap.markerCross->setSize(10);
+    m_heatmap.markerCross->setPen(QPen(Qt::white, 2));
+}
+
+void OccupancyPanel::applyPresetLimits()
+{
+    const auto preset = currentPreset();
+    if (!preset)
+        return;
+    const QSignalBlocker blockBlocker(m_blockSpin);
+    const QSignalBlocker registersBlocker(m_registersSpin);
+    const QSignalBlocker staticBlocker(m_staticSharedSpin);
+    const QSignalBlocker dynamicBlocker(m_dynamicSharedSpin);
+    m_blockSpin->setMaximum(preset->maxThreadsPerBlock);
+    m_registersSpin->setMaximum(preset->maxRegistersPerThread);
+    m_staticSharedSpin->setMaximum(static_cast<int>(preset->sharedPerBlock));
+    m_dynamicSharedSpin->setMaximum(static_cast<int>(preset->sharedPerBlockOptin));
+
+    const QString arch = toQString(preset->arch);
+    m_blockSpin->setToolTip(tr("Threads per block (blockDim.x * y * z). The arrows step by a warp (%1); "
+                               "any value can be typed. Allowed: 1..%2.")
+                                .arg(preset->warpSize)
+                                .arg(preset->maxThreadsPerBlock));
+    m_staticSharedSpin->setToolTip(
+        tr("Static shared memory per block (__shared__ arrays), in bytes. Allowed: 0..%1 (%2).")
+            .arg(QString::fromStdString(withThousands(static_cast<std::int64_t>(preset->sharedPerBlock))),
+                 QString::fromStdString(formatBytes(preset->sharedPerBlock))));
+    m_dynamicSharedSpin->setToolTip(
+        tr("Dynamic shared memory per block (the third <<<>>> launch argument), in bytes. Allowed: "
+           "0..%1 (%2, the opt-in limit of %3; static + dynamic above %4 needs "
+           "cudaFuncSetAttribute(MaxDynamicSharedMemorySize)).")
+            .arg(QString::fromStdString(withThousands(static_cast<std::int64_t>(preset->sharedPerBlockOptin))),
+                 QString::fromStdString(formatBytes(preset->sharedPerBlockOptin)), arch,
+                 QString::fromStdString(formatBytes(preset->sharedPerBlock))));
+}
+
+void OccupancyPanel::syncControlsFromInput()
+{
+    const QSignalBlocker comboBlocker(m_presetCombo);
+    if (const int index = m_presetCombo->findData(m_arch); index >= 0)
+        m_presetCombo->setCurrentIndex(index);
+    applyPresetLimits();
+    const std::initializer_list<QSpinBox*> spins{m_blockSpin,         m_registersSpin, m_staticSharedSpin,
+                                                 m_dynamicSharedSpin, m_carveoutSpin,  m_barriersSpin};
+    for (QSpinBox* spin : spins)
+        spin->blockSignals(true);
+    // Out-of-range inputs show clamped here but stay as given in m_input, so the error names them.
+    m_blockSpin->setValue(m_input.threadsPerBlock);
+    m_registersSpin->setValue(m_input.registersPerThread);
+    m_staticSharedSpin->setValue(static_cast<int>(std::min<std::size_t>(m_input.staticSharedBytes, INT_MAX)));
+    m_dynamicSharedSpin->setValue(static_cast<int>(std::min<std::size_t>(m_input.dynamicSharedBytes, INT_MAX)));
+    m_carveoutSpin->setValue(m_input.carveoutPercent);
+    m_barriersSpin->setValue(m_input.barriersPerBlock);
+    for (QSpinBox* spin : spins)
+        spin->blockSignals(false);
+}
+
+void OccupancyPanel::recompute()
+{
+    const auto preset = currentPreset();
+    if (!preset) {
+        m_result.reset();
+        showError(tr("unknown GPU architecture \"%1\" (known: %2)")
+                      .arg(m_arch, QString::fromStdString(gpu::knownArchList())));
+        return;
+    }
+    try {
+        m_result = occupancy::computeOccupancy(*preset, m_input);
+    } catch (const InputError& error) {
+        m_result.reset();
+        showError(QString::fromStdString(error.what()));
+        return;
+    }
+    showResult();
+    m_plotTimer->start();
+    emit resultChanged(m_arch, *m_result);
+}
+
+void OccupancyPanel::showResult()
+{
+    const occupancy::OccupancyResult& result = *m_result;
+    QString summary = tr("%1 — %2 x %3 = %4 of %5 warps per SM")
+                          .arg(formatPercent(result.occupancy),
+                               plural(result.activeBlocksPerSm, "block", "blocks"),
+                               plural(result.warpsPerBlock, "warp", "warps"),
+                               QString::number(result.activeWarpsPerSm),
+                               QString::number(result.maxWarpsPerSm));
+    if (!result.launchable())
+        summary += tr(" (cannot launch)");
+    QStringList binding;
+    for (occupancy::Limiter limiter : result.binding)
+        binding << toQString(occupancy::limiterTitle(limiter));
+    m_summaryLabel->setText(summary);
+    m_limitedByLabel->setText(tr("Limited by: %1").arg(binding.join(QStringLiteral(", "))));
+
+    const QString accentStyle =
+        QStringLiteral("color: %1; font-weight: bold;").arg(palette().color(QPalette::Highlight).name());
+    for (std::size_t row = 0; row < std::min(m_limiterNames.size(), result.limits.size()); ++row) {
+        QLabel* name = m_limiterNames[row];
+        QLabel* value = m_limiterValues[row];
+        const occupancy::LimiterDetail& detail = result.limits[row];
+        name->setText(toQString(occupancy::limiterTitle(detail.limiter)));
+        value->setText(detail.blockLimit == INT_MAX
+                           ? QStringLiteral("—")
+                           : QString::fromStdString(withThousands(detail.blockLimit)));
+        const QString reasoning = QString::fromStdString(detail.reasoning);
+        name->setToolTip(reasoning);
+        value->setToolTip(reasoning);
+        name->setStyleSheet(detail.binding ? accentStyle : QString());
+        value->setStyleSheet(detail.binding ? accentStyle : QString());
+    }
+    m_explanationLabel->setText(QString::fromStdString(result.explanation));
+    setResultVisible(true);
+}
+
+void OccupancyPanel::showError(const QString& message)
+{
+    m_errorLabel->setText(message);
+    setResultVisible(false);
+}
+
+void OccupancyPanel::setResultVisible(bool visible)
+{
+    m_errorLabel->setVisible(!visible);
+    for (QWidget* widget : std::initializer_list<QWidget*>{m_summaryLabel, m_limitedByLabel, m_limiterTable,
+                                                          m_explanationLabel})
+        widget->setVisible(visible);
+}
+
+void OccupancyPanel::rebuildPlots()
+{
+    const auto preset = currentPreset();
+    if (!m_result || !preset)
+        return;
+    const occupancy::OccupancyResult& result = *m_result;
+    const OccupancyInput input = m_input;
+    const double currentWarps = result.activeWarpsPerSm;
+
+    OccupancyInput blockKey = input;
+    blockKey.threadsPerBlock = 0;
+    rebuildSweep(m_blockPlot, sweepKey(m_arch, blockKey), input.threadsPerBlock, currentWarps,
+                 [&] { return occupancy::sweepBlockSize(*preset, input); });
+    m_blockPlot.plot->xAxis->setRange(0, preset->maxThreadsPerBlock + preset->warpSize / 2.0);
+
+    OccupancyInput registersKey = input;
+    registersKey.registersPerThread = 0;
+    rebuildSweep(m_registersPlot, sweepKey(m_arch, registersKey), input.registersPerThread, currentWarps,
+                 [&] { return occupancy::sweepRegisters(*preset, input); });
+    m_registersPlot.plot->xAxis->setRange(0, preset->maxRegistersPerThread + 1);
+
+    OccupancyInput sharedKey = input;
+    sharedKey.staticSharedBytes = 0;
+    sharedKey.dynamicSharedBytes = 0;
+    const double sharedKb = static_cast<double>(input.staticSharedBytes + input.dynamicSharedBytes) / 1024.0;
+    rebuildSweep(m_sharedPlot, sweepKey(m_arch, sharedKey), sharedKb, currentWarps,
+                 [&] { return occupancy::sweepSharedMemory(*preset, input, kSharedSweepStep); });
+    m_sharedPlot.plot->xAxis->setRange(0, static_cast<double>(preset->sharedPerBlockOptin) / 1024.0);
+
+    const int maxWarps = preset->maxWarpsPerSm();
+    for (SweepPlot* sweep : {&m_blockPlot, &m_registersPlot, &m_sharedPlot}) {
+        sweep->plot->yAxis->setRange(0, maxWarps * 1.06); // headroom so points at the maximum show
+        sweep->plot->yAxis->setTicker(fixedTicker(std::max(1, maxWarps / 4)));
+        sweep->plot->replot(QCustomPlot::rpQueuedReplot);
+    }
+    rebuildHeatmap();
+}
+
+void OccupancyPanel::rebuildSweep(SweepPlot& sweep, const QString& key, double currentX, double currentY,
+                                  const std::function<std::vector<occupancy::SweepPoint>()>& sweepFunction)
+{
+    if (sweep.sweptFor != key) {
+        try {
+            sweep.points = sweepFunction();
+        } catch (const InputError&) {
+            sweep.points.clear(); // the calculator rejected a swept value; show no curve
+        }
+        QVector<double> xs;
+        QVector<double> ys;
+        xs.reserve(static_cast<qsizetype>(sweep.points.size()));
+        ys.reserve(static_cast<qsizetype>(sweep.points.size()));
+        for (const SweepPoint& point : sweep.points) {
+            xs << point.x / sweep.xScale;
+            ys << point.activeWarps;
+        }
+        sweep.graph->setData(xs, ys, true);
+        sweep.sweptFor = key;
+    }
+    sweep.marker->position->setCoords(currentX, currentY);
+    sweep.markerLine->point1->setCoords(currentX, 0.0);
+    sweep.markerLine->point2->setCoords(currentX, 1.0);
+}
+
+void OccupancyPanel::rebuildHeatmap()
+{
+    const auto preset = currentPreset();
+    if (!preset)
+        return;
+    OccupancyInput key = m_input;
+    key.threadsPerBlock = 0;
+    key.registersPerThread = 0;
+    const QString sweptFor = sweepKey(m_arch, key);
+    if (m_heatmap.sweptFor != sweptFor) {
+        try {
+            m_heatmap.grid = occupancy::sweepBlockSizeByRegisters(*preset, m_input);
+        } catch (const InputError&) {
+            m_heatmap.grid = {};
+        }
+        const occupancy::OccupancyGrid& grid = m_heatmap.grid;
+        QCPColorMapData* data = m_heatmap.map->data();
+        if (grid.blockSizes.empty() || grid.registers.empty()) {
+            data->clear();
+        } else {
+            const auto columns = static_cast<int>(grid.blockSizes.size());
+            const auto rows = static_cast<int>(grid.registers.size());
+            data->setSize(columns, rows);
+            data->setRange(QCPRange(grid.blockSizes.front(), grid.blockSizes.back()),
+                           QCPRange(grid.registers.front(), grid.registers.back()));
+            for (int row = 0; row < rows; ++row)
+                for (int column = 0; column < columns; ++column)
+                    data->setCell(column, row,
+                                  grid.at(static_cast<std::size_t>(row), static_cast<std::size_t>(column)));
+            const double halfColumn = preset->warpSize / 2.0;
+            m_heatmap.plot->xAxis->setRange(grid.blockSizes.front() - halfColumn,
+                                            grid.blockSizes.back() + halfColumn);
+            m_heatmap.plot->yAxis->setRange(grid.registers.front() - 0.5, grid.registers.back() + 0.5);
+        }
+        m_heatmap.sweptFor = sweptFor;
+    }
+    m_heatmap.markerRing->position->setCoords(m_input.threadsPerBlock, m_input.registersPerThread);
+    m_heatmap.markerCross->position->setCoords(m_input.threadsPerBlock, m_input.registersPerThread);
+    m_heatmap.plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void OccupancyPanel::applyPlotStyle()
+{
+    const QPalette& pal = palette();
+    const QColor accent = pal.color(QPalette::Highlight);
+    QColor lineColor = pal.color(QPalette::Text);
+    lineColor.setAlphaF(0.75);
+
+    const auto styleCommon = [&](QCustomPlot* plot, QCPTextElement* title) {
+        plot->setBackground(pal.brush(QPalette::Base));
+        styleAxis(plot->xAxis, pal, font());
+        styleAxis(plot->yAxis, pal, font());
+        title->setFont(plotFont(font(), true));
+        title->setTextColor(pal.color(QPalette::Text));
+    };
+    for (SweepPlot* sweep : {&m_blockPlot, &m_registersPlot, &m_sharedPlot}) {
+        styleCommon(sweep->plot, sweep->title);
+        sweep->graph->setPen(QPen(lineColor, 1.5));
+        const double pointSize = sweep == &m_blockPlot ? 4.0 : 2.5;
+        sweep->graph->setScatterStyle(
+            QCPScatterStyle(QCPScatterStyle::ssDisc, lineColor, lineColor, pointSize));
+        sweep->marker->setPen(QPen(accent, 2));
+        sweep->marker->setBrush(accent);
+        sweep->markerLine->setPen(QPen(accent, 1, Qt::DashLine));
+        sweep->plot->replot(QCustomPlot::rpQueuedReplot);
+    }
+    styleCommon(m_heatmap.plot, m_heatmap.title);
+    styleAxis(m_heatmap.scale->axis(), pal, font());
+    m_heatmap.plot->replot(QCustomPlot::rpQueuedReplot);
+
+    m_errorLabel->setStyleSheet(QStringLiteral("color: %1;").arg(errorColor(pal).name()));
+    QFont footnoteFont = font();
+    footnoteFont.setPointSizeF(kPlotFontPoints);
+    m_footnoteLabel->setFont(footnoteFont);
+    m_footnoteLabel->setStyleSheet(
+        QStringLiteral("color: %1;").arg(pal.color(QPalette::PlaceholderText).name()));
+}
+
+void OccupancyPanel::hoverSweep(const SweepPlot& sweep, QMouseEvent* event) const
+{
+    const SweepPoint* point = pointUnderMouse(sweep.plot, sweep.points, sweep.xScale, event);
+    if (point == nullptr) {
+        QToolTip::hideText();
+        return;
+    }
+    QToolTip::showText(event->globalPosition().toPoint(),
+                       tr("%1: %2 per SM, %3 per SM, occupancy %4")
+                           .arg(sweep.describeX(point->x), plural(point->activeBlocks, "block", "blocks"),
+                                plural(point->activeWarps, "warp", "warps"), formatPercent(point->occupancy)),
+                       sweep.plot);
+}
+
+std::optional<std::pair<std::size_t, std::size_t>> OccupancyPanel::heatmapCellAt(QMouseEvent* event) const
+{
+    const occupancy::OccupancyGrid& grid = m_heatmap.grid;
+    if (grid.blockSizes.empty() || grid.registers.empty() || !insideAxisRect(m_heatmap.plot, event))
+        return std::nullopt;
+    int column = 0;
+    int row = 0;
+    m_heatmap.map->data()->coordToCell(m_heatmap.plot->xAxis->pixelToCoord(event->position().x()),
+                                       m_heatmap.plot->yAxis->pixelToCoord(event->position().y()), &column,
+                                       &row);
+    column = std::clamp(column, 0, static_cast<int>(grid.blockSizes.size()) - 1);
+    row = std::clamp(row, 0, static_cast<int>(grid.registers.size()) - 1);
+    return std::pair{static_cast<std::size_t>(row), static_cast<std::size_t>(column)};
+}
+
+void OccupancyPanel::hoverHeatmap(QMouseEvent* event) const
+{
+    const auto cell = heatmapCellAt(event);
+    if (!cell) {
+        QToolTip::hideText();
+        return;
+    }
+    const auto [row, column] = *cell;
+    const occupancy::OccupancyGrid& grid = m_heatmap.grid;
+    QToolTip::showText(event->globalPosition().toPoint(),
+                       tr("%1 threads per block x %2 registers per thread: occupancy %3")
+                           .arg(grid.blockSizes[column])
+                           .arg(grid.registers[row])
+                           .arg(formatPercent(grid.at(row, column))),
+                       m_heatmap.plot);
+}
+
+} // namespace warpscope::viz

@@ -1,0 +1,211 @@
+#include "placement/placement_scene.h"
+
+#include "canvas/scene_style.h"
+#include "util/parse.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace warpscope::viz {
+namespace {
+
+constexpr double kStripHeight = 74.0;    // the wave strip under the SM grid, logical px
+constexpr double kOverlayHeight = 150.0; // the summary panel above the SM grid
+
+std::string percentText(double fraction)
+{
+    char text[16];
+    std::snprintf(text, sizeof text, "%.1f %%", fraction * 100.0);
+    return text;
+}
+
+} // namespace
+
+PlacementScene::PlacementScene()
+{
+    setPlacement({{528, 1, 1}, {512, 1, 1}}, 132, 4, "H100 SXM (sm_90)", "");
+}
+
+void PlacementScene::setPlacement(const launch::LaunchShape& shape, int smCount, int blocksPerSm,
+                                  std::string gpuLabel, std::string occupancyNote)
+{
+    m_shape = shape;
+    m_plan = launch::planWaves(shape.blockCount(), smCount, blocksPerSm);
+    m_layout = PlacementLayout(smCount, std::max(1, blocksPerSm), m_layoutAspect);
+    m_gpuLabel = std::move(gpuLabel);
+    m_occupancyNote = std::move(occupancyNote);
+    m_wave = std::clamp<long long>(m_wave, 0, std::max<long long>(0, m_plan.waves - 1));
+    resetView();
+}
+
+void PlacementScene::setWave(long long wave)
+{
+    m_wave = std::clamp<long long>(wave, 0, std::max<long long>(0, m_plan.waves - 1));
+    m_waveClock = 0.0;
+}
+
+void PlacementScene::draw(const SceneFrame& frame)
+{
+    if (m_playing && m_plan.waves > 0) {
+        m_waveClock += frame.deltaTime;
+        if (m_waveClock >= m_secondsPerWave) {
+            m_waveClock = 0.0;
+            m_wave = (m_wave + 1) % m_plan.waves;
+        }
+    }
+    Rect smArea = frame.viewport;
+    smArea.y += kOverlayHeight; // under the overlay
+    smArea.h = std::max(40.0, frame.viewport.h - kStripHeight - kOverlayHeight);
+    const double aspect = smArea.h > 0 ? smArea.w / smArea.h : 1.6;
+    if (m_autoFitOnResize && std::abs(aspect - m_layoutAspect) > 0.05) {
+        m_layoutAspect = aspect;
+        m_layout = PlacementLayout(m_plan.smCount, std::max(1, m_plan.blocksPerSm), m_layoutAspect);
+        m_fitPending = true;
+    }
+    fitIfPending(m_layout.bounds(), smArea);
+    if (m_plan.runnable())
+        drawSms(frame);
+    drawWaveStrip(frame, {frame.viewport.x + 12, frame.viewport.bottom() - kStripHeight + 8,
+                          frame.viewport.w - 24, kStripHeight - 16});
+    drawOverlay(frame);
+}
+
+void PlacementScene::drawSms(const SceneFrame& frame)
+{
+    ImDrawList* list = frame.draw;
+    ImFont* font = ImGui::GetFont();
+    const bool lastWave = m_wave == m_plan.waves - 1;
+    PlacementHit hover;
+    if (frame.mouseFree)
+        hover = m_layout.hitTest(m_view.toWorld(frame.mouse));
+
+    for (int sm = 0; sm < m_plan.smCount; ++sm) {
+        const Rect tile = m_view.toScreen(m_layout.smRect(sm));
+        if (!tile.intersects(frame.viewport))
+            continue;
+        style::fillRect(list, tile, style::kBlockFill, 2.0f);
+        style::strokeRect(list, tile, sm == hover.sm ? style::kHover : style::kBlockBorder, 1.0f, 2.0f);
+        if (PlacementLayout::kHeader * m_view.scale() >= 10.0) {
+            const std::string label = "SM " + std::to_string(sm);
+            const float size = static_cast<float>(std::min(PlacementLayout::kHeader * m_view.scale() * 0.8, 14.0));
+            list->AddText(font, size, ImVec2(static_cast<float>(tile.x + 3), static_cast<float>(tile.y + 1)),
+                          style::kTextDim, label.c_str());
+        }
+        for (int slot = 0; slot < m_plan.blocksPerSm; ++slot) {
+            const Rect cell = m_view.toScreen(m_layout.slotRect(sm, slot));
+            // Inverse of placeBlock: index in the wave = slot * SMs + sm.
+            const long long block = m_wave * m_plan.slotsPerWave + static_cast<long long>(slot) * m_plan.smCount + sm;
+            if (block < m_plan.totalBlocks) {
+                style::fillRect(list, cell, style::waveColour(m_wave));
+            } else {
+                // An empty slot: in the tail wave it is capacity the launch leaves unused.
+                style::strokeRect(list, cell, lastWave ? style::kTailDim : style::kIdleMark, 1.0f);
+            }
+            if (sm == hover.sm && slot == hover.slot) {
+                style::strokeRect(list, cell, style::kHover, 2.0f, 1.5f);
+                ImGui::BeginTooltip();
+                ImGui::Text("SM %d, resident slot %d of %d, wave %s", sm, slot, m_plan.blocksPerSm,
+                            withThousands(m_wave + 1).c_str());
+                if (block < m_plan.totalBlocks) {
+                    const launch::Dim3 index = launch::indexFromLinear(block, m_shape.grid);
+                    ImGui::Text("block %s  blockIdx (%lld, %lld, %lld)", withThousands(block).c_str(),
+                                static_cast<long long>(index.x), static_cast<long long>(index.y),
+                                static_cast<long long>(index.z));
+                } else {
+                    ImGui::TextColored(ImVec4(0.91f, 0.38f, 0.31f, 1.0f), "empty: no block left for this slot");
+                }
+                ImGui::EndTooltip();
+            }
+        }
+    }
+}
+
+void PlacementScene::drawWaveStrip(const SceneFrame& frame, const Rect& strip)
+{
+    ImDrawList* list = frame.draw;
+    ImFont* font = ImGui::GetFont();
+    const float fontSize = ImGui::GetFontSize();
+    list->AddText(font, fontSize, ImVec2(static_cast<float>(strip.x), static_cast<float>(strip.y)), style::kTextDim,
+                  "Waves (bar height = share of the SMs' resident slots used)");
+    if (!m_plan.runnable())
+        return;
+    const Rect bars{strip.x, strip.y + fontSize + 4, strip.w, strip.h - fontSize - 4};
+    const double perWave = bars.w / static_cast<double>(m_plan.waves);
+    // With more waves than pixels, draw every k-th wave; the tail is always drawn.
+    const long long step = std::max<long long>(1, static_cast<long long>(std::ceil(2.0 / perWave)));
+    for (long long wave = 0; wave < m_plan.waves; wave += step) {
+        const bool tail = wave == m_plan.waves - 1;
+        const double used = tail ? m_plan.tailUtilization : 1.0;
+        const Rect slotArea{bars.x + wave * perWave, bars.y, std::max(1.0, perWave * step - (perWave > 4 ? 2 : 0)), bars.h};
+        style::strokeRect(list, slotArea, style::kBlockBorder);
+        const double height = std::max(2.0, bars.h * used); // a 1-block tail must stay visible
+        const Rect filled{slotArea.x, slotArea.bottom() - height, slotArea.w, height};
+        style::fillRect(list, filled, tail && m_plan.tailBlocks < m_plan.slotsPerWave ? style::kTail : style::waveColour(wave));
+        if (wave <= m_wave && m_wave < wave + step)
+            style::strokeRect(list, slotArea, style::kHover, 2.0f);
+        if (step == 1 && slotArea.w >= 120.0) {
+            const std::string label = "wave " + withThousands(wave + 1) + ": " +
+                                      withThousands(tail ? m_plan.tailBlocks : m_plan.slotsPerWave) + " / " +
+                                      withThousands(m_plan.slotsPerWave) + " slots";
+            list->AddText(font, fontSize, ImVec2(static_cast<float>(slotArea.x + 4), static_cast<float>(slotArea.y + 3)),
+                          style::kText, label.c_str());
+        }
+    }
+    if (m_plan.waves > 1 && step > 1) {
+        const Rect tailArea{bars.x + (m_plan.waves - 1) * perWave, bars.y, std::max(2.0, perWave), bars.h};
+        style::fillRect(list, {tailArea.x, tailArea.bottom() - bars.h * m_plan.tailUtilization, tailArea.w,
+                               bars.h * m_plan.tailUtilization}, style::kTail);
+    }
+}
+
+void PlacementScene::drawOverlay(const SceneFrame& frame)
+{
+    ImGui::SetNextWindowPos(ImVec2(static_cast<float>(frame.viewport.x + 10), static_cast<float>(frame.viewport.y + 10)),
+                            ImGuiCond_Always);
+    ImGui::SetNextWindowSize(ImVec2(static_cast<float>(std::max(200.0, frame.viewport.w - 20)),
+                                    static_cast<float>(kOverlayHeight - 20)), ImGuiCond_Always);
+    ImGui::SetNextWindowBgAlpha(0.9f);
+    const ImGuiWindowFlags flags = ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
+                                   ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoTitleBar;
+    if (ImGui::Begin("Placement##placement", nullptr, flags)) {
+        if (!m_plan.runnable()) {
+            ImGui::TextColored(ImVec4(0.91f, 0.38f, 0.31f, 1.0f), "%s: this launch cannot run (0 blocks fit on an SM).",
+                               m_gpuLabel.c_str());
+            ImGui::TextWrapped("%s", m_occupancyNote.c_str());
+            ImGui::End();
+            return;
+        }
+        ImGui::TextWrapped("%s: %s blocks / (%d SMs x %d resident blocks = %s slots) = %s wave%s", m_gpuLabel.c_str(),
+                    withThousands(m_plan.totalBlocks).c_str(), m_plan.smCount, m_plan.blocksPerSm,
+                    withThousands(m_plan.slotsPerWave).c_str(), withThousands(m_plan.waves).c_str(),
+                    m_plan.waves == 1 ? "" : "s");
+        if (m_plan.tailBlocks == m_plan.slotsPerWave) {
+            ImGui::Text("Every wave is full: no tail effect.");
+        } else {
+            ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.95f, 0.55f, 0.45f, 1.0f));
+            ImGui::TextWrapped("Tail wave: %s of %s slots used (%s); all waves together use %s of the slots.",
+                               withThousands(m_plan.tailBlocks).c_str(), withThousands(m_plan.slotsPerWave).c_str(),
+                               percentText(m_plan.tailUtilization).c_str(), percentText(m_plan.averageUtilization).c_str());
+            ImGui::PopStyleColor();
+        }
+        if (ImGui::Button(m_playing ? "Pause" : "Play"))
+            m_playing = !m_playing;
+        ImGui::SameLine();
+        // 64-bit slider: the largest grids have more than 2^31 waves.
+        ImS64 wave = m_wave + 1;
+        const ImS64 first = 1;
+        const ImS64 last = std::max<ImS64>(1, m_plan.waves);
+        ImGui::SetNextItemWidth(220.0f);
+        if (ImGui::SliderScalar("wave", ImGuiDataType_S64, &wave, &first, &last, "%lld"))
+            setWave(wave - 1);
+        ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+        ImGui::TextWrapped("Model: every block takes equal time; NVIDIA does not document the block "
+                           "scheduler's order. Blocks per SM from occupancy: %s", m_occupancyNote.c_str());
+        ImGui::PopStyleColor();
+    }
+    ImGui::End();
+}
+
+} // namespace warpscope::viz

@@ -1,0 +1,49 @@
+// The placement scene: a launch's blocks assigned to the SMs of a GPU preset, wave by wave, using
+// the occupancy result (resident blocks per SM). Shows the number of waves and the tail wave's idle
+// slots. Block-to-SM order is a model (launch/wave_placement.h), and the overlay says so.
+#pragma once
+
+#include "canvas/canvas_scene.h"
+#include "launch/launch_geometry.h"
+#include "launch/wave_placement.h"
+#include "placement/placement_layout.h"
+
+#include <string>
+
+namespace warpscope::viz {
+
+class PlacementScene : public CanvasScene {
+public:
+    PlacementScene();
+
+    // `blocksPerSm` comes from occupancy (0: the launch cannot run; the scene says why).
+    void setPlacement(const launch::LaunchShape& shape, int smCount, int blocksPerSm, std::string gpuLabel,
+                      std::string occupancyNote);
+    const launch::WavePlan& plan() const { return m_plan; }
+
+    void setWave(long long wave);  // clamped to the plan
+    long long wave() const { return m_wave; }
+    void setPlaying(bool playing) { m_playing = playing; }
+    bool playing() const { return m_playing; }
+
+    void draw(const SceneFrame& frame) override;
+    bool animating() const override { return m_playing; }
+
+private:
+    void drawSms(const SceneFrame& frame);
+    void drawWaveStrip(const SceneFrame& frame, const Rect& strip);
+    void drawOverlay(const SceneFrame& frame);
+
+    launch::LaunchShape m_shape;
+    launch::WavePlan m_plan;
+    PlacementLayout m_layout;
+    std::string m_gpuLabel;
+    std::string m_occupancyNote;
+    long long m_wave = 0;
+    bool m_playing = false;
+    double m_waveClock = 0.0;
+    double m_secondsPerWave = 0.8;
+    double m_layoutAspect = 1.6;
+};
+
+} // namespace warpscope::viz

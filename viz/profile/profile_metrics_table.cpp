@@ -1,0 +1,324 @@
+#include "profile/profile_metrics_table.h"
+
+#include "profile/profile_format.h"
+#include "session/metric_catalog.h"
+#include "session/session.h"
+#include "util/parse.h"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+
+namespace warpscope::viz {
+namespace {
+
+using namespace profile;
+constexpr int kKeyRole = Qt::UserRole;
+
+QString fromView(std::string_view text) { return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size())); }
+
+double nan() { return std::nan(""); }
+
+// One row of the table before it becomes an item.
+struct Row {
+    QString key;           // metric name or one of the activity keys
+    QString title;
+    QString name;          // what the ncu-name column shows
+    QString explanation;
+    QString unit;
+    double value = nan();
+    double baseline = nan();
+    bool unavailable = false;
+    QString valueText;     // when set, shown instead of a formatted value
+};
+
+// A value from an Activity record, by row key; NaN when the record or field is missing.
+double activityValue(const session::ActivityRecord* activity, const QString& key)
+{
+    if (activity == nullptr)
+        return nan();
+    if (key == QLatin1String(ProfileMetricsTable::kActivityDuration))
+        return activity->durationsNs.empty() ? nan() : static_cast<double>(activity->medianNs());
+    if (key == QLatin1String(ProfileMetricsTable::kActivityRegisters))
+        return activity->registersPerThread;
+    if (key == QLatin1String(ProfileMetricsTable::kActivityStaticShared))
+        return static_cast<double>(activity->staticSharedBytes);
+    if (key == QLatin1String(ProfileMetricsTable::kActivityDynamicShared))
+        return static_cast<double>(activity->dynamicSharedBytes);
+    if (key == QLatin1String(ProfileMetricsTable::kActivityLocal))
+        return static_cast<double>(activity->localBytesPerThread);
+    return nan();
+}
+
+// Shared memory and local memory sizes read as the CUDA guides write them (1 KB = 1024 bytes).
+QString binaryBytes(double bytes)
+{
+    return std::isnan(bytes) ? QStringLiteral("n/a") : QString::fromStdString(warpscope::formatBytes(static_cast<std::size_t>(bytes)));
+}
+
+std::vector<Row> activityRows(const session::ActivityRecord& activity, const session::ActivityRecord* baseline)
+{
+    std::vector<Row> rows;
+    const QString source = QStringLiteral("CUPTI Activity");
+    auto add = [&](const char* key, const QString& title, const QString& explanation, const QString& unit) {
+        Row row;
+        row.key = QLatin1String(key);
+        row.title = title;
+        row.name = source;
+        row.explanation = explanation;
+        row.unit = unit;
+        row.value = activityValue(&activity, row.key);
+        row.baseline = activityValue(baseline, row.key);
+        rows.push_back(row);
+    };
+    add(ProfileMetricsTable::kActivityDuration,
+        QStringLiteral("Duration (median of %1 run%2)")
+            .arg(activity.durationsNs.size())
+            .arg(activity.durationsNs.size() == 1 ? "" : "s"),
+        QStringLiteral("The kernel's GPU time from CUPTI Activity records, without counters attached: the "
+                       "median of the timed runs (every run: %1).")
+            .arg([&] {
+                QStringList runs;
+                for (std::uint64_t ns : activity.durationsNs)
+                    runs << formatDurationNs(static_cast<double>(ns));
+                return runs.join(QStringLiteral(", "));
+            }()),
+        QStringLiteral("ns"));
+    add(ProfileMetricsTable::kActivityRegisters, QStringLiteral("Registers per thread"),
+        QStringLiteral("Registers the compiled kernel uses per thread, as the driver reports it; with the block "
+                       "size it decides how many blocks fit on an SM."),
+        QStringLiteral("registers"));
+    add(ProfileMetricsTable::kActivityStaticShared, QStringLiteral("Static shared memory per block"),
+        QStringLiteral("Shared memory declared in the kernel (__shared__ arrays of fixed size)."), QStringLiteral("binary"));
+    add(ProfileMetricsTable::kActivityDynamicShared, QStringLiteral("Dynamic shared memory per block"),
+        QStringLiteral("Shared memory requested at launch (the third <<<>>> parameter)."), QStringLiteral("binary"));
+    add(ProfileMetricsTable::kActivityLocal, QStringLiteral("Local memory per thread"),
+        QStringLiteral("Per-thread local memory (register spills, local arrays); it lives in device memory."),
+        QStringLiteral("binary"));
+    return rows;
+}
+
+std::vector<Row> metricRows(const session::MetricsRecord& record, const session::MetricsRecord* baseline)
+{
+    std::vector<std::string> names;
+    for (const session::MetricInfo& info : session::metricCatalog())
+        if (record.values.count(std::string(info.name)))
+            names.emplace_back(info.name);
+    for (const auto& [name, value] : record.values)
+        if (session::findMetric(name) == nullptr)
+            names.push_back(name); // std::map order: alphabetical
+    std::vector<Row> rows;
+    for (const std::string& name : names) {
+        Row row;
+        row.key = QString::fromStdString(name);
+        row.name = row.key;
+        if (const session::MetricInfo* info = session::findMetric(name)) {
+            row.title = fromView(info->title);
+            row.explanation = fromView(info->explanation);
+        } else {
+            row.title = QStringLiteral("(not in the catalog)");
+            row.explanation = QStringLiteral("%1 is not in Warpscope's metric catalog: it is shown by its ncu name, in the "
+                                             "unit CUPTI reported.")
+                                  .arg(row.key);
+        }
+        row.unit = metricUnit(record, row.key);
+        row.value = record.values.at(name);
+        if (baseline != nullptr)
+            if (auto it = baseline->values.find(name); it != baseline->values.end())
+                row.baseline = it->second;
+        rows.push_back(row);
+    }
+    for (const std::string& name : record.unavailable) {
+        Row row;
+        row.key = QString::fromStdString(name);
+        row.name = row.key;
+        const session::MetricInfo* info = session::findMetric(name);
+        row.title = info ? fromView(info->title) : QStringLiteral("(not in the catalog)");
+        row.explanation = (info ? fromView(info->explanation) + QLatin1Char(' ') : QString()) +
+                          QStringLiteral("CUPTI cannot measure this metric on this GPU.");
+        row.unavailable = true;
+        row.valueText = QStringLiteral("unavailable on this GPU");
+        rows.push_back(row);
+    }
+    Row passes;
+    passes.key = QLatin1String(ProfileMetricsTable::kReplayPasses);
+    passes.title = QStringLiteral("Replay passes");
+    passes.name = QStringLiteral("CUPTI Range Profiler");
+    passes.explanation = QStringLiteral("How many times the kernel was replayed to collect these counters (%1 replay): "
+                                        "the GPU can count only a few metrics per pass.")
+                             .arg(QString::fromStdString(record.replay));
+    passes.unit = QStringLiteral("passes");
+    passes.value = record.passes;
+    if (baseline != nullptr)
+        passes.baseline = baseline->passes;
+    rows.push_back(passes);
+    return rows;
+}
+
+QString valueText(double value, const QString& unit)
+{
+    if (unit == QLatin1String("binary"))
+        return binaryBytes(value);
+    return formatMetricValue(value, unit);
+}
+
+QString exactText(double value, const QString& unit)
+{
+    return formatExactValue(value, unit == QLatin1String("binary") ? QStringLiteral("bytes") : unit);
+}
+
+QString toolTipFor(const Row& row)
+{
+    QString tip = QStringLiteral("<b>%1</b><br>%2").arg(row.title.toHtmlEscaped(), row.explanation.toHtmlEscaped());
+    if (row.name != row.title)
+        tip += QStringLiteral("<br><i>%1</i>").arg(row.name.toHtmlEscaped());
+    return tip;
+}
+
+} // namespace
+
+ProfileMetricsTable::ProfileMetricsTable(QWidget* parent) : QWidget(parent)
+{
+    m_tree = new QTreeWidget(this);
+    m_tree->setObjectName(QStringLiteral("profileMetricsTree"));
+    m_tree->setColumnCount(ColumnCount);
+    m_tree->setHeaderLabels({tr("Metric"), tr("Value"), tr("Baseline"), tr("Change"), tr("ncu name")});
+    m_tree->setAlternatingRowColors(true);
+    m_tree->setUniformRowHeights(true);
+    m_tree->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    m_tree->header()->setStretchLastSection(true);
+    m_tree->setTextElideMode(Qt::ElideMiddle); // long ncu names keep their distinguishing suffix
+    m_note = new QLabel(this);
+    m_note->setWordWrap(true);
+    m_note->setText(tr("CUPTI Activity timings first (no counters attached), then the Range Profiler's counters "
+                       "(kernel replay). Hover a name for what it measures, a value for its exact figure."));
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(m_note);
+    layout->addWidget(m_tree, 1);
+    setSession(session::Session{}, nullptr);
+}
+
+void ProfileMetricsTable::setSession(const session::Session& current, const session::Session* baseline)
+{
+    m_tree->clear();
+    m_tree->setColumnHidden(BaselineColumn, baseline == nullptr);
+    m_tree->setColumnHidden(ChangeColumn, baseline == nullptr);
+    const QColor muted = palette().color(QPalette::PlaceholderText);
+    for (const std::string& kernel : sessionKernelIds(current)) {
+        auto* group = new QTreeWidgetItem(m_tree);
+        group->setText(TitleColumn, kernelLabel(current, kernel));
+        group->setData(TitleColumn, kKeyRole, QString::fromStdString(kernel));
+        group->setFirstColumnSpanned(true);
+        QFont bold = group->font(TitleColumn);
+        bold.setBold(true);
+        group->setFont(TitleColumn, bold);
+        if (const session::KernelRecord* record = current.findKernel(kernel))
+            group->setToolTip(TitleColumn, QStringLiteral("%1 (entry %2)").arg(QString::fromStdString(record->sourceName),
+                                                                               QString::fromStdString(record->entry)));
+
+        std::vector<Row> rows;
+        const session::ActivityRecord* activity = current.activityFor(kernel);
+        const session::ActivityRecord* baselineActivity = baseline ? baseline->activityFor(kernel) : nullptr;
+        if (activity != nullptr) {
+            rows = activityRows(*activity, baselineActivity);
+        }
+        if (const session::MetricsRecord* metrics = current.metricsFor(kernel)) {
+            const session::MetricsRecord* baselineMetrics = baseline ? baseline->metricsFor(kernel) : nullptr;
+            std::vector<Row> more = metricRows(*metrics, baselineMetrics);
+            rows.insert(rows.end(), more.begin(), more.end());
+        } else {
+            Row none;
+            none.key = QLatin1String(kNoMetrics);
+            none.title = tr("No counter metrics");
+            none.name = QStringLiteral("CUPTI Range Profiler");
+            none.explanation = noMetricsReason(current, kernel);
+            none.valueText = tr("not measured");
+            none.unavailable = true;
+            rows.push_back(none);
+        }
+        for (const Row& row : rows) {
+            auto* item = new QTreeWidgetItem(group);
+            item->setData(TitleColumn, kKeyRole, row.key);
+            item->setText(TitleColumn, row.title);
+            item->setText(NameColumn, row.name);
+            item->setText(ValueColumn, row.valueText.isEmpty() ? valueText(row.value, row.unit) : row.valueText);
+            item->setTextAlignment(ValueColumn, Qt::AlignRight | Qt::AlignVCenter);
+            const QString tip = toolTipFor(row);
+            item->setToolTip(TitleColumn, tip);
+            item->setToolTip(NameColumn, tip);
+            item->setToolTip(ValueColumn, row.valueText.isEmpty() ? exactText(row.value, row.unit) : row.explanation);
+            if (row.unavailable) {
+                QFont italic = item->font(ValueColumn);
+                italic.setItalic(true);
+                item->setFont(ValueColumn, italic);
+                item->setForeground(ValueColumn, muted);
+            }
+            if (baseline != nullptr) {
+                const bool comparable = !row.unavailable && !std::isnan(row.value);
+                item->setText(BaselineColumn, std::isnan(row.baseline) ? QStringLiteral("\u2014") : valueText(row.baseline, row.unit));
+                item->setToolTip(BaselineColumn, std::isnan(row.baseline) ? tr("Not in the baseline session")
+                                                                          : exactText(row.baseline, row.unit));
+                item->setText(ChangeColumn, comparable && !std::isnan(row.baseline) ? formatChange(row.value, row.baseline)
+                                                                                    : QStringLiteral("\u2014"));
+                item->setTextAlignment(BaselineColumn, Qt::AlignRight | Qt::AlignVCenter);
+                item->setTextAlignment(ChangeColumn, Qt::AlignRight | Qt::AlignVCenter);
+            }
+        }
+    }
+    m_tree->expandAll();
+    // Columns fit their contents plus a gap, so neighbouring values never touch; still resizable.
+    for (int column : {TitleColumn, ValueColumn, BaselineColumn, ChangeColumn}) {
+        m_tree->resizeColumnToContents(column);
+        m_tree->setColumnWidth(column, m_tree->columnWidth(column) + 16);
+    }
+    if (m_tree->topLevelItemCount() == 0) {
+        auto* empty = new QTreeWidgetItem(m_tree);
+        empty->setText(TitleColumn, tr("No kernels in this session yet. Profile a kernel or open a session (File menu)."));
+        empty->setFirstColumnSpanned(true);
+        empty->setForeground(TitleColumn, muted);
+    }
+}
+
+QTreeWidgetItem* ProfileMetricsTable::findRow(const QString& kernel, const QString& key) const
+{
+    for (int i = 0; i < m_tree->topLevelItemCount(); ++i) {
+        QTreeWidgetItem* group = m_tree->topLevelItem(i);
+        if (group->data(TitleColumn, kKeyRole).toString() != kernel)
+            continue;
+        for (int j = 0; j < group->childCount(); ++j)
+            if (group->child(j)->data(TitleColumn, kKeyRole).toString() == key)
+                return group->child(j);
+    }
+    return nullptr;
+}
+
+QString ProfileMetricsTable::cellText(const QString& kernel, const QString& key, Column column) const
+{
+    const QTreeWidgetItem* row = findRow(kernel, key);
+    return row ? row->text(column) : QString();
+}
+
+QString ProfileMetricsTable::cellToolTip(const QString& kernel, const QString& key, Column column) const
+{
+    const QTreeWidgetItem* row = findRow(kernel, key);
+    return row ? row->toolTip(column) : QString();
+}
+
+QStringList ProfileMetricsTable::kernels() const
+{
+    QStringList ids;
+    for (int i = 0; i < m_tree->topLevelItemCount(); ++i) {
+        const QString id = m_tree->topLevelItem(i)->data(TitleColumn, kKeyRole).toString();
+        if (!id.isEmpty())
+            ids << id;
+    }
+    return ids;
+}
+
+} // namespace warpscope::viz
