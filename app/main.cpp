@@ -5,6 +5,7 @@
 #include "cli/cli_profile.h"
 #include "cli/cli_session.h"
 #include "cli/cli_sim.h"
+#include "cli/cli_step.h"
 #include "cli/cli_screenshot.h"
 #include "cli/exit_codes.h"
 #include "util/input_error.h"
@@ -38,6 +39,7 @@ int runCommandLine(int argc, char** argv)
     cli::OccupancyOptions occupancy;
     cli::CompileOptions compile;
     cli::SimOptions sim;
+    cli::StepOptions step;
     cli::ScreenshotOptions screenshot;
     cli::ProfileOptions profile;
     cli::NumericsOptions numerics;
@@ -45,6 +47,7 @@ int runCommandLine(int argc, char** argv)
     CLI::App* occupancyCommand = cli::addOccupancyCommand(app, occupancy);
     CLI::App* compileCommand = cli::addCompileCommand(app, compile);
     CLI::App* simCommand = cli::addSimCommand(app, sim);
+    CLI::App* stepCommand = cli::addStepCommand(app, step);
     CLI::App* screenshotCommand = cli::addScreenshotCommand(app, screenshot);
     CLI::App* profileCommand = cli::addProfileCommand(app, profile);
     CLI::App* sessionCommand = cli::addSessionCommand(app, sessionShow);
@@ -54,10 +57,10 @@ int runCommandLine(int argc, char** argv)
 
     std::string commandName = "warpscope";
     const std::string_view first(argv[1]);
-    if (!first.starts_with('-') && first != "occupancy" && first != "compile" && first != "sim" &&
+    if (!first.starts_with('-') && first != "occupancy" && first != "compile" && first != "sim" && first != "step" &&
         first != "screenshot" && first != "profile" && first != "session" && first != "numerics") {
         std::cerr << "warpscope: unknown subcommand '" << first
-                  << "' (allowed: occupancy, compile, sim, profile, session, numerics, screenshot; no subcommand opens the window)\n";
+                  << "' (allowed: occupancy, compile, sim, step, profile, session, numerics, screenshot; no subcommand opens the window)\n";
         return cli::toInt(cli::ExitCode::BadInput);
     }
     try {
@@ -94,6 +97,10 @@ int runCommandLine(int argc, char** argv)
         if (simCommand->parsed()) {
             commandName = "warpscope sim";
             return cli::runSim(sim, std::cout, std::cerr);
+        }
+        if (stepCommand->parsed()) {
+            commandName = "warpscope step";
+            return cli::runStep(step, std::cout, std::cerr);
         }
         if (profileCommand->parsed()) {
             commandName = "warpscope profile";

@@ -107,21 +107,16 @@ nlohmann::json timingJson(const sim::TimingSummary& timing, const gpu::GpuPreset
 CLI::App* addSimCommand(CLI::App& app, SimOptions& options)
 {
     CLI::App* command = app.add_subcommand("sim", "Run a kernel on the SIMT simulator (no GPU needed)");
-    command->add_option("target", options.target, "a demo kernel id (see --list), FILE.cu or FILE.ptx");
-    command->add_option("--kernel", options.kernel, "the kernel (.entry) to run in FILE.cu or FILE.ptx");
-    command->add_option("--grid", options.grid, "blocks: X[,Y[,Z]], integer expressions over the arguments");
-    command->add_option("--block", options.block, "threads per block: X[,Y[,Z]]");
-    command->add_option("--smem", options.smem, "dynamic shared memory in bytes (an expression)");
-    command->add_option("--arg", options.args,
-                        "an argument spec, e.g. n=i32:4096, a=f32[n]:random(1) (see kernels/README.md); repeatable")
-        ->allow_extra_args(false);
-    command->add_option("--arch", options.arch, "GPU preset for limits: sm_70 .. sm_90")->capture_default_str();
+    addLaunchOptions(command, options);
     command->add_option("--trace", options.trace, "write the execution trace of --trace-blocks to FILE");
     command->add_option("--trace-blocks", options.traceBlocks, "linear block indices to trace: 0 | 0,3 | 0-7")
         ->capture_default_str();
     command->add_option("--dump", options.dump, "print a buffer's final contents, one value per line; repeatable")
         ->allow_extra_args(false);
     command->add_option("--budget", options.budget, "stop after this many warp-instructions")->capture_default_str();
+    command->add_option("--block-budget", options.blockBudget,
+                        "stop when one block has issued this many warp-instructions (an endless loop)")
+        ->capture_default_str();
     command->add_option("--threads", options.threads,
                         "host threads, 0 = all cores (use 1 for bit-reproducible float atomics and hazard order)")
         ->capture_default_str();
@@ -141,30 +136,21 @@ int runSim(const SimOptions& options, std::ostream& out, std::ostream& err)
             out << std::left << std::setw(36) << kernel.id << kernel.title << "\n";
         return 0;
     }
-    const auto preset = gpu::findPreset(options.arch);
-    if (!preset)
-        throw InputError("--arch '" + options.arch + "' is not a known GPU (allowed: " + gpu::knownArchList() + ")");
     sim::SimOptions simOptions;
     simOptions.stepBudget = static_cast<std::uint64_t>(parseInteger(options.budget, "--budget", 1, INT64_MAX));
+    simOptions.blockStepBudget = static_cast<std::uint64_t>(parseInteger(options.blockBudget, "--block-budget", 1, INT64_MAX));
     simOptions.hostThreads = static_cast<int>(parseInteger(options.threads, "--threads", 0, 256));
     simOptions.registersPerThread = static_cast<int>(parseInteger(options.regs, "--regs", 1, 255));
     simOptions.timing = !options.noTiming;
-
-    kernels::TargetRequest target;
-    target.target = options.target;
-    target.kernel = options.kernel;
-    target.grid = options.grid;
-    target.block = options.block;
-    target.smem = options.smem;
-    target.args = options.args;
-    target.maxBufferBytes = simOptions.maxBufferBytes;
-    kernels::ResolvedTarget resolved;
+    PreparedLaunch prepared;
     try {
-        resolved = kernels::resolveTarget(target);
+        prepared = prepareLaunch(options, simOptions);
     } catch (const kernels::CompileFailed& failed) {
         err << failed.what() << "\n";
         return 1;
     }
+    const kernels::ResolvedTarget& resolved = prepared.resolved;
+    const gpu::GpuPreset* preset = &prepared.preset;
     const kernels::DemoKernel* demo = resolved.demo;
     const ptx::Module* module = resolved.module;
     const ptx::Function* function = resolved.function;
@@ -178,15 +164,7 @@ int runSim(const SimOptions& options, std::ostream& out, std::ostream& err)
             throw InputError("--dump '" + name + "' is not a buffer argument of " + kernelName);
     }
 
-    sim::LaunchRequest request;
-    request.module = module;
-    request.function = function;
-    request.grid = launch.grid;
-    request.block = launch.block;
-    request.dynamicSharedBytes = launch.dynamicSharedBytes;
-    request.args = launch.args;
-    request.preset = *preset;
-    request.options = simOptions;
+    sim::LaunchRequest request = std::move(prepared.request);
     if (!options.trace.empty()) {
         request.options.trace.blocks = parseBlockList(options.traceBlocks, static_cast<std::uint64_t>(launch.grid.volume()));
         std::ofstream probe(options.trace, std::ios::binary | std::ios::app);

@@ -2,6 +2,8 @@
 // simulator and print what it did, as text or JSON. Qt-free.
 #pragma once
 
+#include "cli/cli_launch.h"
+
 #include <CLI/CLI.hpp>
 
 #include <iosfwd>
@@ -10,18 +12,12 @@
 
 namespace warpscope::cli {
 
-struct SimOptions {
-    std::string target;            // a demo kernel id, FILE.cu or FILE.ptx
-    std::string kernel;            // entry name in a file
-    std::string grid;
-    std::string block;
-    std::string smem;
-    std::vector<std::string> args;
-    std::string arch = "sm_90";
+struct SimOptions : LaunchOptions {
     std::string trace;             // write the trace here
     std::string traceBlocks = "0"; // linear block indices to trace
     std::vector<std::string> dump;
     std::string budget = "4000000000";
+    std::string blockBudget = "16777216"; // sim::SimOptions::blockStepBudget
     std::string threads = "0";     // all cores
     std::string regs = "32";       // registers per thread assumed by the timing model
     bool noTiming = false;

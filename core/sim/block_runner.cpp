@@ -63,6 +63,17 @@ void BlockRunner::setUpBlock(std::uint64_t linearBlock)
         m_log.linearBlock = linearBlock;
         m_log.warps.assign(static_cast<std::size_t>(warpCount), {});
     }
+    m_recordingActive = false;
+    if (m_context.recordBlock >= 0 && static_cast<std::uint64_t>(m_context.recordBlock) == linearBlock) {
+        m_recording = std::make_unique<BlockRecording>();
+        m_recording->linearBlock = linearBlock;
+        m_recording->warpCount = warpCount;
+        m_recording->registerCount = static_cast<std::int32_t>(registers);
+        for (const WarpState& warp : m_warps)
+            m_recording->existMask.push_back(warp.existMask);
+        m_recording->stepsOfWarp.assign(static_cast<std::size_t>(warpCount), {});
+        m_recordingActive = true;
+    }
     m_tracing = false;
     if (m_context.traceRequest) {
         const auto& blocks = m_context.traceRequest->blocks;
@@ -91,12 +102,17 @@ RunOutcome BlockRunner::runBlock(std::uint64_t linearBlock)
             const std::uint64_t used = m_context.budgetUsed->fetch_add(issuedSinceCheck) + issuedSinceCheck;
             issuedSinceCheck = 0;
             if (used > m_context.stepBudget)
-                return RunOutcome::BudgetExceeded;
+                return finishRecording(RunOutcome::BudgetExceeded);
+            if (m_context.blockStepBudget > 0 && m_blockIssued > m_context.blockStepBudget)
+                return finishRecording(RunOutcome::BlockBudgetExceeded);
+            if (m_context.cancel && m_context.cancel->load(std::memory_order_relaxed))
+                return finishRecording(RunOutcome::Cancelled);
+            checkTimingLog();
         }
         if (!anyRunnable) {
             const bool waiting = std::any_of(m_warps.begin(), m_warps.end(), [](const WarpState& w) { return w.atBarrier; });
             if (!waiting)
-                return RunOutcome::Completed;
+                return finishRecording(RunOutcome::Completed);
             tryReleaseBarrier();
         }
     }
@@ -117,6 +133,8 @@ void BlockRunner::tryReleaseBarrier()
                             0, -1, 0);
         }
     }
+    if (m_recordingActive)
+        m_recording->barrierReleases.push_back(m_recording->steps.size());
     m_blockEpoch += 1;
     m_barrierPc = -1;
     m_stats.barriers += 1;
@@ -154,6 +172,9 @@ void BlockRunner::step(WarpState& warp)
     std::uint8_t conflictDegree = 0;
     m_record = IssueRecord{pc, 0, 0, 0};
     m_blockIssued += 1;
+    const bool recording = m_recordingActive;
+    if (recording)
+        beginRecordedStep(warp, pc);
 
     switch (instruction.op) {
     case ptx::Op::Bra:
@@ -218,6 +239,8 @@ void BlockRunner::step(WarpState& warp)
     }
     if (m_tracing)
         recordTrace(warp, TraceEventKind::Issue, pc, active, mask, traceMemory, conflictDegree);
+    if (recording && m_recordingActive)
+        endRecordedStep(warp, pc, active, mask);
     if (m_logging) {
         m_log.warps[static_cast<std::size_t>(warp.index)].push_back(m_record);
         ++m_loggedRecords;
@@ -246,7 +269,20 @@ void BlockRunner::reportHazard(HazardKind kind, const WarpState& warp, int lane,
     hazard.address = address;
     hazard.buffer = std::move(buffer);
     hazard.message = std::move(message);
+    if (m_recordingActive)
+        recordHazard(hazard);
     m_context.hazards->report(std::move(hazard));
+}
+
+RunOutcome BlockRunner::finishRecording(RunOutcome outcome)
+{
+    if (m_recording && m_recording->linearBlock == m_linearBlock && m_recordingActive) {
+        m_recordingActive = false;
+        m_recording->finish();
+    } else if (m_recording && m_recording->linearBlock == m_linearBlock) {
+        m_recording->finish();
+    }
+    return outcome;
 }
 
 void BlockRunner::recordTrace(const WarpState& warp, TraceEventKind kind, std::int32_t pc, std::uint32_t active,

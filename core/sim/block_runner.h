@@ -7,6 +7,7 @@
 
 #include "launch/launch_geometry.h"
 #include "ptx/ptx_ir.h"
+#include "sim/block_recording.h"
 #include "sim/global_memory.h"
 #include "sim/hazards.h"
 #include "sim/sim_stats.h"
@@ -16,6 +17,7 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <vector>
 
@@ -39,14 +41,12 @@ struct LaunchContext {
     int smCount = 1;
     std::atomic<std::uint64_t>* budgetUsed = nullptr; // warp-instructions issued by all runners
     std::uint64_t stepBudget = 0;
+    std::uint64_t blockStepBudget = 0;                 // warp-instructions one block may issue
+    std::uint64_t maxTimingBytes = 0;                  // the timing log one runner may hold
+    const std::atomic<bool>* cancel = nullptr;        // checked every few thousand warp-instructions
     const TraceRequest* traceRequest = nullptr;
-};
-
-// One entry of a warp's reconvergence stack: run `pc` with `mask` until `reconvergePc`.
-struct StackEntry {
-    std::int32_t pc = 0;
-    std::int32_t reconvergePc = -1; // -1: never (the function's exit)
-    std::uint32_t mask = 0;
+    std::int64_t recordBlock = -1;                     // linear block to record for stepping, -1 for none
+    BlockRecordingLimits recordLimits;
 };
 
 struct WarpState {
@@ -77,7 +77,7 @@ struct SharedWordState {
     std::uint8_t writtenBytes = 0;       // bytes any thread has written
 };
 
-enum class RunOutcome { Completed, BudgetExceeded };
+enum class RunOutcome { Completed, BudgetExceeded, BlockBudgetExceeded, Cancelled };
 
 class BlockRunner {
 public:
@@ -94,6 +94,10 @@ public:
     BlockLog takeBlockLog() { return std::move(m_log); }
     std::vector<std::uint64_t>& sectorPool() { return m_sectorPool; }
     std::uint64_t loggedRecords() const { return m_loggedRecords; }
+    // The timing log passed LaunchContext::maxTimingBytes inside a block and was dropped.
+    bool timingLogOverflowed() const { return m_logOverflowed; }
+    // The recording of LaunchContext::recordBlock, once this runner has run it (else null).
+    std::unique_ptr<BlockRecording> takeRecording() { return std::move(m_recording); }
 
 private:
     // block_runner.cpp
@@ -103,6 +107,14 @@ private:
                       std::string buffer, std::string message);
     void recordTrace(const WarpState& warp, TraceEventKind kind, std::int32_t pc, std::uint32_t active,
                      std::uint32_t executed, std::int32_t memory, std::uint8_t conflictDegree);
+    // block_runner_recording.cpp: the stepping recording of one block.
+    void beginRecordedStep(const WarpState& warp, std::int32_t pc);
+    void endRecordedStep(const WarpState& warp, std::int32_t pc, std::uint32_t active, std::uint32_t executed);
+    void recordWrite(const WarpState& warp, std::int32_t reg, const LaneValues& values, std::uint32_t mask);
+    void recordAccess(RecordedAccess access);
+    void recordHazard(const Hazard& hazard);
+    void checkTimingLog();
+    RunOutcome finishRecording(RunOutcome outcome);
 
     // One instruction for one warp.
     void step(WarpState& warp);
@@ -159,6 +171,14 @@ private:
     DeviceBuffer* m_lastBuffer = nullptr;
     std::uint64_t m_localBytes = 0;
     std::int32_t m_barrierPc = -1;   // the bar.sync the waiting warps are at
+    bool m_logOverflowed = false;
+    // Recording (only while running LaunchContext::recordBlock).
+    std::unique_ptr<BlockRecording> m_recording;
+    bool m_recordingActive = false;
+    std::size_t m_stepWriteOffset = 0;
+    std::size_t m_stepStackSizeBefore = 0;
+    std::int32_t m_stepAccess = -1;
+    std::int32_t m_stepHazard = -1;
 };
 
 } // namespace warpscope::sim

@@ -160,6 +160,8 @@ void BlockRunner::write(WarpState& warp, std::int32_t reg, const LaneValues& val
 {
     if (reg < 0)
         return;
+    if (m_recordingActive)
+        recordWrite(warp, reg, values, mask);
     std::uint64_t* target = warp.regs + static_cast<std::size_t>(reg) * 32;
     if (mask == 0xffffffffu) {
         std::copy(values.begin(), values.end(), target);

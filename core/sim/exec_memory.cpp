@@ -471,6 +471,31 @@ void BlockRunner::executeMemory(WarpState& warp, const ptx::Instruction& in, std
         wavefronts = cost.wavefronts;
         m_record.cost = static_cast<std::uint16_t>(std::min<std::uint32_t>(cost.wavefronts, 0xffff));
     }
+    if (m_recordingActive) {
+        RecordedAccess access;
+        access.space = globalCount > 0 ? Space::Global : sharedCount > 0 ? Space::Shared : space;
+        access.isStore = !isLoad && !isAtomic;
+        access.isAtomic = isAtomic;
+        access.bytesPerLane = bytesPerLane;
+        access.laneMask = mask;
+        for (std::uint32_t lane = 0; lane < 32; ++lane)
+            access.addresses[lane] = ((mask >> lane) & 1u) ? laneAddresses[lane] : 0;
+        if (globalCount > 0) {
+            const GlobalAccessCost cost = analyzeGlobalAccess({globalLanes, globalCount}, bytesPerLane);
+            access.requests = cost.requests;
+            access.sectors = cost.sectors;
+            access.lines = cost.lines;
+            access.bytesRequested = cost.bytesRequested;
+            access.bytesMoved = cost.bytesMoved;
+        }
+        if (sharedCount > 0) {
+            const SharedAccessCost cost = analyzeSharedAccess({sharedLanes, sharedCount}, bytesPerLane);
+            access.wavefronts = cost.wavefronts;
+            access.bankConflicts = cost.bankConflicts;
+            access.conflictDegree = cost.conflictDegree;
+        }
+        recordAccess(access);
+    }
     if (m_tracing && m_trace.events.size() < m_context.traceRequest->maxEvents) {
         TraceMemoryAccess record;
         for (std::uint32_t lane = 0; lane < 32; ++lane)

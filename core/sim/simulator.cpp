@@ -136,6 +136,16 @@ SimResult simulate(LaunchRequest request, const std::atomic<bool>* cancel,
     context.smCount = std::max(1, request.preset.smCount);
     context.budgetUsed = &budgetUsed;
     context.stepBudget = request.options.stepBudget;
+    context.blockStepBudget = request.options.blockStepBudget;
+    context.maxTimingBytes = request.options.maxTimingBytesPerSm;
+    context.cancel = cancel;
+    context.recordBlock = request.options.recordBlock;
+    context.recordLimits = request.options.recordLimits;
+    // The recorded block is traced too, so its steps get the timing model's issue cycles.
+    if (request.options.recordBlock >= 0 &&
+        std::find(request.options.trace.blocks.begin(), request.options.trace.blocks.end(),
+                  static_cast<std::uint64_t>(request.options.recordBlock)) == request.options.trace.blocks.end())
+        request.options.trace.blocks.push_back(static_cast<std::uint64_t>(request.options.recordBlock));
     context.traceRequest = &request.options.trace;
 
     const std::uint64_t blockCount = static_cast<std::uint64_t>(request.grid.volume());
@@ -161,6 +171,7 @@ SimResult simulate(LaunchRequest request, const std::atomic<bool>* cancel,
     std::atomic<std::uint64_t> nextSm{0};
     std::atomic<std::uint64_t> blocksDone{0};
     std::atomic<bool> budgetExceeded{false};
+    std::atomic<std::int64_t> endlessBlock{-1}; // the block that passed blockStepBudget
     std::atomic<bool> cancelled{false};
     std::vector<std::unique_ptr<BlockRunner>> runners;
     for (int t = 0; t < threads; ++t)
@@ -185,9 +196,26 @@ SimResult simulate(LaunchRequest request, const std::atomic<bool>* cancel,
                         cancelled = true;
                     if (cancelled || budgetExceeded)
                         break;
-                    if (runner.runBlock(block) == RunOutcome::BudgetExceeded) {
+                    const RunOutcome outcome = runner.runBlock(block);
+                    if (outcome == RunOutcome::BudgetExceeded) {
                         budgetExceeded = true;
                         break;
+                    }
+                    if (outcome == RunOutcome::BlockBudgetExceeded) {
+                        endlessBlock = static_cast<std::int64_t>(block);
+                        budgetExceeded = true;
+                        break;
+                    }
+                    if (outcome == RunOutcome::Cancelled) {
+                        cancelled = true;
+                        break;
+                    }
+                    if (logging && runner.timingLogOverflowed()) {
+                        timingComplete = false;
+                        logging = false;
+                        runner.setLogging(false);
+                        logs.clear();
+                        runner.sectorPool().clear();
                     }
                     if (logging) {
                         logs.push_back(runner.takeBlockLog());
@@ -261,6 +289,23 @@ SimResult simulate(LaunchRequest request, const std::atomic<bool>* cancel,
         }
         result.trace.memory.insert(result.trace.memory.end(), trace.memory.begin(), trace.memory.end());
         result.trace.truncated = result.trace.truncated || trace.truncated;
+        if (auto recording = runner->takeRecording())
+            result.recording = std::move(recording);
+    }
+    // The recorded block's issue cycles, in each warp's issue order.
+    if (result.recording) {
+        BlockRecording& recording = *result.recording;
+        for (auto& [block, warpTimes] : traceTimes) {
+            if (block != recording.linearBlock)
+                continue;
+            for (std::size_t w = 0; w < warpTimes.size() && w < recording.stepsOfWarp.size(); ++w)
+                for (std::size_t k = 0; k < warpTimes[w].size() && k < recording.stepsOfWarp[w].size(); ++k) {
+                    RecordedStep& step = recording.steps[recording.stepsOfWarp[w][k]];
+                    step.cycle = warpTimes[w][k].cycle;
+                    step.stallCycles = warpTimes[w][k].stallCycles;
+                    step.stallReason = static_cast<std::uint8_t>(warpTimes[w][k].reason);
+                }
+        }
     }
     // Issue cycles from the timing model, in each warp's issue order.
     for (auto& [block, warpTimes] : traceTimes) {
@@ -338,7 +383,14 @@ SimResult simulate(LaunchRequest request, const std::atomic<bool>* cancel,
         }
         result.args.push_back(std::move(final));
     }
-    if (budgetExceeded) {
+    if (endlessBlock >= 0) {
+        result.status = SimStatus::BlockBudgetExceeded;
+        result.statusMessage = "block " + launch::formatIndex(launch::indexFromLinear(endlessBlock.load(), request.grid)) +
+                               " issued more than " +
+                               withThousands(static_cast<std::int64_t>(request.options.blockStepBudget)) +
+                               " warp-instructions without finishing: is there a loop that never ends? "
+                               "(stopped; raise the block budget if it really is that long)";
+    } else if (budgetExceeded) {
         result.status = SimStatus::StepBudgetExceeded;
         result.statusMessage = "did not finish within " + withThousands(static_cast<std::int64_t>(request.options.stepBudget)) +
                                " warp-instructions (an endless loop, or raise the step budget)";

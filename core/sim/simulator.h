@@ -21,6 +21,7 @@
 #include "launch/launch_geometry.h"
 #include "ptx/ptx_ir.h"
 #include "sim/global_memory.h"
+#include "sim/block_recording.h"
 #include "sim/hazards.h"
 #include "sim/kernel_args.h"
 #include "sim/sim_stats.h"
@@ -30,6 +31,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -39,13 +41,19 @@ enum class WarpModel : std::uint8_t { ReconvergenceStack };
 
 struct SimOptions {
     std::uint64_t stepBudget = 4'000'000'000ull; // warp-instructions for the whole launch
+    // Warp-instructions one block may issue. A block that never ends (a loop whose condition never
+    // changes) is stopped here: 2^24 take about 1-2 s on one core (BENCHMARKS.md), while the demo
+    // kernels' busiest block, at GPU size, issues far fewer (tests/sim/simulator_test.cpp).
+    std::uint64_t blockStepBudget = 1ull << 24;
     int hostThreads = 1;                         // 0 = one per hardware thread
     WarpModel warpModel = WarpModel::ReconvergenceStack;
     TraceRequest trace;                          // which blocks to trace; none by default
     std::uint64_t maxBufferBytes = 1ull << 30;   // per argument buffer
     bool timing = true;                          // run the timing model (cycles, stalls, cache hits)
     int registersPerThread = 32;                 // for resident blocks per SM (ptxas decides the real count)
-    std::uint64_t maxTimingBytesPerSm = 256ull << 20; // issue records + sectors kept per SM; past it, no timing
+    std::uint64_t maxTimingBytesPerSm = 64ull << 20; // issue records + sectors kept per SM; past it, no timing
+    std::int64_t recordBlock = -1;               // linear block to record for stepping (block_recording.h), -1 for none
+    BlockRecordingLimits recordLimits;
 };
 
 struct LaunchRequest {
@@ -59,7 +67,7 @@ struct LaunchRequest {
     SimOptions options;
 };
 
-enum class SimStatus : std::uint8_t { Completed, StepBudgetExceeded, Cancelled };
+enum class SimStatus : std::uint8_t { Completed, StepBudgetExceeded, BlockBudgetExceeded, Cancelled };
 
 struct SimResult {
     SimStatus status = SimStatus::Completed;
@@ -69,6 +77,7 @@ struct SimResult {
     std::vector<ResolvedArg> args;        // the arguments, buffers holding their final contents
     std::vector<std::uint64_t> bufferAddresses; // device address of each buffer argument (0 for scalars)
     Trace trace;
+    std::shared_ptr<BlockRecording> recording; // SimOptions::recordBlock's steps, when asked for
     double simSeconds = 0;
 };
 
@@ -82,7 +91,8 @@ struct SimProgress {
 void validateLaunchRequest(const LaunchRequest& request);
 
 // Runs the launch. The request is taken by value: its buffers become the simulated memory (move a
-// request in to avoid copying them). `cancel` (optional) stops it between blocks; `progress` is
+// request in to avoid copying them). `cancel` (optional) stops it, within a few thousand
+// warp-instructions; `progress` is
 // called from the simulating thread now and then.
 SimResult simulate(LaunchRequest request, const std::atomic<bool>* cancel = nullptr,
                    const std::function<void(const SimProgress&)>& progress = {});

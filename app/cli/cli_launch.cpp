@@ -1,0 +1,49 @@
+#include "cli/cli_launch.h"
+
+#include "util/input_error.h"
+
+namespace warpscope::cli {
+
+void addLaunchOptions(CLI::App* command, LaunchOptions& options)
+{
+    command->add_option("target", options.target, "a demo kernel id (see warpscope sim --list), FILE.cu or FILE.ptx");
+    command->add_option("--kernel", options.kernel, "the kernel (.entry) to run in FILE.cu or FILE.ptx");
+    command->add_option("--grid", options.grid, "blocks: X[,Y[,Z]], integer expressions over the arguments");
+    command->add_option("--block", options.block, "threads per block: X[,Y[,Z]]");
+    command->add_option("--smem", options.smem, "dynamic shared memory in bytes (an expression)");
+    command->add_option("--arg", options.args,
+                        "an argument spec, e.g. n=i32:4096, a=f32[n]:random(1) (see kernels/README.md); repeatable")
+        ->allow_extra_args(false);
+    command->add_option("--arch", options.arch, "GPU preset for limits: sm_70 .. sm_90")->capture_default_str();
+}
+
+PreparedLaunch prepareLaunch(const LaunchOptions& options, const sim::SimOptions& simOptions)
+{
+    const auto preset = gpu::findPreset(options.arch);
+    if (!preset)
+        throw InputError("--arch '" + options.arch + "' is not a known GPU (allowed: " + gpu::knownArchList() + ")");
+    kernels::TargetRequest target;
+    target.target = options.target;
+    target.kernel = options.kernel;
+    target.grid = options.grid;
+    target.block = options.block;
+    target.smem = options.smem;
+    target.args = options.args;
+    target.maxBufferBytes = simOptions.maxBufferBytes;
+    PreparedLaunch prepared;
+    prepared.resolved = kernels::resolveTarget(target);
+    prepared.preset = *preset;
+    const kernels::DemoLaunch& launch = prepared.resolved.launch;
+    sim::LaunchRequest& request = prepared.request;
+    request.module = prepared.resolved.module;
+    request.function = prepared.resolved.function;
+    request.grid = launch.grid;
+    request.block = launch.block;
+    request.dynamicSharedBytes = launch.dynamicSharedBytes;
+    request.args = launch.args;
+    request.preset = *preset;
+    request.options = simOptions;
+    return prepared;
+}
+
+} // namespace warpscope::cli
