@@ -82,9 +82,11 @@ ResolvedTarget resolveTarget(const TargetRequest& request)
     const std::string extension = path.extension().string();
     if (extension != ".cu" && extension != ".ptx")
         throw InputError("'" + request.target + "' is neither a demo kernel (" + demoKernelIds() + ") nor a .cu or .ptx file");
+    const bool inlineText = !request.inlineText.empty();
     if (extension == ".cu") {
-        out.sourceText = readTextFile(request.target);
-        const ptx::CompileResult compiled = ptx::compileCudaFile(path, ptx::CompileOptions{});
+        out.sourceText = inlineText ? request.inlineText : readTextFile(request.target);
+        const ptx::CompileResult compiled = inlineText ? ptx::compileCuda(out.sourceText, request.target, ptx::CompileOptions{})
+                                                       : ptx::compileCudaFile(path, ptx::CompileOptions{});
         if (!compiled.ok) {
             std::string diagnostics;
             for (const ptx::CompileDiagnostic& diagnostic : compiled.diagnostics)
@@ -95,7 +97,7 @@ ResolvedTarget resolveTarget(const TargetRequest& request)
         }
         out.ptxText = compiled.ptx;
     } else {
-        out.ptxText = readTextFile(request.target);
+        out.ptxText = inlineText ? request.inlineText : readTextFile(request.target);
     }
     out.sourceName = request.target;
     try {

@@ -18,6 +18,7 @@ struct TargetRequest {
     std::string grid, block, smem;  // overrides (required for files: grid and block)
     std::vector<std::string> args;  // argument specs
     std::uint64_t maxBufferBytes = 0;
+    std::string inlineText;         // when set: the .cu/.ptx text itself (the playground's), and target only names it
 };
 
 struct ResolvedTarget {

@@ -2,6 +2,7 @@
 
 #include "cli/exit_codes.h"
 #include "canvas/canvas_widget.h"
+#include "execution/execution_panel.h"
 #include "links/view_link.h"
 #include "util/input_error.h"
 #include "util/parse.h"
@@ -36,8 +37,8 @@ CLI::App* addScreenshotCommand(CLI::App& app, ScreenshotOptions& options)
     command->add_option("--out", options.out, "PNG file to write")->required();
     command->add_option("--lesson", options.lesson, "lesson id to show (hierarchy, occupancy, ...)");
     command->add_option("--view", options.view,
-                        "hierarchy, placement, occupancy, profile, formats, amp, quant or sparsity (default: the "
-                        "--link's view, profile with --session, else hierarchy)");
+                        "hierarchy, placement, occupancy, profile, formats, amp, quant, sparsity or execution "
+                        "(default: the --link's view, profile with --session, else hierarchy)");
     command->add_option("--size", options.size, "window size WxH in logical pixels, 640x480..7680x4320")
         ->capture_default_str();
     command->add_option("--link", options.link,
@@ -45,7 +46,7 @@ CLI::App* addScreenshotCommand(CLI::App& app, ScreenshotOptions& options)
     command->add_option("--session", options.session, "a saved profiling session (.wsprof) to show in the profile views");
     command->add_option("--baseline", options.baseline, "a second session the profile views compare with (needs --session)");
     command->add_option("--timeout", options.timeoutSeconds,
-                        "amp, quant, sparsity: seconds to wait for the training or quantization to finish (1..3600)")
+                        "amp, quant, sparsity, execution: seconds to wait for the training, quantization or recording (1..3600)")
         ->capture_default_str();
     command->add_option("--profile-tab", options.profileTab,
                         "the profile view shown: metrics, bandwidth, roofline, prediction or session")
@@ -90,9 +91,9 @@ int runScreenshot(const ScreenshotOptions& options, const char* argv0)
     const int height = static_cast<int>(parseInteger(options.size.substr(cross + 1), "--size height", 480, 4320));
     if (!options.view.empty() && options.view != "hierarchy" && options.view != "placement" &&
         options.view != "occupancy" && options.view != "profile" && options.view != "formats" && options.view != "amp" &&
-        options.view != "quant" && options.view != "sparsity")
+        options.view != "quant" && options.view != "sparsity" && options.view != "execution")
         throw InputError("--view: unknown view '" + options.view +
-                         "' (allowed: hierarchy, placement, occupancy, profile, formats, amp, quant, sparsity)");
+                         "' (allowed: hierarchy, placement, occupancy, profile, formats, amp, quant, sparsity, execution)");
     const int timeoutSeconds = static_cast<int>(parseInteger(options.timeoutSeconds, "--timeout", 1, 3600));
     const bool profileView = options.view == "profile" || (options.view.empty() && !options.session.empty());
     if (!options.session.empty() && !profileView)
@@ -148,8 +149,11 @@ int runScreenshot(const ScreenshotOptions& options, const char* argv0)
             throw InputError("--link: " + error->toStdString());
         formatsView = formatsView || (options.view.empty() && linkView == app::LinkView::Formats);
     }
+    const bool executionView = options.view == "execution" || (options.view.empty() && linkView == app::LinkView::Step);
     if (options.view == "placement" || options.view == "occupancy")
         window.showCanvasView(app::CanvasView::Placement);
+    else if (executionView)
+        window.showCanvasView(app::CanvasView::Execution);
     else if (options.view == "hierarchy" || options.link.empty())
         window.showCanvasView(app::CanvasView::Hierarchy);
     if (session)
@@ -185,6 +189,25 @@ int runScreenshot(const ScreenshotOptions& options, const char* argv0)
             QApplication::processEvents(QEventLoop::AllEvents, 50);
             QThread::msleep(10);
         }
+    }
+    if (executionView) {
+        // Without a step link, record the default kernel's first block.
+        if (!window.executionPanel()->busy() && !window.executionPanel()->stepper())
+            window.executionPanel()->run();
+        QElapsedTimer waited;
+        waited.start();
+        while (window.executionPanel()->busy()) {
+            if (waited.elapsed() > timeoutSeconds * 1000LL) {
+                std::cerr << "warpscope screenshot: the simulator was still recording after " << timeoutSeconds
+                          << " s (raise --timeout)\n";
+                return toInt(ExitCode::Failure);
+            }
+            QApplication::processEvents(QEventLoop::AllEvents, 50);
+            QThread::msleep(10);
+        }
+        QApplication::processEvents();
+        if (!window.lastMessage().isEmpty())
+            std::cerr << "warpscope screenshot: " << window.lastMessage().toStdString() << "\n";
     }
     settle(window, 700);
 

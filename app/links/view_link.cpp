@@ -1,5 +1,6 @@
 #include "links/view_link.h"
 
+#include "demo_kernels.h"
 #include "gpu/gpu_preset.h"
 #include "numerics/amp_trainer.h"
 #include "numerics/distributions.h"
@@ -38,6 +39,7 @@ const std::vector<ViewSpec>& viewSpecs()
         {"amp", LinkView::Amp, {"modes", "steps", "growth", "seed", "scale"}},
         {"quant", LinkView::Quant, {"dist", "format", "scheme", "granularity", "calib", "n", "seed", "rows", "layer"}},
         {"sparsity", LinkView::Sparsity, {"layer"}},
+        {"step", LinkView::Step, {"kernel", "block", "warp", "at"}},
     };
     return specs;
 }
@@ -168,6 +170,34 @@ void parsePrecisionLabKey(ViewLink& link, const std::string& key, const std::str
     }
 }
 
+void parseStepKey(ViewLink& link, const std::string& key, const std::string& value, const std::string& field)
+{
+    if (key == "kernel") {
+        if (!kernels::findDemoKernel(value))
+            throw InputError(field + ": unknown kernel '" + value + "' (allowed: " + kernels::demoKernelIds() + ")");
+        link.kernel = value;
+    } else if (key == "block") {
+        // blockIdx, not blockDim: components from 0, missing ones 0.
+        launch::Dim3 index{0, 0, 0};
+        std::int64_t* components[3] = {&index.x, &index.y, &index.z};
+        std::size_t start = 0;
+        for (int axis = 0; start <= value.size(); ++axis) {
+            if (axis == 3)
+                throw InputError(field + ": at most three components, X[,Y[,Z]] (a blockIdx)");
+            const std::size_t comma = value.find(',', start);
+            const std::string part = value.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+            const std::int64_t limit = axis == 0 ? launch::LaunchLimits::maxGridX : launch::LaunchLimits::maxGridYZ;
+            *components[axis] = parseInteger(part, field, 0, limit - 1);
+            start = comma == std::string::npos ? value.size() + 1 : comma + 1;
+        }
+        link.blockIndex = index;
+    } else if (key == "warp") {
+        link.warp = static_cast<int>(parseInteger(value, field, 0, 31));
+    } else if (key == "at") {
+        link.at = static_cast<std::uint64_t>(parseInteger(value, field, 0, INT64_MAX));
+    }
+}
+
 // Checks between keys of one link (those that depend on the figure's current state are the window's).
 void checkPrecisionLabLink(const ViewLink& link, const std::string& where)
 {
@@ -236,6 +266,8 @@ ViewLink parseViewLink(std::string_view url)
 
         if (isPrecisionLabView(link.view)) {
             parsePrecisionLabKey(link, key, value, field);
+        } else if (link.view == LinkView::Step) {
+            parseStepKey(link, key, value, field);
         } else if (key == "id") {
             link.lessonId = value;
         } else if (key == "arch") {
@@ -278,6 +310,8 @@ ViewLink parseViewLink(std::string_view url)
     }
     if (link.view == LinkView::Lesson && link.lessonId.empty())
         throw InputError(where + ": a lesson link needs id=LESSON");
+    if (link.view == LinkView::Step && link.kernel.empty())
+        throw InputError(where + ": a step link needs kernel=ID (allowed: " + kernels::demoKernelIds() + ")");
     checkPrecisionLabLink(link, where);
     return link;
 }

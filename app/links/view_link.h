@@ -7,6 +7,7 @@
 //   warpscope:amp?modes=fp32,fp16,fp16-dynamic&steps=1000&growth=200&seed=1&scale=65536
 //   warpscope:quant?dist=gaussian&format=int8&scheme=symmetric&granularity=tensor&calib=max&n=100000&seed=1
 //   warpscope:sparsity?layer=1
+//   warpscope:step?kernel=divergence_odd_even&block=0,0,0&warp=1&at=12
 // Parsing is strict: an unknown view or key, a repeated key, or a bad value is an InputError that
 // names the link, the key and what is allowed. Qt-free.
 #pragma once
@@ -22,7 +23,7 @@
 
 namespace warpscope::app {
 
-enum class LinkView { Lesson, Hierarchy, Placement, Occupancy, Formats, Amp, Quant, Sparsity };
+enum class LinkView { Lesson, Hierarchy, Placement, Occupancy, Formats, Amp, Quant, Sparsity, Step };
 
 struct ViewLink {
     LinkView view = LinkView::Hierarchy;
@@ -54,6 +55,11 @@ struct ViewLink {
     std::optional<std::size_t> count;           // quant: n, the synthetic values
     std::optional<std::size_t> rows;            // quant: the synthetic values as rows x (n / rows)
     std::optional<int> layer;                   // quant: 0..2 (MLP sources); sparsity: 1..2
+    // The stepper (execution view). The block and warp are checked against the launch by the window.
+    std::string kernel;                         // step: a demo kernel id
+    std::optional<launch::Dim3> blockIndex;     // step: blockIdx of the recorded block ("block=")
+    std::optional<int> warp;                    // step: the followed warp, 0..31
+    std::optional<std::uint64_t> at;            // step: before the warp's instruction number N
 };
 
 inline constexpr int kLinkMaxAmpSteps = 100000;              // as `warpscope numerics amp --steps`

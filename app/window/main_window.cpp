@@ -2,6 +2,7 @@
 
 #include "canvas/canvas_widget.h"
 #include "canvas/imgui_canvas.h"
+#include "execution/execution_panel.h"
 #include "links/view_link.h"
 #include "numerics/quant_config.h"
 #include "occupancy/occupancy.h"
@@ -33,6 +34,7 @@
 #include <QScrollArea>
 #include <QSettings>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QStatusBar>
 #include <QTabBar>
 #include <QTabWidget>
@@ -82,6 +84,8 @@ MainWindow::MainWindow(Options options, QWidget* parent)
                 m_canvasWidget->update();
             });
 
+    connect(m_execution, &viz::ExecutionPanel::runFinished, this, &MainWindow::applyPendingStep);
+
     setLaunch(m_launch);
     resize(1600, 1000);
     if (m_options.restoreSettings)
@@ -112,20 +116,26 @@ void MainWindow::buildCanvasArea()
     m_viewTabs = new QTabBar(bar);
     m_viewTabs->addTab(QStringLiteral("Hierarchy"));
     m_viewTabs->addTab(QStringLiteral("Placement"));
-    m_viewTabs->setToolTip(QStringLiteral("Ctrl+1: hierarchy, Ctrl+2: placement on SMs"));
+    m_viewTabs->addTab(QStringLiteral("Execution"));
+    m_viewTabs->setToolTip(QStringLiteral("Ctrl+1: hierarchy, Ctrl+2: placement on SMs, Ctrl+9: execution (step through a kernel)"));
     m_viewTabs->setUsesScrollButtons(false);
     m_viewTabs->setExpanding(false);
     barLayout->addWidget(m_viewTabs);
     barLayout->addStretch(1);
-    auto addField = [&](const QString& label, const QString& tip) {
-        auto* caption = new QLabel(label, bar);
-        auto* field = new QLineEdit(bar);
-        field->setMinimumWidth(60);
+    // The hierarchy's and placement's launch; the execution view has its own.
+    m_launchFields = new QWidget(bar);
+    auto* fieldsLayout = new QHBoxLayout(m_launchFields);
+    fieldsLayout->setContentsMargins(0, 0, 0, 0);
+    barLayout->addWidget(m_launchFields);
+    auto addField = [&, fieldsLayout](const QString& label, const QString& tip) {
+        auto* caption = new QLabel(label, m_launchFields);
+        auto* field = new QLineEdit(m_launchFields);
+        field->setMinimumWidth(52);
         field->setMaximumWidth(120);
         field->setToolTip(tip);
         caption->setBuddy(field);
-        barLayout->addWidget(caption);
-        barLayout->addWidget(field);
+        fieldsLayout->addWidget(caption);
+        fieldsLayout->addWidget(field);
         connect(field, &QLineEdit::editingFinished, this, &MainWindow::applyLaunchFields);
         return field;
     };
@@ -136,12 +146,29 @@ void MainWindow::buildCanvasArea()
                                            "at most 1024 threads)"));
     layout->addWidget(bar);
 
-    m_canvasWidget = viz::createCanvasWidget(*m_canvas, area);
+    m_centralStack = new QStackedWidget(area);
+    m_canvasWidget = viz::createCanvasWidget(*m_canvas, m_centralStack);
     m_canvasWidget->setObjectName(QStringLiteral("canvas"));
-    layout->addWidget(m_canvasWidget, 1);
+    m_centralStack->addWidget(m_canvasWidget);
+    // In a scroll area, so the stepper's controls do not set the central area's minimum width
+    // (which would squeeze the docks in the other views); a narrow window scrolls it instead.
+    m_executionScroll = new QScrollArea(m_centralStack);
+    m_executionScroll->setWidgetResizable(true);
+    m_executionScroll->setFrameShape(QFrame::NoFrame);
+    m_execution = new viz::ExecutionPanel(m_executionScroll);
+    m_executionScroll->setWidget(m_execution);
+    m_centralStack->addWidget(m_executionScroll);
+    layout->addWidget(m_centralStack, 1);
     setCentralWidget(area);
 
     connect(m_viewTabs, &QTabBar::currentChanged, this, [this](int index) {
+        const bool execution = index == static_cast<int>(CanvasView::Execution);
+        m_centralStack->setCurrentWidget(execution ? static_cast<QWidget*>(m_executionScroll) : m_canvasWidget);
+        m_launchFields->setVisible(!execution);
+        if (execution) {
+            m_execution->setFocus();
+            return;
+        }
         m_canvas->setScene(index == 0 ? static_cast<viz::CanvasScene*>(m_hierarchy.get()) : m_placement.get());
         m_canvasWidget->update();
     });
@@ -324,8 +351,13 @@ void MainWindow::buildMenus()
     quant->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_7));
     QAction* sparsity = view->addAction(QStringLiteral("2:4 &Sparsity"), this, [this] { focusPrecisionLab(PrecisionLabTab::Sparsity); });
     sparsity->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_8));
+    QAction* execution = view->addAction(QStringLiteral("&Execution (Step Through a Kernel)"), this,
+                                         [this] { showCanvasView(CanvasView::Execution); });
+    execution->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_9));
     view->addSeparator();
     QAction* fit = view->addAction(QStringLiteral("&Fit Canvas"), this, [this] {
+        if (canvasView() == CanvasView::Execution)
+            return;
         m_canvas->scene()->resetView();
         m_canvasWidget->update();
     });
@@ -519,6 +551,11 @@ QString MainWindow::currentLessonId() const
 void MainWindow::showCanvasView(CanvasView view)
 {
     m_viewTabs->setCurrentIndex(static_cast<int>(view));
+    if (view == CanvasView::Execution) {
+        // The stepper is dense: give it most of the width, keeping the lesson and the docks readable.
+        const int side = std::max(240, width() / 6);
+        resizeDocks({m_lessonDock, m_occupancyDock}, {side, side}, Qt::Horizontal);
+    }
 }
 
 CanvasView MainWindow::canvasView() const

@@ -1,5 +1,5 @@
-// The Warpscope window: lessons on the left, the canvas (hierarchy / placement scenes) in the
-// centre with the launch controls above it, the occupancy explorer, the profiler, the number-format
+// The Warpscope window: lessons on the left, the canvas (hierarchy / placement scenes) or the
+// execution view (the stepper) in the centre with the launch controls above it, the occupancy explorer, the profiler, the number-format
 // explorer, the precision lab (mixed-precision trainer, quantization, 2:4 sparsity: one dock, three
 // tabs) and a details panel in docks. Lesson links (warpscope:...) drive all of them through openLink().
 #pragma once
@@ -9,6 +9,7 @@
 
 #include <QMainWindow>
 
+#include <cstdint>
 #include <memory>
 #include <optional>
 
@@ -18,6 +19,8 @@ class QLabel;
 class QMenu;
 class QLineEdit;
 class QListWidget;
+class QScrollArea;
+class QStackedWidget;
 class QTabBar;
 class QTabWidget;
 class QTextBrowser;
@@ -25,6 +28,7 @@ class QUrl;
 
 namespace warpscope::viz {
 class AmpPanel;
+class ExecutionPanel;
 class HierarchyScene;
 class FormatExplorerPanel;
 class ImGuiCanvas;
@@ -39,7 +43,7 @@ namespace warpscope::app {
 class ProfilePanel;
 struct ViewLink;
 
-enum class CanvasView { Hierarchy = 0, Placement = 1 };
+enum class CanvasView { Hierarchy = 0, Placement = 1, Execution = 2 }; // the central view tabs
 enum class PrecisionLabTab { MixedPrecision = 0, Quantization = 1, Sparsity = 2 }; // the Precision Lab dock's tabs
 
 class MainWindow : public QMainWindow {
@@ -74,6 +78,7 @@ public:
     viz::AmpPanel* ampPanel() const { return m_amp; }
     viz::QuantPanel* quantPanel() const { return m_quant; }
     viz::SparsityPanel* sparsityPanel() const { return m_sparsity; }
+    viz::ExecutionPanel* executionPanel() const { return m_execution; }
     viz::HierarchyScene* hierarchyScene() const { return m_hierarchy.get(); }
     viz::PlacementScene* placementScene() const { return m_placement.get(); }
     QWidget* canvasWidget() const { return m_canvasWidget; }
@@ -100,6 +105,8 @@ private:
     void updateProfileActions();
     void buildPrecisionLabDock();
     void applyPrecisionLabLink(const ViewLink& link, const QUrl& url);
+    void applyStepLink(const ViewLink& link, const QUrl& url);
+    void applyPendingStep(bool ok);
 
     Options m_options;
     LessonLibrary m_lessons;
@@ -108,6 +115,10 @@ private:
     std::unique_ptr<viz::HierarchyScene> m_hierarchy;
     std::unique_ptr<viz::PlacementScene> m_placement;
     QWidget* m_canvasWidget = nullptr;
+    viz::ExecutionPanel* m_execution = nullptr;
+    QScrollArea* m_executionScroll = nullptr;
+    QStackedWidget* m_centralStack = nullptr;
+    QWidget* m_launchFields = nullptr;
     QTabBar* m_viewTabs = nullptr;
     QLineEdit* m_gridField = nullptr;
     QLineEdit* m_blockField = nullptr;
@@ -135,6 +146,12 @@ private:
     QAction* m_setBaselineAction = nullptr;
     QAction* m_clearBaselineAction = nullptr;
     QString m_lastMessage;
+    struct PendingStep {
+        int warp = 0;
+        std::uint64_t at = 0;
+        QString where;                    // "link '...': " for messages
+    };
+    std::optional<PendingStep> m_pendingStep; // a step link waiting for its block to be recorded
 };
 
 } // namespace warpscope::app

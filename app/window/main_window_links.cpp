@@ -1,8 +1,10 @@
-// MainWindow, part two: the warpscope: links (lessons, launch views, occupancy, the number formats
-// and the precision lab), applied only when the whole link is valid.
+// MainWindow, part two: the warpscope: links (lessons, launch views, occupancy, the number formats,
+// the precision lab and the stepper), applied only when the whole link is valid.
 #include "window/main_window.h"
 
 #include "canvas/imgui_canvas.h"
+#include "demo_kernels.h"
+#include "execution/execution_panel.h"
 #include "links/view_link.h"
 #include "numerics/quant_config.h"
 #include "precision/amp/amp_panel.h"
@@ -48,6 +50,11 @@ std::optional<QString> MainWindow::openLink(const QUrl& url)
                 m_formats->setBits(*link.bits);
             showMessage(QString(), false);
             focusFormats();
+            return std::nullopt;
+        }
+        if (link.view == LinkView::Step) {
+            applyStepLink(link, url);
+            showMessage(QString(), false);
             return std::nullopt;
         }
         if (link.view == LinkView::Amp || link.view == LinkView::Quant || link.view == LinkView::Sparsity) {
@@ -99,7 +106,8 @@ std::optional<QString> MainWindow::openLink(const QUrl& url)
         case LinkView::Formats:
         case LinkView::Amp:
         case LinkView::Quant:
-        case LinkView::Sparsity: break;
+        case LinkView::Sparsity:
+        case LinkView::Step: break;
         }
         return std::nullopt;
     } catch (const InputError& error) {
@@ -107,6 +115,57 @@ std::optional<QString> MainWindow::openLink(const QUrl& url)
         showMessage(message, true);
         return message;
     }
+}
+
+// A step link records the kernel's block with its default launch, then stands before the warp's
+// instruction `at`. The block and the warp are checked against that launch now; `at` once the
+// block is recorded (runFinished), against how many instructions the warp issued.
+void MainWindow::applyStepLink(const ViewLink& link, const QUrl& url)
+{
+    const std::string where = "link '" + url.toString().toStdString() + "': ";
+    const kernels::DemoKernel* demo = kernels::findDemoKernel(link.kernel);
+    const kernels::DemoLaunch launch = kernels::resolveDemoLaunch(*demo, {}, sim::SimOptions{}.maxBufferBytes);
+    const launch::Dim3 index = link.blockIndex.value_or(launch::Dim3{0, 0, 0});
+    if (index.x >= launch.grid.x || index.y >= launch.grid.y || index.z >= launch.grid.z)
+        throw InputError(where + "block " + launch::formatIndex(index) + " is outside " + link.kernel + "'s grid of " +
+                         launch::formatDim3(launch.grid) + " blocks (allowed: each component below the grid's)");
+    const std::int64_t warps = (launch.block.volume() + 31) / 32;
+    const int warp = link.warp.value_or(0);
+    if (warp >= warps)
+        throw InputError(where + "warp " + std::to_string(warp) + " does not exist: " + link.kernel + "'s blocks of " +
+                         std::to_string(launch.block.volume()) + " threads have " + std::to_string(warps) + " warps (allowed: 0.." +
+                         std::to_string(warps - 1) + ")");
+    showCanvasView(CanvasView::Execution);
+    m_execution->selectKernel(QString::fromStdString(link.kernel));
+    m_execution->setLaunchFields(QString(), QString(), QString(),
+                                 QStringLiteral("%1,%2,%3").arg(index.x).arg(index.y).arg(index.z));
+    m_pendingStep = PendingStep{warp, link.at.value_or(0), QString::fromStdString(where)};
+    m_execution->run();
+}
+
+void MainWindow::applyPendingStep(bool ok)
+{
+    if (!m_pendingStep)
+        return;
+    const PendingStep pending = *m_pendingStep;
+    m_pendingStep.reset();
+    if (!ok) {
+        showMessage(pending.where + m_execution->lastError(), true);
+        return;
+    }
+    const sim::BlockRecording& recording = m_execution->stepper()->recording();
+    const std::size_t issued = recording.stepsOfWarp[static_cast<std::size_t>(pending.warp)].size();
+    if (pending.at > issued) {
+        showMessage(pending.where + QStringLiteral("at %1: warp %2 issued %3 warp-instructions (allowed: 0..%3, where %3 is "
+                                                   "the state after the last)")
+                                        .arg(pending.at)
+                                        .arg(pending.warp)
+                                        .arg(issued),
+                    true);
+        m_execution->followWarp(pending.warp);
+        return;
+    }
+    m_execution->seekWarpStep(pending.warp, static_cast<std::uint32_t>(pending.at));
 }
 
 // The link parser (Qt-free) and the panels agree on the ranges.

@@ -521,7 +521,7 @@ private slots:
             QTest::qWait(30);
             QCOMPARE(window.precisionLabTab(), tab);
             QVERIFY(!dock->visibleRegion().isEmpty());
-            QVERIFY(dock->width() >= 860); // two columns of figures at 1600 px
+            QVERIFY2(dock->width() >= 860, qPrintable(QString::number(dock->width()))); // two columns of figures at 1600 px
         }
         // Shown, the quantization and sparsity tabs computed on their own.
         QTRY_VERIFY_WITH_TIMEOUT(!window.precisionLabBusy(), kWorkTimeoutMs);

@@ -1,0 +1,365 @@
+// The Execution view (the stepper), offscreen: step links record a block and stand where they say;
+// what the panels show (masks, stack, registers, the memory access, the current source and PTX
+// lines) equals `warpscope step --json` run as a separate process, and hand-worked values: the odd
+// and even masks of divergence_odd_even, the wavefronts 2, 2, 4, 4, 8, ... of the interleaved
+// reduction's shared loads, the 32-way column read of transpose_tiled. Keys step forwards and back,
+// a hazard stops the stepper, an endless playground kernel ends with a message, a compile error is
+// marked on its line, and `warpscope screenshot --view execution` writes the view.
+#include "cli/cli_step.h"
+#include "execution/code_view.h"
+#include "execution/execution_panel.h"
+#include "execution/stepper.h"
+#include "window/application_setup.h"
+#include "window/main_window.h"
+
+#include <QDir>
+#include <QImage>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QUrl>
+
+#include <nlohmann/json.hpp>
+
+#include <bit>
+#include <optional>
+#include <set>
+#include <vector>
+
+using namespace warpscope;
+
+namespace {
+
+constexpr int kRunTimeoutMs = 60000;
+
+nlohmann::json cliStep(const QString& kernel, const QString& block, int warp, std::uint32_t at)
+{
+    QProcess process;
+    process.start(QStringLiteral(WARPSCOPE_BINARY),
+                  {QStringLiteral("step"), kernel, QStringLiteral("--block-index"), block, QStringLiteral("--warp"),
+                   QString::number(warp), QStringLiteral("--at"), QString::number(at), QStringLiteral("--json")});
+    if (!process.waitForFinished(60000) || process.exitCode() != 0)
+        return nullptr;
+    return nlohmann::json::parse(process.readAllStandardOutput().toStdString());
+}
+
+struct ShownWindow {
+    ShownWindow()
+    {
+        window.resize(1600, 1000);
+        window.show();
+    }
+    app::MainWindow window{{.restoreSettings = false}};
+    viz::ExecutionPanel* panel() { return window.executionPanel(); }
+};
+
+// Opens a step link and waits for the block to be recorded.
+bool openStep(ShownWindow& shown, const QString& link)
+{
+    QSignalSpy finished(shown.panel(), &viz::ExecutionPanel::runFinished);
+    if (shown.window.openLink(QUrl(link)))
+        return false;
+    if (!finished.wait(kRunTimeoutMs))
+        return false;
+    QTest::qWait(20); // the pending step is applied by the same signal
+    return finished.first().first().toBool();
+}
+
+// The panel's state for its followed warp, compared field by field with the command line's.
+void compareWithCli(viz::ExecutionPanel& panel, const nlohmann::json& cli)
+{
+    const viz::Stepper& stepper = *panel.stepper();
+    const std::int32_t warp = stepper.followed();
+    const sim::WarpSnapshot snapshot = stepper.replay().warp(warp);
+    const sim::RecordedStep* step = stepper.current();
+    QCOMPARE(static_cast<std::uint64_t>(snapshot.stepsDone), cli["step"].get<std::uint64_t>());
+    if (step) {
+        QCOMPARE(cli::maskText(step->executedMask), cli["active_mask"].get<std::string>());
+        QCOMPARE(cli::maskText(step->activeMask), cli["path_mask"].get<std::string>());
+    }
+    QCOMPARE(snapshot.stack.size(), cli["stack"].size());
+    for (std::size_t i = 0; i < snapshot.stack.size(); ++i) {
+        QCOMPARE(snapshot.stack[i].pc, cli["stack"][i]["pc"].get<int>());
+        QCOMPARE(cli::maskText(snapshot.stack[i].mask), cli["stack"][i]["mask"].get<std::string>());
+    }
+    const ptx::Function& function = *stepper.run().function;
+    for (std::size_t r = 0; r < function.registers.size(); ++r) {
+        const std::string& name = function.registers[r].name;
+        const nlohmann::ordered_json shown =
+            cli::registerLanesJson(stepper.replay().registers(warp, static_cast<std::int32_t>(r)), function.registers[r].type,
+                                   snapshot.existMask);
+        QVERIFY2(nlohmann::json::parse(shown.dump()) == cli["registers"][name], name.c_str());
+    }
+    if (cli["access"].is_null()) {
+        QVERIFY(!step || step->access < 0);
+    } else {
+        QVERIFY(step && step->access >= 0);
+        const sim::RecordedAccess& access = stepper.recording().accesses[static_cast<std::size_t>(step->access)];
+        QCOMPARE(access.sectors, cli["access"]["sectors"].get<std::uint32_t>());
+        QCOMPARE(access.requests, cli["access"]["requests"].get<std::uint32_t>());
+        QCOMPARE(access.wavefronts, cli["access"]["wavefronts"].get<std::uint32_t>());
+        QCOMPARE(access.bankConflicts, cli["access"]["bank_conflicts"].get<std::uint32_t>());
+        QCOMPARE(static_cast<std::size_t>(std::popcount(access.laneMask)), cli["access"]["lanes"].size());
+        for (const auto& lane : cli["access"]["lanes"])
+            QCOMPARE(access.addresses[lane["lane"].get<std::size_t>()], lane["address"].get<std::uint64_t>());
+    }
+    // The listings follow the instruction.
+    QCOMPARE(panel.sourceView()->currentLine(), cli["line"].is_null() ? 0 : cli["line"].get<int>());
+    QCOMPARE(panel.ptxView()->currentLine(), cli["ptx_line"].is_null() ? 0 : cli["ptx_line"].get<int>());
+}
+
+// Presses `key` on the panel (the step keys are the panel's shortcuts).
+void press(viz::ExecutionPanel& panel, Qt::Key key, Qt::KeyboardModifiers modifiers = Qt::NoModifier)
+{
+    panel.setFocus();
+    QTest::keyClick(&panel, key, modifiers);
+}
+
+} // namespace
+
+class ExecutionTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        app::configureApplication();
+    }
+
+    // A step link records the block and stands before the warp's instruction `at`; the panels show
+    // exactly what `warpscope step --json` prints for the same place, for three kernels and several
+    // places in each.
+    void stepLinksMatchTheCommandLine()
+    {
+        ShownWindow shown;
+        const struct {
+            const char* kernel;
+            int warp;
+            std::uint32_t at;
+        } places[] = {
+            {"divergence_odd_even", 1, 0}, {"divergence_odd_even", 1, 14}, {"divergence_odd_even", 1, 22},
+            {"reduce_interleaved_bank_conflicts", 0, 41}, {"reduce_interleaved_bank_conflicts", 2, 60},
+            {"transpose_tiled", 0, 30}, {"transpose_tiled", 3, 70},
+        };
+        for (const auto& place : places) {
+            const QString link = QStringLiteral("warpscope:step?kernel=%1&block=0&warp=%2&at=%3")
+                                     .arg(QLatin1String(place.kernel))
+                                     .arg(place.warp)
+                                     .arg(place.at);
+            QVERIFY2(openStep(shown, link), qPrintable(link + QStringLiteral(": ") + shown.window.lastMessage()));
+            QCOMPARE(shown.window.canvasView(), app::CanvasView::Execution);
+            QCOMPARE(shown.panel()->stepper()->followed(), place.warp);
+            const nlohmann::json cli = cliStep(QLatin1String(place.kernel), QStringLiteral("0"), place.warp, place.at);
+            QVERIFY(!cli.is_null());
+            compareWithCli(*shown.panel(), cli);
+        }
+    }
+
+    // F11 steps the followed warp one instruction; Shift+F11 comes back to the same state; the
+    // divergent branch of divergence_odd_even pushes the odd and even sides, with 16 lanes each.
+    void keysStepForwardsAndBackOnTheOddEvenKernel()
+    {
+        ShownWindow shown;
+        QVERIFY(openStep(shown, QStringLiteral("warpscope:step?kernel=divergence_odd_even&block=0&warp=1&at=0")));
+        viz::ExecutionPanel& panel = *shown.panel();
+        const viz::Stepper& stepper = *panel.stepper();
+        std::set<std::uint32_t> sideMasks;
+        std::vector<std::size_t> positions{stepper.position()};
+        while (stepper.current()) {
+            press(panel, Qt::Key_F11);
+            positions.push_back(stepper.position());
+            const sim::WarpSnapshot warp = stepper.replay().warp(1);
+            if (warp.stack.size() >= 2) {
+                sideMasks.insert(warp.activeMask);
+                QCOMPARE(std::popcount(warp.activeMask), 16);
+            }
+            QVERIFY(positions.size() < 200);
+        }
+        QCOMPARE(sideMasks, (std::set<std::uint32_t>{0xaaaaaaaau, 0x55555555u}));
+        QCOMPARE(positions.size() - 1, stepper.recording().stepsOfWarp[1].size());
+        // Back, one at a time, through the same positions.
+        for (std::size_t i = positions.size() - 1; i-- > 0;) {
+            press(panel, Qt::Key_F11, Qt::ShiftModifier);
+            QCOMPARE(stepper.position(), positions[i]);
+        }
+        // Ctrl+End and Ctrl+Home: the two ends; F7 finds the divergent branch.
+        press(panel, Qt::Key_End, Qt::ControlModifier);
+        QCOMPARE(stepper.position(), stepper.size());
+        press(panel, Qt::Key_Home, Qt::ControlModifier);
+        QCOMPARE(stepper.position(), std::size_t{0});
+        press(panel, Qt::Key_F7);
+        QVERIFY(stepper.current() && stepper.current()->has(sim::StepFlag::Diverged));
+        QCOMPARE(stepper.currentInstruction()->op, ptx::Op::Bra);
+    }
+
+    // F8 from the start visits warp 0's memory instructions; its shared loads in the interleaved
+    // reduction (blockDim 256) need 2, 2, 4, 4, 8, 8, 8, 8, 8, 8, 4, 4, 2, 2, 1, 1 wavefronts: with
+    // stride s, lane t reads words 2st and 2st + s (two loads per iteration), worked out below.
+    void memoryKeyVisitsTheBankConflictsOfTheInterleavedReduction()
+    {
+        // s = 1: 32 lanes, words 2t: banks 0, 2, ..., 30 twice -> 2-way. s = 2: words 4t -> 4-way.
+        // s = 4: 8t -> 8-way. s = 8: 16 lanes (16t < 256), banks 0 and 16, 8 words each -> 8.
+        // s = 16: 8 lanes, all in bank 0 -> 8. s = 32: 4 lanes -> 4. s = 64: 2. s = 128: 1.
+        ShownWindow shown;
+        QVERIFY(openStep(shown, QStringLiteral("warpscope:step?kernel=reduce_interleaved_bank_conflicts&block=0&warp=0&at=0")));
+        viz::ExecutionPanel& panel = *shown.panel();
+        const viz::Stepper& stepper = *panel.stepper();
+        std::vector<std::uint32_t> wavefronts;
+        while (true) {
+            const std::size_t before = stepper.position();
+            press(panel, Qt::Key_F8);
+            if (stepper.position() == before)
+                break;
+            const sim::RecordedStep* step = stepper.current();
+            QVERIFY(step && step->access >= 0);
+            const sim::RecordedAccess& access = stepper.recording().accesses[static_cast<std::size_t>(step->access)];
+            if (access.space == ptx::Space::Shared && !access.isStore)
+                wavefronts.push_back(access.wavefronts);
+            // The first shared load: compare with the command line too.
+            if (wavefronts.size() == 1 && access.space == ptx::Space::Shared && !access.isStore) {
+                const nlohmann::json cli = cliStep(QStringLiteral("reduce_interleaved_bank_conflicts"), QStringLiteral("0"), 0,
+                                                   step->warpStep);
+                compareWithCli(panel, cli);
+            }
+        }
+        // ... and the last read, sdata[0] by lane 0 for out[blockIdx.x]: 1.
+        const std::vector<std::uint32_t> expected{2, 2, 4, 4, 8, 8, 8, 8, 8, 8, 4, 4, 2, 2, 1, 1, 1};
+        QCOMPARE(wavefronts, expected);
+    }
+
+    // transpose_tiled: warp 0 reads a tile column, 32 lanes in one bank (32 wavefronts, 31 bank
+    // conflicts); its global loads are one request of four sectors.
+    void transposeColumnReadIsThirtyTwoWay()
+    {
+        ShownWindow shown;
+        QVERIFY(openStep(shown, QStringLiteral("warpscope:step?kernel=transpose_tiled&block=0&warp=0&at=0")));
+        viz::ExecutionPanel& panel = *shown.panel();
+        const viz::Stepper& stepper = *panel.stepper();
+        int sharedLoads = 0, globalLoads = 0;
+        while (panel.step(sim::StepUnit::Memory, true)) {
+            const sim::RecordedAccess& access = stepper.recording().accesses[static_cast<std::size_t>(stepper.current()->access)];
+            if (access.space == ptx::Space::Shared && !access.isStore) {
+                ++sharedLoads;
+                QCOMPARE(access.wavefronts, 32u);
+                QCOMPARE(access.bankConflicts, 31u);
+            } else if (access.space == ptx::Space::Global && !access.isStore) {
+                ++globalLoads;
+                QCOMPARE(access.requests, 1u);
+                QCOMPARE(access.sectors, 4u);
+            }
+        }
+        QCOMPARE(sharedLoads, 4); // TILE / BLOCK_ROWS = 32 / 8 rows per thread
+        QCOMPARE(globalLoads, 4);
+    }
+
+    // The missing __syncthreads(): F6 stops at the shared-memory race, and the status says why.
+    void hazardKeyStopsAtTheRace()
+    {
+        ShownWindow shown;
+        QVERIFY(openStep(shown, QStringLiteral("warpscope:step?kernel=hazard_missing_sync&block=0&warp=0&at=0")));
+        viz::ExecutionPanel& panel = *shown.panel();
+        panel.followWarp(-1);
+        press(panel, Qt::Key_F6);
+        const sim::RecordedHazard* hazard = panel.stepper()->currentHazard();
+        QVERIFY(hazard);
+        QCOMPARE(hazard->hazard.kind, sim::HazardKind::SharedRace);
+        QCOMPARE(hazard->step, *panel.stepper()->currentIndex());
+        QVERIFY2(panel.statusText().contains(QStringLiteral("Hazard: shared_race")), qPrintable(panel.statusText()));
+        // Playing stops there too: from three instructions before it, along the racing warp.
+        const sim::RecordedStep& racing = panel.stepper()->recording().steps[hazard->step];
+        const std::size_t hazardStep = hazard->step;
+        panel.seekWarpStep(static_cast<std::int32_t>(racing.warp), racing.warpStep - 3);
+        QVERIFY(!panel.stepper()->currentHazard());
+        panel.setPlaying(true);
+        QTRY_VERIFY_WITH_TIMEOUT(panel.stepper()->currentHazard() != nullptr, 20000);
+        QTest::qWait(600);
+        QCOMPARE(panel.stepper()->currentIndex(), std::optional<std::size_t>(hazardStep));
+    }
+
+    // A playground kernel that never ends: the run stops by itself and says why.
+    void endlessPlaygroundKernelEndsWithAMessage()
+    {
+        ShownWindow shown;
+        shown.window.showCanvasView(app::CanvasView::Execution);
+        viz::ExecutionPanel& panel = *shown.panel();
+        QVERIFY(panel.selectKernel(QStringLiteral("playground")));
+        panel.setPlaygroundSource(QStringLiteral(
+            "extern \"C\" __global__ void spin(volatile int* flag) { while (flag[0] == 0) { } }\n"));
+        panel.setLaunchFields(QStringLiteral("flag=i32[1]"), QStringLiteral("1"), QStringLiteral("32"), QStringLiteral("0"));
+        QSignalSpy finished(&panel, &viz::ExecutionPanel::runFinished);
+        panel.run();
+        QVERIFY(finished.wait(kRunTimeoutMs));
+        QVERIFY(finished.first().first().toBool());
+        QVERIFY2(panel.statusText().contains(QStringLiteral("without finishing")), qPrintable(panel.statusText()));
+        QVERIFY(panel.stepper()->size() > 1000);
+    }
+
+    // A compile error is marked on its line; fixing it compiles.
+    void playgroundCompileErrorsAreMarkedOnTheirLines()
+    {
+        ShownWindow shown;
+        shown.window.showCanvasView(app::CanvasView::Execution);
+        viz::ExecutionPanel& panel = *shown.panel();
+        QVERIFY(panel.selectKernel(QStringLiteral("playground")));
+        panel.setPlaygroundSource(QStringLiteral("extern \"C\" __global__ void broken(float* x)\n{\n    x[threadIdx.x] = y;\n}\n"));
+        panel.sourceView()->setFocus();
+        QTest::keyClick(panel.sourceView(), Qt::Key_Return, Qt::ControlModifier);
+        QTRY_VERIFY_WITH_TIMEOUT(!panel.sourceView()->markers().empty(), 30000);
+        QCOMPARE(panel.sourceView()->markers().front().line, 3);
+        QVERIFY(panel.sourceView()->markers().front().message.contains(QStringLiteral("\"y\"")));
+        QVERIFY(panel.lastError().contains(QStringLiteral("compile error")));
+    }
+
+    // A bad step link changes nothing and says what was wrong; an `at` past the warp's end says so
+    // once the block is recorded.
+    void badStepLinksSayWhy()
+    {
+        ShownWindow shown;
+        const struct {
+            const char* link;
+            const char* message;
+        } cases[] = {
+            {"warpscope:step?kernel=nope", "unknown kernel 'nope'"},
+            {"warpscope:step?warp=1", "a step link needs kernel=ID"},
+            {"warpscope:step?kernel=transpose_tiled&warp=8", "warp 8 does not exist"},
+            {"warpscope:step?kernel=vector_add&block=99999999", "is outside vector_add's grid"},
+            {"warpscope:step?kernel=vector_add&block=0,0,0,0", "at most three components"},
+            {"warpscope:step?kernel=vector_add&at=-2", "at"},
+        };
+        for (const auto& c : cases) {
+            const auto error = shown.window.openLink(QUrl(QString::fromLatin1(c.link)));
+            QVERIFY2(error, c.link);
+            QVERIFY2(error->contains(QLatin1String(c.message)), qPrintable(*error));
+        }
+        QSignalSpy finished(shown.panel(), &viz::ExecutionPanel::runFinished);
+        QVERIFY(!shown.window.openLink(QUrl(QStringLiteral("warpscope:step?kernel=divergence_odd_even&warp=1&at=100000"))));
+        QVERIFY(finished.wait(kRunTimeoutMs));
+        QTRY_VERIFY(shown.window.lastMessage().contains(QStringLiteral("at 100000: warp 1 issued")));
+    }
+
+    // `warpscope screenshot --view execution` records the default kernel and writes the view;
+    // with a step link, at 1280x800 too.
+    void screenshotWritesTheView()
+    {
+        QTemporaryDir dir;
+        for (const QStringList& extra : {QStringList{QStringLiteral("--view"), QStringLiteral("execution")},
+                                         QStringList{QStringLiteral("--size"), QStringLiteral("1280x800"), QStringLiteral("--link"),
+                                                     QStringLiteral("warpscope:step?kernel=transpose_tiled&warp=0&at=40")}}) {
+            const QString out = dir.filePath(QStringLiteral("execution.png"));
+            QProcess process;
+            process.start(QStringLiteral(WARPSCOPE_BINARY),
+                          QStringList{QStringLiteral("screenshot"), QStringLiteral("--out"), out} + extra);
+            QVERIFY(process.waitForFinished(120000));
+            QCOMPARE(process.exitCode(), 0);
+            const QImage image(out);
+            QVERIFY(!image.isNull());
+            QVERIFY(image.width() >= 1280);
+        }
+    }
+};
+
+QTEST_MAIN(ExecutionTest)
+#include "execution_test.moc"

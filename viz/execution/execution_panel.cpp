@@ -1,0 +1,622 @@
+#include "execution/execution_panel.h"
+
+#include "canvas/canvas_widget.h"
+#include "canvas/imgui_canvas.h"
+#include "demo_kernels.h"
+#include "execution/code_view.h"
+#include "kernel_target.h"
+#include "launch/launch_geometry.h"
+#include "precision/precision_lab_worker.h"
+#include "ptx/cuda_compiler.h"
+#include "ptx/ptx_parser.h"
+#include "util/input_error.h"
+#include "util/parse.h"
+
+#include <QAction>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QKeySequence>
+#include <QLabel>
+#include <QLineEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSlider>
+#include <QSplitter>
+#include <QTimer>
+#include <QToolBar>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <atomic>
+#include <sstream>
+
+namespace warpscope::viz {
+
+namespace {
+
+constexpr const char* kPlaygroundId = "playground";
+constexpr const char* kPlaygroundName = "playground.cu";
+
+const char* kPlaygroundStarter = R"(// Your kernel. Ctrl+Enter compiles it (NVRTC, no GPU needed); Run records one block.
+// Arguments use the same specs as the demo kernels: x=f32[n]:iota, n=i32:256, ...
+extern "C" __global__ void scale(float* x, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n && (i % 3) != 0)
+        x[i] = 2.0f * x[i];
+}
+)";
+
+std::vector<std::string> splitSpecs(const QString& text)
+{
+    std::vector<std::string> specs;
+    std::istringstream stream(text.toStdString());
+    for (std::string spec; stream >> spec;)
+        specs.push_back(spec);
+    return specs;
+}
+
+launch::Dim3 parseBlockIndex(const QString& text, const launch::Dim3& grid)
+{
+    launch::Dim3 index{0, 0, 0};
+    const QStringList parts = text.trimmed().isEmpty() ? QStringList{QStringLiteral("0")} : text.split(QLatin1Char(','));
+    if (parts.size() > 3)
+        throw InputError("block index '" + text.toStdString() + "': at most three components, X[,Y[,Z]]");
+    const std::int64_t extents[3] = {grid.x, grid.y, grid.z};
+    std::int64_t* components[3] = {&index.x, &index.y, &index.z};
+    const char* names[3] = {"block index x", "block index y", "block index z"};
+    for (int axis = 0; axis < parts.size(); ++axis)
+        *components[axis] = parseInteger(parts[axis].trimmed().toStdString(), names[axis], 0, extents[axis] - 1);
+    return index;
+}
+
+} // namespace
+
+ExecutionPanel::ExecutionPanel(QWidget* parent)
+    : QWidget(parent), m_canvas(std::make_unique<ImGuiCanvas>()), m_scene(std::make_unique<ExecutionScene>())
+{
+    setObjectName(QStringLiteral("ExecutionPanel"));
+    setFocusPolicy(Qt::StrongFocus); // the step keys work once the view has focus
+    m_playgroundSource = QString::fromUtf8(kPlaygroundStarter);
+    m_worker = new LabWorker(this);
+    m_timer = new QTimer(this);
+    connect(m_timer, &QTimer::timeout, this, &ExecutionPanel::tick);
+    buildControls();
+    m_scene->onWarpClicked = [this](std::int32_t warp) {
+        if (!m_stepper)
+            return;
+        m_follow->setCurrentIndex(warp + 1); // follows the clicked warp
+    };
+    m_canvas->setScene(m_scene.get());
+    kernelChanged();
+}
+
+ExecutionPanel::~ExecutionPanel()
+{
+    delete m_worker; // cancels and joins the worker before the stepper and the views go
+    m_worker = nullptr;
+    delete m_canvasWidget; // renders through m_canvas
+    m_canvasWidget = nullptr;
+}
+
+void ExecutionPanel::buildControls()
+{
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(6, 4, 6, 4);
+    layout->setSpacing(4);
+
+    // What to run.
+    // Two rows, so the view fits beside the docks in a 1280-pixel window.
+    auto* kernelRow = new QHBoxLayout;
+    auto* launchRow = new QHBoxLayout;
+    QHBoxLayout* fieldRow = kernelRow;
+    m_kernel = new QComboBox(this);
+    m_kernel->setMinimumContentsLength(12);
+    m_kernel->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    for (const kernels::DemoKernel& demo : kernels::demoKernels())
+        m_kernel->addItem(QString::fromStdString(demo.id), QString::fromStdString(demo.id));
+    m_kernel->addItem(QStringLiteral("Playground: your CUDA C++"), QString::fromLatin1(kPlaygroundId));
+    m_kernel->setToolTip(QStringLiteral("A demo kernel, or the playground where you type your own kernel"));
+    auto addField = [&](const QString& label, int width, const QString& tip) {
+        auto* caption = new QLabel(label, this);
+        auto* field = new QLineEdit(this);
+        field->setMinimumWidth(width);
+        field->setToolTip(tip);
+        caption->setBuddy(field);
+        fieldRow->addWidget(caption);
+        fieldRow->addWidget(field, width > 100 ? 3 : 1);
+        connect(field, &QLineEdit::returnPressed, this, &ExecutionPanel::run);
+        return field;
+    };
+    auto* kernelCaption = new QLabel(QStringLiteral("&Kernel"), this);
+    kernelCaption->setBuddy(m_kernel);
+    kernelRow->addWidget(kernelCaption);
+    kernelRow->addWidget(m_kernel, 2);
+    m_args = addField(QStringLiteral("&Args"), 120,
+                      QStringLiteral("Argument specs separated by spaces, e.g. n=i32:256 x=f32[n]:iota (see kernels/README.md)"));
+    fieldRow = launchRow;
+    m_grid = addField(QStringLiteral("&Grid"), 50, QStringLiteral("gridDim: X[,Y[,Z]], expressions over the arguments"));
+    m_block = addField(QStringLiteral("&Block"), 40, QStringLiteral("blockDim: X[,Y[,Z]]"));
+    m_blockIndex = addField(QStringLiteral("Block &index"), 40,
+                            QStringLiteral("blockIdx of the block to record and step through: X[,Y[,Z]]"));
+    m_runButton = new QPushButton(QStringLiteral("&Run"), this);
+    m_runButton->setToolTip(QStringLiteral("Simulate the launch and record the block (Ctrl+Shift+R)"));
+    m_cancelButton = new QPushButton(QStringLiteral("Cancel"), this);
+    m_cancelButton->setEnabled(false);
+    m_progress = new QProgressBar(this);
+    m_progress->setMaximumWidth(90);
+    m_progress->setTextVisible(false);
+    m_progress->hide(); // shown while a run or a compile works
+    m_worker->driveProgressBar(m_progress);
+    launchRow->addWidget(m_runButton);
+    launchRow->addWidget(m_cancelButton);
+    launchRow->addWidget(m_progress);
+    launchRow->addStretch(1);
+    layout->addLayout(kernelRow);
+    layout->addLayout(launchRow);
+
+    // How to move: a tool bar, so a narrow window folds the last buttons into its extension menu.
+    auto* stepRow = new QHBoxLayout;
+    auto* moveBar = new QToolBar(this);
+    moveBar->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    moveBar->setIconSize(QSize(12, 12));
+    stepRow->addWidget(moveBar, 1);
+    struct Move {
+        const char* text;
+        const char* tip;
+        sim::StepUnit unit;
+        bool forward;
+        QKeySequence key;
+    };
+    const Move moves[] = {
+        {"|<", "To the first instruction (Ctrl+Home)", sim::StepUnit::End, false, QKeySequence(Qt::CTRL | Qt::Key_Home)},
+        {"hazard <", "Back to the previous hazard (Shift+F6)", sim::StepUnit::Hazard, false, QKeySequence(Qt::SHIFT | Qt::Key_F6)},
+        {"diverge <", "Back to the previous divergence or reconvergence (Shift+F7)", sim::StepUnit::Divergence, false, QKeySequence(Qt::SHIFT | Qt::Key_F7)},
+        {"memory <", "Back to the previous memory access (Shift+F8)", sim::StepUnit::Memory, false, QKeySequence(Qt::SHIFT | Qt::Key_F8)},
+        {"barrier <", "Back to the previous barrier (Shift+F9)", sim::StepUnit::Barrier, false, QKeySequence(Qt::SHIFT | Qt::Key_F9)},
+        {"line <", "Back one source line (Shift+F10)", sim::StepUnit::SourceLine, false, QKeySequence(Qt::SHIFT | Qt::Key_F10)},
+        {"<", "Back one warp-instruction (Shift+F11)", sim::StepUnit::Instruction, false, QKeySequence(Qt::SHIFT | Qt::Key_F11)},
+        {">", "One warp-instruction (F11)", sim::StepUnit::Instruction, true, QKeySequence(Qt::Key_F11)},
+        {"> line", "One source line (F10)", sim::StepUnit::SourceLine, true, QKeySequence(Qt::Key_F10)},
+        {"> barrier", "To the next barrier (F9)", sim::StepUnit::Barrier, true, QKeySequence(Qt::Key_F9)},
+        {"> memory", "To the next memory access (F8)", sim::StepUnit::Memory, true, QKeySequence(Qt::Key_F8)},
+        {"> diverge", "To the next divergence or reconvergence (F7)", sim::StepUnit::Divergence, true, QKeySequence(Qt::Key_F7)},
+        {"> hazard", "To the next hazard (F6)", sim::StepUnit::Hazard, true, QKeySequence(Qt::Key_F6)},
+        {">|", "To the end (Ctrl+End)", sim::StepUnit::End, true, QKeySequence(Qt::CTRL | Qt::Key_End)},
+    };
+    for (const Move& move : moves) {
+        auto* action = new QAction(QString::fromLatin1(move.text), this);
+        action->setToolTip(QString::fromLatin1(move.tip));
+        action->setShortcut(move.key);
+        action->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+        const sim::StepUnit unit = move.unit;
+        const bool forward = move.forward;
+        connect(action, &QAction::triggered, this, [this, unit, forward] {
+            setPlaying(false);
+            step(unit, forward);
+        });
+        addAction(action);
+        moveBar->addAction(action);
+    }
+    m_play = new QToolButton(this);
+    m_play->setText(QStringLiteral("Play"));
+    m_play->setCheckable(true);
+    m_play->setToolTip(QStringLiteral("Play or pause (F5): one warp-instruction at the chosen speed"));
+    auto* playAction = new QAction(this);
+    playAction->setShortcut(QKeySequence(Qt::Key_F5));
+    playAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    connect(playAction, &QAction::triggered, this, [this] { setPlaying(!m_timer->isActive()); });
+    addAction(playAction);
+    connect(m_play, &QToolButton::clicked, this, [this](bool checked) { setPlaying(checked); });
+    moveBar->addWidget(m_play);
+    m_speed = new QComboBox(this);
+    for (int perSecond : {1, 2, 5, 10, 25, 60})
+        m_speed->addItem(QStringLiteral("%1 / s").arg(perSecond), perSecond);
+    m_speed->setCurrentIndex(2);
+    m_speed->setToolTip(QStringLiteral("Playing speed: warp-instructions per second"));
+    connect(m_speed, &QComboBox::currentIndexChanged, this, [this] {
+        if (m_timer->isActive())
+            m_timer->start(1000 / std::max(1, m_speed->currentData().toInt()));
+    });
+    moveBar->addWidget(m_speed);
+    m_follow = new QComboBox(this);
+    m_follow->setToolTip(QStringLiteral("Step along one warp's instructions, or every warp's in the order the "
+                                        "simulator issued them"));
+    connect(m_follow, &QComboBox::currentIndexChanged, this, [this](int index) {
+        if (m_stepper && index >= 0) {
+            m_stepper->follow(index - 1);
+            refresh();
+        }
+    });
+    m_heat = new QComboBox(this);
+    m_heat->addItem(QStringLiteral("Heat: sectors"));
+    m_heat->addItem(QStringLiteral("Heat: banks"));
+    m_heat->addItem(QStringLiteral("Heat: divergence"));
+    m_heat->setToolTip(QStringLiteral("What the source view's heat column shows, for the whole launch: sectors per "
+                                      "request (wasted bytes), shared-memory bank conflicts, or divergent branches"));
+    connect(m_heat, &QComboBox::currentIndexChanged, this, &ExecutionPanel::updateHeat);
+    layout->addLayout(stepRow);
+
+    auto* timelineRow = new QHBoxLayout;
+    m_timeline = new QSlider(Qt::Horizontal, this);
+    m_timeline->setToolTip(QStringLiteral("The block's warp-instructions in issue order: drag to scrub"));
+    m_timeline->setEnabled(false);
+    connect(m_timeline, &QSlider::valueChanged, this, [this](int value) {
+        if (m_updatingTimeline || !m_stepper)
+            return;
+        m_stepper->seek(static_cast<std::size_t>(value));
+        refresh();
+    });
+    m_position = new QLabel(this);
+    timelineRow->addWidget(m_timeline, 1);
+    timelineRow->addWidget(m_follow);
+    timelineRow->addWidget(m_heat);
+    layout->addLayout(timelineRow);
+
+    m_status = new QLabel(this);
+    m_status->setWordWrap(true);
+    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* statusRow = new QHBoxLayout;
+    statusRow->addWidget(m_status, 1);
+    statusRow->addWidget(m_position);
+    layout->addLayout(statusRow);
+
+    auto* split = new QSplitter(Qt::Horizontal, this);
+    auto* codeSplit = new QSplitter(Qt::Vertical, split);
+    m_source = new CodeView(CodeView::Language::Cuda, codeSplit);
+    m_source->setHeatLabel(QStringLiteral("sectors per request"));
+    m_ptx = new CodeView(CodeView::Language::Ptx, codeSplit);
+    codeSplit->setStretchFactor(0, 3);
+    codeSplit->setStretchFactor(1, 2);
+    m_canvasWidget = createCanvasWidget(*m_canvas, split);
+    m_canvasWidget->setObjectName(QStringLiteral("executionCanvas"));
+    split->setStretchFactor(0, 2);
+    split->setStretchFactor(1, 3);
+    split->setSizes({400, 600});
+    layout->addWidget(split, 1);
+
+    connect(m_kernel, &QComboBox::currentIndexChanged, this, &ExecutionPanel::kernelChanged);
+    connect(m_runButton, &QPushButton::clicked, this, &ExecutionPanel::run);
+    connect(m_cancelButton, &QPushButton::clicked, this, &ExecutionPanel::cancel);
+    connect(m_source, &CodeView::compileRequested, this, &ExecutionPanel::compilePlayground);
+    connect(m_worker, &LabWorker::started, this, [this] {
+        m_cancelButton->setEnabled(true);
+        m_runButton->setEnabled(false);
+        m_progress->show();
+    });
+    connect(m_worker, &LabWorker::finished, this, [this] {
+        m_cancelButton->setEnabled(false);
+        m_runButton->setEnabled(true);
+        m_progress->hide();
+    });
+    auto* runAction = new QAction(this);
+    runAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
+    runAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    connect(runAction, &QAction::triggered, this, &ExecutionPanel::run);
+    addAction(runAction);
+    auto* cancelAction = new QAction(this);
+    cancelAction->setShortcut(QKeySequence(Qt::Key_Escape));
+    cancelAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    connect(cancelAction, &QAction::triggered, this, [this] {
+        if (busy())
+            cancel();
+        else
+            setPlaying(false);
+    });
+    addAction(cancelAction);
+}
+
+bool ExecutionPanel::selectKernel(const QString& id)
+{
+    const int index = m_kernel->findData(id);
+    if (index < 0)
+        return false;
+    if (index == m_kernel->currentIndex())
+        kernelChanged();
+    else
+        m_kernel->setCurrentIndex(index);
+    return true;
+}
+
+void ExecutionPanel::setLaunchFields(const QString& args, const QString& grid, const QString& block, const QString& blockIndex)
+{
+    if (!args.isEmpty())
+        m_args->setText(args);
+    if (!grid.isEmpty())
+        m_grid->setText(grid);
+    if (!block.isEmpty())
+        m_block->setText(block);
+    if (!blockIndex.isEmpty())
+        m_blockIndex->setText(blockIndex);
+}
+
+void ExecutionPanel::setPlaygroundSource(const QString& source)
+{
+    m_playgroundSource = source;
+    if (m_kernel->currentData().toString() == QLatin1String(kPlaygroundId))
+        m_source->setCode(source);
+}
+
+// A new kernel: its default launch in the fields, its source and PTX in the listings.
+void ExecutionPanel::kernelChanged()
+{
+    const QString id = m_kernel->currentData().toString();
+    const bool playground = id == QLatin1String(kPlaygroundId);
+    if (m_source->isEnabled() && m_kernel->property("wasPlayground").toBool())
+        m_playgroundSource = m_source->toPlainText();
+    m_kernel->setProperty("wasPlayground", playground);
+    setPlaying(false);
+    m_stepper.reset();
+    m_scene->setStepper(nullptr);
+    m_timeline->setEnabled(false);
+    m_source->setEditable(playground);
+    m_blockIndex->setText(QStringLiteral("0"));
+    if (playground) {
+        m_source->setCode(m_playgroundSource);
+        m_ptx->setCode(QString());
+        m_args->setText(QStringLiteral("x=f32[n]:iota n=i32:256"));
+        m_grid->setText(QStringLiteral("cdiv(n,128)"));
+        m_block->setText(QStringLiteral("128"));
+        m_status->setText(QStringLiteral("Type a kernel; Ctrl+Enter compiles it, Run (Ctrl+Shift+R) records a block."));
+    } else if (const kernels::DemoKernel* demo = kernels::findDemoKernel(id.toStdString())) {
+        QStringList args;
+        for (const std::string& spec : demo->args)
+            args << QString::fromStdString(spec);
+        m_args->setText(args.join(QLatin1Char(' ')));
+        m_grid->setText(QString::fromStdString(demo->grid));
+        m_block->setText(QString::fromStdString(demo->block));
+        m_source->setCode(QString::fromUtf8(demo->cudaSource.data(), static_cast<qsizetype>(demo->cudaSource.size())));
+        m_ptx->setCode(QString::fromUtf8(demo->ptx.data(), static_cast<qsizetype>(demo->ptx.size())));
+        m_status->setText(QString::fromStdString(demo->title + ": " + demo->summary));
+    }
+    m_follow->clear();
+    m_position->clear();
+    m_canvasWidget->update();
+}
+
+void ExecutionPanel::compilePlayground()
+{
+    const std::string source = m_source->toPlainText().toStdString();
+    m_playgroundSource = m_source->toPlainText();
+    m_status->setText(QStringLiteral("Compiling with NVRTC..."));
+    m_worker->submit([this, source](const LabWorker::Progress&, const std::atomic<bool>&) -> LabWorker::Delivery {
+        ptx::CompileResult compiled;
+        QString failure;
+        try {
+            compiled = ptx::compileCuda(source, kPlaygroundName, ptx::CompileOptions{});
+        } catch (const std::exception& error) {
+            failure = QString::fromStdString(error.what());
+        }
+        return [this, compiled, failure] {
+            std::vector<CodeView::Marker> markers;
+            for (const ptx::CompileDiagnostic& diagnostic : compiled.diagnostics)
+                if (diagnostic.file == kPlaygroundName && diagnostic.line > 0)
+                    markers.push_back({diagnostic.line, diagnostic.column, QString::fromStdString(diagnostic.message),
+                                       diagnostic.severity.find("error") != std::string::npos});
+            m_source->setMarkers(markers);
+            if (!failure.isEmpty() || !compiled.ok) {
+                m_lastError = failure.isEmpty() ? QStringLiteral("%1 compile error(s): see the marked lines").arg(markers.size()) : failure;
+                m_status->setText(m_lastError);
+                return;
+            }
+            m_lastError.clear();
+            m_ptx->setCode(QString::fromStdString(compiled.ptx));
+            m_status->setText(QStringLiteral("Compiled%1. Run (Ctrl+Shift+R) records a block.")
+                                  .arg(markers.empty() ? QString() : QStringLiteral(" with %1 warning(s)").arg(markers.size())));
+        };
+    });
+}
+
+void ExecutionPanel::run()
+{
+    const QString id = m_kernel->currentData().toString();
+    const bool playground = id == QLatin1String(kPlaygroundId);
+    kernels::TargetRequest target;
+    target.target = playground ? std::string(kPlaygroundName) : id.toStdString();
+    if (playground) {
+        m_playgroundSource = m_source->toPlainText();
+        target.inlineText = m_playgroundSource.toStdString();
+    }
+    target.args = splitSpecs(m_args->text());
+    target.grid = m_grid->text().trimmed().toStdString();
+    target.block = m_block->text().trimmed().toStdString();
+    target.maxBufferBytes = sim::SimOptions{}.maxBufferBytes;
+    const QString blockIndexText = m_blockIndex->text();
+    setPlaying(false);
+    m_status->setText(QStringLiteral("Simulating..."));
+    m_worker->submit([this, target, blockIndexText](const LabWorker::Progress& progress,
+                                                     const std::atomic<bool>& cancel) -> LabWorker::Delivery {
+        auto run = std::make_shared<StepperRun>();
+        QString error;
+        try {
+            kernels::ResolvedTarget resolved = kernels::resolveTarget(target);
+            const launch::Dim3 blockIndex = parseBlockIndex(blockIndexText, resolved.launch.grid);
+            sim::LaunchRequest request;
+            request.module = resolved.module;
+            request.function = resolved.function;
+            request.grid = resolved.launch.grid;
+            request.block = resolved.launch.block;
+            request.dynamicSharedBytes = resolved.launch.dynamicSharedBytes;
+            request.args = std::move(resolved.launch.args);
+            request.preset = *gpu::findPreset("sm_90");
+            request.options.recordBlock = launch::linearIndex(blockIndex, resolved.launch.grid);
+            const sim::SimResult result = sim::simulate(std::move(request), &cancel, [&](const sim::SimProgress& p) {
+                progress(static_cast<int>(std::min<std::uint64_t>(p.blocksDone, 1u << 30)),
+                         static_cast<int>(std::min<std::uint64_t>(p.blocksTotal, 1u << 30)));
+            });
+            if (result.status == sim::SimStatus::Cancelled || !result.recording)
+                throw std::runtime_error(result.statusMessage.empty() ? "the block was not recorded" : result.statusMessage);
+            // Demo kernels share their topic's module, which lives as long as the program.
+            run->module = resolved.ownModule ? resolved.ownModule
+                                             : std::shared_ptr<const ptx::Module>(resolved.module, [](const ptx::Module*) {});
+            run->function = resolved.function;
+            run->kernelName = resolved.kernelName;
+            run->sourceName = resolved.sourceName;
+            run->sourceText = resolved.sourceText;
+            run->ptxText = resolved.ptxText;
+            run->grid = resolved.launch.grid;
+            run->block = resolved.launch.block;
+            run->blockIndex = blockIndex;
+            run->recording = result.recording;
+            run->lines = result.stats.perSourceLine(*resolved.module, *resolved.function);
+            run->hazards = result.hazards;
+            run->statusMessage = result.statusMessage;
+        } catch (const kernels::CompileFailed& failed) {
+            error = QStringLiteral("The kernel does not compile: %1").arg(QString::fromStdString(failed.what()));
+        } catch (const std::exception& failed) {
+            error = QString::fromStdString(failed.what());
+        }
+        if (error.isEmpty() && cancel.load())
+            error = QStringLiteral("Cancelled.");
+        return [this, run, error] { deliver(error.isEmpty() ? run : nullptr, error); };
+    });
+}
+
+void ExecutionPanel::cancel()
+{
+    m_worker->cancel();
+}
+
+bool ExecutionPanel::busy() const
+{
+    return m_worker->busy();
+}
+
+void ExecutionPanel::deliver(std::shared_ptr<StepperRun> run, QString error)
+{
+    m_lastError = error;
+    if (!run) {
+        m_status->setText(error);
+        emit runFinished(false);
+        return;
+    }
+    m_stepper = std::make_unique<Stepper>(std::move(*run));
+    m_scene->setStepper(m_stepper.get());
+    m_source->setCode(QString::fromStdString(m_stepper->run().sourceText));
+    m_source->setEditable(m_kernel->currentData().toString() == QLatin1String(kPlaygroundId));
+    m_ptx->setCode(QString::fromStdString(m_stepper->run().ptxText));
+    updateHeat();
+    {
+        const QSignalBlocker blocker(m_follow);
+        m_follow->clear();
+        m_follow->addItem(QStringLiteral("All warps"));
+        for (std::int32_t w = 0; w < m_stepper->warpCount(); ++w)
+            m_follow->addItem(QStringLiteral("Warp %1").arg(w));
+        m_follow->setCurrentIndex(1);
+    }
+    m_stepper->follow(0);
+    m_updatingTimeline = true;
+    m_timeline->setRange(0, static_cast<int>(m_stepper->size()));
+    m_timeline->setValue(0);
+    m_timeline->setEnabled(true);
+    m_updatingTimeline = false;
+    refresh();
+    emit runFinished(true);
+}
+
+void ExecutionPanel::followWarp(std::int32_t warp)
+{
+    if (m_stepper)
+        m_follow->setCurrentIndex(std::clamp(warp, -1, m_stepper->warpCount() - 1) + 1);
+}
+
+void ExecutionPanel::seekWarpStep(std::int32_t warp, std::uint32_t step)
+{
+    if (!m_stepper)
+        return;
+    followWarp(warp);
+    if (const auto position = m_stepper->replay().positionOf(warp, step))
+        m_stepper->seek(*position);
+    else
+        m_stepper->seek(m_stepper->size());
+    refresh();
+}
+
+bool ExecutionPanel::step(sim::StepUnit unit, bool forward)
+{
+    if (!m_stepper || !m_stepper->step(unit, forward))
+        return false;
+    refresh();
+    return true;
+}
+
+void ExecutionPanel::setPlaying(bool playing)
+{
+    if (playing && m_stepper) {
+        m_timer->start(1000 / std::max(1, m_speed->currentData().toInt()));
+    } else {
+        m_timer->stop();
+    }
+    m_play->setChecked(m_timer->isActive());
+    m_play->setText(m_timer->isActive() ? QStringLiteral("Pause") : QStringLiteral("Play"));
+}
+
+void ExecutionPanel::tick()
+{
+    // Playing stops at the end, and at a hazard: that is where a learner should look.
+    if (!step(sim::StepUnit::Instruction, true) || m_stepper->currentHazard())
+        setPlaying(false);
+}
+
+QString ExecutionPanel::statusText() const
+{
+    return m_status->text();
+}
+
+void ExecutionPanel::updateHeat()
+{
+    if (!m_stepper)
+        return;
+    const auto metric = static_cast<HeatMetric>(std::max(0, m_heat->currentIndex()));
+    std::map<int, CodeView::LineHeat> heat;
+    for (const auto& [line, value] : lineHeat(m_stepper->run().lines, metric))
+        heat[line] = {value.value, QString::fromStdString(value.text)};
+    m_source->setHeat(std::move(heat));
+    const char* labels[] = {"sectors per request", "bank conflicts", "divergence"};
+    m_source->setHeatLabel(QString::fromLatin1(labels[static_cast<int>(metric)]));
+}
+
+void ExecutionPanel::refresh()
+{
+    if (!m_stepper)
+        return;
+    const Stepper& stepper = *m_stepper;
+    m_updatingTimeline = true;
+    m_timeline->setValue(static_cast<int>(stepper.position()));
+    m_updatingTimeline = false;
+    const ptx::Instruction* instruction = stepper.currentInstruction();
+    m_source->setCurrentLine(stepper.currentLine());
+    m_ptx->setCurrentLine(instruction ? instruction->ptxLine : 0);
+    const sim::RecordedStep* current = stepper.current();
+    if (current)
+        m_position->setText(QStringLiteral("step %1 of %2 · warp %3, its instruction %4")
+                                .arg(stepper.position())
+                                .arg(stepper.size())
+                                .arg(current->warp)
+                                .arg(current->warpStep));
+    else
+        m_position->setText(QStringLiteral("step %1 of %2 · the end").arg(stepper.position()).arg(stepper.size()));
+    QString status;
+    if (const sim::RecordedHazard* hazard = stepper.currentHazard()) {
+        const sim::Hazard& h = hazard->hazard;
+        status = QStringLiteral("<b style='color:#d04030'>Hazard: %1</b> at warp %2 lane %3 (thread %4)%5: %6")
+                     .arg(QString::fromLatin1(sim::hazardKindName(h.kind)))
+                     .arg(h.warp)
+                     .arg(h.lane)
+                     .arg(QString::fromStdString(launch::formatIndex(h.thread)))
+                     .arg(h.address ? QStringLiteral(", address 0x%1").arg(h.address, 0, 16) : QString())
+                     .arg(QString::fromStdString(h.message).toHtmlEscaped());
+    } else if (!stepper.run().statusMessage.empty()) {
+        status = QString::fromStdString(stepper.run().statusMessage).toHtmlEscaped();
+    } else if (!stepper.recording().hazards.empty()) {
+        status = QStringLiteral("This block raised %1 hazard(s): F6 goes to the next one.").arg(stepper.recording().hazards.size());
+    } else if (instruction) {
+        status = QStringLiteral("<tt>%1</tt>").arg(QString::fromStdString(instruction->text).toHtmlEscaped());
+    }
+    m_status->setText(status);
+    m_canvasWidget->update();
+    emit positionChanged();
+}
+
+} // namespace warpscope::viz

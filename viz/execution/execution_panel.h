@@ -1,0 +1,105 @@
+// The Execution view: pick a demo kernel or type CUDA C++ in the playground (NVRTC compiles it on
+// Ctrl+Enter, no GPU needed, errors marked on their lines), choose the launch and the block, run the
+// simulator on a worker thread (progress, Cancel), then step through the recorded block forwards and
+// backwards: by warp-instruction, source line, barrier, memory access, divergence or hazard, play at
+// a chosen speed, or scrub the timeline. The CUDA source and the PTX follow the current instruction;
+// the canvas (ExecutionScene) shows the warps, the stack, the registers and the memory access.
+//
+// Keys (while the view has focus): F11 / Shift+F11 one warp-instruction, F10 / Shift+F10 one source
+// line, F9 barrier, F8 memory, F7 divergence, F6 hazard (Shift goes back), Ctrl+Home / Ctrl+End the
+// ends, F5 play or pause, Ctrl+Shift+R run (record), Esc cancel or pause.
+#pragma once
+
+#include "execution/execution_scene.h"
+#include "execution/stepper.h"
+
+#include <QWidget>
+
+#include <memory>
+#include <optional>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QProgressBar;
+class QPushButton;
+class QSlider;
+class QTimer;
+class QToolButton;
+
+namespace warpscope::viz {
+
+class CodeView;
+class ImGuiCanvas;
+class LabWorker;
+
+class ExecutionPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit ExecutionPanel(QWidget* parent = nullptr);
+    ~ExecutionPanel() override;
+
+    // The launch to record; empty fields keep the kernel's defaults. Unknown kernel -> false.
+    bool selectKernel(const QString& id);                 // a demo id, or "playground"
+    void setLaunchFields(const QString& args, const QString& grid, const QString& block, const QString& blockIndex);
+    void setPlaygroundSource(const QString& source);
+    void run();                                           // records the block on the worker
+    void cancel();
+    bool busy() const;
+
+    // Once a run has finished: where to stand. Out-of-range values are clamped by the caller's checks.
+    void followWarp(std::int32_t warp);                   // -1 follows every warp
+    void seekWarpStep(std::int32_t warp, std::uint32_t step); // before the warp's step-th instruction
+    bool step(sim::StepUnit unit, bool forward);
+    void setPlaying(bool playing);
+
+    const Stepper* stepper() const { return m_stepper.get(); }
+    QString lastError() const { return m_lastError; }      // the last run's or compile's failure, or empty
+    QString statusText() const;
+    CodeView* sourceView() const { return m_source; }
+    CodeView* ptxView() const { return m_ptx; }
+    QWidget* canvasWidget() const { return m_canvasWidget; }
+    ExecutionScene* scene() const { return m_scene.get(); }
+
+signals:
+    void runFinished(bool ok);                            // a run delivered (ok) or failed / was cancelled
+    void positionChanged();
+
+private:
+    void buildControls();
+    void kernelChanged();
+    void compilePlayground();
+    void deliver(std::shared_ptr<StepperRun> run, QString error);
+    void refresh();                                       // every view from the stepper's position
+    void updateHeat();
+    void tick();
+
+    QComboBox* m_kernel = nullptr;
+    QLineEdit* m_args = nullptr;
+    QLineEdit* m_grid = nullptr;
+    QLineEdit* m_block = nullptr;
+    QLineEdit* m_blockIndex = nullptr;
+    QPushButton* m_runButton = nullptr;
+    QPushButton* m_cancelButton = nullptr;
+    QProgressBar* m_progress = nullptr;
+    QComboBox* m_follow = nullptr;
+    QComboBox* m_speed = nullptr;
+    QComboBox* m_heat = nullptr;
+    QToolButton* m_play = nullptr;
+    QSlider* m_timeline = nullptr;
+    QLabel* m_position = nullptr;
+    QLabel* m_status = nullptr;
+    CodeView* m_source = nullptr;
+    CodeView* m_ptx = nullptr;
+    std::unique_ptr<ImGuiCanvas> m_canvas;
+    std::unique_ptr<ExecutionScene> m_scene;
+    QWidget* m_canvasWidget = nullptr;
+    LabWorker* m_worker = nullptr;
+    QTimer* m_timer = nullptr;
+    std::unique_ptr<Stepper> m_stepper;
+    QString m_playgroundSource;
+    QString m_lastError;
+    bool m_updatingTimeline = false;
+};
+
+} // namespace warpscope::viz

@@ -1,0 +1,41 @@
+// The stepper's instrument panel on the canvas (Dear ImGui): the block's warps as rows of 32 lanes
+// (executing, on the path, diverged off it, exited, waiting at a barrier), the selected warp's
+// reconvergence stack, its registers per lane in a table (changed ones highlighted; typed, hex, int
+// or float), and the current instruction's memory access: shared memory as 32 bank columns with the
+// lanes that conflict, or global memory as lanes -> 32-byte sectors -> 128-byte lines.
+#pragma once
+
+#include "canvas/canvas_scene.h"
+#include "execution/stepper.h"
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+namespace warpscope::viz {
+
+class ExecutionScene : public CanvasScene {
+public:
+    void setStepper(const Stepper* stepper) { m_stepper = stepper; } // not owned; null shows a hint
+    void setHint(std::string hint) { m_hint = std::move(hint); }     // shown when there is no stepper
+    void setRegisterFormat(RegisterFormat format) { m_format = format; }
+    RegisterFormat registerFormat() const { return m_format; }
+
+    std::function<void(std::int32_t warp)> onWarpClicked;           // a warp row was clicked
+
+    void draw(const SceneFrame& frame) override;
+
+private:
+    void drawWarps(float width);
+    void drawStack();
+    void drawAccess(float width);
+    void drawSharedAccess(float width);
+    void drawGlobalAccess(float width);
+    void drawRegisters();
+
+    const Stepper* m_stepper = nullptr;
+    std::string m_hint = "Choose a kernel and press Run (Ctrl+Shift+R) to record a block.";
+    RegisterFormat m_format = RegisterFormat::Typed;
+};
+
+} // namespace warpscope::viz

@@ -1,0 +1,181 @@
+#include "execution/stepper.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+
+namespace warpscope::viz {
+
+namespace {
+
+std::string formatted(const char* format, double a, double b = 0)
+{
+    char text[160];
+    std::snprintf(text, sizeof text, format, a, b);
+    return text;
+}
+
+} // namespace
+
+std::map<int, LineHeatValue> lineHeat(const std::vector<sim::LineStats>& lines, HeatMetric metric)
+{
+    std::map<int, LineHeatValue> heat;
+    for (const sim::LineStats& line : lines) {
+        const sim::InstructionCounters& c = line.counters;
+        switch (metric) {
+        case HeatMetric::SectorsPerRequest:
+            if (c.globalRequests > 0 && c.bytesMoved > 0) {
+                const double used = static_cast<double>(c.bytesRequested) / static_cast<double>(c.bytesMoved);
+                const double perRequest = static_cast<double>(c.globalSectors) / static_cast<double>(c.globalRequests);
+                heat[line.line] = {std::clamp(1.0 - used, 0.0, 1.0),
+                                   formatted("%.1f sectors per request; %.0f%% of the bytes moved were used", perRequest,
+                                             100.0 * used)};
+            }
+            break;
+        case HeatMetric::BankConflicts:
+            if (c.sharedRequests > 0) {
+                const double perRequest = static_cast<double>(c.sharedWavefronts) / static_cast<double>(c.sharedRequests);
+                // 32 wavefronts for one request is the worst a 4-byte access can do.
+                heat[line.line] = {std::clamp((perRequest - 1.0) / 31.0, 0.0, 1.0),
+                                   formatted("%.1f wavefronts per shared request (1 is conflict-free); %.0f bank conflicts",
+                                             perRequest, static_cast<double>(c.sharedBankConflicts))};
+            }
+            break;
+        case HeatMetric::Divergence: {
+            const std::uint64_t branches = c.branchesUniform + c.branchesDivergent;
+            if (branches > 0) {
+                const double divergent = static_cast<double>(c.branchesDivergent) / static_cast<double>(branches);
+                heat[line.line] = {divergent, formatted("%.0f%% of this line's branches diverged (%.0f divergent)",
+                                                        100.0 * divergent, static_cast<double>(c.branchesDivergent))};
+            }
+            break;
+        }
+        }
+    }
+    return heat;
+}
+
+std::string formatRegisterValue(std::uint64_t raw, ptx::Type type, RegisterFormat format)
+{
+    const int bits = std::max(1, ptx::typeBits(type));
+    const std::uint64_t masked = bits >= 64 ? raw : raw & ((1ull << bits) - 1);
+    char text[48];
+    if (format == RegisterFormat::Typed && type == ptx::Type::Pred)
+        return masked ? "true" : "false";
+    const bool asFloat = format == RegisterFormat::Float || (format == RegisterFormat::Typed && ptx::isFloat(type));
+    if (format == RegisterFormat::Hex || (asFloat && bits != 32 && bits != 64)) {
+        std::snprintf(text, sizeof text, "0x%0*llx", std::max(1, bits / 4), static_cast<unsigned long long>(masked));
+        return text;
+    }
+    if (asFloat) {
+        if (bits == 32) {
+            const auto word = static_cast<std::uint32_t>(masked);
+            float value;
+            std::memcpy(&value, &word, sizeof value);
+            std::snprintf(text, sizeof text, "%.9g", static_cast<double>(value));
+        } else {
+            double value;
+            std::memcpy(&value, &masked, sizeof value);
+            std::snprintf(text, sizeof text, "%.17g", value);
+        }
+        return text;
+    }
+    const bool asSigned = format == RegisterFormat::Int || ptx::isSigned(type);
+    if (asSigned && bits < 64 && ((masked >> (bits - 1)) & 1u))
+        std::snprintf(text, sizeof text, "%lld", static_cast<long long>(masked | ~((1ull << bits) - 1)));
+    else if (asSigned)
+        std::snprintf(text, sizeof text, "%lld", static_cast<long long>(masked));
+    else
+        std::snprintf(text, sizeof text, "%llu", static_cast<unsigned long long>(masked));
+    return text;
+}
+
+Stepper::Stepper(StepperRun run)
+    : m_run(std::move(run)), m_replay(m_run.recording, m_run.function ? m_run.function->registers.size() : 0)
+{
+}
+
+void Stepper::follow(std::int32_t warp)
+{
+    m_followed = std::clamp(warp, -1, warpCount() - 1);
+}
+
+std::int32_t Stepper::selectedWarp() const
+{
+    if (m_followed >= 0)
+        return m_followed;
+    const sim::RecordedStep* step = current();
+    return step ? static_cast<std::int32_t>(step->warp) : 0;
+}
+
+void Stepper::seek(std::size_t position)
+{
+    m_replay.seek(std::min(position, size()));
+}
+
+bool Stepper::step(sim::StepUnit unit, bool forward)
+{
+    const auto target = sim::findStep(recording(), *m_run.function, position(), unit, forward, m_followed);
+    if (!target || *target == position())
+        return false;
+    m_replay.seek(*target);
+    return true;
+}
+
+std::optional<std::size_t> Stepper::currentIndex() const
+{
+    const auto& steps = recording().steps;
+    std::size_t at = position();
+    if (m_followed >= 0)
+        while (at < steps.size() && steps[at].warp != static_cast<std::uint32_t>(m_followed))
+            ++at;
+    if (at >= steps.size())
+        return std::nullopt;
+    return at;
+}
+
+const sim::RecordedStep* Stepper::current() const
+{
+    const auto index = currentIndex();
+    return index ? &recording().steps[*index] : nullptr;
+}
+
+const ptx::Instruction* Stepper::currentInstruction() const
+{
+    const sim::RecordedStep* step = current();
+    if (!step || step->pc < 0 || static_cast<std::size_t>(step->pc) >= m_run.function->instructions.size())
+        return nullptr;
+    return &m_run.function->instructions[static_cast<std::size_t>(step->pc)];
+}
+
+int Stepper::currentLine() const
+{
+    const ptx::Instruction* instruction = currentInstruction();
+    return instruction ? instruction->source.line : 0;
+}
+
+std::vector<std::int32_t> Stepper::lastWrittenRegisters() const
+{
+    std::vector<std::int32_t> written;
+    const std::int32_t warp = selectedWarp();
+    if (warp < 0 || warp >= warpCount())
+        return written;
+    const auto& mine = recording().stepsOfWarp[static_cast<std::size_t>(warp)];
+    const auto after = std::lower_bound(mine.begin(), mine.end(), position());
+    if (after == mine.begin())
+        return written;
+    const sim::RecordedStep& last = recording().steps[*(after - 1)];
+    for (std::uint32_t i = 0; i < last.writeCount; ++i)
+        written.push_back(recording().writes[last.writeOffset + i].reg);
+    return written;
+}
+
+const sim::RecordedHazard* Stepper::currentHazard() const
+{
+    const sim::RecordedStep* step = current();
+    if (!step || step->hazard < 0)
+        return nullptr;
+    return &recording().hazards[static_cast<std::size_t>(step->hazard)];
+}
+
+} // namespace warpscope::viz

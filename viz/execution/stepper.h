@@ -1,0 +1,88 @@
+// The stepper's state, apart from any drawing: one recorded block (sim/block_recording.h), the
+// position in it, the warp being followed, and the moves the view's buttons and keys make. Qt-free
+// and unit-tested; the execution panel and its scene only read it.
+//
+// Position p means "before the block's p-th warp-instruction". Following a warp, the current
+// instruction is that warp's first at or after p; following all warps, it is instruction p itself.
+#pragma once
+
+#include "ptx/ptx_ir.h"
+#include "sim/block_recording.h"
+#include "sim/sim_stats.h"
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace warpscope::viz {
+
+// What one run of the stepper holds: the kernel, its launch and what the simulator recorded.
+struct StepperRun {
+    std::shared_ptr<const ptx::Module> module;    // keeps `function` alive
+    const ptx::Function* function = nullptr;
+    std::string kernelName;
+    std::string sourceName;                       // "divergence.cu" or the playground's name
+    std::string sourceText;                       // empty when only PTX is known
+    std::string ptxText;
+    launch::Dim3 grid, block, blockIndex;
+    std::shared_ptr<const sim::BlockRecording> recording;
+    std::vector<sim::LineStats> lines;            // the whole launch's counters per source line
+    std::vector<sim::Hazard> hazards;             // the whole launch's
+    std::string statusMessage;                    // empty when the launch completed
+};
+
+// The per-line heat the source view shows, from the whole launch's counters.
+enum class HeatMetric : std::uint8_t { SectorsPerRequest, BankConflicts, Divergence };
+struct LineHeatValue {
+    double value = 0;    // 0..1 for the colour
+    std::string text;    // "8.0 sectors per request (4.0 is ideal for 4-byte lanes)"
+};
+std::map<int, LineHeatValue> lineHeat(const std::vector<sim::LineStats>& lines, HeatMetric metric);
+
+// How the register table shows a lane's value: by the register's PTX type, or forced.
+enum class RegisterFormat : std::uint8_t { Typed, Hex, Int, Float };
+// "0x0000002a", "-3", "1.5", "true": the low `type`'s bits of a 64-bit lane slot.
+std::string formatRegisterValue(std::uint64_t raw, ptx::Type type, RegisterFormat format);
+
+class Stepper {
+public:
+    explicit Stepper(StepperRun run);
+
+    const StepperRun& run() const { return m_run; }
+    const sim::BlockRecording& recording() const { return *m_run.recording; }
+    const sim::BlockReplay& replay() const { return m_replay; }
+    std::size_t size() const { return m_replay.size(); }
+    std::size_t position() const { return m_replay.position(); }
+    std::int32_t warpCount() const { return m_run.recording->warpCount; }
+
+    // -1 follows every warp in issue order; else the steps move along that warp's instructions.
+    void follow(std::int32_t warp);
+    std::int32_t followed() const { return m_followed; }
+    // The warp whose state the panels show: the followed one, or the current instruction's.
+    std::int32_t selectedWarp() const;
+
+    void seek(std::size_t position);
+    // One move; false (and no change) when there is nothing further that way.
+    bool step(sim::StepUnit unit, bool forward);
+
+    // The instruction about to run at this position, if any (see the header comment).
+    const sim::RecordedStep* current() const;
+    std::optional<std::size_t> currentIndex() const;
+    const ptx::Instruction* currentInstruction() const;
+    // The source line of the current instruction (0 when none or unknown).
+    int currentLine() const;
+    // Registers the selected warp's last executed instruction wrote (highlighted as changed).
+    std::vector<std::int32_t> lastWrittenRegisters() const;
+    // The hazard the current instruction raises, if any.
+    const sim::RecordedHazard* currentHazard() const;
+
+private:
+    StepperRun m_run;
+    sim::BlockReplay m_replay;
+    std::int32_t m_followed = 0;
+};
+
+} // namespace warpscope::viz
