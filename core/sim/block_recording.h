@@ -10,8 +10,8 @@
 // step in either direction costs the writes it crosses, not a re-run. findStep() answers "where is
 // the next (or previous) line, barrier, memory instruction, divergence, hazard" from a position.
 //
-// Memory: a step is sizeof(RecordedStep) plus 520 bytes per register write, plus 296 bytes per memory
-// access; BlockRecordingLimits caps the total and marks the recording truncated past it.
+// Memory: a step is sizeof(RecordedStep) (64 bytes) plus 520 bytes per register write, plus 320 bytes
+// per memory access; BlockRecordingLimits caps the total and marks the recording truncated past it.
 #pragma once
 
 #include "ptx/ptx_ir.h"
