@@ -9,6 +9,7 @@
 #include "placement/placement_scene.h"
 #include "window/about_text.h"
 #include "window/application_setup.h"
+#include "execution/execution_panel.h"
 #include "window/main_window.h"
 
 #include <QApplication>
@@ -22,6 +23,7 @@
 #include <QSet>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QSignalSpy>
 #include <QTest>
 #include <QUrl>
 #include <QWheelEvent>
@@ -88,7 +90,7 @@ private slots:
         window.resize(1400, 900);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
-        QCOMPARE(window.lessons().lessons().size(), 4);
+        QCOMPARE(window.lessons().lessons().size(), 5);
         QVERIFY(window.lessons().problems().isEmpty());
         QCOMPARE(window.currentLessonId(), QStringLiteral("hierarchy"));
         QVERIFY(window.openLesson(QStringLiteral("occupancy")));
@@ -181,8 +183,15 @@ private slots:
             int inLesson = 0;
             for (const auto& match : linkPattern.globalMatch(lesson.markdown)) {
                 const QString link = match.captured(1);
+                QSignalSpy recorded(window.executionPanel(), &viz::ExecutionPanel::runFinished);
                 const auto error = window.openLink(QUrl(link));
                 QVERIFY2(!error.has_value(), qPrintable(lesson.id + ": " + link + " -> " + error.value_or(QString())));
+                if (link.startsWith(QStringLiteral("warpscope:step"))) {
+                    // A step link's `at` is checked once the block is recorded.
+                    QVERIFY2(recorded.wait(60000), qPrintable(link));
+                    QTest::qWait(20);
+                    QVERIFY2(window.lastMessage().isEmpty(), qPrintable(link + " -> " + window.lastMessage()));
+                }
                 ++inLesson;
             }
             QVERIFY2(inLesson >= 5, qPrintable(lesson.id + QStringLiteral(" has fewer than 5 figure links")));
