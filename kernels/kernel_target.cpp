@@ -133,4 +133,17 @@ ResolvedTarget resolveTarget(const TargetRequest& request)
     return out;
 }
 
+sim::LaunchRequest targetLaunchRequest(const ResolvedTarget& target, const gpu::GpuPreset& preset)
+{
+    sim::LaunchRequest request;
+    request.module = target.module;
+    request.function = target.function;
+    request.grid = target.launch.grid;
+    request.block = target.launch.block;
+    request.dynamicSharedBytes = target.launch.dynamicSharedBytes;
+    request.args = target.launch.args;
+    request.preset = preset;
+    return request;
+}
+
 } // namespace warpscope::kernels

@@ -3,7 +3,9 @@
 #pragma once
 
 #include "demo_kernels.h"
+#include "gpu/gpu_preset.h"
 #include "ptx/ptx_ir.h"
+#include "sim/simulator.h"
 
 #include <memory>
 #include <stdexcept>
@@ -42,5 +44,9 @@ public:
 
 // Throws InputError for bad input (one sentence naming it), CompileFailed for compiler errors.
 ResolvedTarget resolveTarget(const TargetRequest& request);
+
+// A simulator request for the resolved launch on `preset`, with default options and a copy of the
+// arguments. The request points into `target`'s module: `target` must outlive it.
+sim::LaunchRequest targetLaunchRequest(const ResolvedTarget& target, const gpu::GpuPreset& preset);
 
 } // namespace warpscope::kernels

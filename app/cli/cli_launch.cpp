@@ -33,16 +33,8 @@ PreparedLaunch prepareLaunch(const LaunchOptions& options, const sim::SimOptions
     PreparedLaunch prepared;
     prepared.resolved = kernels::resolveTarget(target);
     prepared.preset = *preset;
-    const kernels::DemoLaunch& launch = prepared.resolved.launch;
-    sim::LaunchRequest& request = prepared.request;
-    request.module = prepared.resolved.module;
-    request.function = prepared.resolved.function;
-    request.grid = launch.grid;
-    request.block = launch.block;
-    request.dynamicSharedBytes = launch.dynamicSharedBytes;
-    request.args = launch.args;
-    request.preset = *preset;
-    request.options = simOptions;
+    prepared.request = kernels::targetLaunchRequest(prepared.resolved, *preset);
+    prepared.request.options = simOptions;
     return prepared;
 }
 

@@ -432,14 +432,7 @@ void ExecutionPanel::run()
         try {
             kernels::ResolvedTarget resolved = kernels::resolveTarget(target);
             const launch::Dim3 blockIndex = parseBlockIndex(blockIndexText, resolved.launch.grid);
-            sim::LaunchRequest request;
-            request.module = resolved.module;
-            request.function = resolved.function;
-            request.grid = resolved.launch.grid;
-            request.block = resolved.launch.block;
-            request.dynamicSharedBytes = resolved.launch.dynamicSharedBytes;
-            request.args = std::move(resolved.launch.args);
-            request.preset = *gpu::findPreset("sm_90");
+            sim::LaunchRequest request = kernels::targetLaunchRequest(resolved, *gpu::findPreset("sm_90"));
             request.options.recordBlock = launch::linearIndex(blockIndex, resolved.launch.grid);
             const sim::SimResult result = sim::simulate(std::move(request), &cancel, [&](const sim::SimProgress& p) {
                 progress(static_cast<int>(std::min<std::uint64_t>(p.blocksDone, 1u << 30)),
