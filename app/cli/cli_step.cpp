@@ -214,18 +214,14 @@ int runStep(const StepOptions& options, std::ostream& out, std::ostream& err)
     const ptx::Function& function = *prepared.resolved.function;
     sim::BlockReplay replay(result.recording, function.registers.size());
     const auto& mine = result.recording->stepsOfWarp[static_cast<std::size_t>(warp)];
-    std::size_t position = 0;
-    if (at < mine.size()) {
-        position = mine[at];
-    } else if (at == mine.size() && !mine.empty()) {
-        position = mine.back() + 1; // the state after its last instruction
-    } else {
+    const auto found = at <= mine.size() ? replay.positionOf(warp, static_cast<std::uint32_t>(at)) : std::nullopt;
+    if (!found)
         throw InputError("--at " + std::to_string(at) + ": warp " + std::to_string(warp) + " of block " +
                          launch::formatIndex(blockIndex) + " issued " + withThousands(static_cast<std::int64_t>(mine.size())) +
                          " warp-instructions (allowed: 0.." + std::to_string(mine.size()) + ", where " +
                          std::to_string(mine.size()) + " is the state after the last)" +
                          (result.recording->truncated ? "; the recording was cut short at its size limit" : ""));
-    }
+    const std::size_t position = *found;
     replay.seek(position);
     nlohmann::ordered_json doc = stepStateJson(replay, *prepared.resolved.module, function, warp, position);
     doc["kernel"] = prepared.resolved.kernelName;

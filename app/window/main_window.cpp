@@ -555,6 +555,7 @@ void MainWindow::showCanvasView(CanvasView view)
         // The stepper is dense: give it most of the width, keeping the lesson and the docks readable.
         const int side = std::max(240, width() / 6);
         resizeDocks({m_lessonDock, m_occupancyDock}, {side, side}, Qt::Horizontal);
+        m_execution->setFocus(); // the step keys work at once, also after a lesson link
     }
 }
 

@@ -154,6 +154,8 @@ void MainWindow::applyPendingStep(bool ok)
         return;
     }
     const sim::BlockRecording& recording = m_execution->stepper()->recording();
+    if (pending.warp >= recording.warpCount) // the link's run was replaced by another kernel's
+        return;
     const std::size_t issued = recording.stepsOfWarp[static_cast<std::size_t>(pending.warp)].size();
     if (pending.at > issued) {
         showMessage(pending.where + QStringLiteral("at %1: warp %2 issued %3 warp-instructions (allowed: 0..%3, where %3 is "

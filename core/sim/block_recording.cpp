@@ -104,9 +104,11 @@ std::optional<std::size_t> BlockReplay::positionOf(std::int32_t warp, std::uint3
     if (warp < 0 || warp >= recording.warpCount)
         return std::nullopt;
     const auto& mine = recording.stepsOfWarp[static_cast<std::size_t>(warp)];
-    if (warpStep >= mine.size())
-        return std::nullopt;
-    return mine[warpStep];
+    if (warpStep < mine.size())
+        return mine[warpStep];
+    if (warpStep == mine.size()) // the state after its last instruction
+        return mine.empty() ? 0 : mine.back() + 1;
+    return std::nullopt;
 }
 
 namespace {

@@ -61,8 +61,8 @@ struct RecordedAccess {
 };
 
 enum class StepFlag : std::uint8_t {
-    Diverged = 1,        // a divergent branch: the warp's stack grew
-    Reconverged = 2,     // the warp's stack shrank (paths rejoined, or lanes exited)
+    Diverged = 1,        // a divergent branch: some active lanes jump, the others do not
+    Reconverged = 2,     // an entry popped and its lanes go on with others (paths rejoined)
     AtBarrierAfter = 4,  // the warp waits at a bar.sync after this instruction
     DoneAfter = 8,       // every lane of the warp has exited after this instruction
 };
@@ -105,7 +105,7 @@ struct BlockRecording {
     std::vector<RecordedHazard> hazards;
     std::vector<std::size_t> barrierReleases; // the step positions at which a barrier released
     bool truncated = false;                   // the byte limit was reached: later steps are missing
-    std::uint64_t bytes = 0;                  // what the recording holds, roughly
+    std::uint64_t bytes = 0;                  // what the recording's vectors hold (capacities)
 
     // The positions of one warp's steps, ascending (built once by finish()).
     std::vector<std::vector<std::size_t>> stepsOfWarp;
@@ -113,7 +113,9 @@ struct BlockRecording {
 };
 
 struct BlockRecordingLimits {
-    std::uint64_t maxBytes = 192ull << 20; // past this the recording stops (truncated)
+    // Past this (counting the vectors' capacities) the recording stops, truncated; the last growth of
+    // a vector can take it to twice this at most.
+    std::uint64_t maxBytes = 96ull << 20;
 };
 
 // A warp's state at a replay position.
@@ -145,7 +147,8 @@ public:
     const std::uint64_t* registers(std::int32_t warp, std::int32_t reg) const;
     WarpSnapshot warp(std::int32_t warp) const;
 
-    // The position of `warp`'s `warpStep`-th instruction, if it issued that many.
+    // The position of `warp`'s `warpStep`-th instruction, if it issued that many; warpStep equal to
+    // the count is the position after its last instruction.
     std::optional<std::size_t> positionOf(std::int32_t warp, std::uint32_t warpStep) const;
 
 private:

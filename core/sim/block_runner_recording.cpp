@@ -40,10 +40,16 @@ void BlockRunner::endRecordedStep(const WarpState& warp, std::int32_t pc, std::u
     step.writeCount = static_cast<std::uint32_t>(recording.writes.size() - m_stepWriteOffset);
     step.access = m_stepAccess;
     step.hazard = m_stepHazard;
-    const bool exitedNow = warp.exitedMask != (step.warpStep == 0 ? 0u : recording.steps[mine.back()].exitedAfter);
-    if (warp.stack.size() > m_stepStackSizeBefore)
+    // A divergent branch: some active lanes jump, others do not. (The stack need not grow: a loop's
+    // exit replaces the entry that already waits at the same point.)
+    const ptx::Instruction& instruction = m_function.instructions[static_cast<std::size_t>(pc)];
+    if (instruction.op == ptx::Op::Bra && executed != 0 && (active & ~executed) != 0)
         step.flags |= static_cast<std::uint8_t>(StepFlag::Diverged);
-    else if (warp.stack.size() < m_stepStackSizeBefore && !warp.done && !exitedNow)
+    // A rejoin: an entry popped and the lanes that ran go on together with others. Popping one side
+    // of an if/else to run the other is not a rejoin.
+    const bool exitedNow = warp.exitedMask != (step.warpStep == 0 ? 0u : recording.steps[mine.back()].exitedAfter);
+    if (warp.stack.size() < m_stepStackSizeBefore && !warp.done && !exitedNow && !warp.stack.empty() &&
+        (warp.stack.back().mask & active) == active && warp.stack.back().mask != active)
         step.flags |= static_cast<std::uint8_t>(StepFlag::Reconverged);
     if (warp.atBarrier)
         step.flags |= static_cast<std::uint8_t>(StepFlag::AtBarrierAfter);
@@ -51,7 +57,10 @@ void BlockRunner::endRecordedStep(const WarpState& warp, std::int32_t pc, std::u
         step.flags |= static_cast<std::uint8_t>(StepFlag::DoneAfter);
     recording.stepsOfWarp[static_cast<std::size_t>(warp.index)].push_back(recording.steps.size());
     recording.steps.push_back(step);
-    recording.bytes += kStepBytes + step.stackSize * sizeof(StackEntry);
+    // Capacities, not sizes: a vector's growth can hold twice what it uses.
+    recording.bytes = recording.steps.capacity() * (kStepBytes + sizeof(std::size_t)) +
+                      recording.stackPool.capacity() * sizeof(StackEntry) + recording.writes.capacity() * kWriteBytes +
+                      recording.accesses.capacity() * kAccessBytes;
     if (recording.bytes > m_context.recordLimits.maxBytes) {
         recording.truncated = true;
         m_recordingActive = false;
@@ -70,14 +79,12 @@ void BlockRunner::recordWrite(const WarpState& warp, std::int32_t reg, const Lan
         if ((mask >> lane) & 1u)
             write.after[static_cast<std::size_t>(lane)] = values[static_cast<std::size_t>(lane)];
     m_recording->writes.push_back(write);
-    m_recording->bytes += kWriteBytes;
 }
 
 void BlockRunner::recordAccess(RecordedAccess access)
 {
     m_stepAccess = static_cast<std::int32_t>(m_recording->accesses.size());
     m_recording->accesses.push_back(access);
-    m_recording->bytes += kAccessBytes;
 }
 
 void BlockRunner::recordHazard(const Hazard& hazard)

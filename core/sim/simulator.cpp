@@ -141,12 +141,12 @@ SimResult simulate(LaunchRequest request, const std::atomic<bool>* cancel,
     context.cancel = cancel;
     context.recordBlock = request.options.recordBlock;
     context.recordLimits = request.options.recordLimits;
-    // The recorded block is traced too, so its steps get the timing model's issue cycles.
-    if (request.options.recordBlock >= 0 &&
-        std::find(request.options.trace.blocks.begin(), request.options.trace.blocks.end(),
-                  static_cast<std::uint64_t>(request.options.recordBlock)) == request.options.trace.blocks.end())
-        request.options.trace.blocks.push_back(static_cast<std::uint64_t>(request.options.recordBlock));
     context.traceRequest = &request.options.trace;
+    // The timing model hands out issue cycles for the traced blocks and the recorded one (which is
+    // not traced: its steps hold the cycles).
+    std::vector<std::uint64_t> timedBlocks = request.options.trace.blocks;
+    if (request.options.recordBlock >= 0)
+        timedBlocks.push_back(static_cast<std::uint64_t>(request.options.recordBlock));
 
     const std::uint64_t blockCount = static_cast<std::uint64_t>(request.grid.volume());
     int threads = request.options.hostThreads <= 0 ? static_cast<int>(std::thread::hardware_concurrency())
@@ -241,8 +241,8 @@ SimResult simulate(LaunchRequest request, const std::atomic<bool>* cancel,
                 }
                 if (logging && !cancelled && !budgetExceeded) {
                     std::vector<std::pair<std::uint64_t, std::vector<std::vector<IssueTiming>>>> times;
-                    smTimings[sm] = timingModel.replay(logs, runner.sectorPool(), request.options.trace.blocks,
-                                                       request.options.trace.blocks.empty() ? nullptr : &times);
+                    smTimings[sm] = timingModel.replay(logs, runner.sectorPool(), timedBlocks,
+                                                       timedBlocks.empty() ? nullptr : &times);
                     if (!times.empty()) {
                         std::lock_guard lock(traceTimesMutex);
                         for (auto& entry : times)

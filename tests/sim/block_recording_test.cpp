@@ -377,7 +377,8 @@ extern "C" __global__ void spin(volatile int* flag)
     EXPECT_FALSE(result.stats.timing.available);
     ASSERT_TRUE(result.recording);
     EXPECT_TRUE(result.recording->truncated);
-    EXPECT_LE(result.recording->bytes, options.recordLimits.maxBytes + 4096);
+    EXPECT_GT(result.recording->bytes, options.recordLimits.maxBytes);     // it stopped once past the limit,
+    EXPECT_LE(result.recording->bytes, 2 * options.recordLimits.maxBytes); // where one vector's growth can take it
     EXPECT_GE(result.stats.warpInstructions, 200'000u);
     EXPECT_LT(result.stats.warpInstructions, 200'000u + 8192u); // checked every 4,096 instructions
 }

@@ -346,6 +346,7 @@ void ExecutionPanel::kernelChanged()
     if (m_source->isEnabled() && m_kernel->property("wasPlayground").toBool())
         m_playgroundSource = m_source->toPlainText();
     m_kernel->setProperty("wasPlayground", playground);
+    m_worker->cancel(); // a run or compile of the previous kernel must not land on this one
     setPlaying(false);
     m_stepper.reset();
     m_scene->setStepper(nullptr);
@@ -486,7 +487,10 @@ void ExecutionPanel::deliver(std::shared_ptr<StepperRun> run, QString error)
     }
     m_stepper = std::make_unique<Stepper>(std::move(*run));
     m_scene->setStepper(m_stepper.get());
-    m_source->setCode(QString::fromStdString(m_stepper->run().sourceText));
+    // The playground keeps what the user typed (and its undo history) when it is what was run.
+    const QString source = QString::fromStdString(m_stepper->run().sourceText);
+    if (m_source->toPlainText() != source)
+        m_source->setCode(source);
     m_source->setEditable(m_kernel->currentData().toString() == QLatin1String(kPlaygroundId));
     m_ptx->setCode(QString::fromStdString(m_stepper->run().ptxText));
     updateHeat();

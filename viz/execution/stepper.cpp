@@ -124,14 +124,14 @@ bool Stepper::step(sim::StepUnit unit, bool forward)
 
 std::optional<std::size_t> Stepper::currentIndex() const
 {
-    const auto& steps = recording().steps;
-    std::size_t at = position();
-    if (m_followed >= 0)
-        while (at < steps.size() && steps[at].warp != static_cast<std::uint32_t>(m_followed))
-            ++at;
-    if (at >= steps.size())
+    const std::size_t at = position();
+    if (m_followed < 0)
+        return at < recording().steps.size() ? std::optional<std::size_t>(at) : std::nullopt;
+    const auto& mine = recording().stepsOfWarp[static_cast<std::size_t>(m_followed)];
+    const auto next = std::lower_bound(mine.begin(), mine.end(), at);
+    if (next == mine.end())
         return std::nullopt;
-    return at;
+    return *next;
 }
 
 const sim::RecordedStep* Stepper::current() const
