@@ -42,8 +42,8 @@ enum class WarpModel : std::uint8_t { ReconvergenceStack };
 struct SimOptions {
     std::uint64_t stepBudget = 4'000'000'000ull; // warp-instructions for the whole launch
     // Warp-instructions one block may issue. A block that never ends (a loop whose condition never
-    // changes) is stopped here: 2^24 take about 1-2 s on one core (BENCHMARKS.md), while the demo
-    // kernels' busiest block, at GPU size, issues far fewer (tests/sim/simulator_test.cpp).
+    // changes) is stopped here: 2^24 take about 1.5 s on one core, while the demo kernels' blocks
+    // issue a few thousand at their default launches (BENCHMARKS.md, "The stepper").
     std::uint64_t blockStepBudget = 1ull << 24;
     int hostThreads = 1;                         // 0 = one per hardware thread
     WarpModel warpModel = WarpModel::ReconvergenceStack;
