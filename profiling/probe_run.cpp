@@ -413,14 +413,7 @@ bool ProbeSession::profileKernel(Target& target, const DriverApi& d, const sessi
     m_writer.write(target.record);
 
     // The simulator's prediction, and its outputs (the reference for files without a gold).
-    sim::LaunchRequest request;
-    request.module = r.module;
-    request.function = r.function;
-    request.grid = r.launch.grid;
-    request.block = r.launch.block;
-    request.dynamicSharedBytes = r.launch.dynamicSharedBytes;
-    request.args = r.launch.args;
-    request.preset = preset;
+    sim::LaunchRequest request = kernels::targetLaunchRequest(r, preset);
     request.options.timing = false;
     request.options.hostThreads = 0;
     std::optional<sim::SimResult> simulated;

@@ -10,32 +10,10 @@
 #include <cstring>
 #include <filesystem>
 #include <ostream>
-#include <sstream>
 
 namespace warpscope::cli {
 
 namespace {
-
-launch::Dim3 parseBlockIndex(const std::string& text, const launch::Dim3& grid)
-{
-    launch::Dim3 index{0, 0, 0};
-    std::stringstream stream(text);
-    std::string item;
-    int axis = 0;
-    const std::int64_t extents[3] = {grid.x, grid.y, grid.z};
-    std::int64_t* components[3] = {&index.x, &index.y, &index.z};
-    while (std::getline(stream, item, ',')) {
-        if (axis == 3)
-            throw InputError("--block-index '" + text + "': at most three components, X[,Y[,Z]]");
-        const char* names[3] = {"x", "y", "z"};
-        const std::int64_t extent = extents[axis];
-        *components[axis] = parseInteger(item, "--block-index " + std::string(names[axis]), 0, extent - 1);
-        ++axis;
-    }
-    if (axis == 0)
-        throw InputError("--block-index is empty: give X[,Y[,Z]]");
-    return index;
-}
 
 nlohmann::ordered_json realJson(double value)
 {
@@ -199,7 +177,7 @@ int runStep(const StepOptions& options, std::ostream& out, std::ostream& err)
         return 1;
     }
     const kernels::DemoLaunch& launch = prepared.resolved.launch;
-    const launch::Dim3 blockIndex = parseBlockIndex(options.blockIndex, launch.grid);
+    const launch::Dim3 blockIndex = launch::parseIndex(options.blockIndex, "--block-index", launch.grid);
     const std::int64_t linearBlock = launch::linearIndex(blockIndex, launch.grid);
     const std::int64_t warpCount = (launch.block.volume() + 31) / 32;
     const auto warp = static_cast<std::int32_t>(parseInteger(options.warp, "--warp", 0, warpCount - 1));

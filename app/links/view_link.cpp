@@ -176,21 +176,10 @@ void parseStepKey(ViewLink& link, const std::string& key, const std::string& val
         if (!kernels::findDemoKernel(value))
             throw InputError(field + ": unknown kernel '" + value + "' (allowed: " + kernels::demoKernelIds() + ")");
         link.kernel = value;
-    } else if (key == "block") {
-        // blockIdx, not blockDim: components from 0, missing ones 0.
-        launch::Dim3 index{0, 0, 0};
-        std::int64_t* components[3] = {&index.x, &index.y, &index.z};
-        std::size_t start = 0;
-        for (int axis = 0; start <= value.size(); ++axis) {
-            if (axis == 3)
-                throw InputError(field + ": at most three components, X[,Y[,Z]] (a blockIdx)");
-            const std::size_t comma = value.find(',', start);
-            const std::string part = value.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-            const std::int64_t limit = axis == 0 ? launch::LaunchLimits::maxGridX : launch::LaunchLimits::maxGridYZ;
-            *components[axis] = parseInteger(part, field, 0, limit - 1);
-            start = comma == std::string::npos ? value.size() + 1 : comma + 1;
-        }
-        link.blockIndex = index;
+    } else if (key == "block") { // blockIdx, not blockDim: components from 0, missing ones 0
+        link.blockIndex = launch::parseIndex(value, field,
+                                             {launch::LaunchLimits::maxGridX, launch::LaunchLimits::maxGridYZ,
+                                              launch::LaunchLimits::maxGridYZ});
     } else if (key == "warp") {
         link.warp = static_cast<int>(parseInteger(value, field, 0, 31));
     } else if (key == "at") {

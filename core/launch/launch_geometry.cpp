@@ -42,7 +42,9 @@ void validateLaunch(const LaunchShape& shape)
                          " threads (allowed: at most 1024 threads per block)");
 }
 
-Dim3 parseDim3(std::string_view text, std::string_view what)
+namespace {
+
+std::vector<std::string_view> commaParts(std::string_view text)
 {
     std::vector<std::string_view> parts;
     std::size_t start = 0;
@@ -50,9 +52,29 @@ Dim3 parseDim3(std::string_view text, std::string_view what)
         const std::size_t comma = text.find(',', start);
         parts.push_back(text.substr(start, comma == std::string_view::npos ? comma : comma - start));
         if (comma == std::string_view::npos)
-            break;
+            return parts;
         start = comma + 1;
     }
+}
+
+} // namespace
+
+Dim3 parseIndex(std::string_view text, std::string_view what, const Dim3& extent)
+{
+    const std::vector<std::string_view> parts = commaParts(text);
+    if (parts.size() > 3)
+        throw InputError(std::string(what) + " '" + std::string(text) + "': at most three components, X[,Y[,Z]]");
+    const char* axes[] = {" x", " y", " z"};
+    const std::int64_t extents[] = {extent.x, extent.y, extent.z};
+    std::int64_t values[3] = {0, 0, 0};
+    for (std::size_t i = 0; i < parts.size(); ++i)
+        values[i] = parseInteger(parts[i], std::string(what) + axes[i], 0, extents[i] - 1);
+    return Dim3{values[0], values[1], values[2]};
+}
+
+Dim3 parseDim3(std::string_view text, std::string_view what)
+{
+    const std::vector<std::string_view> parts = commaParts(text);
     if (parts.size() > 3)
         throw InputError(std::string(what) + ": '" + std::string(text) +
                          "' has more than 3 dimensions (allowed: x, x,y or x,y,z)");

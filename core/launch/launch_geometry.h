@@ -51,6 +51,9 @@ void validateLaunch(const LaunchShape& shape);
 Dim3 parseDim3(std::string_view text, std::string_view what);
 std::string formatDim3(const Dim3& dim); // "4,2" (trailing 1s dropped), "1" for 1,1,1
 std::string formatIndex(const Dim3& index); // "(1, 0, 0)": a blockIdx or threadIdx, every component
+// "1,2" -> (1, 2, 0): a blockIdx or threadIdx of one to three components, missing ones 0, each
+// below `extent`'s. Throws InputError naming `what` ("--block-index x: ...") and the allowed range.
+Dim3 parseIndex(std::string_view text, std::string_view what, const Dim3& extent);
 
 // parseDim3 plus the limits of blockDim / gridDim, with messages that name `what` and the limits.
 Dim3 parseBlockDim(std::string_view text, std::string_view what);

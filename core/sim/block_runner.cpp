@@ -174,7 +174,7 @@ void BlockRunner::step(WarpState& warp)
     m_blockIssued += 1;
     const bool recording = m_recordingActive;
     if (recording)
-        beginRecordedStep(warp, pc);
+        beginRecordedStep(warp);
 
     switch (instruction.op) {
     case ptx::Op::Bra:
@@ -276,10 +276,8 @@ void BlockRunner::reportHazard(HazardKind kind, const WarpState& warp, int lane,
 
 RunOutcome BlockRunner::finishRecording(RunOutcome outcome)
 {
-    if (m_recording && m_recording->linearBlock == m_linearBlock && m_recordingActive) {
+    if (m_recording && m_recording->linearBlock == m_linearBlock) {
         m_recordingActive = false;
-        m_recording->finish();
-    } else if (m_recording && m_recording->linearBlock == m_linearBlock) {
         m_recording->finish();
     }
     return outcome;

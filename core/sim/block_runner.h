@@ -108,7 +108,7 @@ private:
     void recordTrace(const WarpState& warp, TraceEventKind kind, std::int32_t pc, std::uint32_t active,
                      std::uint32_t executed, std::int32_t memory, std::uint8_t conflictDegree);
     // block_runner_recording.cpp: the stepping recording of one block.
-    void beginRecordedStep(const WarpState& warp, std::int32_t pc);
+    void beginRecordedStep(const WarpState& warp);
     void endRecordedStep(const WarpState& warp, std::int32_t pc, std::uint32_t active, std::uint32_t executed);
     void recordWrite(const WarpState& warp, std::int32_t reg, const LaneValues& values, std::uint32_t mask);
     void recordAccess(RecordedAccess access);

@@ -14,7 +14,7 @@ constexpr std::uint64_t kAccessBytes = sizeof(RecordedAccess);
 constexpr std::size_t kMaxRecordedHazards = 4096;
 } // namespace
 
-void BlockRunner::beginRecordedStep(const WarpState& warp, std::int32_t)
+void BlockRunner::beginRecordedStep(const WarpState& warp)
 {
     m_stepWriteOffset = m_recording->writes.size();
     m_stepStackSizeBefore = warp.stack.size();

@@ -444,8 +444,10 @@ void BlockRunner::executeMemory(WarpState& warp, const ptx::Instruction& in, std
 
     // What it cost.
     std::uint32_t sectors = 0, wavefronts = 0;
+    GlobalAccessCost globalCost;
+    SharedAccessCost sharedCost;
     if (globalCount > 0) {
-        const GlobalAccessCost cost = analyzeGlobalAccess({globalLanes, globalCount}, bytesPerLane);
+        const GlobalAccessCost cost = globalCost = analyzeGlobalAccess({globalLanes, globalCount}, bytesPerLane);
         counters.globalRequests += cost.requests;
         counters.globalSectors += cost.sectors;
         counters.globalLines += cost.lines;
@@ -462,7 +464,7 @@ void BlockRunner::executeMemory(WarpState& warp, const ptx::Instruction& in, std
         }
     }
     if (sharedCount > 0) {
-        const SharedAccessCost cost = analyzeSharedAccess({sharedLanes, sharedCount}, bytesPerLane);
+        const SharedAccessCost cost = sharedCost = analyzeSharedAccess({sharedLanes, sharedCount}, bytesPerLane);
         counters.sharedRequests += 1;
         counters.sharedWavefronts += cost.wavefronts;
         counters.sharedBankConflicts += cost.bankConflicts;
@@ -474,26 +476,20 @@ void BlockRunner::executeMemory(WarpState& warp, const ptx::Instruction& in, std
     if (m_recordingActive) {
         RecordedAccess access;
         access.space = globalCount > 0 ? Space::Global : sharedCount > 0 ? Space::Shared : space;
-        access.isStore = !isLoad && !isAtomic;
+        access.isStore = isStore;
         access.isAtomic = isAtomic;
         access.bytesPerLane = bytesPerLane;
         access.laneMask = mask;
         for (std::uint32_t lane = 0; lane < 32; ++lane)
             access.addresses[lane] = ((mask >> lane) & 1u) ? laneAddresses[lane] : 0;
-        if (globalCount > 0) {
-            const GlobalAccessCost cost = analyzeGlobalAccess({globalLanes, globalCount}, bytesPerLane);
-            access.requests = cost.requests;
-            access.sectors = cost.sectors;
-            access.lines = cost.lines;
-            access.bytesRequested = cost.bytesRequested;
-            access.bytesMoved = cost.bytesMoved;
-        }
-        if (sharedCount > 0) {
-            const SharedAccessCost cost = analyzeSharedAccess({sharedLanes, sharedCount}, bytesPerLane);
-            access.wavefronts = cost.wavefronts;
-            access.bankConflicts = cost.bankConflicts;
-            access.conflictDegree = cost.conflictDegree;
-        }
+        access.requests = globalCost.requests;
+        access.sectors = globalCost.sectors;
+        access.lines = globalCost.lines;
+        access.bytesRequested = globalCost.bytesRequested;
+        access.bytesMoved = globalCost.bytesMoved;
+        access.wavefronts = sharedCost.wavefronts;
+        access.bankConflicts = sharedCost.bankConflicts;
+        access.conflictDegree = sharedCost.conflictDegree;
         recordAccess(access);
     }
     if (m_tracing && m_trace.events.size() < m_context.traceRequest->maxEvents) {

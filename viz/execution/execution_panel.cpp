@@ -57,20 +57,6 @@ std::vector<std::string> splitSpecs(const QString& text)
     return specs;
 }
 
-launch::Dim3 parseBlockIndex(const QString& text, const launch::Dim3& grid)
-{
-    launch::Dim3 index{0, 0, 0};
-    const QStringList parts = text.trimmed().isEmpty() ? QStringList{QStringLiteral("0")} : text.split(QLatin1Char(','));
-    if (parts.size() > 3)
-        throw InputError("block index '" + text.toStdString() + "': at most three components, X[,Y[,Z]]");
-    const std::int64_t extents[3] = {grid.x, grid.y, grid.z};
-    std::int64_t* components[3] = {&index.x, &index.y, &index.z};
-    const char* names[3] = {"block index x", "block index y", "block index z"};
-    for (int axis = 0; axis < parts.size(); ++axis)
-        *components[axis] = parseInteger(parts[axis].trimmed().toStdString(), names[axis], 0, extents[axis] - 1);
-    return index;
-}
-
 } // namespace
 
 ExecutionPanel::ExecutionPanel(QWidget* parent)
@@ -343,7 +329,7 @@ void ExecutionPanel::kernelChanged()
 {
     const QString id = m_kernel->currentData().toString();
     const bool playground = id == QLatin1String(kPlaygroundId);
-    if (m_source->isEnabled() && m_kernel->property("wasPlayground").toBool())
+    if (m_kernel->property("wasPlayground").toBool())
         m_playgroundSource = m_source->toPlainText();
     m_kernel->setProperty("wasPlayground", playground);
     m_worker->cancel(); // a run or compile of the previous kernel must not land on this one
@@ -423,7 +409,8 @@ void ExecutionPanel::run()
     target.grid = m_grid->text().trimmed().toStdString();
     target.block = m_block->text().trimmed().toStdString();
     target.maxBufferBytes = sim::SimOptions{}.maxBufferBytes;
-    const QString blockIndexText = m_blockIndex->text();
+    const std::string blockIndexText =
+        m_blockIndex->text().trimmed().isEmpty() ? std::string("0") : m_blockIndex->text().remove(QLatin1Char(' ')).toStdString();
     setPlaying(false);
     m_status->setText(QStringLiteral("Simulating..."));
     m_worker->submit([this, target, blockIndexText](const LabWorker::Progress& progress,
@@ -432,7 +419,7 @@ void ExecutionPanel::run()
         QString error;
         try {
             kernels::ResolvedTarget resolved = kernels::resolveTarget(target);
-            const launch::Dim3 blockIndex = parseBlockIndex(blockIndexText, resolved.launch.grid);
+            const launch::Dim3 blockIndex = launch::parseIndex(blockIndexText, "block index", resolved.launch.grid);
             sim::LaunchRequest request = kernels::targetLaunchRequest(resolved, *gpu::findPreset("sm_90"));
             request.options.recordBlock = launch::linearIndex(blockIndex, resolved.launch.grid);
             const sim::SimResult result = sim::simulate(std::move(request), &cancel, [&](const sim::SimProgress& p) {
