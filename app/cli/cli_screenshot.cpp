@@ -37,16 +37,17 @@ CLI::App* addScreenshotCommand(CLI::App& app, ScreenshotOptions& options)
     command->add_option("--out", options.out, "PNG file to write")->required();
     command->add_option("--lesson", options.lesson, "lesson id to show (hierarchy, occupancy, ...)");
     command->add_option("--view", options.view,
-                        "hierarchy, placement, occupancy, profile, formats, amp, quant, sparsity or execution "
+                        "hierarchy, placement, occupancy, profile, formats, amp, quant, sparsity, execution or memory "
                         "(default: the --link's view, profile with --session, else hierarchy)");
     command->add_option("--size", options.size, "window size WxH in logical pixels, 640x480..7680x4320")
         ->capture_default_str();
     command->add_option("--link", options.link,
                         "a warpscope: link to apply first, e.g. 'warpscope:hierarchy?grid=2,2&block=16,16'");
-    command->add_option("--session", options.session, "a saved profiling session (.wsprof) to show in the profile views");
+    command->add_option("--session", options.session,
+                        "a saved profiling session (.wsprof) to show in the profile views (or to compare with in the memory view)");
     command->add_option("--baseline", options.baseline, "a second session the profile views compare with (needs --session)");
     command->add_option("--timeout", options.timeoutSeconds,
-                        "amp, quant, sparsity, execution: seconds to wait for the training, quantization or recording (1..3600)")
+                        "amp, quant, sparsity, execution, memory: seconds to wait for the training, quantization or recording (1..3600)")
         ->capture_default_str();
     command->add_option("--profile-tab", options.profileTab,
                         "the profile view shown: metrics, bandwidth, roofline, prediction or session")
@@ -91,13 +92,13 @@ int runScreenshot(const ScreenshotOptions& options, const char* argv0)
     const int height = static_cast<int>(parseInteger(options.size.substr(cross + 1), "--size height", 480, 4320));
     if (!options.view.empty() && options.view != "hierarchy" && options.view != "placement" &&
         options.view != "occupancy" && options.view != "profile" && options.view != "formats" && options.view != "amp" &&
-        options.view != "quant" && options.view != "sparsity" && options.view != "execution")
+        options.view != "quant" && options.view != "sparsity" && options.view != "execution" && options.view != "memory")
         throw InputError("--view: unknown view '" + options.view +
-                         "' (allowed: hierarchy, placement, occupancy, profile, formats, amp, quant, sparsity, execution)");
+                         "' (allowed: hierarchy, placement, occupancy, profile, formats, amp, quant, sparsity, execution, memory)");
     const int timeoutSeconds = static_cast<int>(parseInteger(options.timeoutSeconds, "--timeout", 1, 3600));
     const bool profileView = options.view == "profile" || (options.view.empty() && !options.session.empty());
-    if (!options.session.empty() && !profileView)
-        throw InputError("--session: shown only in --view profile (not '" + options.view + "')");
+    if (!options.session.empty() && !profileView && options.view != "memory")
+        throw InputError("--session: shown only in --view profile or memory (not '" + options.view + "')");
     if (!options.baseline.empty() && options.session.empty())
         throw InputError("--baseline: needs --session (the session to compare with the baseline)");
     const auto profileTab = viz::ProfileViews::tabFromName(QString::fromStdString(options.profileTab));
@@ -149,13 +150,17 @@ int runScreenshot(const ScreenshotOptions& options, const char* argv0)
             throw InputError("--link: " + error->toStdString());
         formatsView = formatsView || (options.view.empty() && linkView == app::LinkView::Formats);
     }
-    const bool executionView = options.view == "execution" || (options.view.empty() && linkView == app::LinkView::Step);
+    const bool memoryView = options.view == "memory" || (options.view.empty() && linkView == app::LinkView::Memory);
+    const bool executionView = memoryView || options.view == "execution" ||
+                               (options.view.empty() && linkView == app::LinkView::Step);
     if (options.view == "placement" || options.view == "occupancy")
         window.showCanvasView(app::CanvasView::Placement);
     else if (executionView)
         window.showCanvasView(app::CanvasView::Execution);
     else if (options.view == "hierarchy" || options.link.empty())
         window.showCanvasView(app::CanvasView::Hierarchy);
+    if (executionView)
+        window.executionPanel()->showMemoryView(memoryView);
     if (session)
         window.profilePanel()->openSessionFile(QString::fromStdString(options.session));
     if (baseline)

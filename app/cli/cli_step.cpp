@@ -131,6 +131,13 @@ nlohmann::ordered_json stepStateJson(const sim::BlockReplay& replay, const ptx::
                          {"wavefronts", access.wavefronts},
                          {"bank_conflicts", access.bankConflicts},
                          {"conflict_degree", access.conflictDegree}};
+        // Where the timing model's caches served the sectors (global accesses; null without timing).
+        if (access.timed && access.space == ptx::Space::Global)
+            doc["access"]["served"] = {{"l1_hit_sectors", access.l1Sectors},
+                                       {"l2_sectors", access.l2Sectors},
+                                       {"dram_sectors", access.dramSectors}};
+        else
+            doc["access"]["served"] = nullptr;
     } else {
         doc["access"] = nullptr;
     }

@@ -40,6 +40,7 @@ const std::vector<ViewSpec>& viewSpecs()
         {"quant", LinkView::Quant, {"dist", "format", "scheme", "granularity", "calib", "n", "seed", "rows", "layer"}},
         {"sparsity", LinkView::Sparsity, {"layer"}},
         {"step", LinkView::Step, {"kernel", "block", "warp", "at"}},
+        {"memory", LinkView::Memory, {"kernel", "block", "warp", "at"}},
     };
     return specs;
 }
@@ -255,7 +256,7 @@ ViewLink parseViewLink(std::string_view url)
 
         if (isPrecisionLabView(link.view)) {
             parsePrecisionLabKey(link, key, value, field);
-        } else if (link.view == LinkView::Step) {
+        } else if (link.view == LinkView::Step || link.view == LinkView::Memory) {
             parseStepKey(link, key, value, field);
         } else if (key == "id") {
             link.lessonId = value;
@@ -299,8 +300,9 @@ ViewLink parseViewLink(std::string_view url)
     }
     if (link.view == LinkView::Lesson && link.lessonId.empty())
         throw InputError(where + ": a lesson link needs id=LESSON");
-    if (link.view == LinkView::Step && link.kernel.empty())
-        throw InputError(where + ": a step link needs kernel=ID (allowed: " + kernels::demoKernelIds() + ")");
+    if ((link.view == LinkView::Step || link.view == LinkView::Memory) && link.kernel.empty())
+        throw InputError(where + ": a " + (link.view == LinkView::Step ? "step" : "memory") +
+                         " link needs kernel=ID (allowed: " + kernels::demoKernelIds() + ")");
     checkPrecisionLabLink(link, where);
     return link;
 }

@@ -8,6 +8,7 @@
 //   warpscope:quant?dist=gaussian&format=int8&scheme=symmetric&granularity=tensor&calib=max&n=100000&seed=1
 //   warpscope:sparsity?layer=1
 //   warpscope:step?kernel=divergence_odd_even&block=0,0,0&warp=1&at=12
+//   warpscope:memory?kernel=copy_strided&warp=0&at=9 (the step keys; the memory hierarchy in front)
 // Parsing is strict: an unknown view or key, a repeated key, or a bad value is an InputError that
 // names the link, the key and what is allowed. Qt-free.
 #pragma once
@@ -23,7 +24,7 @@
 
 namespace warpscope::app {
 
-enum class LinkView { Lesson, Hierarchy, Placement, Occupancy, Formats, Amp, Quant, Sparsity, Step };
+enum class LinkView { Lesson, Hierarchy, Placement, Occupancy, Formats, Amp, Quant, Sparsity, Step, Memory };
 
 struct ViewLink {
     LinkView view = LinkView::Hierarchy;

@@ -85,6 +85,14 @@ MainWindow::MainWindow(Options options, QWidget* parent)
             });
 
     connect(m_execution, &viz::ExecutionPanel::runFinished, this, &MainWindow::applyPendingStep);
+    // The memory view compares with the open session, and re-runs for the explorer's block size.
+    connect(m_profile, &ProfilePanel::stateChanged, this,
+            [this] { m_execution->setSession(m_profile->hasSession() ? &m_profile->session() : nullptr); });
+    connect(m_occupancy, &viz::OccupancyPanel::resultChanged, this,
+            [this](const QString&, const occupancy::OccupancyResult& result) {
+                if (canvasView() == CanvasView::Execution)
+                    m_execution->applyOccupancy(result.input.threadsPerBlock, result.input.registersPerThread);
+            });
 
     setLaunch(m_launch);
     resize(1600, 1000);

@@ -52,7 +52,7 @@ std::optional<QString> MainWindow::openLink(const QUrl& url)
             focusFormats();
             return std::nullopt;
         }
-        if (link.view == LinkView::Step) {
+        if (link.view == LinkView::Step || link.view == LinkView::Memory) {
             applyStepLink(link, url);
             showMessage(QString(), false);
             return std::nullopt;
@@ -107,7 +107,8 @@ std::optional<QString> MainWindow::openLink(const QUrl& url)
         case LinkView::Amp:
         case LinkView::Quant:
         case LinkView::Sparsity:
-        case LinkView::Step: break;
+        case LinkView::Step:
+        case LinkView::Memory: break;
         }
         return std::nullopt;
     } catch (const InputError& error) {
@@ -117,7 +118,7 @@ std::optional<QString> MainWindow::openLink(const QUrl& url)
     }
 }
 
-// A step link records the kernel's block with its default launch, then stands before the warp's
+// A step or memory link records the kernel's block with its default launch, then stands before the warp's
 // instruction `at`. The block and the warp are checked against that launch now; `at` once the
 // block is recorded (runFinished), against how many instructions the warp issued.
 void MainWindow::applyStepLink(const ViewLink& link, const QUrl& url)
@@ -136,6 +137,7 @@ void MainWindow::applyStepLink(const ViewLink& link, const QUrl& url)
                          std::to_string(launch.block.volume()) + " threads have " + std::to_string(warps) + " warps (allowed: 0.." +
                          std::to_string(warps - 1) + ")");
     showCanvasView(CanvasView::Execution);
+    m_execution->showMemoryView(link.view == LinkView::Memory);
     m_execution->selectKernel(QString::fromStdString(link.kernel));
     m_execution->setLaunchFields(QString(), QString(), QString(),
                                  QStringLiteral("%1,%2,%3").arg(index.x).arg(index.y).arg(index.z));

@@ -10,7 +10,7 @@
 // step in either direction costs the writes it crosses, not a re-run. findStep() answers "where is
 // the next (or previous) line, barrier, memory instruction, divergence, hazard" from a position.
 //
-// Memory: a step is sizeof(RecordedStep) (64 bytes) plus 520 bytes per register write, plus 320 bytes
+// Memory: a step is sizeof(RecordedStep) (64 bytes) plus 520 bytes per register write, plus 344 bytes
 // per memory access; BlockRecordingLimits caps the total and marks the recording truncated past it.
 #pragma once
 
@@ -58,6 +58,11 @@ struct RecordedAccess {
     std::uint32_t wavefronts = 0;              // shared
     std::uint32_t bankConflicts = 0;           // shared: wavefronts beyond one per phase
     std::uint32_t conflictDegree = 0;          // shared: the most distinct words one bank served
+    // Global: where the timing model's caches served the sectors (sim/timing_model.h IssueTiming);
+    // `timed` is false when the timing model did not run. Bit i of a mask is sector i, ascending.
+    bool timed = false;
+    std::uint16_t l1Sectors = 0, l2Sectors = 0, dramSectors = 0;
+    std::uint64_t l2Mask = 0, dramMask = 0;
 };
 
 enum class StepFlag : std::uint8_t {

@@ -304,6 +304,16 @@ SimResult simulate(LaunchRequest request, const std::atomic<bool>* cancel,
                     step.cycle = warpTimes[w][k].cycle;
                     step.stallCycles = warpTimes[w][k].stallCycles;
                     step.stallReason = static_cast<std::uint8_t>(warpTimes[w][k].reason);
+                    if (step.access >= 0) {
+                        RecordedAccess& access = recording.accesses[static_cast<std::size_t>(step.access)];
+                        const IssueTiming& time = warpTimes[w][k];
+                        access.timed = true;
+                        access.l1Sectors = time.l1Sectors;
+                        access.l2Sectors = time.l2Sectors;
+                        access.dramSectors = time.dramSectors;
+                        access.l2Mask = time.l2Mask;
+                        access.dramMask = time.dramMask;
+                    }
                 }
         }
     }

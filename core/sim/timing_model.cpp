@@ -452,16 +452,26 @@ SmTiming SmTimingModel::replay(const std::vector<BlockLog>& blocks, const std::v
                 const bool isAtomic = s_info.kind == TimingClass::GlobalAtomic;
                 std::uint64_t level = isAtomic ? static_cast<std::uint64_t>(p.l2HitLatency) : static_cast<std::uint64_t>(p.l1HitLatency);
                 std::uint64_t dramSectors = 0;
+                IssueTiming where; // per sector, for the traced blocks' memory view
                 for (std::uint32_t i = 0; i < record.sectorCount; ++i) {
                     const std::uint64_t sector = sectorPool[record.sectorOffset + i] >> 5;
+                    const std::uint64_t bit = i < 64 ? std::uint64_t{1} << i : 0;
                     const bool l1Hit = !isStore && !isAtomic && l1.access(sector, true);
                     if (l1Hit) {
                         ++timing.l1Hits;
+                        ++where.l1Sectors;
                         continue;
                     }
                     if (!isStore && !isAtomic)
                         ++timing.l1Misses;
                     const bool l2Hit = l2.access(sector, true);
+                    if (l2Hit || isStore) {
+                        ++where.l2Sectors;
+                        where.l2Mask |= bit;
+                    } else {
+                        ++where.dramSectors;
+                        where.dramMask |= bit;
+                    }
                     if (l2Hit) {
                         if (!isStore) ++timing.l2Hits;
                         level = std::max<std::uint64_t>(level, static_cast<std::uint64_t>(p.l2HitLatency));
@@ -470,6 +480,14 @@ SmTiming SmTimingModel::replay(const std::vector<BlockLog>& blocks, const std::v
                         ++dramSectors;
                         level = std::max<std::uint64_t>(level, static_cast<std::uint64_t>(p.dramLatency));
                     }
+                }
+                if (warp.times && !warp.times->empty()) {
+                    IssueTiming& issued = warp.times->back();
+                    issued.l1Sectors = where.l1Sectors;
+                    issued.l2Sectors = where.l2Sectors;
+                    issued.dramSectors = where.dramSectors;
+                    issued.l2Mask = where.l2Mask;
+                    issued.dramMask = where.dramMask;
                 }
                 if (isStore) // written back to DRAM eventually: it uses bandwidth either way
                     dramSectors = record.sectorCount;

@@ -4,6 +4,7 @@
 #include "canvas/imgui_canvas.h"
 #include "demo_kernels.h"
 #include "execution/code_view.h"
+#include "memory/memory_model.h"
 #include "kernel_target.h"
 #include "launch/launch_geometry.h"
 #include "precision/precision_lab_worker.h"
@@ -22,6 +23,7 @@
 #include <QPushButton>
 #include <QSlider>
 #include <QSplitter>
+#include <QTabBar>
 #include <QTimer>
 #include <QToolBar>
 #include <QToolButton>
@@ -36,6 +38,8 @@ namespace warpscope::viz {
 namespace {
 
 constexpr const char* kPlaygroundId = "playground";
+// The timeline's trace: 40 bytes per warp-instruction, so 16 MB at most.
+constexpr std::uint64_t kTimelineMaxEvents = 400'000;
 constexpr const char* kPlaygroundName = "playground.cu";
 
 const char* kPlaygroundStarter = R"(// Your kernel. Ctrl+Enter compiles it (NVRTC, no GPU needed); Run records one block.
@@ -60,7 +64,8 @@ std::vector<std::string> splitSpecs(const QString& text)
 } // namespace
 
 ExecutionPanel::ExecutionPanel(QWidget* parent)
-    : QWidget(parent), m_canvas(std::make_unique<ImGuiCanvas>()), m_scene(std::make_unique<ExecutionScene>())
+    : QWidget(parent), m_canvas(std::make_unique<ImGuiCanvas>()), m_scene(std::make_unique<ExecutionScene>()),
+      m_memoryScene(std::make_unique<MemoryScene>())
 {
     setObjectName(QStringLiteral("ExecutionPanel"));
     setFocusPolicy(Qt::StrongFocus); // the step keys work once the view has focus
@@ -255,8 +260,28 @@ void ExecutionPanel::buildControls()
     m_ptx = new CodeView(CodeView::Language::Ptx, codeSplit);
     codeSplit->setStretchFactor(0, 3);
     codeSplit->setStretchFactor(1, 2);
-    m_canvasWidget = createCanvasWidget(*m_canvas, split);
+    auto* canvasBox = new QWidget(split);
+    auto* canvasLayout = new QVBoxLayout(canvasBox);
+    canvasLayout->setContentsMargins(0, 0, 0, 0);
+    canvasLayout->setSpacing(0);
+    m_canvasTabs = new QTabBar(canvasBox);
+    m_canvasTabs->addTab(QStringLiteral("Warps and registers"));
+    m_canvasTabs->addTab(QStringLiteral("Memory hierarchy"));
+    m_canvasTabs->setToolTip(QStringLiteral("Ctrl+Shift+M switches between the warps and the memory hierarchy"));
+    m_canvasTabs->setExpanding(false);
+    canvasLayout->addWidget(m_canvasTabs);
+    m_canvasWidget = createCanvasWidget(*m_canvas, canvasBox);
     m_canvasWidget->setObjectName(QStringLiteral("executionCanvas"));
+    canvasLayout->addWidget(m_canvasWidget, 1);
+    connect(m_canvasTabs, &QTabBar::currentChanged, this, [this](int index) {
+        m_canvas->setScene(index == 1 ? static_cast<CanvasScene*>(m_memoryScene.get()) : m_scene.get());
+        m_canvasWidget->update();
+    });
+    auto* memoryAction = new QAction(this);
+    memoryAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_M));
+    memoryAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    connect(memoryAction, &QAction::triggered, this, [this] { showMemoryView(!memoryViewShown()); });
+    addAction(memoryAction);
     split->setStretchFactor(0, 2);
     split->setStretchFactor(1, 3);
     split->setSizes({400, 600});
@@ -334,8 +359,9 @@ void ExecutionPanel::kernelChanged()
     m_kernel->setProperty("wasPlayground", playground);
     m_worker->cancel(); // a run or compile of the previous kernel must not land on this one
     setPlaying(false);
-    m_stepper.reset();
     m_scene->setStepper(nullptr);
+    m_memoryScene->setStepper(nullptr);
+    m_stepper.reset();
     m_timeline->setEnabled(false);
     m_source->setEditable(playground);
     m_blockIndex->setText(QStringLiteral("0"));
@@ -413,16 +439,27 @@ void ExecutionPanel::run()
         m_blockIndex->text().trimmed().isEmpty() ? std::string("0") : m_blockIndex->text().remove(QLatin1Char(' ')).toStdString();
     setPlaying(false);
     m_status->setText(QStringLiteral("Simulating..."));
-    m_worker->submit([this, target, blockIndexText](const LabWorker::Progress& progress,
+    const int registers = m_registersPerThread;
+    m_worker->submit([this, target, blockIndexText, registers](const LabWorker::Progress& progress,
                                                      const std::atomic<bool>& cancel) -> LabWorker::Delivery {
         auto run = std::make_shared<StepperRun>();
         QString error;
         try {
             kernels::ResolvedTarget resolved = kernels::resolveTarget(target);
             const launch::Dim3 blockIndex = launch::parseIndex(blockIndexText, "block index", resolved.launch.grid);
-            sim::LaunchRequest request = kernels::targetLaunchRequest(resolved, *gpu::findPreset("sm_90"));
+            const gpu::GpuPreset preset = *gpu::findPreset("sm_90");
+            sim::LaunchRequest request = kernels::targetLaunchRequest(resolved, preset);
+            request.options.registersPerThread = registers;
             request.options.recordBlock = launch::linearIndex(blockIndex, resolved.launch.grid);
-            const sim::SimResult result = sim::simulate(std::move(request), &cancel, [&](const sim::SimProgress& p) {
+            // The memory view's latency-hiding timeline: the first blocks on the recorded block's SM.
+            const int resident = sim::residentBlocksPerSm(preset, *resolved.function, resolved.launch.block.volume(),
+                                                          resolved.launch.dynamicSharedBytes,
+                                                          request.options.registersPerThread);
+            request.options.trace.blocks =
+                timelineBlocks(static_cast<std::uint64_t>(request.options.recordBlock),
+                               static_cast<std::uint64_t>(resolved.launch.grid.volume()), preset.smCount, resident);
+            request.options.trace.maxEvents = kTimelineMaxEvents;
+            sim::SimResult result = sim::simulate(std::move(request), &cancel, [&](const sim::SimProgress& p) {
                 progress(static_cast<int>(std::min<std::uint64_t>(p.blocksDone, 1u << 30)),
                          static_cast<int>(std::min<std::uint64_t>(p.blocksTotal, 1u << 30)));
             });
@@ -443,6 +480,10 @@ void ExecutionPanel::run()
             run->lines = result.stats.perSourceLine(*resolved.module, *resolved.function);
             run->hazards = result.hazards;
             run->statusMessage = result.statusMessage;
+            run->preset = preset;
+            run->argSpecs = resolved.argSpecs;
+            run->stats = std::move(result.stats);
+            run->smTrace = std::move(result.trace);
         } catch (const kernels::CompileFailed& failed) {
             error = QStringLiteral("The kernel does not compile: %1").arg(QString::fromStdString(failed.what()));
         } catch (const std::exception& failed) {
@@ -474,6 +515,7 @@ void ExecutionPanel::deliver(std::shared_ptr<StepperRun> run, QString error)
     }
     m_stepper = std::make_unique<Stepper>(std::move(*run));
     m_scene->setStepper(m_stepper.get());
+    m_memoryScene->setStepper(m_stepper.get());
     // The playground keeps what the user typed (and its undo history) when it is what was run.
     const QString source = QString::fromStdString(m_stepper->run().sourceText);
     if (m_source->toPlainText() != source)
@@ -601,6 +643,52 @@ void ExecutionPanel::refresh()
     m_status->setText(status);
     m_canvasWidget->update();
     emit positionChanged();
+}
+
+void ExecutionPanel::showMemoryView(bool memory)
+{
+    m_canvasTabs->setCurrentIndex(memory ? 1 : 0);
+}
+
+bool ExecutionPanel::memoryViewShown() const
+{
+    return m_canvasTabs->currentIndex() == 1;
+}
+
+void ExecutionPanel::setSession(const session::Session* session)
+{
+    m_memoryScene->setSession(session);
+    m_canvasWidget->update();
+}
+
+bool ExecutionPanel::applyOccupancy(int threadsPerBlock, int registersPerThread)
+{
+    const bool registersChanged = registersPerThread != m_registersPerThread;
+    m_registersPerThread = registersPerThread;
+    if (!m_stepper || !memoryViewShown() || busy())
+        return false;
+    const StepperRun& current = m_stepper->run();
+    if (current.block.x == threadsPerBlock && !registersChanged)
+        return false;
+    const bool oneDimensional = current.grid.y == 1 && current.grid.z == 1 && current.block.y == 1 && current.block.z == 1;
+    if (!oneDimensional) {
+        m_status->setText(QStringLiteral("The occupancy explorer's block size applies to 1-D launches; %1 is %2 x %3 "
+                                         "threads, so it was not re-run.")
+                              .arg(QString::fromStdString(current.kernelName),
+                                   QString::fromStdString(launch::formatIndex(current.grid)),
+                                   QString::fromStdString(launch::formatIndex(current.block))));
+        return false;
+    }
+    if (threadsPerBlock < 1 || threadsPerBlock > 1024)
+        return false;
+    // The same threads in all, in blocks of the new size.
+    const std::int64_t threads = current.grid.x * current.block.x;
+    const std::int64_t blocks = (threads + threadsPerBlock - 1) / threadsPerBlock;
+    m_grid->setText(QString::number(blocks));
+    m_block->setText(QString::number(threadsPerBlock));
+    m_blockIndex->setText(QStringLiteral("0"));
+    run();
+    return true;
 }
 
 } // namespace warpscope::viz

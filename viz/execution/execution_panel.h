@@ -7,11 +7,13 @@
 //
 // Keys (while the view has focus): F11 / Shift+F11 one warp-instruction, F10 / Shift+F10 one source
 // line, F9 barrier, F8 memory, F7 divergence, F6 hazard (Shift goes back), Ctrl+Home / Ctrl+End the
-// ends, F5 play or pause, Ctrl+Shift+R run (record), Esc cancel or pause.
+// ends, F5 play or pause, Ctrl+Shift+R run (record), Esc cancel or pause, Ctrl+Shift+M the memory
+// hierarchy (MemoryScene) or the warps on the canvas.
 #pragma once
 
 #include "execution/execution_scene.h"
 #include "execution/stepper.h"
+#include "memory/memory_scene.h"
 
 #include <QWidget>
 
@@ -24,6 +26,7 @@ class QLineEdit;
 class QProgressBar;
 class QPushButton;
 class QSlider;
+class QTabBar;
 class QTimer;
 class QToolButton;
 
@@ -52,6 +55,18 @@ public:
     void seekWarpStep(std::int32_t warp, std::uint32_t step); // before the warp's step-th instruction
     bool step(sim::StepUnit unit, bool forward);
     void setPlaying(bool playing);
+
+    // The canvas shows the warps and registers, or the memory hierarchy (Ctrl+Shift+M toggles).
+    void showMemoryView(bool memory);
+    bool memoryViewShown() const;
+    MemoryScene* memoryScene() const { return m_memoryScene.get(); }
+    // The open profile session (not owned; null for none): the memory view compares its bytes.
+    void setSession(const session::Session* session);
+    // The occupancy explorer's block size and registers per thread. The next run uses the registers
+    // for resident blocks; when the memory view shows a 1-D launch, it re-runs with the new block
+    // size and as many threads in all (false, with the reason in the status line, when it cannot).
+    bool applyOccupancy(int threadsPerBlock, int registersPerThread);
+    int registersPerThread() const { return m_registersPerThread; }
 
     const Stepper* stepper() const { return m_stepper.get(); }
     QString lastError() const { return m_lastError; }      // the last run's or compile's failure, or empty
@@ -93,6 +108,9 @@ private:
     CodeView* m_ptx = nullptr;
     std::unique_ptr<ImGuiCanvas> m_canvas;
     std::unique_ptr<ExecutionScene> m_scene;
+    std::unique_ptr<MemoryScene> m_memoryScene;
+    QTabBar* m_canvasTabs = nullptr;
+    int m_registersPerThread = 32;
     QWidget* m_canvasWidget = nullptr;
     LabWorker* m_worker = nullptr;
     QTimer* m_timer = nullptr;

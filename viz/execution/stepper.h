@@ -6,9 +6,11 @@
 // instruction is that warp's first at or after p; following all warps, it is instruction p itself.
 #pragma once
 
+#include "gpu/gpu_preset.h"
 #include "ptx/ptx_ir.h"
 #include "sim/block_recording.h"
 #include "sim/sim_stats.h"
+#include "sim/trace.h"
 
 #include <cstdint>
 #include <map>
@@ -32,6 +34,13 @@ struct StepperRun {
     std::vector<sim::LineStats> lines;            // the whole launch's counters per source line
     std::vector<sim::Hazard> hazards;             // the whole launch's
     std::string statusMessage;                    // empty when the launch completed
+    // For the memory view: the GPU the launch ran as, its arguments, the whole launch's statistics
+    // (with the timing model's cache figures) and the trace of the first blocks on the recorded
+    // block's SM (the latency-hiding timeline).
+    gpu::GpuPreset preset;
+    std::vector<std::string> argSpecs;
+    sim::KernelStats stats;
+    sim::Trace smTrace;
 };
 
 // The per-line heat the source view shows, from the whole launch's counters.

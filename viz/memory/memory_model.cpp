@@ -1,0 +1,250 @@
+#include "memory/memory_model.h"
+
+#include "session/metric_catalog.h"
+#include "session/session.h"
+#include "sim/timing_model.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+
+namespace warpscope::viz {
+
+namespace {
+
+std::string format(const char* pattern, double a, double b = 0, double c = 0)
+{
+    char text[200];
+    std::snprintf(text, sizeof text, pattern, a, b, c);
+    return text;
+}
+
+std::string bytesText(double bytes)
+{
+    if (bytes >= 1024.0 * 1024.0 * 1024.0)
+        return format("%.0f GB", bytes / (1024.0 * 1024.0 * 1024.0));
+    if (bytes >= 1024.0 * 1024.0)
+        return format("%.0f MB", bytes / (1024.0 * 1024.0));
+    return format("%.0f KB", bytes / 1024.0);
+}
+
+std::string dimsText(const launch::Dim3& d)
+{
+    return std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z);
+}
+
+std::string dimsText(const session::Dim3& d)
+{
+    return std::to_string(d[0]) + "," + std::to_string(d[1]) + "," + std::to_string(d[2]);
+}
+
+} // namespace
+
+std::vector<std::string> memoryFactSources()
+{
+    return {
+        "[1] CUDA C++ Programming Guide, \"Compute Capabilities\": registers per SM, shared memory per SM, "
+        "32 banks of 32 bits, each bank one 32-bit word per clock",
+        "[2] measured on Hopper: Luo et al., \"Dissecting the NVIDIA Hopper Architecture through Microbenchmarking "
+        "and Multiple Level Analysis\", arXiv:2501.12084 (2025); Luo et al., \"Benchmarking and Dissecting the "
+        "Nvidia Hopper GPU Architecture\", arXiv:2402.13499 (2024); Chips and Cheese, \"Nvidia's H100: Funny L2, "
+        "and Tons of Bandwidth\" (2023)",
+        "[3] Jia et al., \"Dissecting the NVIDIA Volta GPU Architecture via Microbenchmarking\" (2018): a dependent "
+        "FP32 instruction every 4 cycles",
+        "[4] the preset: the GPU's whitepaper and datasheet (clock, DRAM bandwidth, L2 size, L1/shared pool)",
+        "[5] the open profile session: measured on that GPU by warpscope-probe",
+    };
+}
+
+std::vector<MemoryLevelFacts> memoryLevelFacts(const gpu::GpuPreset& preset, const session::Session* session)
+{
+    const gpu::TimingParameters& t = preset.timing;
+    const int partitions = std::max(1, t.schedulersPerSm);
+    const double smBytesPerCycle = 32.0 * 4.0; // 32 banks x 4 bytes [1]; the model's L1: l1SectorsPerCycle x 32
+    const double chipTBps = smBytesPerCycle * preset.smCount * t.coreClockMHz * 1e6 / 1e12;
+    const session::DeviceRecord* device = session && !session->devices.empty() ? &session->devices.front() : nullptr;
+
+    std::vector<MemoryLevelFacts> facts;
+    MemoryLevelFacts registers;
+    registers.name = "Registers";
+    registers.capacity = format("%.0f K x 32-bit per SM (%.0f KB), a quarter in each of the %.0f sub-partitions [1]",
+                                preset.registersPerSm / 1024.0, preset.registersPerSm * 4.0 / 1024.0, partitions);
+    registers.latency = format("operands are read at issue; a dependent result after %.0f cycles in the model, "
+                               "about 4 measured [3]",
+                               t.aluLatency);
+    registers.bandwidth = "each scheduler issues one warp-instruction per cycle with its operands";
+    facts.push_back(registers);
+
+    MemoryLevelFacts l1;
+    l1.name = "L1 / shared memory";
+    l1.capacity = format("%.0f KB per SM, shared memory up to %.0f KB of it, the rest L1 [4][1]",
+                         t.l1PoolBytes / 1024.0, preset.sharedPerSm / 1024.0);
+    l1.latency = format("shared %.0f, L1 hit %.0f cycles in the model; about 29-30 and 33-40 measured [2]", t.sharedLatency,
+                        t.l1HitLatency);
+    l1.bandwidth = format("128 B per cycle per SM, 32 banks x 4 B [1]: %.1f TB/s for %.0f SMs at %.0f MHz", chipTBps,
+                          preset.smCount, t.coreClockMHz);
+    facts.push_back(l1);
+
+    MemoryLevelFacts l2;
+    l2.name = "L2";
+    l2.capacity = bytesText(static_cast<double>(t.l2Bytes)) + " for the whole GPU [4]";
+    if (device && device->l2Bytes > 0)
+        l2.capacity += "; " + bytesText(static_cast<double>(device->l2Bytes)) + " on the " + device->name + " [5]";
+    l2.latency = format("hit %.0f cycles in the model; about 200-270 measured [2]", t.l2HitLatency);
+    l2.bandwidth = "not a limit in the model: only DRAM bandwidth is shared out";
+    facts.push_back(l2);
+
+    MemoryLevelFacts dram;
+    dram.name = "DRAM (HBM)";
+    dram.capacity = device && device->totalMemoryBytes > 0
+                        ? bytesText(static_cast<double>(device->totalMemoryBytes)) + " on the " + device->name + " [5]"
+                        : std::string("device memory: the preset does not record its size");
+    dram.latency = format("%.0f cycles in the model; about 450-850 measured, depending on the access [2]", t.dramLatency);
+    dram.bandwidth = format("%.0f GB/s peak [4], shared equally by the SMs in the model", t.dramBandwidthGBps);
+    if (session && session->ceilings && session->ceilings->measuredDramGBps > 0)
+        dram.bandwidth += format("; a device-to-device copy measured %.0f GB/s", session->ceilings->measuredDramGBps) +
+                          (device ? " on the " + device->name : std::string()) + " [5]";
+    facts.push_back(dram);
+    return facts;
+}
+
+const char* sectorLevelName(SectorLevel level)
+{
+    switch (level) {
+    case SectorLevel::L1: return "L1 hit";
+    case SectorLevel::L2: return "L2";
+    case SectorLevel::Dram: return "DRAM";
+    case SectorLevel::Unknown: return "not timed";
+    }
+    return "not timed";
+}
+
+std::vector<SectorLevel> sectorLevels(const sim::RecordedAccess& access)
+{
+    if (access.space == ptx::Space::Shared || access.sectors == 0)
+        return {};
+    std::vector<SectorLevel> levels(access.sectors, SectorLevel::Unknown);
+    if (!access.timed)
+        return levels;
+    for (std::uint32_t i = 0; i < access.sectors && i < 64; ++i) {
+        const std::uint64_t bit = std::uint64_t{1} << i;
+        levels[i] = (access.dramMask & bit) ? SectorLevel::Dram : (access.l2Mask & bit) ? SectorLevel::L2 : SectorLevel::L1;
+    }
+    return levels;
+}
+
+MemoryFlow simulatedFlow(const sim::KernelStats& stats)
+{
+    MemoryFlow flow;
+    const sim::GlobalMemoryStats& g = stats.global;
+    flow.requestedBytes = static_cast<double>(g.bytesRequested);
+    flow.l1Bytes = static_cast<double>(g.bytesMoved);
+    const sim::TimingSummary& t = stats.timing;
+    flow.timed = t.available;
+    if (!t.available) {
+        flow.l2Bytes = flow.l1Bytes; // without caches every sector goes on to L2
+        return flow;
+    }
+    flow.l2Bytes = 32.0 * static_cast<double>(t.l1Misses + g.storeSectors + g.atomicSectors);
+    flow.dramBytes = static_cast<double>(t.dramBytes);
+    if (t.l1Hits + t.l1Misses > 0)
+        flow.l1HitRate = static_cast<double>(t.l1Hits) / static_cast<double>(t.l1Hits + t.l1Misses);
+    if (t.l2Hits + t.l2Misses > 0)
+        flow.l2HitRate = static_cast<double>(t.l2Hits) / static_cast<double>(t.l2Hits + t.l2Misses);
+    return flow;
+}
+
+MeasuredFlow measuredFlow(const session::Session& session, const std::string& kernelId, const launch::Dim3& grid,
+                          const launch::Dim3& block, const std::vector<std::string>& argSpecs)
+{
+    MeasuredFlow measured;
+    const std::string device = session.devices.empty() ? std::string("the GPU") : session.devices.front().name;
+    const session::KernelRecord* kernel = session.findKernel(kernelId);
+    if (!kernel) {
+        measured.note = "The open session did not measure " + kernelId + ".";
+        return measured;
+    }
+    auto same = [](const session::Dim3& a, const launch::Dim3& b) {
+        return a[0] == b.x && a[1] == b.y && a[2] == b.z;
+    };
+    const bool sameLaunch = same(kernel->grid, grid) && same(kernel->block, block) && kernel->args == argSpecs;
+    if (!sameLaunch) {
+        measured.note = "The open session measured " + kernelId + " with grid " + dimsText(kernel->grid) + ", block " +
+                        dimsText(kernel->block) + " and its own arguments; this run is grid " + dimsText(grid) +
+                        ", block " + dimsText(block) + ", so their bytes are not compared.";
+        return measured;
+    }
+    const auto l1 = session.metric(kernelId, "l1tex__t_bytes.sum");
+    const auto l2 = session.metric(kernelId, session::metric::kL2Bytes);
+    const auto read = session.metric(kernelId, session::metric::kDramRead);
+    const auto write = session.metric(kernelId, session::metric::kDramWrite);
+    if (!l1 || !l2 || !read || !write) {
+        measured.note = "The open session has no byte counters for " + kernelId +
+                        " (l1tex__t_bytes.sum, lts__t_bytes.sum, dram__bytes_read.sum, dram__bytes_write.sum).";
+        return measured;
+    }
+    MemoryFlow flow;
+    flow.timed = true;
+    flow.l1Bytes = *l1;
+    flow.l2Bytes = *l2;
+    flow.dramBytes = *read + *write;
+    if (const auto rate = session.metric(kernelId, session::metric::kL1HitRate))
+        flow.l1HitRate = *rate / 100.0;
+    if (const auto rate = session.metric(kernelId, session::metric::kL2HitRate))
+        flow.l2HitRate = *rate / 100.0;
+    measured.flow = flow;
+    measured.note = "Measured on the " + device + " by warpscope-probe (CUPTI).";
+    return measured;
+}
+
+double LatencyTimeline::issueSlotShare() const
+{
+    if (cycles == 0 || schedulers <= 0)
+        return 0;
+    return static_cast<double>(issued) / (static_cast<double>(schedulers) * static_cast<double>(cycles));
+}
+
+LatencyTimeline latencyTimeline(const sim::Trace& trace, std::uint16_t sm, int schedulers)
+{
+    LatencyTimeline timeline;
+    timeline.sm = sm;
+    timeline.schedulers = std::max(1, schedulers);
+    std::map<std::uint64_t, std::size_t> rowOf; // (block << 16 | warp) -> row
+    for (const sim::TraceEvent& event : trace.events) {
+        if (event.sm != sm || event.kind != sim::TraceEventKind::Issue)
+            continue;
+        const std::uint64_t key = (std::uint64_t{event.block} << 16) | event.warp;
+        auto [found, added] = rowOf.emplace(key, timeline.rows.size());
+        if (added)
+            timeline.rows.push_back({event.block, event.warp, {}});
+        TimelineRow* row = &timeline.rows[found->second];
+        const std::uint64_t waited = std::min<std::uint64_t>(event.stallCycles, event.cycle);
+        if (waited > 0) {
+            const std::uint8_t reason = event.stallReason == 0 ? static_cast<std::uint8_t>(sim::StallReason::NotSelected)
+                                                               : event.stallReason;
+            row->spans.push_back({event.cycle - waited, event.cycle, reason});
+            if (reason < 7)
+                timeline.stallCycles[reason] += waited;
+        }
+        row->spans.push_back({event.cycle, event.cycle + 1, 0});
+        timeline.issued += 1;
+        timeline.cycles = std::max(timeline.cycles, event.cycle + 1);
+    }
+    std::sort(timeline.rows.begin(), timeline.rows.end(), [](const TimelineRow& a, const TimelineRow& b) {
+        return a.block != b.block ? a.block < b.block : a.warp < b.warp;
+    });
+    return timeline;
+}
+
+std::vector<std::uint64_t> timelineBlocks(std::uint64_t linearBlock, std::uint64_t blockCount, int smCount,
+                                          int residentBlocks)
+{
+    std::vector<std::uint64_t> blocks;
+    const std::uint64_t sms = static_cast<std::uint64_t>(std::max(1, smCount));
+    for (std::uint64_t b = linearBlock % sms; b < blockCount && blocks.size() < static_cast<std::size_t>(std::max(1, residentBlocks));
+         b += sms)
+        blocks.push_back(b);
+    return blocks;
+}
+
+} // namespace warpscope::viz
