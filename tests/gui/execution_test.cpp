@@ -4,15 +4,19 @@
 // and even masks of divergence_odd_even, the wavefronts 2, 2, 4, 4, 8, ... of the interleaved
 // reduction's shared loads, the 32-way column read of transpose_tiled. Keys step forwards and back,
 // a hazard stops the stepper, an endless playground kernel ends with a message, a compile error is
-// marked on its line, and `warpscope screenshot --view execution` writes the view.
+// marked on its line, and `warpscope screenshot --view execution` writes the view. The memory view:
+// packets, the latency-hiding timeline, a session's measured bytes and the occupancy re-run.
 #include "cli/cli_step.h"
 #include "execution/code_view.h"
 #include "execution/execution_panel.h"
 #include "execution/stepper.h"
+#include "memory/memory_model.h"
+#include "profile/profile_panel.h"
 #include "window/application_setup.h"
 #include "window/main_window.h"
 
 #include <QDir>
+#include <QFile>
 #include <QImage>
 #include <QProcess>
 #include <QSignalSpy>
@@ -340,14 +344,80 @@ private slots:
         QTRY_VERIFY(shown.window.lastMessage().contains(QStringLiteral("at 100000: warp 1 issued")));
     }
 
+    // A memory link opens the Memory tab at the step: the packets are the sectors where the timing
+    // model served them (as `warpscope step --json` reports), the timeline holds the first wave of
+    // the recorded block's SM, and a session that measured the same launch is drawn beside it.
+    void memoryLinkShowsPacketsTimelineAndMeasuredBytes()
+    {
+        ShownWindow shown;
+        QVERIFY(openStep(shown, QStringLiteral("warpscope:memory?kernel=copy_coalesced&warp=0&at=12")));
+        viz::ExecutionPanel& panel = *shown.panel();
+        QVERIFY(panel.memoryViewShown());
+        const viz::Stepper& stepper = *panel.stepper();
+        QCOMPARE(QString::fromStdString(stepper.currentInstruction()->text), QStringLiteral("ld.global.f32 %f1, [%rd5]"));
+        const nlohmann::json cli = cliStep(QStringLiteral("copy_coalesced"), QStringLiteral("0"), 0, 12);
+        QVERIFY(!cli.is_null());
+        // Cold caches: the first block's first load finds nothing in L1 or L2.
+        QCOMPARE(cli["access"]["served"]["dram_sectors"].get<int>(), 4);
+        QCOMPARE(QString::fromStdString(panel.memoryScene()->packetSummary()),
+                 QStringLiteral("global load: 4 sectors: %1 hit L1, %2 hit L2, %3 from DRAM (timing model)")
+                     .arg(cli["access"]["served"]["l1_hit_sectors"].get<int>())
+                     .arg(cli["access"]["served"]["l2_sectors"].get<int>())
+                     .arg(cli["access"]["served"]["dram_sectors"].get<int>()));
+        // 256-thread blocks with 32 registers a thread: 2048 / 256 = 8 blocks on SM 0, 8 warps each.
+        const auto& timeline = panel.memoryScene()->timeline();
+        QVERIFY(timeline.has_value());
+        QCOMPARE(timeline->rows.size(), std::size_t{64});
+        QCOMPARE(timeline->rows[8].block, 132u);
+        std::size_t issues = 0;
+        for (const viz::TimelineSpan& span : timeline->rows[0].spans)
+            issues += span.stall == 0 ? 1 : 0;
+        QCOMPARE(issues, stepper.recording().stepsOfWarp[0].size());
+
+        // A session that measured this launch (a fixture written here): its bytes go beside the model's.
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("copy.wsprof"));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(R"json({"format":"warpscope-session","version":1,"producer":"gui test fixture (not a measurement)","created":"2026-01-02T03:04:05Z","host":"fixture"}
+{"type":"device","ordinal":0,"name":"Fixture GPU","chip":"FIXTURE","compute_capability":[9,0],"sm_count":132}
+{"type":"kernel","id":"copy_coalesced","entry":"copy_coalesced","title":"","ladder":"","ladder_rung":0,"source_name":"","ptx_fnv1a64":"","source_fnv1a64":"","grid":[4096,1,1],"block":[256,1,1],"dynamic_shared_bytes":0,"args":["in=f32[n]:random(1)","out=f32[n]","n=i32:1048576"]}
+{"type":"metrics","kernel":"copy_coalesced","passes":1,"replay":"kernel","values":{"l1tex__t_bytes.sum":8388608.0,"lts__t_bytes.sum":9000000.0,"dram__bytes_read.sum":1000.0,"dram__bytes_write.sum":2000.0}}
+)json");
+        file.close();
+        QVERIFY(shown.window.profilePanel()->openSessionFile(path));
+        const auto& measured = panel.memoryScene()->measured();
+        QVERIFY(measured.has_value());
+        QVERIFY2(measured->flow.has_value(), measured->note.c_str());
+        QCOMPARE(measured->flow->dramBytes, 3000.0);
+        QCOMPARE(measured->flow->l1Bytes, 8388608.0);
+        // The model's L1 bytes for the same launch: 2^20 loads and 2^20 stores of 4 bytes, 4 bytes a lane.
+        QCOMPARE(viz::simulatedFlow(stepper.run().stats).l1Bytes, 2.0 * 1048576 * 4);
+
+        // Ctrl+Shift+M goes back to the warps; the occupancy explorer's block size re-runs the memory view.
+        press(panel, Qt::Key_M, Qt::ControlModifier | Qt::ShiftModifier);
+        QVERIFY(!panel.memoryViewShown());
+        panel.showMemoryView(true);
+        QSignalSpy finished(&panel, &viz::ExecutionPanel::runFinished);
+        QVERIFY(panel.applyOccupancy(128, 32));
+        QVERIFY(finished.wait(kRunTimeoutMs));
+        QCOMPARE(panel.stepper()->run().block.x, std::int64_t{128});
+        QCOMPARE(panel.stepper()->run().grid.x, std::int64_t{8192}); // the same 2^20 threads
+        // 2048 / 128 = 16 blocks resident (the 32-block limit does not bind), 4 warps each.
+        QCOMPARE(panel.memoryScene()->timeline()->rows.size(), std::size_t{64});
+        QCOMPARE(panel.memoryScene()->timeline()->rows[4].block, 132u);
+    }
+
     // `warpscope screenshot --view execution` records the default kernel and writes the view;
-    // with a step link, at 1280x800 too.
+    // with a step link, at 1280x800 too; `--view memory` with a memory link.
     void screenshotWritesTheView()
     {
         QTemporaryDir dir;
         for (const QStringList& extra : {QStringList{QStringLiteral("--view"), QStringLiteral("execution")},
                                          QStringList{QStringLiteral("--size"), QStringLiteral("1280x800"), QStringLiteral("--link"),
-                                                     QStringLiteral("warpscope:step?kernel=transpose_tiled&warp=0&at=40")}}) {
+                                                     QStringLiteral("warpscope:step?kernel=transpose_tiled&warp=0&at=40")},
+                                         QStringList{QStringLiteral("--view"), QStringLiteral("memory"), QStringLiteral("--link"),
+                                                     QStringLiteral("warpscope:memory?kernel=copy_strided&warp=0&at=12")}}) {
             const QString out = dir.filePath(QStringLiteral("execution.png"));
             QProcess process;
             process.start(QStringLiteral(WARPSCOPE_BINARY),

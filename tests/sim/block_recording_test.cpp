@@ -229,6 +229,51 @@ extern "C" __global__ void column(float* out, int pad)
     }
 }
 
+// Where the timing model served each sector, kept with the recorded access: two warps read the same
+// 128 bytes, so the first warp's 4 sectors come from DRAM (cold caches) and the second warp finds
+// them in L1; the 4-sector stores of both go to L2, never L1.
+TEST(BlockRecording, GlobalAccessesSayWhichLevelServedTheirSectors)
+{
+    const CompiledKernel kernel = compileKernel(R"(
+extern "C" __global__ void reread(const float* in, float* out)
+{
+    out[threadIdx.x] = in[threadIdx.x % 32];
+}
+)", "reread");
+    const sim::SimResult result = recordBlock(kernel, {1, 1, 1}, {64, 1, 1}, {"in=f32[32]:iota", "out=f32[64]"});
+    ASSERT_TRUE(result.recording);
+    const sim::BlockRecording& recording = *result.recording;
+    const auto loads = stepsWith(recording, *kernel.function, ptx::Op::Ld, ptx::Space::Global);
+    ASSERT_EQ(loads.size(), 2u);
+    std::vector<const sim::RecordedAccess*> byWarp(2, nullptr);
+    std::vector<std::uint64_t> cycle(2, 0);
+    for (std::size_t position : loads) {
+        const sim::RecordedStep& step = recording.steps[position];
+        byWarp[step.warp] = &recording.accesses[static_cast<std::size_t>(step.access)];
+        cycle[step.warp] = step.cycle;
+    }
+    const std::size_t first = cycle[0] <= cycle[1] ? 0 : 1; // the warp whose load the model issued first
+    const sim::RecordedAccess& cold = *byWarp[first];
+    const sim::RecordedAccess& warm = *byWarp[1 - first];
+    ASSERT_TRUE(cold.timed && warm.timed);
+    EXPECT_EQ(cold.sectors, 4u);
+    EXPECT_EQ(cold.dramSectors, 4u);
+    EXPECT_EQ(cold.dramMask, 0b1111u);
+    EXPECT_EQ(cold.l1Sectors + cold.l2Sectors, 0u);
+    EXPECT_EQ(warm.l1Sectors, 4u);
+    EXPECT_EQ(warm.l2Mask | warm.dramMask, 0u);
+    for (std::size_t position : stepsWith(recording, *kernel.function, ptx::Op::St, ptx::Space::Global)) {
+        const sim::RecordedAccess& store = recording.accesses[static_cast<std::size_t>(recording.steps[position].access)];
+        EXPECT_EQ(store.sectors, 4u);
+        EXPECT_EQ(store.l2Sectors, 4u);
+        EXPECT_EQ(store.l1Sectors + store.dramSectors, 0u);
+    }
+    // The launch's totals agree: 4 of 8 load sectors hit L1, the other 4 missed L2 too.
+    EXPECT_EQ(result.stats.timing.l1Hits, 4u);
+    EXPECT_EQ(result.stats.timing.l1Misses, 4u);
+    EXPECT_EQ(result.stats.timing.l2Misses, 4u);
+}
+
 // Two warps and a barrier: a warp that has arrived waits until the other arrives, then both run on.
 TEST(BlockRecording, WarpsWaitAtTheBarrierUntilItReleases)
 {

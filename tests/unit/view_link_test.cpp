@@ -75,7 +75,7 @@ TEST(ViewLink, MessagesNameTheProblemAndWhatIsAllowed)
         FAIL();
     } catch (const InputError& error) {
         EXPECT_STREQ(error.what(), "link 'warpscope:hierachy?grid=4': unknown view 'hierachy' "
-                                   "(allowed: lesson, hierarchy, placement, occupancy, formats, amp, quant, sparsity, step)");
+                                   "(allowed: lesson, hierarchy, placement, occupancy, formats, amp, quant, sparsity, step, memory)");
     }
     try {
         parseViewLink("warpscope:occupancy?regs=300");

@@ -45,10 +45,9 @@ std::vector<std::string> memoryFactSources()
     return {
         "[1] CUDA C++ Programming Guide, \"Compute Capabilities\": registers per SM, shared memory per SM, "
         "32 banks of 32 bits, each bank one 32-bit word per clock",
-        "[2] measured on Hopper: Luo et al., \"Dissecting the NVIDIA Hopper Architecture through Microbenchmarking "
-        "and Multiple Level Analysis\", arXiv:2501.12084 (2025); Luo et al., \"Benchmarking and Dissecting the "
-        "Nvidia Hopper GPU Architecture\", arXiv:2402.13499 (2024); Chips and Cheese, \"Nvidia's H100: Funny L2, "
-        "and Tons of Bandwidth\" (2023)",
+        "[2] measured by pointer chasing on an A100, an RTX 4090 and an H800 (Hopper): Luo et al., \"Dissecting the "
+        "NVIDIA Hopper Architecture through Microbenchmarking and Multiple Level Analysis\", arXiv:2501.12084 (2025), "
+        "section 4, Tables 3 and 4",
         "[3] Jia et al., \"Dissecting the NVIDIA Volta GPU Architecture via Microbenchmarking\" (2018): a dependent "
         "FP32 instruction every 4 cycles",
         "[4] the preset: the GPU's whitepaper and datasheet (clock, DRAM bandwidth, L2 size, L1/shared pool)",
@@ -79,7 +78,7 @@ std::vector<MemoryLevelFacts> memoryLevelFacts(const gpu::GpuPreset& preset, con
     l1.name = "L1 / shared memory";
     l1.capacity = format("%.0f KB per SM, shared memory up to %.0f KB of it, the rest L1 [4][1]",
                          t.l1PoolBytes / 1024.0, preset.sharedPerSm / 1024.0);
-    l1.latency = format("shared %.0f, L1 hit %.0f cycles in the model; about 29-30 and 33-40 measured [2]", t.sharedLatency,
+    l1.latency = format("shared %.0f, L1 hit %.0f cycles in the model; about 29-31 and 32-33 measured [2]", t.sharedLatency,
                         t.l1HitLatency);
     l1.bandwidth = format("128 B per cycle per SM, 32 banks x 4 B [1]: %.1f TB/s for %.0f SMs at %.0f MHz", chipTBps,
                           preset.smCount, t.coreClockMHz);
@@ -90,7 +89,8 @@ std::vector<MemoryLevelFacts> memoryLevelFacts(const gpu::GpuPreset& preset, con
     l2.capacity = bytesText(static_cast<double>(t.l2Bytes)) + " for the whole GPU [4]";
     if (device && device->l2Bytes > 0)
         l2.capacity += "; " + bytesText(static_cast<double>(device->l2Bytes)) + " on the " + device->name + " [5]";
-    l2.latency = format("hit %.0f cycles in the model; about 200-270 measured [2]", t.l2HitLatency);
+    l2.latency = format("hit %.0f cycles in the model; about 210-260 measured in the SM's near partition, "
+                        "355-415 in the far one [2]", t.l2HitLatency);
     l2.bandwidth = "not a limit in the model: only DRAM bandwidth is shared out";
     facts.push_back(l2);
 
@@ -99,7 +99,7 @@ std::vector<MemoryLevelFacts> memoryLevelFacts(const gpu::GpuPreset& preset, con
     dram.capacity = device && device->totalMemoryBytes > 0
                         ? bytesText(static_cast<double>(device->totalMemoryBytes)) + " on the " + device->name + " [5]"
                         : std::string("device memory: the preset does not record its size");
-    dram.latency = format("%.0f cycles in the model; about 450-850 measured, depending on the access [2]", t.dramLatency);
+    dram.latency = format("%.0f cycles in the model; about 475-745 measured, depending on the GPU and the partition [2]", t.dramLatency);
     dram.bandwidth = format("%.0f GB/s peak [4], shared equally by the SMs in the model", t.dramBandwidthGBps);
     if (session && session->ceilings && session->ceilings->measuredDramGBps > 0)
         dram.bandwidth += format("; a device-to-device copy measured %.0f GB/s", session->ceilings->measuredDramGBps) +
