@@ -1,10 +1,11 @@
 // The stepper: recording one block of every demo kernel (the whole manifest launch simulated, as the
-// Execution view does, with block 0 recorded), and one step forwards or backwards in a 1024-thread
+// Execution view does, with block 0 recorded and the memory view's timeline blocks traced), and one step forwards or backwards in a 1024-thread
 // block with the state every panel reads (each warp's lanes and stack, the selected warp's registers
 // formatted for the table). Drawing is measured by the canvas benchmarks, not here.
 // Run: ./build/tests/bench/warpscope_step_bench   (see BENCHMARKS.md)
 #include "demo_kernels.h"
 #include "execution/stepper.h"
+#include "memory/memory_model.h"
 #include "gpu/gpu_preset.h"
 #include "sim/simulator.h"
 
@@ -20,8 +21,14 @@ namespace {
 sim::SimResult recordDemo(const kernels::DemoKernel& demo, const kernels::LaunchOverrides& overrides)
 {
     const kernels::DemoLaunch launch = kernels::resolveDemoLaunch(demo, overrides, 1ull << 30);
-    sim::LaunchRequest request = kernels::demoLaunchRequest(demo, launch, *gpu::findPreset("sm_90"));
+    const gpu::GpuPreset preset = *gpu::findPreset("sm_90");
+    sim::LaunchRequest request = kernels::demoLaunchRequest(demo, launch, preset);
     request.options.recordBlock = 0;
+    // As the panel does: the memory view's timeline traces the first blocks on block 0's SM.
+    const int resident = sim::residentBlocksPerSm(preset, *request.function, launch.block.volume(), launch.dynamicSharedBytes,
+                                                  request.options.registersPerThread);
+    request.options.trace.blocks = viz::timelineBlocks(0, static_cast<std::uint64_t>(launch.grid.volume()), preset.smCount, resident);
+    request.options.trace.maxEvents = viz::kTimelineMaxEvents;
     return sim::simulate(std::move(request));
 }
 

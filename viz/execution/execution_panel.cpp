@@ -38,8 +38,6 @@ namespace warpscope::viz {
 namespace {
 
 constexpr const char* kPlaygroundId = "playground";
-// The timeline's trace: 40 bytes per warp-instruction, so 16 MB at most.
-constexpr std::uint64_t kTimelineMaxEvents = 400'000;
 constexpr const char* kPlaygroundName = "playground.cu";
 
 const char* kPlaygroundStarter = R"(// Your kernel. Ctrl+Enter compiles it (NVRTC, no GPU needed); Run records one block.

@@ -85,6 +85,9 @@ struct LatencyTimeline {
 };
 LatencyTimeline latencyTimeline(const sim::Trace& trace, std::uint16_t sm, int schedulers);
 
+// The timeline's trace cap: 40 bytes per warp-instruction, so 16 MB at most.
+inline constexpr std::uint64_t kTimelineMaxEvents = 400'000;
+
 // The blocks to trace for the timeline: the first `residentBlocks` that the simulator places on the
 // SM holding `linearBlock` (block b runs on SM b mod SMs).
 std::vector<std::uint64_t> timelineBlocks(std::uint64_t linearBlock, std::uint64_t blockCount, int smCount,

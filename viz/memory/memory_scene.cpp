@@ -483,8 +483,12 @@ void MemoryScene::drawTimeline(float width)
     for (std::size_t i = 0; i < timeline.rows.size(); ++i)
         if (i == 0 || timeline.rows[i].block != timeline.rows[i - 1].block)
             ++blocks;
+    const int fit = m_stepper->run().stats.timing.residentBlocksPerSm;
     ImGui::Text("Latency hiding on SM %u: %u block%s resident, %zu warps, %llu cycles (timing model)", timeline.sm, blocks,
                 blocks == 1 ? "" : "s", timeline.rows.size(), static_cast<unsigned long long>(timeline.cycles));
+    if (fit > 0 && blocks < static_cast<std::uint32_t>(fit))
+        ImGui::TextDisabled("%d blocks would fit on the SM; this launch gives it only %u (blocks go to SM b mod %d).", fit,
+                            blocks, m_stepper->run().preset.smCount);
     ImGui::TextWrapped("Each row is a warp; each cycle it issues (green) or waits, coloured by why. The %d schedulers "
                        "issued in %.0f%% of their slots. More resident warps (a smaller block, fewer registers: the "
                        "occupancy explorer re-runs this) give a scheduler more chances to find a ready warp.",
