@@ -371,6 +371,10 @@ void MainWindow::buildMenus()
     });
     fit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
     QAction* editLaunch = view->addAction(QStringLiteral("Edit &Launch"), this, [this] {
+        if (canvasView() == CanvasView::Execution) { // the Execution view has its own launch
+            m_execution->focusLaunch();
+            return;
+        }
         m_gridField->setFocus();
         m_gridField->selectAll();
     });

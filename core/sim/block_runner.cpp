@@ -248,7 +248,7 @@ void BlockRunner::step(WarpState& warp)
 }
 
 void BlockRunner::reportHazard(HazardKind kind, const WarpState& warp, int lane, std::uint64_t address,
-                               std::string buffer, std::string message)
+                               std::string buffer, std::string message, std::int64_t otherThread)
 {
     Hazard hazard;
     hazard.kind = kind;
@@ -269,6 +269,7 @@ void BlockRunner::reportHazard(HazardKind kind, const WarpState& warp, int lane,
     hazard.address = address;
     hazard.buffer = std::move(buffer);
     hazard.message = std::move(message);
+    hazard.otherThread = otherThread;
     if (m_recordingActive)
         recordHazard(hazard);
     m_context.hazards->report(std::move(hazard));

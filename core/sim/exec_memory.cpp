@@ -158,7 +158,8 @@ void BlockRunner::trackSharedAccess(const WarpState& warp, int lane, std::uint64
             reportHazard(HazardKind::SharedRace, warp, lane, word * 4, "shared",
                          std::string(isWrite ? "writes" : "reads") + " shared memory at offset " + std::to_string(word * 4) +
                              " that thread " + std::to_string(other) + " (warp " + std::to_string(other / 32) +
-                             ") wrote with no barrier in between (missing __syncthreads or __syncwarp)");
+                             ") wrote with no barrier in between (missing __syncthreads or __syncwarp)",
+                         static_cast<std::int64_t>(other));
         }
         if (isWrite && state.reader != 0 && (touched & state.readBytes) != 0 &&
             ((state.reader != thread && sameInterval(state.reader, state.readEpoch, state.readWarpEpoch)) ||
@@ -167,7 +168,8 @@ void BlockRunner::trackSharedAccess(const WarpState& warp, int lane, std::uint64
             reportHazard(HazardKind::SharedRace, warp, lane, word * 4, "shared",
                          "writes shared memory at offset " + std::to_string(word * 4) + " that thread " +
                              std::to_string(other) + " (warp " + std::to_string(other / 32) +
-                             ") read with no barrier in between (missing __syncthreads or __syncwarp)");
+                             ") read with no barrier in between (missing __syncthreads or __syncwarp)",
+                         static_cast<std::int64_t>(other));
         }
         if (isWrite) {
             state.writer = thread;

@@ -44,6 +44,7 @@ struct Hazard {
     std::string buffer;        // the allocation or variable involved, when known
     std::string message;       // one sentence a learner can act on
     std::uint64_t occurrences = 1;
+    std::int64_t otherThread = -1; // SharedRace: the block's linear thread that made the earlier access
 };
 
 class HazardLog {

@@ -17,7 +17,9 @@
 
 #include <QDir>
 #include <QFile>
+#include <QApplication>
 #include <QImage>
+#include <QLineEdit>
 #include <QProcess>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -272,6 +274,21 @@ private slots:
         QCOMPARE(hazard->hazard.kind, sim::HazardKind::SharedRace);
         QCOMPARE(hazard->step, *panel.stepper()->currentIndex());
         QVERIFY2(panel.statusText().contains(QStringLiteral("Hazard: shared_race")), qPrintable(panel.statusText()));
+        // Worked by hand: warp 0's lane 0 reads its right neighbour's slot, tile[1] (offset 4); then
+        // lane 1 of the same warp writes tile[1], with no __syncwarp or barrier in between (lanes of a
+        // warp are not ordered since Volta).
+        QCOMPARE(hazard->hazard.warp, 0);
+        QCOMPARE(hazard->hazard.lane, 1);
+        QCOMPARE(hazard->hazard.address, std::uint64_t{4});
+        const auto other = panel.stepper()->conflictingAccess();
+        QVERIFY(other.has_value());
+        QCOMPARE(other->warp, 0);
+        QCOMPARE(other->lane, 0);
+        QCOMPARE(other->address, std::uint64_t{4});
+        QVERIFY(!other->isStore);
+        QVERIFY(other->position < hazard->step);
+        const sim::RecordedStep& read = panel.stepper()->recording().steps[other->position];
+        QCOMPARE(panel.stepper()->run().function->instructions[static_cast<std::size_t>(read.pc)].op, ptx::Op::Ld);
         // Playing stops there too: from three instructions before it, along the racing warp.
         const sim::RecordedStep& racing = panel.stepper()->recording().steps[hazard->step];
         const std::size_t hazardStep = hazard->step;
@@ -406,6 +423,14 @@ private slots:
         // 2048 / 128 = 16 blocks resident (the 32-block limit does not bind), 4 warps each.
         QCOMPARE(panel.memoryScene()->timeline()->rows.size(), std::size_t{64});
         QCOMPARE(panel.memoryScene()->timeline()->rows[4].block, 132u);
+
+        // Ctrl+L edits the Execution view's own launch, not the hidden hierarchy launch.
+        shown.window.activateWindow();
+        QTest::keyClick(&shown.window, Qt::Key_L, Qt::ControlModifier);
+        auto* focused = qobject_cast<QLineEdit*>(QApplication::focusWidget());
+        QVERIFY(focused);
+        QCOMPARE(focused->text(), QStringLiteral("8192"));
+        QVERIFY(panel.isAncestorOf(focused));
     }
 
     // `warpscope screenshot --view execution` records the default kernel and writes the view;

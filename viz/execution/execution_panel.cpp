@@ -643,6 +643,12 @@ void ExecutionPanel::refresh()
     emit positionChanged();
 }
 
+void ExecutionPanel::focusLaunch()
+{
+    m_grid->setFocus();
+    m_grid->selectAll();
+}
+
 void ExecutionPanel::showMemoryView(bool memory)
 {
     m_canvasTabs->setCurrentIndex(memory ? 1 : 0);

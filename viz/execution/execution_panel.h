@@ -47,6 +47,7 @@ public:
     void setLaunchFields(const QString& args, const QString& grid, const QString& block, const QString& blockIndex);
     void setPlaygroundSource(const QString& source);
     void run();                                           // records the block on the worker
+    void focusLaunch();                                   // the grid field, selected (Ctrl+L)
     void cancel();
     bool busy() const;
 

@@ -82,6 +82,10 @@ void ExecutionScene::draw(const SceneFrame& frame)
 
     drawWarps(width);
     ImGui::Separator();
+    if (stepper.currentHazard()) {
+        drawHazard();
+        ImGui::Separator();
+    }
     if (ImGui::BeginTable("##stack_and_access", 2, ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_BordersInnerV)) {
         ImGui::TableSetupColumn("stack", ImGuiTableColumnFlags_WidthStretch, 0.42f);
         ImGui::TableSetupColumn("access", ImGuiTableColumnFlags_WidthStretch, 0.58f);
@@ -218,6 +222,43 @@ void ExecutionScene::drawStack()
         else if (step->has(sim::StepFlag::Reconverged))
             ImGui::TextColored(ImVec4(0.5f, 0.85f, 0.6f, 1.0f), "After this instruction, paths rejoin: the stack shrinks.");
     }
+}
+
+// The hazard at this step: its access beside the earlier one it conflicts with (for races).
+void ExecutionScene::drawHazard()
+{
+    const Stepper& stepper = *m_stepper;
+    const sim::Hazard& hazard = stepper.currentHazard()->hazard;
+    const ptx::Function& function = *stepper.run().function;
+    ImGui::TextColored(ImVec4(0.91f, 0.38f, 0.31f, 1.0f), "Hazard: %s", sim::hazardKindName(hazard.kind));
+    ImGui::SameLine();
+    ImGui::TextWrapped("%s", hazard.message.c_str());
+    const auto other = stepper.conflictingAccess();
+    auto describe = [&](std::size_t position, std::int32_t warp, std::int32_t lane, std::uint64_t address, const char* what) {
+        const sim::RecordedStep& step = stepper.recording().steps[position];
+        const ptx::Instruction& in = function.instructions[static_cast<std::size_t>(step.pc)];
+        ImGui::TextDisabled("%s", what);
+        ImGui::TextWrapped("step %zu: warp %d, lane %d (thread %d)", position, warp, lane, warp * 32 + lane);
+        ImGui::TextWrapped("%s", in.text.c_str());
+        if (in.source.line > 0)
+            ImGui::Text("source line %d, offset 0x%llx", in.source.line, static_cast<unsigned long long>(address));
+        else
+            ImGui::Text("offset 0x%llx", static_cast<unsigned long long>(address));
+    };
+    if (ImGui::BeginTable("##hazard", other ? 2 : 1, ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingStretchSame)) {
+        ImGui::TableNextRow();
+        ImGui::TableSetColumnIndex(0);
+        describe(*stepper.currentIndex(), hazard.warp, hazard.lane, hazard.address, "This access");
+        if (other) {
+            ImGui::TableSetColumnIndex(1);
+            describe(other->position, other->warp, other->lane, other->address,
+                     other->isStore ? "conflicts with this earlier write" : "conflicts with this earlier read");
+        }
+        ImGui::EndTable();
+    }
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("Why it is a bug: %s", hazardWhy(hazard.kind));
+    ImGui::PopStyleColor();
 }
 
 void ExecutionScene::drawAccess(float width)

@@ -2,7 +2,8 @@
 // (executing, on the path, diverged off it, exited, waiting at a barrier), the selected warp's
 // reconvergence stack, its registers per lane in a table (changed ones highlighted; typed, hex, int
 // or float), and the current instruction's memory access: shared memory as 32 bank columns with the
-// lanes that conflict, or global memory as lanes -> 32-byte sectors -> 128-byte lines.
+// lanes that conflict, or global memory as lanes -> 32-byte sectors -> 128-byte lines. At a hazard,
+// the access that raised it beside the one it conflicts with, and why it is a bug.
 #pragma once
 
 #include "canvas/canvas_scene.h"
@@ -27,6 +28,7 @@ public:
 
 private:
     void drawWarps(float width);
+    void drawHazard();
     void drawStack();
     void drawAccess(float width);
     void drawSharedAccess(float width);

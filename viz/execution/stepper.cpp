@@ -178,4 +178,59 @@ const sim::RecordedHazard* Stepper::currentHazard() const
     return &recording().hazards[static_cast<std::size_t>(step->hazard)];
 }
 
+std::optional<Stepper::ConflictingAccess> Stepper::conflictingAccess() const
+{
+    const sim::RecordedHazard* hazard = currentHazard();
+    const std::optional<std::size_t> index = currentIndex();
+    if (!hazard || !index || hazard->hazard.kind != sim::HazardKind::SharedRace || hazard->hazard.otherThread < 0)
+        return std::nullopt;
+    const auto otherWarp = static_cast<std::uint32_t>(hazard->hazard.otherThread / 32);
+    const auto otherLane = static_cast<std::int32_t>(hazard->hazard.otherThread % 32);
+    const std::uint64_t word = hazard->hazard.address / 4;
+    const sim::BlockRecording& rec = recording();
+    for (std::size_t s = *index; s-- > 0;) {
+        const sim::RecordedStep& step = rec.steps[s];
+        if (step.warp != otherWarp || step.access < 0)
+            continue;
+        const sim::RecordedAccess& access = rec.accesses[static_cast<std::size_t>(step.access)];
+        if (access.space != ptx::Space::Shared || !((access.laneMask >> otherLane) & 1u))
+            continue;
+        const std::uint64_t address = access.addresses[static_cast<std::size_t>(otherLane)];
+        if (address / 4 <= word && word <= (address + std::max<std::uint32_t>(access.bytesPerLane, 1) - 1) / 4)
+            return ConflictingAccess{s, static_cast<std::int32_t>(otherWarp), otherLane, address, access.isStore};
+    }
+    return std::nullopt;
+}
+
+const char* hazardWhy(sim::HazardKind kind)
+{
+    switch (kind) {
+    case sim::HazardKind::OutOfBoundsGlobal:
+        return "No allocation holds this address: on a GPU the access reads or overwrites other data, or the launch "
+               "ends with an illegal-address error.";
+    case sim::HazardKind::OutOfBoundsShared:
+        return "The offset is past the block's shared memory: on a GPU the launch ends with an error, or the access "
+               "touches memory the block does not own.";
+    case sim::HazardKind::OutOfBoundsLocal:
+        return "The offset is past the thread's local memory: the access touches memory the thread does not own.";
+    case sim::HazardKind::SharedRace:
+        return "Nothing orders the two accesses: on a GPU either may happen first, so the value read (or kept) can "
+               "change from run to run. A barrier between them fixes the order.";
+    case sim::HazardKind::BarrierDivergence:
+        return "A barrier must be reached by every thread of the block: if some skip it, the others may wait forever "
+               "or go on early, and the result is undefined.";
+    case sim::HazardKind::UninitializedSharedRead:
+        return "Shared memory starts with whatever was there before: the value read is not defined.";
+    case sim::HazardKind::WarpSyncMismatch:
+        return "The member mask leaves out a lane that runs this instruction: CUDA leaves the result undefined.";
+    case sim::HazardKind::ShflInactiveSource:
+        return "The source lane is not taking part: CUDA leaves the value read undefined.";
+    case sim::HazardKind::DivisionByZero:
+        return "Integer division by zero has no defined result on a GPU: no trap, just an unspecified value.";
+    case sim::HazardKind::MisalignedAccess:
+        return "GPUs require accesses aligned to their size: a misaligned one ends the launch with an error.";
+    }
+    return "";
+}
+
 } // namespace warpscope::viz

@@ -56,6 +56,9 @@ enum class RegisterFormat : std::uint8_t { Typed, Hex, Int, Float };
 // "0x0000002a", "-3", "1.5", "true": the low `type`'s bits of a 64-bit lane slot.
 std::string formatRegisterValue(std::uint64_t raw, ptx::Type type, RegisterFormat format);
 
+// One sentence on why a hazard of this kind is a bug on a real GPU.
+const char* hazardWhy(sim::HazardKind kind);
+
 class Stepper {
 public:
     explicit Stepper(StepperRun run);
@@ -87,6 +90,15 @@ public:
     std::vector<std::int32_t> lastWrittenRegisters() const;
     // The hazard the current instruction raises, if any.
     const sim::RecordedHazard* currentHazard() const;
+    // For a shared-memory race: the earlier access of the other thread to the same word, found in
+    // the recording (the latest one before the current step).
+    struct ConflictingAccess {
+        std::size_t position = 0; // its step
+        std::int32_t warp = 0, lane = 0;
+        std::uint64_t address = 0;
+        bool isStore = false;
+    };
+    std::optional<ConflictingAccess> conflictingAccess() const;
 
 private:
     StepperRun m_run;
