@@ -16,6 +16,8 @@
 #include "profile/session_file.h"
 
 #include <QApplication>
+#include <QPalette>
+#include <QStyle>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFileInfo>
@@ -48,6 +50,9 @@ CLI::App* addScreenshotCommand(CLI::App& app, ScreenshotOptions& options)
     command->add_option("--baseline", options.baseline, "a second session the profile views compare with (needs --session)");
     command->add_option("--timeout", options.timeoutSeconds,
                         "amp, quant, sparsity, execution, memory: seconds to wait for the training, quantization or recording (1..3600)")
+        ->capture_default_str();
+    command->add_option("--palette", options.palette,
+                        "system, light or dark: render with the platform's colours or a light or dark Fusion palette")
         ->capture_default_str();
     command->add_option("--profile-tab", options.profileTab,
                         "the profile view shown: metrics, bandwidth, roofline, prediction or session")
@@ -96,6 +101,8 @@ int runScreenshot(const ScreenshotOptions& options, const char* argv0)
         throw InputError("--view: unknown view '" + options.view +
                          "' (allowed: hierarchy, placement, occupancy, profile, formats, amp, quant, sparsity, execution, memory)");
     const int timeoutSeconds = static_cast<int>(parseInteger(options.timeoutSeconds, "--timeout", 1, 3600));
+    if (options.palette != "system" && options.palette != "light" && options.palette != "dark")
+        throw InputError("--palette: unknown palette '" + options.palette + "' (allowed: system, light, dark)");
     const bool profileView = options.view == "profile" || (options.view.empty() && !options.session.empty());
     if (!options.session.empty() && !profileView && options.view != "memory")
         throw InputError("--session: shown only in --view profile or memory (not '" + options.view + "')");
@@ -138,6 +145,31 @@ int runScreenshot(const ScreenshotOptions& options, const char* argv0)
     app::prepareApplication();
     QApplication application(qtArgc, qtArgv);
     app::configureApplication();
+    if (options.palette != "system") {
+        // Fusion's own palette is light; the dark one is built from it, as a dark desktop theme would.
+        QApplication::setStyle(QStringLiteral("Fusion"));
+        QPalette palette = QApplication::style()->standardPalette();
+        if (options.palette == "dark") {
+            const QColor window(45, 45, 48), base(30, 30, 32), text(225, 225, 230), disabled(128, 128, 132);
+            palette.setColor(QPalette::Window, window);
+            palette.setColor(QPalette::WindowText, text);
+            palette.setColor(QPalette::Base, base);
+            palette.setColor(QPalette::AlternateBase, window);
+            palette.setColor(QPalette::Text, text);
+            palette.setColor(QPalette::Button, window);
+            palette.setColor(QPalette::ButtonText, text);
+            palette.setColor(QPalette::ToolTipBase, base);
+            palette.setColor(QPalette::ToolTipText, text);
+            palette.setColor(QPalette::PlaceholderText, disabled);
+            palette.setColor(QPalette::Highlight, QColor(42, 110, 190));
+            palette.setColor(QPalette::HighlightedText, Qt::white);
+            palette.setColor(QPalette::Link, QColor(110, 170, 240));
+            palette.setColor(QPalette::Disabled, QPalette::Text, disabled);
+            palette.setColor(QPalette::Disabled, QPalette::WindowText, disabled);
+            palette.setColor(QPalette::Disabled, QPalette::ButtonText, disabled);
+        }
+        QApplication::setPalette(palette);
+    }
 
     app::MainWindow window({.restoreSettings = false});
     window.resize(width, height);

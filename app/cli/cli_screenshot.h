@@ -21,6 +21,7 @@ struct ScreenshotOptions {
     std::string session;     // a .wsprof to show in the profile views
     std::string baseline;    // a .wsprof to compare it with
     std::string profileTab = "metrics";
+    std::string palette = "system"; // system, light or dark: the window's colours
     std::string timeoutSeconds = "120"; // amp, quant, sparsity: the longest wait for their background work
 };
 

@@ -434,14 +434,15 @@ private slots:
     }
 
     // `warpscope screenshot --view execution` records the default kernel and writes the view;
-    // with a step link, at 1280x800 too; `--view memory` with a memory link.
+    // with a step link, at 1280x800 too; `--view memory` with a memory link, in a dark palette.
     void screenshotWritesTheView()
     {
         QTemporaryDir dir;
         for (const QStringList& extra : {QStringList{QStringLiteral("--view"), QStringLiteral("execution")},
                                          QStringList{QStringLiteral("--size"), QStringLiteral("1280x800"), QStringLiteral("--link"),
                                                      QStringLiteral("warpscope:step?kernel=transpose_tiled&warp=0&at=40")},
-                                         QStringList{QStringLiteral("--view"), QStringLiteral("memory"), QStringLiteral("--link"),
+                                         QStringList{QStringLiteral("--view"), QStringLiteral("memory"), QStringLiteral("--palette"),
+                                                     QStringLiteral("dark"), QStringLiteral("--link"),
                                                      QStringLiteral("warpscope:memory?kernel=copy_strided&warp=0&at=12")}}) {
             const QString out = dir.filePath(QStringLiteral("execution.png"));
             QProcess process;
@@ -453,6 +454,13 @@ private slots:
             QVERIFY(!image.isNull());
             QVERIFY(image.width() >= 1280);
         }
+        QProcess bad; // an unknown palette is bad input: exit 2 and one line that names it
+        bad.start(QStringLiteral(WARPSCOPE_BINARY), {QStringLiteral("screenshot"), QStringLiteral("--out"),
+                                                    dir.filePath(QStringLiteral("x.png")), QStringLiteral("--palette"),
+                                                    QStringLiteral("grey")});
+        QVERIFY(bad.waitForFinished(60000));
+        QCOMPARE(bad.exitCode(), 2);
+        QVERIFY(bad.readAllStandardError().contains("--palette: unknown palette 'grey' (allowed: system, light, dark)"));
     }
 };
 

@@ -47,4 +47,16 @@ inline ImU32 waveColour(long long wave, float alpha = 1.0f)
     return ImGui::ColorConvertFloat4ToU32(ImVec4(r, g, b, alpha));
 }
 
+// An ImGui window that fills the viewport, without title or border: the instrument panels' page,
+// with a scroll bar when its content is taller. Call ImGui::End() whatever it returns.
+inline bool beginPanelWindow(const char* id, const Rect& viewport)
+{
+    ImGui::SetNextWindowPos(ImVec2(static_cast<float>(viewport.x), static_cast<float>(viewport.y)));
+    ImGui::SetNextWindowSize(ImVec2(static_cast<float>(viewport.w), static_cast<float>(viewport.h)));
+    return ImGui::Begin(id, nullptr,
+                        ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoMove |
+                            ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoSavedSettings |
+                            ImGuiWindowFlags_NoBringToFrontOnFocus);
+}
+
 } // namespace warpscope::viz::style

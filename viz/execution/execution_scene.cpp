@@ -53,11 +53,7 @@ const char* stallName(std::uint8_t reason)
 
 void ExecutionScene::draw(const SceneFrame& frame)
 {
-    ImGui::SetNextWindowPos(ImVec2(static_cast<float>(frame.viewport.x), static_cast<float>(frame.viewport.y)));
-    ImGui::SetNextWindowSize(ImVec2(static_cast<float>(frame.viewport.w), static_cast<float>(frame.viewport.h)));
-    const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize |
-                                   ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus;
-    if (!ImGui::Begin("##execution", nullptr, flags)) {
+    if (!style::beginPanelWindow("##execution", frame.viewport)) {
         ImGui::End();
         return;
     }

@@ -203,11 +203,7 @@ std::string MemoryScene::packetSummary() const
 void MemoryScene::draw(const SceneFrame& frame)
 {
     m_animating = false;
-    ImGui::SetNextWindowPos(ImVec2(static_cast<float>(frame.viewport.x), static_cast<float>(frame.viewport.y)));
-    ImGui::SetNextWindowSize(ImVec2(static_cast<float>(frame.viewport.w), static_cast<float>(frame.viewport.h)));
-    const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize |
-                                   ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus;
-    if (!ImGui::Begin("##memory", nullptr, flags)) {
+    if (!style::beginPanelWindow("##memory", frame.viewport)) {
         ImGui::End();
         return;
     }
