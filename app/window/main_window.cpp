@@ -88,9 +88,15 @@ MainWindow::MainWindow(Options options, QWidget* parent)
     // The memory view compares with the open session, and re-runs for the explorer's block size.
     connect(m_profile, &ProfilePanel::stateChanged, this,
             [this] { m_execution->setSession(m_profile->hasSession() ? &m_profile->session() : nullptr); });
+    m_explorerThreads = m_occupancy->inputs().threadsPerBlock;
+    m_explorerRegisters = m_occupancy->inputs().registersPerThread;
     connect(m_occupancy, &viz::OccupancyPanel::resultChanged, this,
             [this](const QString&, const occupancy::OccupancyResult& result) {
-                if (canvasView() == CanvasView::Execution)
+                const bool changed = result.input.threadsPerBlock != m_explorerThreads ||
+                                     result.input.registersPerThread != m_explorerRegisters;
+                m_explorerThreads = result.input.threadsPerBlock;
+                m_explorerRegisters = result.input.registersPerThread;
+                if (changed && !m_applyingLink && canvasView() == CanvasView::Execution)
                     m_execution->applyOccupancy(result.input.threadsPerBlock, result.input.registersPerThread);
             });
 

@@ -152,6 +152,10 @@ private:
         QString where;                    // "link '...': " for messages
     };
     std::optional<PendingStep> m_pendingStep; // a step link waiting for its block to be recorded
+    // The explorer's block size and registers as last seen: only a change of these re-runs the
+    // memory view, and not while a link sets them.
+    int m_explorerThreads = 0, m_explorerRegisters = 0;
+    bool m_applyingLink = false;
 };
 
 } // namespace warpscope::app

@@ -21,12 +21,14 @@
 #include <QLineEdit>
 #include <QTabBar>
 #include <QTabWidget>
+#include <QScopedValueRollback>
 #include <QUrl>
 
 namespace warpscope::app {
 
 std::optional<QString> MainWindow::openLink(const QUrl& url)
 {
+    const QScopedValueRollback applying(m_applyingLink, true); // the explorer's changes here are the link's
     ViewLink link;
     try {
         link = parseViewLink(url.toString().toStdString());

@@ -248,7 +248,7 @@ void BlockRunner::step(WarpState& warp)
 }
 
 void BlockRunner::reportHazard(HazardKind kind, const WarpState& warp, int lane, std::uint64_t address,
-                               std::string buffer, std::string message, std::int64_t otherThread)
+                               std::string buffer, std::string message, std::int64_t otherThread, bool otherWrote)
 {
     Hazard hazard;
     hazard.kind = kind;
@@ -270,6 +270,7 @@ void BlockRunner::reportHazard(HazardKind kind, const WarpState& warp, int lane,
     hazard.buffer = std::move(buffer);
     hazard.message = std::move(message);
     hazard.otherThread = otherThread;
+    hazard.otherWrote = otherWrote;
     if (m_recordingActive)
         recordHazard(hazard);
     m_context.hazards->report(std::move(hazard));

@@ -104,7 +104,8 @@ private:
     void setUpBlock(std::uint64_t linearBlock);
     void tryReleaseBarrier();
     void reportHazard(HazardKind kind, const WarpState& warp, int lane, std::uint64_t address,
-                      std::string buffer, std::string message, std::int64_t otherThread = -1);
+                      std::string buffer, std::string message, std::int64_t otherThread = -1,
+                      bool otherWrote = false);
     void recordTrace(const WarpState& warp, TraceEventKind kind, std::int32_t pc, std::uint32_t active,
                      std::uint32_t executed, std::int32_t memory, std::uint8_t conflictDegree);
     // block_runner_recording.cpp: the stepping recording of one block.

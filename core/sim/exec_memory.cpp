@@ -159,7 +159,7 @@ void BlockRunner::trackSharedAccess(const WarpState& warp, int lane, std::uint64
                          std::string(isWrite ? "writes" : "reads") + " shared memory at offset " + std::to_string(word * 4) +
                              " that thread " + std::to_string(other) + " (warp " + std::to_string(other / 32) +
                              ") wrote with no barrier in between (missing __syncthreads or __syncwarp)",
-                         static_cast<std::int64_t>(other));
+                         static_cast<std::int64_t>(other), true);
         }
         if (isWrite && state.reader != 0 && (touched & state.readBytes) != 0 &&
             ((state.reader != thread && sameInterval(state.reader, state.readEpoch, state.readWarpEpoch)) ||
@@ -169,7 +169,7 @@ void BlockRunner::trackSharedAccess(const WarpState& warp, int lane, std::uint64
                          "writes shared memory at offset " + std::to_string(word * 4) + " that thread " +
                              std::to_string(other) + " (warp " + std::to_string(other / 32) +
                              ") read with no barrier in between (missing __syncthreads or __syncwarp)",
-                         static_cast<std::int64_t>(other));
+                         static_cast<std::int64_t>(other), false);
         }
         if (isWrite) {
             state.writer = thread;

@@ -45,6 +45,7 @@ struct Hazard {
     std::string message;       // one sentence a learner can act on
     std::uint64_t occurrences = 1;
     std::int64_t otherThread = -1; // SharedRace: the block's linear thread that made the earlier access
+    bool otherWrote = false;       // SharedRace: that access was a write (else a read)
 };
 
 class HazardLog {

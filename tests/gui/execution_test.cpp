@@ -11,6 +11,7 @@
 #include "execution/execution_panel.h"
 #include "execution/stepper.h"
 #include "memory/memory_model.h"
+#include "occupancy/occupancy_panel.h"
 #include "profile/profile_panel.h"
 #include "window/application_setup.h"
 #include "window/main_window.h"
@@ -424,12 +425,27 @@ private slots:
         QCOMPARE(panel.memoryScene()->timeline()->rows.size(), std::size_t{64});
         QCOMPARE(panel.memoryScene()->timeline()->rows[4].block, 132u);
 
+        // The explorer drives it too: a new block size there re-runs the memory view.
+        QSignalSpy rerun(&panel, &viz::ExecutionPanel::runFinished);
+        occupancy::OccupancyInput input = shown.window.occupancyPanel()->inputs();
+        input.threadsPerBlock = 512;
+        shown.window.occupancyPanel()->setInputs(QStringLiteral("sm_90"), input);
+        QVERIFY(rerun.wait(kRunTimeoutMs));
+        QCOMPARE(panel.stepper()->run().block.x, std::int64_t{512});
+        QCOMPARE(panel.stepper()->run().grid.x, std::int64_t{2048});
+        // A kernel whose shared memory (and output) is sized for its block is not re-run.
+        QVERIFY(openStep(shown, QStringLiteral("warpscope:memory?kernel=reduce_sequential&warp=0&at=0")));
+        QVERIFY(!panel.applyOccupancy(128, 32));
+        QVERIFY2(panel.statusText().contains(QStringLiteral("sizes its shared memory for blocks of 256 threads")),
+                 qPrintable(panel.statusText()));
+        QCOMPARE(panel.stepper()->run().block.x, std::int64_t{256});
+
         // Ctrl+L edits the Execution view's own launch, not the hidden hierarchy launch.
         shown.window.activateWindow();
         QTest::keyClick(&shown.window, Qt::Key_L, Qt::ControlModifier);
         auto* focused = qobject_cast<QLineEdit*>(QApplication::focusWidget());
         QVERIFY(focused);
-        QCOMPARE(focused->text(), QStringLiteral("8192"));
+        QCOMPARE(focused->text(), QStringLiteral("cdiv(n,256)"));
         QVERIFY(panel.isAncestorOf(focused));
     }
 

@@ -479,6 +479,8 @@ void ExecutionPanel::run()
             run->hazards = result.hazards;
             run->statusMessage = result.statusMessage;
             run->preset = preset;
+            run->registersPerThread = registers;
+            run->dynamicSharedBytes = resolved.launch.dynamicSharedBytes;
             run->argSpecs = resolved.argSpecs;
             run->stats = std::move(result.stats);
             run->smTrace = std::move(result.trace);
@@ -667,12 +669,11 @@ void ExecutionPanel::setSession(const session::Session* session)
 
 bool ExecutionPanel::applyOccupancy(int threadsPerBlock, int registersPerThread)
 {
-    const bool registersChanged = registersPerThread != m_registersPerThread;
-    m_registersPerThread = registersPerThread;
+    m_registersPerThread = registersPerThread; // the next run assumes it in any case
     if (!m_stepper || !memoryViewShown() || busy())
         return false;
     const StepperRun& current = m_stepper->run();
-    if (current.block.x == threadsPerBlock && !registersChanged)
+    if (current.block.x == threadsPerBlock && current.registersPerThread == registersPerThread)
         return false;
     const bool oneDimensional = current.grid.y == 1 && current.grid.z == 1 && current.block.y == 1 && current.block.z == 1;
     if (!oneDimensional) {
@@ -681,6 +682,15 @@ bool ExecutionPanel::applyOccupancy(int threadsPerBlock, int registersPerThread)
                               .arg(QString::fromStdString(current.kernelName),
                                    QString::fromStdString(launch::formatIndex(current.grid)),
                                    QString::fromStdString(launch::formatIndex(current.block))));
+        return false;
+    }
+    if (current.function->staticSharedBytes > 0 || current.dynamicSharedBytes > 0) {
+        // Such kernels size their shared memory (and often their outputs) for their block size.
+        m_status->setText(QStringLiteral("%1 sizes its shared memory for blocks of %2 threads, so the occupancy "
+                                         "explorer's block size is not applied here: change Block, Grid and Args "
+                                         "together and press Run.")
+                              .arg(QString::fromStdString(current.kernelName))
+                              .arg(current.block.x));
         return false;
     }
     if (threadsPerBlock < 1 || threadsPerBlock > 1024)

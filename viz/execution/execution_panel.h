@@ -64,8 +64,9 @@ public:
     // The open profile session (not owned; null for none): the memory view compares its bytes.
     void setSession(const session::Session* session);
     // The occupancy explorer's block size and registers per thread. The next run uses the registers
-    // for resident blocks; when the memory view shows a 1-D launch, it re-runs with the new block
-    // size and as many threads in all (false, with the reason in the status line, when it cannot).
+    // for resident blocks; when the memory view shows a 1-D launch of a kernel without shared memory
+    // (one whose buffers do not depend on its block size), it re-runs with the new block size and as
+    // many threads in all (false, with the reason in the status line when it cannot).
     bool applyOccupancy(int threadsPerBlock, int registersPerThread);
     int registersPerThread() const { return m_registersPerThread; }
 

@@ -195,9 +195,12 @@ std::optional<Stepper::ConflictingAccess> Stepper::conflictingAccess() const
         const sim::RecordedAccess& access = rec.accesses[static_cast<std::size_t>(step.access)];
         if (access.space != ptx::Space::Shared || !((access.laneMask >> otherLane) & 1u))
             continue;
+        if ((access.isStore || access.isAtomic) != hazard->hazard.otherWrote) // the write, or the read, it names
+            continue;
         const std::uint64_t address = access.addresses[static_cast<std::size_t>(otherLane)];
         if (address / 4 <= word && word <= (address + std::max<std::uint32_t>(access.bytesPerLane, 1) - 1) / 4)
-            return ConflictingAccess{s, static_cast<std::int32_t>(otherWarp), otherLane, address, access.isStore};
+            return ConflictingAccess{s, static_cast<std::int32_t>(otherWarp), otherLane, address,
+                                     access.isStore || access.isAtomic};
     }
     return std::nullopt;
 }

@@ -38,6 +38,8 @@ struct StepperRun {
     // (with the timing model's cache figures) and the trace of the first blocks on the recorded
     // block's SM (the latency-hiding timeline).
     gpu::GpuPreset preset;
+    int registersPerThread = 32;                  // the simulator's assumption for resident blocks
+    std::uint64_t dynamicSharedBytes = 0;
     std::vector<std::string> argSpecs;
     sim::KernelStats stats;
     sim::Trace smTrace;
@@ -90,8 +92,8 @@ public:
     std::vector<std::int32_t> lastWrittenRegisters() const;
     // The hazard the current instruction raises, if any.
     const sim::RecordedHazard* currentHazard() const;
-    // For a shared-memory race: the earlier access of the other thread to the same word, found in
-    // the recording (the latest one before the current step).
+    // For a shared-memory race: the other thread's earlier access to the same word, of the kind the
+    // hazard names (its write, or its read), found in the recording: the latest before this step.
     struct ConflictingAccess {
         std::size_t position = 0; // its step
         std::int32_t warp = 0, lane = 0;

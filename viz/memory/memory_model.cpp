@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
+#include <tuple>
 
 namespace warpscope::viz {
 
@@ -178,22 +179,33 @@ MeasuredFlow measuredFlow(const session::Session& session, const std::string& ke
     const auto l2 = session.metric(kernelId, session::metric::kL2Bytes);
     const auto read = session.metric(kernelId, session::metric::kDramRead);
     const auto write = session.metric(kernelId, session::metric::kDramWrite);
-    if (!l1 || !l2 || !read || !write) {
+    if (!l2 || !read || !write) {
         measured.note = "The open session has no byte counters for " + kernelId +
-                        " (l1tex__t_bytes.sum, lts__t_bytes.sum, dram__bytes_read.sum, dram__bytes_write.sum).";
+                        " (lts__t_bytes.sum, dram__bytes_read.sum, dram__bytes_write.sum).";
         return measured;
     }
     MemoryFlow flow;
     flow.timed = true;
-    flow.l1Bytes = *l1;
+    flow.l1Known = l1.has_value();
+    flow.l1Bytes = l1.value_or(0);
     flow.l2Bytes = *l2;
     flow.dramBytes = *read + *write;
-    if (const auto rate = session.metric(kernelId, session::metric::kL1HitRate))
-        flow.l1HitRate = *rate / 100.0;
-    if (const auto rate = session.metric(kernelId, session::metric::kL2HitRate))
-        flow.l2HitRate = *rate / 100.0;
-    measured.flow = flow;
     measured.note = "Measured on the " + device + " by warpscope-probe (CUPTI).";
+    if (!l1)
+        measured.note += " L1 bytes were not measured (l1tex__t_bytes.sum is in the full metric set).";
+    // ncu's sector hit rates can pass 100 % (more hits than lookups counted in the same pass): shown
+    // as 100 %, with the reported value in the note.
+    for (auto [name, rate, level] : {std::tuple{session::metric::kL1HitRate, &flow.l1HitRate, "L1"},
+                                     std::tuple{session::metric::kL2HitRate, &flow.l2HitRate, "L2"}}) {
+        const auto percent = session.metric(kernelId, name);
+        if (!percent)
+            continue;
+        *rate = std::clamp(*percent / 100.0, 0.0, 1.0);
+        if (*percent > 100.0 || *percent < 0.0)
+            measured.note += std::string(" ") + level + " hit rate: " + name + " reported " + format("%.1f", *percent) +
+                             " %, shown as " + (*percent > 100.0 ? "100 %." : "0 %.");
+    }
+    measured.flow = flow;
     return measured;
 }
 

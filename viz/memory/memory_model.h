@@ -38,7 +38,8 @@ std::vector<std::string> memoryFactSources();
 enum class SectorLevel : std::uint8_t { L1, L2, Dram, Unknown };
 const char* sectorLevelName(SectorLevel level); // "L1 hit", "L2", "DRAM", "not timed"
 // One entry per sector of `access` in ascending address order (its `sectors` of them): loads hit in
-// L1, in L2 or come from DRAM; stores and atomics stop at L2. Unknown past the 64th sector, for
+// L1, in L2 or come from DRAM; stores stop at L2, atomics are done in L2 and read DRAM on a miss.
+// Unknown past the 64th sector, for
 // shared accesses, and when the timing model did not run.
 std::vector<SectorLevel> sectorLevels(const sim::RecordedAccess& access);
 
@@ -47,6 +48,7 @@ std::vector<SectorLevel> sectorLevels(const sim::RecordedAccess& access);
 struct MemoryFlow {
     double requestedBytes = 0; // bytes the lanes asked for
     double l1Bytes = 0;        // sectors through L1 x 32 (l1tex__t_bytes.sum)
+    bool l1Known = true;       // false: the session did not measure l1tex__t_bytes.sum (not in the headline set)
     double l2Bytes = 0;        // L1 load misses, stores and atomics x 32 (lts__t_bytes.sum)
     double dramBytes = 0;      // L2 load misses and every stored sector (dram__bytes_read + _write)
     std::optional<double> l1HitRate, l2HitRate; // 0..1, global-load sectors; none without timing

@@ -430,7 +430,7 @@ void MemoryScene::drawFlow(float width)
         ImU32 previousColour = 0;
         for (int i = 0; i < 4; ++i) {
             const float x = x0 + static_cast<float>(i) * columnGap;
-            const bool shown = i > 0 || hasRequested;
+            const bool shown = (i > 0 || hasRequested) && (i != 1 || flow.l1Known);
             const float h = shown ? static_cast<float>(values[i] / top) * fullHeight : 0.0f;
             if (previousX >= 0 && h > 0) { // what goes on from the previous level
                 const ImU32 band = (previousColour & 0x00ffffffu) | (70u << 24);
@@ -482,13 +482,18 @@ void MemoryScene::drawTimeline(float width)
     const int fit = m_stepper->run().stats.timing.residentBlocksPerSm;
     ImGui::Text("Latency hiding on SM %u: %u block%s resident, %zu warps, %llu cycles (timing model)", timeline.sm, blocks,
                 blocks == 1 ? "" : "s", timeline.rows.size(), static_cast<unsigned long long>(timeline.cycles));
-    if (fit > 0 && blocks < static_cast<std::uint32_t>(fit))
+    if (m_stepper->run().smTrace.truncated)
+        ImGui::TextColored(ImVec4(0.95f, 0.65f, 0.25f, 1.0f), "The timeline's trace reached its cap of %llu "
+                           "warp-instructions: later issues are missing.",
+                           static_cast<unsigned long long>(kTimelineMaxEvents));
+    else if (fit > 0 && blocks < static_cast<std::uint32_t>(fit))
         ImGui::TextDisabled("%d blocks would fit on the SM; this launch gives it only %u (blocks go to SM b mod %d).", fit,
                             blocks, m_stepper->run().preset.smCount);
-    ImGui::TextWrapped("Each row is a warp; each cycle it issues (green) or waits, coloured by why. The %d schedulers "
-                       "issued in %.0f%% of their slots. More resident warps (a smaller block, fewer registers: the "
+    ImGui::TextWrapped("Each row is a warp; each cycle it issues (green) or waits, coloured by why. The warps shown "
+                       "used %.0f%% of the %d schedulers' issue slots over these cycles (blocks that start after them "
+                       "are not drawn). More resident warps (a smaller block, fewer registers: the "
                        "occupancy explorer re-runs this) give a scheduler more chances to find a ready warp.",
-                       timeline.schedulers, 100.0 * timeline.issueSlotShare());
+                       100.0 * timeline.issueSlotShare(), timeline.schedulers);
     // The legend, with each reason's share of the warps' waiting.
     std::uint64_t waited = 0;
     for (std::uint64_t cycles : timeline.stallCycles)
