@@ -5,6 +5,7 @@
 
 #include <cuda.h>
 
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <stdexcept>
