@@ -17,7 +17,8 @@ void addLaunchOptions(CLI::App* command, LaunchOptions& options)
     command->add_option("--arch", options.arch, "GPU preset for limits: sm_70 .. sm_90")->capture_default_str();
 }
 
-PreparedLaunch prepareLaunch(const LaunchOptions& options, const sim::SimOptions& simOptions)
+std::optional<PreparedLaunch> prepareLaunch(const LaunchOptions& options, const sim::SimOptions& simOptions,
+                                            std::ostream& err)
 {
     const auto preset = gpu::findPreset(options.arch);
     if (!preset)
@@ -31,7 +32,12 @@ PreparedLaunch prepareLaunch(const LaunchOptions& options, const sim::SimOptions
     target.args = options.args;
     target.maxBufferBytes = simOptions.maxBufferBytes;
     PreparedLaunch prepared;
-    prepared.resolved = kernels::resolveTarget(target);
+    try {
+        prepared.resolved = kernels::resolveTarget(target);
+    } catch (const kernels::CompileFailed& failed) {
+        err << failed.what() << "\n";
+        return std::nullopt;
+    }
     prepared.preset = *preset;
     prepared.request = kernels::targetLaunchRequest(prepared.resolved, *preset);
     prepared.request.options = simOptions;

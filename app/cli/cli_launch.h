@@ -8,6 +8,9 @@
 
 #include <CLI/CLI.hpp>
 
+#include <optional>
+#include <ostream>
+
 #include <string>
 #include <vector>
 
@@ -33,7 +36,8 @@ struct PreparedLaunch {
 };
 
 // Resolves the target (compiling a .cu with NVRTC) and builds the request with `simOptions`. Throws
-// InputError for bad input and kernels::CompileFailed for compiler errors.
-PreparedLaunch prepareLaunch(const LaunchOptions& options, const sim::SimOptions& simOptions);
+// InputError for bad input; compiler errors go to `err`, one per line, and give nullopt (exit 1).
+std::optional<PreparedLaunch> prepareLaunch(const LaunchOptions& options, const sim::SimOptions& simOptions,
+                                            std::ostream& err);
 
 } // namespace warpscope::cli

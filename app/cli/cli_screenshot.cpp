@@ -26,6 +26,7 @@
 #include <QUrl>
 
 #include <cstdio>
+#include <functional>
 #include <iostream>
 #include <optional>
 #include <tuple>
@@ -61,6 +62,22 @@ CLI::App* addScreenshotCommand(CLI::App& app, ScreenshotOptions& options)
 }
 
 namespace {
+
+// Runs the event loop while `busy` holds; false (and one line on stderr) past `timeoutSeconds`.
+bool waitWhile(const std::function<bool()>& busy, int timeoutSeconds, const char* what)
+{
+    QElapsedTimer waited;
+    waited.start();
+    while (busy()) {
+        if (waited.elapsed() > timeoutSeconds * 1000LL) {
+            std::cerr << "warpscope screenshot: " << what << " after " << timeoutSeconds << " s (raise --timeout)\n";
+            return false;
+        }
+        QApplication::processEvents(QEventLoop::AllEvents, 50);
+        QThread::msleep(10);
+    }
+    return true;
+}
 
 void settle(QWidget& window, int milliseconds)
 {
@@ -215,33 +232,15 @@ int runScreenshot(const ScreenshotOptions& options, const char* argv0)
             window.quantPanel()->recompute();
         if (*tab == app::PrecisionLabTab::Sparsity)
             window.sparsityPanel()->runIfNeeded();
-        QElapsedTimer waited;
-        waited.start();
-        while (window.precisionLabBusy()) {
-            if (waited.elapsed() > timeoutSeconds * 1000LL) {
-                std::cerr << "warpscope screenshot: the precision lab was still working after " << timeoutSeconds
-                          << " s (raise --timeout)\n";
-                return toInt(ExitCode::Failure);
-            }
-            QApplication::processEvents(QEventLoop::AllEvents, 50);
-            QThread::msleep(10);
-        }
+        if (!waitWhile([&] { return window.precisionLabBusy(); }, timeoutSeconds, "the precision lab was still working"))
+            return toInt(ExitCode::Failure);
     }
     if (executionView) {
         // Without a step link, record the default kernel's first block.
         if (!window.executionPanel()->busy() && !window.executionPanel()->stepper())
             window.executionPanel()->run();
-        QElapsedTimer waited;
-        waited.start();
-        while (window.executionPanel()->busy()) {
-            if (waited.elapsed() > timeoutSeconds * 1000LL) {
-                std::cerr << "warpscope screenshot: the simulator was still recording after " << timeoutSeconds
-                          << " s (raise --timeout)\n";
-                return toInt(ExitCode::Failure);
-            }
-            QApplication::processEvents(QEventLoop::AllEvents, 50);
-            QThread::msleep(10);
-        }
+        if (!waitWhile([&] { return window.executionPanel()->busy(); }, timeoutSeconds, "the simulator was still recording"))
+            return toInt(ExitCode::Failure);
         QApplication::processEvents();
         if (!window.lastMessage().isEmpty())
             std::cerr << "warpscope screenshot: " << window.lastMessage().toStdString() << "\n";

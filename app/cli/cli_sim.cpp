@@ -142,13 +142,10 @@ int runSim(const SimOptions& options, std::ostream& out, std::ostream& err)
     simOptions.hostThreads = static_cast<int>(parseInteger(options.threads, "--threads", 0, 256));
     simOptions.registersPerThread = static_cast<int>(parseInteger(options.regs, "--regs", 1, 255));
     simOptions.timing = !options.noTiming;
-    PreparedLaunch prepared;
-    try {
-        prepared = prepareLaunch(options, simOptions);
-    } catch (const kernels::CompileFailed& failed) {
-        err << failed.what() << "\n";
+    std::optional<PreparedLaunch> compiled = prepareLaunch(options, simOptions, err);
+    if (!compiled)
         return 1;
-    }
+    PreparedLaunch& prepared = *compiled;
     const kernels::ResolvedTarget& resolved = prepared.resolved;
     const gpu::GpuPreset* preset = &prepared.preset;
     const kernels::DemoKernel* demo = resolved.demo;

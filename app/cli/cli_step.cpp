@@ -176,13 +176,10 @@ int runStep(const StepOptions& options, std::ostream& out, std::ostream& err)
     sim::SimOptions simOptions;
     simOptions.blockStepBudget = static_cast<std::uint64_t>(parseInteger(options.blockBudget, "--block-budget", 1, INT64_MAX));
     simOptions.hostThreads = 1;
-    PreparedLaunch prepared;
-    try {
-        prepared = prepareLaunch(options, simOptions);
-    } catch (const kernels::CompileFailed& failed) {
-        err << failed.what() << "\n";
+    std::optional<PreparedLaunch> compiled = prepareLaunch(options, simOptions, err);
+    if (!compiled)
         return 1;
-    }
+    PreparedLaunch& prepared = *compiled;
     const kernels::DemoLaunch& launch = prepared.resolved.launch;
     const launch::Dim3 blockIndex = launch::parseIndex(options.blockIndex, "--block-index", launch.grid);
     const std::int64_t linearBlock = launch::linearIndex(blockIndex, launch.grid);

@@ -24,11 +24,7 @@ sim::SimResult recordDemo(const kernels::DemoKernel& demo, const kernels::Launch
     const gpu::GpuPreset preset = *gpu::findPreset("sm_90");
     sim::LaunchRequest request = kernels::demoLaunchRequest(demo, launch, preset);
     request.options.recordBlock = 0;
-    // As the panel does: the memory view's timeline traces the first blocks on block 0's SM.
-    const int resident = sim::residentBlocksPerSm(preset, *request.function, launch.block.volume(), launch.dynamicSharedBytes,
-                                                  request.options.registersPerThread);
-    request.options.trace.blocks = viz::timelineBlocks(0, static_cast<std::uint64_t>(launch.grid.volume()), preset.smCount, resident);
-    request.options.trace.maxEvents = viz::kTimelineMaxEvents;
+    viz::requestTimelineTrace(request); // as the panel does, for the memory view's timeline
     return sim::simulate(std::move(request));
 }
 

@@ -383,8 +383,8 @@ private slots:
                      .arg(cli["access"]["served"]["l2_sectors"].get<int>())
                      .arg(cli["access"]["served"]["dram_sectors"].get<int>()));
         // 256-thread blocks with 32 registers a thread: 2048 / 256 = 8 blocks on SM 0, 8 warps each.
-        const auto& timeline = panel.memoryScene()->timeline();
-        QVERIFY(timeline.has_value());
+        const viz::LatencyTimeline* timeline = panel.memoryScene()->timeline();
+        QVERIFY(timeline != nullptr);
         QCOMPARE(timeline->rows.size(), std::size_t{64});
         QCOMPARE(timeline->rows[8].block, 132u);
         std::size_t issues = 0;

@@ -449,14 +449,7 @@ void ExecutionPanel::run()
             sim::LaunchRequest request = kernels::targetLaunchRequest(resolved, preset);
             request.options.registersPerThread = registers;
             request.options.recordBlock = launch::linearIndex(blockIndex, resolved.launch.grid);
-            // The memory view's latency-hiding timeline: the first blocks on the recorded block's SM.
-            const int resident = sim::residentBlocksPerSm(preset, *resolved.function, resolved.launch.block.volume(),
-                                                          resolved.launch.dynamicSharedBytes,
-                                                          request.options.registersPerThread);
-            request.options.trace.blocks =
-                timelineBlocks(static_cast<std::uint64_t>(request.options.recordBlock),
-                               static_cast<std::uint64_t>(resolved.launch.grid.volume()), preset.smCount, resident);
-            request.options.trace.maxEvents = kTimelineMaxEvents;
+            requestTimelineTrace(request); // the memory view's latency-hiding timeline
             sim::SimResult result = sim::simulate(std::move(request), &cancel, [&](const sim::SimProgress& p) {
                 progress(static_cast<int>(std::min<std::uint64_t>(p.blocksDone, 1u << 30)),
                          static_cast<int>(std::min<std::uint64_t>(p.blocksTotal, 1u << 30)));
@@ -483,7 +476,10 @@ void ExecutionPanel::run()
             run->dynamicSharedBytes = resolved.launch.dynamicSharedBytes;
             run->argSpecs = resolved.argSpecs;
             run->stats = std::move(result.stats);
-            run->smTrace = std::move(result.trace);
+            // Built here, off the window's thread; the trace itself is not kept.
+            run->timeline = latencyTimeline(
+                result.trace, static_cast<std::uint16_t>(result.recording->linearBlock % static_cast<std::uint64_t>(preset.smCount)),
+                preset.timing.schedulersPerSm);
         } catch (const kernels::CompileFailed& failed) {
             error = QStringLiteral("The kernel does not compile: %1").arg(QString::fromStdString(failed.what()));
         } catch (const std::exception& failed) {

@@ -10,7 +10,7 @@
 #include "ptx/ptx_ir.h"
 #include "sim/block_recording.h"
 #include "sim/sim_stats.h"
-#include "sim/trace.h"
+#include "memory/memory_model.h"
 
 #include <cstdint>
 #include <map>
@@ -35,14 +35,14 @@ struct StepperRun {
     std::vector<sim::Hazard> hazards;             // the whole launch's
     std::string statusMessage;                    // empty when the launch completed
     // For the memory view: the GPU the launch ran as, its arguments, the whole launch's statistics
-    // (with the timing model's cache figures) and the trace of the first blocks on the recorded
-    // block's SM (the latency-hiding timeline).
+    // (with the timing model's cache figures) and the latency-hiding timeline of the first blocks
+    // on the recorded block's SM.
     gpu::GpuPreset preset;
     int registersPerThread = 32;                  // the simulator's assumption for resident blocks
     std::uint64_t dynamicSharedBytes = 0;
     std::vector<std::string> argSpecs;
     sim::KernelStats stats;
-    sim::Trace smTrace;
+    LatencyTimeline timeline;
 };
 
 // The per-line heat the source view shows, from the whole launch's counters.

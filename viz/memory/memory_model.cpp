@@ -41,9 +41,9 @@ std::string dimsText(const session::Dim3& d)
 
 } // namespace
 
-std::vector<std::string> memoryFactSources()
+const std::vector<std::string>& memoryFactSources()
 {
-    return {
+    static const std::vector<std::string> sources{
         "[1] CUDA C++ Programming Guide, \"Compute Capabilities\": registers per SM, shared memory per SM, "
         "32 banks of 32 bits, each bank one 32-bit word per clock",
         "[2] measured by pointer chasing on an A100, an RTX 4090 and an H800 (Hopper): Luo et al., \"Dissecting the "
@@ -54,6 +54,7 @@ std::vector<std::string> memoryFactSources()
         "[4] the preset: the GPU's whitepaper and datasheet (clock, DRAM bandwidth, L2 size, L1/shared pool)",
         "[5] the open profile session: measured on that GPU by warpscope-probe",
     };
+    return sources;
 }
 
 std::vector<MemoryLevelFacts> memoryLevelFacts(const gpu::GpuPreset& preset, const session::Session* session)
@@ -221,6 +222,7 @@ LatencyTimeline latencyTimeline(const sim::Trace& trace, std::uint16_t sm, int s
     LatencyTimeline timeline;
     timeline.sm = sm;
     timeline.schedulers = std::max(1, schedulers);
+    timeline.truncated = trace.truncated;
     std::map<std::uint64_t, std::size_t> rowOf; // (block << 16 | warp) -> row
     for (const sim::TraceEvent& event : trace.events) {
         if (event.sm != sm || event.kind != sim::TraceEventKind::Issue)
@@ -257,6 +259,16 @@ std::vector<std::uint64_t> timelineBlocks(std::uint64_t linearBlock, std::uint64
          b += sms)
         blocks.push_back(b);
     return blocks;
+}
+
+void requestTimelineTrace(sim::LaunchRequest& request)
+{
+    const int resident = sim::residentBlocksPerSm(request.preset, *request.function, request.block.volume(),
+                                                  request.dynamicSharedBytes, request.options.registersPerThread);
+    request.options.trace.blocks = timelineBlocks(static_cast<std::uint64_t>(request.options.recordBlock),
+                                                  static_cast<std::uint64_t>(request.grid.volume()), request.preset.smCount,
+                                                  resident);
+    request.options.trace.maxEvents = kTimelineMaxEvents;
 }
 
 } // namespace warpscope::viz

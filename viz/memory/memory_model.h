@@ -8,6 +8,7 @@
 #include "launch/launch_geometry.h"
 #include "sim/block_recording.h"
 #include "sim/sim_stats.h"
+#include "sim/simulator.h"
 #include "sim/trace.h"
 
 #include <cstdint>
@@ -32,7 +33,7 @@ struct MemoryLevelFacts {
 // The facts for `preset`; `session` (optional) adds what its device and ceilings measured.
 std::vector<MemoryLevelFacts> memoryLevelFacts(const gpu::GpuPreset& preset, const session::Session* session);
 // The sources the facts cite, numbered as the facts cite them ("[1] ...").
-std::vector<std::string> memoryFactSources();
+const std::vector<std::string>& memoryFactSources();
 
 // Where the timing model served one sector of a global access.
 enum class SectorLevel : std::uint8_t { L1, L2, Dram, Unknown };
@@ -82,6 +83,7 @@ struct LatencyTimeline {
     std::uint64_t issued = 0;           // warp-instructions issued
     std::uint64_t stallCycles[7] = {};  // warp-cycles waited, per sim::StallReason
     int schedulers = 4;
+    bool truncated = false;             // the trace reached its cap: later issues are missing
     // Issue slots used: issued / (schedulers x cycles), 0..1.
     double issueSlotShare() const;
 };
@@ -89,6 +91,10 @@ LatencyTimeline latencyTimeline(const sim::Trace& trace, std::uint16_t sm, int s
 
 // The timeline's trace cap: 40 bytes per warp-instruction, so 16 MB at most.
 inline constexpr std::uint64_t kTimelineMaxEvents = 400'000;
+
+// Asks the simulation of `request` (options.recordBlock set) to trace the timeline's blocks: those
+// timelineBlocks() gives for the recorded block, as many as the preset holds at once on one SM.
+void requestTimelineTrace(sim::LaunchRequest& request);
 
 // The blocks to trace for the timeline: the first `residentBlocks` that the simulator places on the
 // SM holding `linearBlock` (block b runs on SM b mod SMs).

@@ -135,29 +135,25 @@ ImVec2 along(const std::vector<ImVec2>& points, float t)
 void MemoryScene::setStepper(const Stepper* stepper)
 {
     m_stepper = stepper;
-    m_timeline.reset();
-    if (stepper) {
-        const StepperRun& run = stepper->run();
-        const std::uint16_t sm = static_cast<std::uint16_t>(stepper->recording().linearBlock %
-                                                            static_cast<std::uint64_t>(std::max(1, run.preset.smCount)));
-        m_timeline = latencyTimeline(run.smTrace, sm, run.preset.timing.schedulersPerSm);
-    }
-    updateMeasured();
+    update();
 }
 
 void MemoryScene::setSession(const session::Session* session)
 {
     m_session = session;
-    updateMeasured();
+    update();
 }
 
-void MemoryScene::updateMeasured()
+void MemoryScene::update()
 {
     m_measured.reset();
-    if (!m_stepper || !m_session)
+    m_facts.clear();
+    if (!m_stepper)
         return;
     const StepperRun& run = m_stepper->run();
-    m_measured = measuredFlow(*m_session, run.kernelName, run.grid, run.block, run.argSpecs);
+    m_facts = memoryLevelFacts(run.preset, m_session);
+    if (m_session)
+        m_measured = measuredFlow(*m_session, run.kernelName, run.grid, run.block, run.argSpecs);
 }
 
 bool MemoryScene::animating() const
@@ -372,15 +368,13 @@ void MemoryScene::drawDiagram(float width, double time)
 
 void MemoryScene::drawFacts()
 {
-    const StepperRun& run = m_stepper->run();
-    const std::vector<MemoryLevelFacts> facts = memoryLevelFacts(run.preset, m_session);
     if (ImGui::BeginTable("##facts", 4, ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp)) {
         ImGui::TableSetupColumn("Level", ImGuiTableColumnFlags_WidthStretch, 0.7f);
         ImGui::TableSetupColumn("Capacity", ImGuiTableColumnFlags_WidthStretch, 1.3f);
         ImGui::TableSetupColumn("Latency", ImGuiTableColumnFlags_WidthStretch, 1.3f);
         ImGui::TableSetupColumn("Bandwidth", ImGuiTableColumnFlags_WidthStretch, 1.3f);
         ImGui::TableHeadersRow();
-        for (const MemoryLevelFacts& level : facts) {
+        for (const MemoryLevelFacts& level : m_facts) {
             ImGui::TableNextRow();
             ImGui::TableSetColumnIndex(0);
             ImGui::TextWrapped("%s", level.name.c_str());
@@ -470,11 +464,11 @@ void MemoryScene::drawFlow(float width)
 
 void MemoryScene::drawTimeline(float width)
 {
-    if (!m_timeline || m_timeline->rows.empty()) {
+    if (m_stepper->run().timeline.rows.empty()) {
         ImGui::TextDisabled("No latency-hiding timeline: the timing model did not run for this launch.");
         return;
     }
-    const LatencyTimeline& timeline = *m_timeline;
+    const LatencyTimeline& timeline = m_stepper->run().timeline;
     std::uint32_t blocks = 0;
     for (std::size_t i = 0; i < timeline.rows.size(); ++i)
         if (i == 0 || timeline.rows[i].block != timeline.rows[i - 1].block)
@@ -482,7 +476,7 @@ void MemoryScene::drawTimeline(float width)
     const int fit = m_stepper->run().stats.timing.residentBlocksPerSm;
     ImGui::Text("Latency hiding on SM %u: %u block%s resident, %zu warps, %llu cycles (timing model)", timeline.sm, blocks,
                 blocks == 1 ? "" : "s", timeline.rows.size(), static_cast<unsigned long long>(timeline.cycles));
-    if (m_stepper->run().smTrace.truncated)
+    if (timeline.truncated)
         ImGui::TextColored(ImVec4(0.95f, 0.65f, 0.25f, 1.0f), "The timeline's trace reached its cap of %llu "
                            "warp-instructions: later issues are missing.",
                            static_cast<unsigned long long>(kTimelineMaxEvents));

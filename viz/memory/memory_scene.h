@@ -31,7 +31,7 @@ public:
     bool animating() const override;
 
     // What the view shows, for tests and the status line.
-    const std::optional<LatencyTimeline>& timeline() const { return m_timeline; }
+    const LatencyTimeline* timeline() const { return m_stepper ? &m_stepper->run().timeline : nullptr; }
     const std::optional<MeasuredFlow>& measured() const { return m_measured; }
     std::string packetSummary() const; // "4 sectors: 0 L1 hits, 0 in L2, 4 from DRAM (timing model)"
 
@@ -40,11 +40,11 @@ private:
     void drawFacts();
     void drawFlow(float width);
     void drawTimeline(float width);
-    void updateMeasured();
+    void update(); // the facts and the measured flow, from the run and the session
 
     const Stepper* m_stepper = nullptr;
     const session::Session* m_session = nullptr;
-    std::optional<LatencyTimeline> m_timeline;
+    std::vector<MemoryLevelFacts> m_facts; // for the run's preset and the session, made when either changes
     std::optional<MeasuredFlow> m_measured;
     bool m_animating = false;
 };
