@@ -123,6 +123,10 @@ CLI::App* addSimCommand(CLI::App& app, SimOptions& options)
     command->add_option("--regs", options.regs,
                         "registers per thread the timing model assumes for blocks per SM (ptxas decides the real count)")
         ->capture_default_str();
+    command->add_option("--sample-blocks", options.sampleBlocks,
+                        "simulate only N blocks (the first, the last and N - 2 evenly spread between) and scale the "
+                        "counts to the grid: exact when every block does the same work; 0 = every block")
+        ->capture_default_str();
     command->add_flag("--no-timing", options.noTiming, "skip the timing model (no cycle estimate)");
     command->add_flag("--json", options.json, "print one JSON object");
     command->add_flag("--list", options.list, "list the demo kernels and exit");
@@ -142,6 +146,11 @@ int runSim(const SimOptions& options, std::ostream& out, std::ostream& err)
     simOptions.hostThreads = static_cast<int>(parseInteger(options.threads, "--threads", 0, 256));
     simOptions.registersPerThread = static_cast<int>(parseInteger(options.regs, "--regs", 1, 255));
     simOptions.timing = !options.noTiming;
+    simOptions.sampleBlocks = static_cast<std::uint64_t>(parseInteger(options.sampleBlocks, "--sample-blocks", 0, INT64_MAX));
+    if (simOptions.sampleBlocks == 1)
+        throw InputError("--sample-blocks 1: a sample needs at least 2 blocks (the first and the last), or 0 for every block");
+    if (simOptions.sampleBlocks > 0 && !options.trace.empty())
+        throw InputError("--sample-blocks cannot be combined with --trace: a trace needs every block of an SM");
     std::optional<PreparedLaunch> compiled = prepareLaunch(options, simOptions, err);
     if (!compiled)
         return 1;
@@ -172,7 +181,11 @@ int runSim(const SimOptions& options, std::ostream& out, std::ostream& err)
 
     kernels::GoldComparison gold;
     std::string goldNote;
-    if (demo && result.status == sim::SimStatus::Completed) {
+    const sim::KernelStats& stats = result.stats;
+    if (stats.scaledFromSample) {
+        goldNote = "not compared: only " + withThousands(static_cast<std::int64_t>(stats.blocksSimulated)) +
+                   " sampled blocks ran, so the outputs of the others were never written";
+    } else if (demo && result.status == sim::SimStatus::Completed) {
         try {
             gold = kernels::compareWithGold(*demo, launch, result.args);
         } catch (const InputError& error) {
@@ -186,7 +199,6 @@ int runSim(const SimOptions& options, std::ostream& out, std::ostream& err)
     if (!options.trace.empty())
         sim::writeTrace(options.trace, result.trace, *function, kernelName);
 
-    const sim::KernelStats& stats = result.stats;
     if (!options.dump.empty()) {
         for (const std::string& name : options.dump)
             for (const sim::ResolvedArg& arg : result.args)
@@ -219,6 +231,9 @@ int runSim(const SimOptions& options, std::ostream& out, std::ostream& err)
             {"grid", dimJson(launch.grid)},
             {"block", dimJson(launch.block)},
             {"dynamic_shared_bytes", launch.dynamicSharedBytes},
+            {"blocks_simulated", stats.blocksSimulated},
+            {"blocks_in_grid", stats.blocksInGrid},
+            {"scaled_from_sample", stats.scaledFromSample},
             {"warp_instructions", stats.warpInstructions},
             {"thread_instructions", stats.threadInstructions},
             {"global", {{"load_requests", stats.global.loadRequests},
@@ -254,6 +269,10 @@ int runSim(const SimOptions& options, std::ostream& out, std::ostream& err)
             << "  on " << preset->arch << " (" << preset->name << ")\n";
         if (result.status != sim::SimStatus::Completed)
             out << "  " << result.statusMessage << "\n";
+        if (stats.scaledFromSample)
+            out << "  sample              " << withThousands(static_cast<std::int64_t>(stats.blocksSimulated)) << " of "
+                << withThousands(static_cast<std::int64_t>(stats.blocksInGrid))
+                << " blocks simulated; counts scaled to the grid (exact when every block does the same work)\n";
         out << "  warp-instructions   " << withThousands(static_cast<std::int64_t>(stats.warpInstructions)) << "\n";
         out << "  thread-instructions " << withThousands(static_cast<std::int64_t>(stats.threadInstructions)) << "\n";
         const auto perRequest = [](std::uint64_t sectors, std::uint64_t requests) {

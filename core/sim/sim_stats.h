@@ -82,6 +82,8 @@ struct KernelStats {
     std::uint64_t threadInstructions = 0;
     std::uint64_t blocksSimulated = 0;
     std::uint64_t warpsSimulated = 0;
+    std::uint64_t blocksInGrid = 0;      // the launch's blocks
+    bool scaledFromSample = false;       // SimOptions::sampleBlocks: counts scaled by blocksInGrid / blocksSimulated
     GlobalMemoryStats global;
     SharedMemoryStats shared;
     std::uint64_t branchesUniform = 0;

@@ -20,7 +20,41 @@ std::string describeParam(const ptx::Symbol& symbol)
                                                                 ? "[" + std::to_string(symbol.size) + " bytes]" : "");
 }
 
+// value x total / sampled, rounded to the nearest integer, without overflow.
+std::uint64_t scaleCount(std::uint64_t value, std::uint64_t total, std::uint64_t sampled)
+{
+    const unsigned __int128 product = static_cast<unsigned __int128>(value) * total + sampled / 2;
+    return static_cast<std::uint64_t>(product / sampled);
+}
+
+void scaleCounters(InstructionCounters& c, std::uint64_t total, std::uint64_t sampled)
+{
+    for (std::uint64_t* field : {&c.warpExecutions, &c.threadExecutions, &c.globalRequests, &c.globalSectors,
+                                 &c.globalLines, &c.bytesRequested, &c.bytesMoved, &c.sharedRequests,
+                                 &c.sharedWavefronts, &c.sharedBankConflicts, &c.branchesUniform, &c.branchesDivergent})
+        *field = scaleCount(*field, total, sampled);
+}
+
 } // namespace
+
+std::vector<std::uint64_t> sampleBlockIndices(std::uint64_t blocks, std::uint64_t count)
+{
+    if (count < 2)
+        throw InputError("a block sample needs at least 2 blocks (the first and the last), not " + std::to_string(count));
+    std::vector<std::uint64_t> indices;
+    if (count >= blocks) {
+        for (std::uint64_t b = 0; b < blocks; ++b)
+            indices.push_back(b);
+        return indices;
+    }
+    indices.reserve(count);
+    // Steps of (blocks - 1) / (count - 1) >= 1 rounded to the nearest integer never repeat a block.
+    for (std::uint64_t i = 0; i < count; ++i) {
+        const unsigned __int128 scaled = static_cast<unsigned __int128>(i) * (blocks - 1) + (count - 1) / 2;
+        indices.push_back(static_cast<std::uint64_t>(scaled / (count - 1)));
+    }
+    return indices;
+}
 
 void validateLaunchRequest(const LaunchRequest& request)
 {
@@ -149,15 +183,25 @@ SimResult simulate(LaunchRequest request, const std::atomic<bool>* cancel,
         timedBlocks.push_back(static_cast<std::uint64_t>(request.options.recordBlock));
 
     const std::uint64_t blockCount = static_cast<std::uint64_t>(request.grid.volume());
+    // A sample of blocks: each work item below is one sampled block instead of one SM's blocks.
+    std::vector<std::uint64_t> sample;
+    if (request.options.sampleBlocks > 0 && request.options.sampleBlocks < blockCount) {
+        if (request.options.recordBlock >= 0 || !request.options.trace.blocks.empty())
+            throw InputError("a block sample cannot be recorded or traced: simulate every block to step or trace one");
+        sample = sampleBlockIndices(blockCount, request.options.sampleBlocks);
+        request.options.timing = false;
+    }
+    const bool sampling = !sample.empty();
+    const std::uint64_t blocksToRun = sampling ? sample.size() : blockCount;
     int threads = request.options.hostThreads <= 0 ? static_cast<int>(std::thread::hardware_concurrency())
                                                    : request.options.hostThreads;
-    threads = static_cast<int>(std::clamp<std::uint64_t>(static_cast<std::uint64_t>(std::max(threads, 1)), 1, blockCount));
+    threads = static_cast<int>(std::clamp<std::uint64_t>(static_cast<std::uint64_t>(std::max(threads, 1)), 1, blocksToRun));
     context.concurrent = threads > 1;
 
     // Work is handed out by SM: SM k runs blocks k, k + SMs, k + 2 SMs, ... in order, and its timing
     // is replayed from what its warps issued (see timing_model.h).
     const std::uint64_t smCount = static_cast<std::uint64_t>(context.smCount);
-    const std::uint64_t usedSms = std::min<std::uint64_t>(smCount, blockCount);
+    const std::uint64_t usedSms = sampling ? sample.size() : std::min<std::uint64_t>(smCount, blockCount);
     const bool timingOn = request.options.timing;
     const int resident = timingOn ? residentBlocksPerSm(request.preset, function, request.block.volume(),
                                                         request.dynamicSharedBytes, request.options.registersPerThread)
@@ -191,7 +235,9 @@ SimResult simulate(LaunchRequest request, const std::atomic<bool>* cancel,
                 bool logging = timingComplete.load(std::memory_order_relaxed);
                 runner.setLogging(logging);
                 const std::uint64_t recordsBefore = runner.loggedRecords();
-                for (std::uint64_t block = sm; block < blockCount; block += smCount) {
+                const std::uint64_t first = sampling ? sample[sm] : sm;
+                const std::uint64_t last = sampling ? sample[sm] + 1 : blockCount;
+                for (std::uint64_t block = first; block < last; block += smCount) {
                     if (cancel && cancel->load(std::memory_order_relaxed))
                         cancelled = true;
                     if (cancelled || budgetExceeded)
@@ -233,8 +279,8 @@ SimResult simulate(LaunchRequest request, const std::atomic<bool>* cancel,
                     const std::uint64_t done = blocksDone.fetch_add(1) + 1;
                     if (reportsProgress && progress) {
                         const auto now = std::chrono::steady_clock::now();
-                        if (now - lastReport > std::chrono::milliseconds(100) || done == blockCount) {
-                            progress({done, blockCount});
+                        if (now - lastReport > std::chrono::milliseconds(100) || done == blocksToRun) {
+                            progress({done, blocksToRun});
                             lastReport = now;
                         }
                     }
@@ -291,6 +337,14 @@ SimResult simulate(LaunchRequest request, const std::atomic<bool>* cancel,
         result.trace.truncated = result.trace.truncated || trace.truncated;
         if (auto recording = runner->takeRecording())
             result.recording = std::move(recording);
+    }
+    stats.blocksInGrid = blockCount;
+    if (sampling && stats.blocksSimulated > 0) {
+        // blocksSimulated and warpsSimulated stay the sample's: they say what was run.
+        for (InstructionCounters& counters : stats.perInstruction)
+            scaleCounters(counters, blockCount, stats.blocksSimulated);
+        stats.barriers = scaleCount(stats.barriers, blockCount, stats.blocksSimulated);
+        stats.scaledFromSample = true;
     }
     // The recorded block's issue cycles, in each warp's issue order.
     if (result.recording) {
@@ -407,7 +461,8 @@ SimResult simulate(LaunchRequest request, const std::atomic<bool>* cancel,
     } else if (cancelled) {
         result.status = SimStatus::Cancelled;
         result.statusMessage = "cancelled after " + withThousands(static_cast<std::int64_t>(blocksDone.load())) + " of " +
-                               withThousands(static_cast<std::int64_t>(blockCount)) + " blocks";
+                               withThousands(static_cast<std::int64_t>(blocksToRun)) + (sampling ? " sampled" : "") +
+                               " blocks";
     }
     result.simSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     return result;

@@ -54,7 +54,18 @@ struct SimOptions {
     std::uint64_t maxTimingBytesPerSm = 64ull << 20; // issue records + sectors kept per SM; past it, no timing
     std::int64_t recordBlock = -1;               // linear block to record for stepping (block_recording.h), -1 for none
     BlockRecordingLimits recordLimits;
+    // 0: every block. N >= 2 fewer than the grid's blocks: only sampleBlockIndices(blocks, N) run,
+    // and every count in KernelStats is the sample's scaled by blocks / N (rounded to the nearest
+    // integer). That is exact for kernels whose blocks all do the same work, and an estimate
+    // otherwise (a partial last block, data-dependent loops). No timing model, no recording and no
+    // trace with a sample: they need every block of an SM. The outputs hold only the sample's writes.
+    std::uint64_t sampleBlocks = 0;
 };
+
+// The blocks a sample of `count` out of `blocks` runs: the first, the last, and the others evenly
+// spread between them (round(i x (blocks - 1) / (count - 1))), ascending and distinct. All of them
+// when count >= blocks. Throws InputError for count < 2.
+std::vector<std::uint64_t> sampleBlockIndices(std::uint64_t blocks, std::uint64_t count);
 
 struct LaunchRequest {
     const ptx::Module* module = nullptr;
