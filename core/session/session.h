@@ -57,6 +57,11 @@ struct CeilingsRecord {
     double theoreticalDramGBps = 0;    // 2 x memory clock x bus width (DDR), from the attributes
     double theoreticalFp32Gflops = 0;  // SMs x FP32 lanes per SM x 2 x peak clock
     std::string theoreticalSource;
+    // The matrix-multiply ladder's reference: cuBLAS SGEMM (FP32, no TF32) at the ladder's n, when
+    // the session ran that ladder and libcublas could be loaded. 0 = not measured.
+    double referenceSgemmGflops = 0;
+    int referenceSgemmN = 0;
+    std::string referenceSgemmMethod;  // or why it was not measured
 };
 
 using Dim3 = std::array<std::uint32_t, 3>;
@@ -74,6 +79,8 @@ struct KernelRecord {
     Dim3 grid{1, 1, 1}, block{1, 1, 1};
     std::uint64_t dynamicSharedBytes = 0;
     std::vector<std::string> args;     // argument specs, as the simulator reads them
+    std::string launchSize;            // "gpu" or "sim" (a demo's manifest size), "custom" (files, overrides); "" in older sessions
+    std::string cacheControl;          // "all": L2 flushed before every timed run and replay pass; "none"; "" in older sessions
 };
 
 // CUPTI Activity: one record per launch of the kernel; `durationsNs` has every timed run.
@@ -84,6 +91,7 @@ struct ActivityRecord {
     std::uint64_t staticSharedBytes = 0, dynamicSharedBytes = 0, localBytesPerThread = 0;
     Dim3 grid{1, 1, 1}, block{1, 1, 1};
     std::uint64_t droppedRecords = 0;
+    std::string timer;                 // "cupti_activity", or "cuda_events" when CUPTI was taken (under ncu); "" = cupti_activity
     std::uint64_t medianNs() const;
 };
 
@@ -128,6 +136,28 @@ struct PredictionRecord {
     std::uint64_t branchesUniform = 0, branchesDivergent = 0;
     std::uint64_t fadd = 0, fmul = 0, ffma = 0; // thread-level FP32 operations
     double theoreticalOccupancy = 0;   // with the simulator's register assumption
+    // Blocks the simulator ran and the grid's blocks. When fewer were run (a sample: the first, the
+    // last and evenly spread ones), every count above is the sample's scaled by total / simulated:
+    // exact for kernels whose blocks all do the same work. 0 in older sessions: the whole grid.
+    std::uint64_t simulatedBlocks = 0, totalBlocks = 0;
+};
+
+// The memory ladder measured on this GPU: pointer-chase latency per level (one thread, clock64
+// around a dependent chain longer than the level below, median of several runs) and bandwidth per
+// level. 0 = not measured; `method` says how each value was taken.
+struct HierarchyLevel {
+    std::string level;                 // "shared", "l1", "l2", "dram", "tlb_miss"
+    double latencyCycles = 0;
+    double latencyNs = 0;
+    double bandwidthGBps = 0;
+    std::uint64_t footprintBytes = 0;  // the chain's (or the bandwidth kernel's) working set
+    std::string method;
+};
+
+struct HierarchyRecord {
+    double smClockMHz = 0;             // the clock the cycle counts were converted with
+    std::vector<HierarchyLevel> levels;
+    const HierarchyLevel* find(std::string_view level) const;
 };
 
 // The GPU's outputs compared with the gold reference or the simulator.
@@ -165,6 +195,7 @@ struct Session {
     SessionHeader header;
     std::vector<DeviceRecord> devices; // the device profiled is devices.front()
     std::optional<CeilingsRecord> ceilings;
+    std::optional<HierarchyRecord> hierarchy;
     std::vector<KernelRecord> kernels;
     std::vector<ActivityRecord> activities;
     std::vector<MemcpyRecord> memcpys;

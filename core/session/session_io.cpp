@@ -5,10 +5,15 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <exception>
 #include <fstream>
 #include <istream>
+#include <map>
 #include <ostream>
 #include <sstream>
+#include <stdexcept>
 
 namespace warpscope::session {
 
@@ -54,6 +59,14 @@ const MetricsRecord* Session::metricsFor(const std::string& kernel) const { retu
 const OccupancyRecord* Session::occupancyFor(const std::string& kernel) const { return findByKernel(occupancies, kernel); }
 const PredictionRecord* Session::predictionFor(const std::string& kernel) const { return findByKernel(predictions, kernel); }
 const CheckRecord* Session::checkFor(const std::string& kernel) const { return findByKernel(checks, kernel); }
+
+const HierarchyLevel* HierarchyRecord::find(std::string_view level) const
+{
+    for (const HierarchyLevel& l : levels)
+        if (l.level == level)
+            return &l;
+    return nullptr;
+}
 
 std::optional<double> Session::metric(const std::string& kernel, const std::string& name) const
 {
@@ -136,7 +149,9 @@ void SessionWriter::write(const CeilingsRecord& c)
     writeLine(json{{"type", "ceilings"}, {"measured_dram_gbps", c.measuredDramGBps},
               {"measured_dram_method", c.measuredDramMethod}, {"measured_fp32_gflops", c.measuredFp32Gflops},
               {"measured_fp32_method", c.measuredFp32Method}, {"theoretical_dram_gbps", c.theoreticalDramGBps},
-              {"theoretical_fp32_gflops", c.theoreticalFp32Gflops}, {"theoretical_source", c.theoreticalSource}}.dump());
+              {"theoretical_fp32_gflops", c.theoreticalFp32Gflops}, {"theoretical_source", c.theoreticalSource},
+              {"reference_sgemm_gflops", c.referenceSgemmGflops}, {"reference_sgemm_n", c.referenceSgemmN},
+              {"reference_sgemm_method", c.referenceSgemmMethod}}.dump());
 }
 
 void SessionWriter::write(const KernelRecord& k)
@@ -144,7 +159,8 @@ void SessionWriter::write(const KernelRecord& k)
     writeLine(json{{"type", "kernel"}, {"id", k.id}, {"entry", k.entry}, {"title", k.title}, {"ladder", k.ladder},
               {"ladder_rung", k.ladderRung}, {"source_name", k.sourceName}, {"ptx_fnv1a64", k.ptxHash},
               {"source_fnv1a64", k.sourceHash}, {"grid", dim3(k.grid)}, {"block", dim3(k.block)},
-              {"dynamic_shared_bytes", k.dynamicSharedBytes}, {"args", k.args}}.dump());
+              {"dynamic_shared_bytes", k.dynamicSharedBytes}, {"args", k.args}, {"launch_size", k.launchSize},
+              {"cache_control", k.cacheControl}}.dump());
 }
 
 void SessionWriter::write(const ActivityRecord& a)
@@ -152,7 +168,8 @@ void SessionWriter::write(const ActivityRecord& a)
     writeLine(json{{"type", "activity"}, {"kernel", a.kernel}, {"durations_ns", a.durationsNs},
               {"registers_per_thread", a.registersPerThread}, {"static_shared_bytes", a.staticSharedBytes},
               {"dynamic_shared_bytes", a.dynamicSharedBytes}, {"local_bytes_per_thread", a.localBytesPerThread},
-              {"grid", dim3(a.grid)}, {"block", dim3(a.block)}, {"dropped_records", a.droppedRecords}}.dump());
+              {"grid", dim3(a.grid)}, {"block", dim3(a.block)}, {"dropped_records", a.droppedRecords},
+              {"timer", a.timer}}.dump());
 }
 
 void SessionWriter::write(const MemcpyRecord& m)
@@ -184,7 +201,18 @@ void SessionWriter::write(const PredictionRecord& p)
               {"shared_load_wavefronts", p.sharedLoadWavefronts}, {"shared_store_wavefronts", p.sharedStoreWavefronts},
               {"shared_bank_conflicts", p.sharedBankConflicts}, {"branches_uniform", p.branchesUniform},
               {"branches_divergent", p.branchesDivergent}, {"fadd", p.fadd}, {"fmul", p.fmul}, {"ffma", p.ffma},
-              {"theoretical_occupancy", p.theoreticalOccupancy}}.dump());
+              {"theoretical_occupancy", p.theoreticalOccupancy}, {"simulated_blocks", p.simulatedBlocks},
+              {"total_blocks", p.totalBlocks}}.dump());
+}
+
+void SessionWriter::write(const HierarchyRecord& h)
+{
+    json levels = json::array();
+    for (const HierarchyLevel& l : h.levels)
+        levels.push_back(json{{"level", l.level}, {"latency_cycles", l.latencyCycles}, {"latency_ns", l.latencyNs},
+                              {"bandwidth_gbps", l.bandwidthGBps}, {"footprint_bytes", l.footprintBytes},
+                              {"method", l.method}});
+    writeLine(json{{"type", "hierarchy"}, {"sm_clock_mhz", h.smClockMHz}, {"levels", levels}}.dump());
 }
 
 void SessionWriter::write(const CheckRecord& c)
@@ -220,6 +248,7 @@ void SessionWriter::writeAll(const Session& s)
     write(s.header);
     for (const auto& r : s.devices) write(r);
     if (s.ceilings) write(*s.ceilings);
+    if (s.hierarchy) write(*s.hierarchy);
     for (const auto& r : s.kernels) write(r);
     for (const auto& r : s.activities) write(r);
     for (const auto& r : s.memcpys) write(r);
@@ -301,6 +330,9 @@ CeilingsRecord readCeilings(const json& j)
     c.theoreticalDramGBps = field<double>(j, "theoretical_dram_gbps");
     c.theoreticalFp32Gflops = field<double>(j, "theoretical_fp32_gflops");
     c.theoreticalSource = field<std::string>(j, "theoretical_source");
+    c.referenceSgemmGflops = field<double>(j, "reference_sgemm_gflops");
+    c.referenceSgemmN = field<int>(j, "reference_sgemm_n");
+    c.referenceSgemmMethod = field<std::string>(j, "reference_sgemm_method");
     return c;
 }
 
@@ -321,6 +353,8 @@ KernelRecord readKernel(const json& j)
     k.block = readDim3(j, "block");
     k.dynamicSharedBytes = field<std::uint64_t>(j, "dynamic_shared_bytes");
     k.args = field<std::vector<std::string>>(j, "args");
+    k.launchSize = field<std::string>(j, "launch_size");
+    k.cacheControl = field<std::string>(j, "cache_control");
     return k;
 }
 
@@ -344,6 +378,7 @@ ActivityRecord readActivity(const json& j)
     a.grid = readDim3(j, "grid");
     a.block = readDim3(j, "block");
     a.droppedRecords = field<std::uint64_t>(j, "dropped_records");
+    a.timer = field<std::string>(j, "timer");
     return a;
 }
 
@@ -403,7 +438,38 @@ PredictionRecord readPrediction(const json& j)
     p.fmul = field<std::uint64_t>(j, "fmul");
     p.ffma = field<std::uint64_t>(j, "ffma");
     p.theoreticalOccupancy = field<double>(j, "theoretical_occupancy");
+    p.simulatedBlocks = field<std::uint64_t>(j, "simulated_blocks");
+    p.totalBlocks = field<std::uint64_t>(j, "total_blocks");
+    if (p.totalBlocks > 0 && p.simulatedBlocks > p.totalBlocks)
+        throw std::runtime_error("'simulated_blocks' " + std::to_string(p.simulatedBlocks) + " exceeds 'total_blocks' " +
+                                 std::to_string(p.totalBlocks));
     return p;
+}
+
+HierarchyRecord readHierarchy(const json& j)
+{
+    HierarchyRecord h;
+    h.smClockMHz = field<double>(j, "sm_clock_mhz");
+    const json levels = field<json>(j, "levels", json::array());
+    if (!levels.is_array())
+        throw std::runtime_error("field 'levels' must be an array");
+    for (const json& l : levels) {
+        if (!l.is_object())
+            throw std::runtime_error("every entry of 'levels' must be an object");
+        HierarchyLevel level;
+        level.level = field<std::string>(l, "level");
+        if (level.level.empty())
+            throw std::runtime_error("a level needs a name ('level')");
+        level.latencyCycles = field<double>(l, "latency_cycles");
+        level.latencyNs = field<double>(l, "latency_ns");
+        level.bandwidthGBps = field<double>(l, "bandwidth_gbps");
+        level.footprintBytes = field<std::uint64_t>(l, "footprint_bytes");
+        level.method = field<std::string>(l, "method");
+        if (level.latencyCycles < 0 || level.latencyNs < 0 || level.bandwidthGBps < 0)
+            throw std::runtime_error("level '" + level.level + "' has a negative value");
+        h.levels.push_back(std::move(level));
+    }
+    return h;
 }
 
 CheckRecord readCheck(const json& j)
@@ -484,6 +550,7 @@ void SessionStreamReader::readRecord(std::string_view line)
     try {
         if (type == "device") m_session.devices.push_back(readDevice(j));
         else if (type == "ceilings") m_session.ceilings = readCeilings(j);
+        else if (type == "hierarchy") m_session.hierarchy = readHierarchy(j);
         else if (type == "kernel") m_session.kernels.push_back(readKernel(j));
         else if (type == "activity") m_session.activities.push_back(readActivity(j));
         else if (type == "memcpy") m_session.memcpys.push_back(readMemcpy(j));

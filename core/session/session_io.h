@@ -1,6 +1,6 @@
 // The session stream: JSON Lines, one record per line. The first line is the header
 //   {"format":"warpscope-session","version":1,"producer":...,"created":...,"host":...}
-// and every later line is {"type":"device"|"ceilings"|"kernel"|"activity"|"memcpy"|"metrics"|
+// and every later line is {"type":"device"|"ceilings"|"hierarchy"|"kernel"|"activity"|"memcpy"|"metrics"|
 // "occupancy"|"prediction"|"check"|"progress"|"log"|"error"|"end", ...}. The probe writes it to
 // stdout; saved as .wsprof it is the file. Field names are documented in profiling/README.md.
 #pragma once
@@ -10,6 +10,7 @@
 #include <iosfwd>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace warpscope::session {
@@ -29,6 +30,7 @@ public:
     void write(const MetricsRecord& record);
     void write(const OccupancyRecord& record);
     void write(const PredictionRecord& record);
+    void write(const HierarchyRecord& record);
     void write(const CheckRecord& record);
     void write(const ProgressRecord& record);
     void write(const LogRecord& record);

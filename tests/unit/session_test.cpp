@@ -51,8 +51,18 @@ Session sampleSession()
     k.block = {256, 2, 1};
     k.dynamicSharedBytes = 512;
     k.args = {"n=i32:1048576", "a=f32[n]:random(1)"};
+    k.launchSize = "gpu";
+    k.cacheControl = "all";
     s.kernels.push_back(k);
-    s.activities.push_back({"vector_add", {30, 10, 20}, 16, 0, 512, 0, {4096, 1, 1}, {256, 2, 1}, 0});
+    s.ceilings->referenceSgemmGflops = 51000.5;
+    s.ceilings->referenceSgemmN = 4096;
+    s.ceilings->referenceSgemmMethod = "cublasSgemm";
+    HierarchyRecord h;
+    h.smClockMHz = 1755;
+    h.levels.push_back({"l1", 33.5, 19.1, 30000, 16384, "chase"});
+    h.levels.push_back({"dram", 700, 399, 4000, 1u << 28, "chase, cold"});
+    s.hierarchy = h;
+    s.activities.push_back({"vector_add", {30, 10, 20}, 16, 0, 512, 0, {4096, 1, 1}, {256, 2, 1}, 0, "cuda_events"});
     s.memcpys.push_back({"vector_add", "HtoD", 4194304, 1234});
     MetricsRecord m;
     m.kernel = "vector_add";
@@ -69,6 +79,8 @@ Session sampleSession()
     p.globalLoadSectors = 262144;
     p.ffma = 7;
     p.theoreticalOccupancy = 1.0;
+    p.simulatedBlocks = 256;
+    p.totalBlocks = 4096;
     s.predictions.push_back(p);
     s.checks.push_back({"vector_add", "gold", true, "c: 1048576 elements bit for bit"});
     s.progress.push_back({"counters", "vector_add", 2, 5});
@@ -119,9 +131,38 @@ TEST(SessionFormat, RoundTripKeepsEveryRecord)
     EXPECT_EQ(s.metric("vector_add", metric::kDramRead), 8.0e6);
     EXPECT_FALSE(s.metric("vector_add", metric::kDramWrite).has_value());
     EXPECT_EQ(s.predictionFor("vector_add")->globalLoadSectors, 262144u);
+    EXPECT_EQ(s.predictionFor("vector_add")->simulatedBlocks, 256u);
+    EXPECT_EQ(s.predictionFor("vector_add")->totalBlocks, 4096u);
+    EXPECT_EQ(s.findKernel("vector_add")->launchSize, "gpu");
+    EXPECT_EQ(s.findKernel("vector_add")->cacheControl, "all");
+    EXPECT_EQ(s.activityFor("vector_add")->timer, "cuda_events");
+    EXPECT_EQ(s.ceilings->referenceSgemmN, 4096);
+    ASSERT_TRUE(s.hierarchy);
+    ASSERT_NE(s.hierarchy->find("dram"), nullptr);
+    EXPECT_DOUBLE_EQ(s.hierarchy->find("dram")->latencyNs, 399);
+    EXPECT_EQ(s.hierarchy->find("tlb_miss"), nullptr);
     EXPECT_TRUE(s.checkFor("vector_add")->matches);
     EXPECT_EQ(s.logs[0].message, "hello \"quoted\"\nnewline");
     EXPECT_EQ(s.end->status, "ok");
+}
+
+TEST(SessionFormat, DamagedSampleAndHierarchyRecordsAreSkippedWithTheirLine)
+{
+    const std::string text =
+        "{\"format\":\"warpscope-session\",\"version\":1}\n"
+        "{\"type\":\"prediction\",\"kernel\":\"k\",\"simulated_blocks\":9,\"total_blocks\":4}\n"
+        "{\"type\":\"hierarchy\",\"levels\":[{\"level\":\"l2\",\"latency_cycles\":-1}]}\n"
+        "{\"type\":\"hierarchy\",\"levels\":[{\"latency_cycles\":3}]}\n"
+        "{\"type\":\"end\",\"status\":\"ok\"}\n";
+    const SessionReadResult read = readText(text);
+    ASSERT_EQ(read.problems.size(), 3u);
+    EXPECT_NE(read.problems[0].find("line 2: 'prediction' record: 'simulated_blocks' 9 exceeds 'total_blocks' 4"),
+              std::string::npos) << read.problems[0];
+    EXPECT_NE(read.problems[1].find("line 3: 'hierarchy' record: level 'l2' has a negative value"), std::string::npos)
+        << read.problems[1];
+    EXPECT_NE(read.problems[2].find("line 4"), std::string::npos) << read.problems[2];
+    EXPECT_TRUE(read.session.predictions.empty());
+    EXPECT_FALSE(read.session.hierarchy);
 }
 
 TEST(SessionFormat, UnknownVersionIsRefusedAndSaysSo)
