@@ -41,6 +41,16 @@ CLI::App* addProfileCommand(CLI::App& app, ProfileOptions& options)
     command->add_option("--out", options.out, "also save the session stream to this .wsprof file");
     command->add_flag("--json", options.json, "print the session stream (JSON Lines) instead of a summary");
     command->add_flag("--no-ceilings", options.noCeilings, "skip measuring copy bandwidth and FMA throughput");
+    command->add_flag("--no-hierarchy", options.noHierarchy,
+                      "skip the memory ladder (pointer-chase latency and bandwidth per level)");
+    command->add_option("--size", options.size, "a demo kernel's launch: gpu (fills the GPU) or sim (the simulator's size)")
+        ->capture_default_str();
+    command->add_option("--cache-control", options.cacheControl,
+                        "all: flush L2 before every timed run and replay pass (as ncu); none: warm caches")
+        ->capture_default_str();
+    command->add_option("--sample-blocks", options.sampleBlocks,
+                        "blocks the prediction simulates, counts scaled to the grid; 0: every block up to 256, else 256")
+        ->capture_default_str();
     return command;
 }
 
@@ -59,6 +69,15 @@ int runProfile(const ProfileOptions& options, std::ostream& out, std::ostream& e
     session::resolveMetricSet(options.metrics);
     parseInteger(options.runs, "--runs", 1, 1000);
     parseInteger(options.device, "--device", 0, 255);
+    if (options.size != "gpu" && options.size != "sim")
+        throw InputError("--size '" + options.size + "': allowed are gpu (a launch that fills the GPU) and sim "
+                         "(the simulator's smaller launch)");
+    if (options.cacheControl != "all" && options.cacheControl != "none")
+        throw InputError("--cache-control '" + options.cacheControl +
+                         "': allowed are all (flush L2 before every run, as ncu does) and none (warm caches)");
+    if (parseInteger(options.sampleBlocks, "--sample-blocks", 0, INT64_MAX) == 1)
+        throw InputError("--sample-blocks 1: a sample needs at least 2 blocks (the first and the last), or 0 for the "
+                         "automatic choice");
     std::ofstream saved;
     if (!options.out.empty()) {
         saved.open(options.out, std::ios::binary | std::ios::trunc);
@@ -75,6 +94,9 @@ int runProfile(const ProfileOptions& options, std::ostream& out, std::ostream& e
 
     std::vector<std::string> arguments = {probe, "--metrics", options.metrics, "--runs", options.runs, "--device", options.device};
     if (options.noCeilings) arguments.push_back("--no-ceilings");
+    if (options.noHierarchy) arguments.push_back("--no-hierarchy");
+    arguments.insert(arguments.end(), {"--size", options.size, "--cache-control", options.cacheControl,
+                                       "--sample-blocks", options.sampleBlocks});
     if (!options.kernel.empty()) arguments.insert(arguments.end(), {"--kernel", options.kernel});
     if (!options.grid.empty()) arguments.insert(arguments.end(), {"--grid", options.grid});
     if (!options.block.empty()) arguments.insert(arguments.end(), {"--block", options.block});

@@ -21,6 +21,10 @@ struct ProfileOptions {
     std::string out;
     bool json = false;
     bool noCeilings = false;
+    bool noHierarchy = false;
+    std::string size = "gpu";          // gpu | sim
+    std::string cacheControl = "all";  // all | none
+    std::string sampleBlocks = "0";    // 0 = the probe's automatic choice
 };
 
 CLI::App* addProfileCommand(CLI::App& app, ProfileOptions& options);

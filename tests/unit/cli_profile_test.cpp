@@ -78,6 +78,15 @@ TEST(CliProfile, BadInputExitsTwoBeforeTouchingTheGpu)
     EXPECT_NE(result.err.find("--runs"), std::string::npos) << result.err;
     result = runWarpscope("profile vector_add --arg nope=i32:1");
     EXPECT_EQ(result.exitCode, 2) << result.err;
+    result = runWarpscope("profile vector_add --size medium");
+    EXPECT_EQ(result.exitCode, 2);
+    EXPECT_NE(result.err.find("--size 'medium': allowed are gpu"), std::string::npos) << result.err;
+    result = runWarpscope("profile vector_add --cache-control warm");
+    EXPECT_EQ(result.exitCode, 2);
+    EXPECT_NE(result.err.find("--cache-control 'warm': allowed are all"), std::string::npos) << result.err;
+    result = runWarpscope("profile vector_add --sample-blocks 1");
+    EXPECT_EQ(result.exitCode, 2);
+    EXPECT_NE(result.err.find("at least 2 blocks"), std::string::npos) << result.err;
 }
 
 TEST(CliProfile, MissingProbeIsAFailureThatNamesIt)
