@@ -7,14 +7,21 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <exception>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <sstream>
 #include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 namespace warpscope::kernels {
 
@@ -55,6 +62,7 @@ std::vector<DemoKernel> loadKernels()
                 kernel.ladder = entry.value("ladder", "");
                 kernel.teaches = stringList(entry, "teaches", where);
                 kernel.args = stringList(entry, "args", where);
+                kernel.gpuArgs = stringList(entry, "gpu_args", where);
                 kernel.grid = entry.at("grid").get<std::string>();
                 kernel.block = entry.at("block").get<std::string>();
                 kernel.smem = entry.value("smem", "0");
@@ -67,6 +75,11 @@ std::vector<DemoKernel> loadKernels()
                 kernel.cudaSource = (*topic)->cudaSource;
                 if (!kernel.gold.empty() && !findGold(kernel.gold))
                     throw std::logic_error("gold '" + kernel.gold + "' is not registered");
+                try {
+                    demoArgSpecs(kernel, LaunchSize::Gpu); // every gpu arg parses and names a manifest arg
+                } catch (const InputError& error) {
+                    throw std::logic_error(kernel.id + ": " + error.what());
+                }
                 kernels.push_back(std::move(kernel));
             }
         } catch (const nlohmann::json::exception& error) {
@@ -145,6 +158,32 @@ const ptx::Module& demoModule(const DemoKernel& kernel)
     return *found->second;
 }
 
+std::string_view launchSizeName(LaunchSize size)
+{
+    return size == LaunchSize::Gpu ? "gpu" : "sim";
+}
+
+std::vector<sim::ArgSpec> demoArgSpecs(const DemoKernel& kernel, LaunchSize size)
+{
+    std::vector<sim::ArgSpec> specs;
+    for (const std::string& text : kernel.args)
+        specs.push_back(sim::parseArgSpec(text));
+    if (size == LaunchSize::Sim)
+        return specs;
+    std::vector<std::string> replaced;
+    for (const std::string& text : kernel.gpuArgs) {
+        sim::ArgSpec gpu = sim::parseArgSpec(text);
+        auto same = std::find_if(specs.begin(), specs.end(), [&](const sim::ArgSpec& spec) { return spec.name == gpu.name; });
+        if (same == specs.end())
+            throw std::logic_error(kernel.id + ": gpu_args '" + text + "' names no argument in args");
+        if (std::find(replaced.begin(), replaced.end(), gpu.name) != replaced.end())
+            throw std::logic_error(kernel.id + ": gpu_args names '" + gpu.name + "' twice");
+        replaced.push_back(gpu.name);
+        *same = std::move(gpu);
+    }
+    return specs;
+}
+
 launch::Dim3 evaluateDims(std::string_view text, const std::vector<sim::ResolvedArg>& args, std::string_view what)
 {
     const auto scalars = sim::integerScalars(args);
@@ -174,10 +213,7 @@ launch::Dim3 evaluateDims(std::string_view text, const std::vector<sim::Resolved
 
 DemoLaunch resolveDemoLaunch(const DemoKernel& kernel, const LaunchOverrides& overrides, std::uint64_t maxBufferBytes)
 {
-    std::vector<sim::ArgSpec> specs;
-    for (const std::string& text : kernel.args)
-        specs.push_back(sim::parseArgSpec(text));
-    specs = sim::applyOverrides(std::move(specs), overrides.args);
+    const std::vector<sim::ArgSpec> specs = sim::applyOverrides(demoArgSpecs(kernel, overrides.size), overrides.args);
     DemoLaunch launch;
     launch.args = sim::resolveArgs(specs, maxBufferBytes);
     launch.grid = evaluateDims(overrides.grid.value_or(kernel.grid), launch.args, "--grid");

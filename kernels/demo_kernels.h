@@ -8,12 +8,18 @@
 #include "sim/kernel_args.h"
 #include "sim/simulator.h"
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace warpscope::kernels {
+
+// Which of a demo kernel's two launch sizes: Sim is stepped through in a blink; Gpu fills a real
+// GPU (data several times the L2, many waves) for measurement.
+enum class LaunchSize { Sim, Gpu };
+std::string_view launchSizeName(LaunchSize size); // "sim" / "gpu"
 
 struct DemoCheck {
     std::string buffer;
@@ -30,6 +36,7 @@ struct DemoKernel {
     std::string ladder;
     std::vector<std::string> teaches;
     std::vector<std::string> args;
+    std::vector<std::string> gpuArgs;       // at LaunchSize::Gpu, replace the args of the same name
     std::string grid, block, smem;
     std::vector<DemoCheck> checks;
     std::string gold;                       // empty when there is no gold reference
@@ -47,6 +54,10 @@ std::string demoKernelIds(); // "vector_add, copy_coalesced, ..." for messages
 // The parsed PTX module of a kernel's topic (parsed once, kept for the life of the program).
 const ptx::Module& demoModule(const DemoKernel& kernel);
 
+// The kernel's argument specs at `size`: the manifest's args, with gpu_args replacing those of the
+// same name at Gpu. A gpu arg that names no manifest arg is a manifest defect: std::logic_error.
+std::vector<sim::ArgSpec> demoArgSpecs(const DemoKernel& kernel, LaunchSize size);
+
 // A launch built from a manifest: arguments resolved and initialised, dimensions evaluated.
 struct DemoLaunch {
     std::vector<sim::ResolvedArg> args;
@@ -56,10 +67,11 @@ struct DemoLaunch {
 };
 
 struct LaunchOverrides {
-    std::vector<sim::ArgSpec> args;  // replace manifest args by name
+    std::vector<sim::ArgSpec> args;  // replace the args of `size` by name
     std::optional<std::string> grid; // "X[,Y[,Z]]" expressions
     std::optional<std::string> block;
     std::optional<std::string> smem;
+    LaunchSize size = LaunchSize::Sim; // the manifest's args to start from (last: callers brace-initialise the rest)
 };
 
 // Throws InputError for bad overrides, naming what was wrong.

@@ -18,6 +18,7 @@ void vectorAdd(GoldContext& context);
 void copyCoalesced(GoldContext& context);
 void copyStrided(GoldContext& context);
 void copyOffset(GoldContext& context);
+void copyVec4GridStride(GoldContext& context);
 
 // reduction
 void reduceInterleavedDivergent(GoldContext& context);
@@ -26,6 +27,7 @@ void reduceSequential(GoldContext& context);
 void reduceFirstAddDuringLoad(GoldContext& context);
 void reduceUnrollLastWarp(GoldContext& context);
 void reduceWarpShuffle(GoldContext& context);
+void reduceVec4GridStride(GoldContext& context);
 
 // transpose
 void transposeNaive(GoldContext& context);
@@ -35,6 +37,11 @@ void transposePadded(GoldContext& context);
 // matmul
 void matmulNaive(GoldContext& context);
 void matmulTiled(GoldContext& context);
+void matmul1dBlocktile(GoldContext& context);
+void matmul2dBlocktile(GoldContext& context);
+void matmulVectorized(GoldContext& context);
+void matmulWarptile(GoldContext& context);
+void matmulPrefetch(GoldContext& context);
 
 // divergence
 void divergenceOddEven(GoldContext& context);

@@ -61,6 +61,7 @@ ResolvedTarget resolveTarget(const TargetRequest& request)
         out.module = &demoModule(*demo);
         out.function = out.module->findFunction(demo->entry);
         LaunchOverrides overrides;
+        overrides.size = request.size;
         overrides.args = argOverrides;
         if (!request.grid.empty()) overrides.grid = request.grid;
         if (!request.block.empty()) overrides.block = request.block;
@@ -70,10 +71,7 @@ ResolvedTarget resolveTarget(const TargetRequest& request)
         out.ptxText = std::string(demo->ptx);
         out.sourceText = std::string(demo->cudaSource);
         out.sourceName = "kernels/" + demo->topic + "/" + demo->topic + ".cu";
-        std::vector<sim::ArgSpec> specs;
-        for (const std::string& text : demo->args)
-            specs.push_back(sim::parseArgSpec(text));
-        for (const sim::ArgSpec& spec : sim::applyOverrides(std::move(specs), argOverrides))
+        for (const sim::ArgSpec& spec : sim::applyOverrides(demoArgSpecs(*demo, request.size), argOverrides))
             out.argSpecs.push_back(spec.text);
         return out;
     }

@@ -7,6 +7,7 @@
 #include "ptx/ptx_ir.h"
 #include "sim/simulator.h"
 
+#include <cstdint>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -19,8 +20,9 @@ struct TargetRequest {
     std::string kernel;             // entry in a file (plain or demangled C++ name)
     std::string grid, block, smem;  // overrides (required for files: grid and block)
     std::vector<std::string> args;  // argument specs
-    std::uint64_t maxBufferBytes = 0;
+    std::uint64_t maxBufferBytes = 0; // per buffer; the GPU sizes need up to 1 GiB
     std::string inlineText;         // when set: the .cu/.ptx text itself (the playground's), and target only names it
+    LaunchSize size = LaunchSize::Sim; // demo targets: whose args `args` override (files have only `args`)
 };
 
 struct ResolvedTarget {
@@ -33,7 +35,7 @@ struct ResolvedTarget {
     std::string ptxText;                  // exactly what the module was parsed from
     std::string sourceText;               // the CUDA source ("" for .ptx files)
     std::string sourceName;               // "kernels/<topic>/<topic>.cu" or the user's path
-    std::vector<std::string> argSpecs;    // the specs in effect (manifest merged with overrides)
+    std::vector<std::string> argSpecs;    // the specs in effect (manifest at the size, merged with overrides)
 };
 
 // A .cu file that NVRTC rejected: what() is the compiler's diagnostics, one per line.

@@ -2,7 +2,9 @@
 #include "gold_functions.h"
 #include "gold_support.h"
 
+#include <algorithm>
 #include <cstdint>
+#include <string_view>
 
 namespace warpscope::kernels::gold {
 
@@ -42,6 +44,21 @@ void copyOffset(GoldContext& context)
     if (offset < 0)
         support::unsupported("copy_offset", "offset must not be negative");
     stridedCopy(context, "copy_offset", 1, offset);
+}
+
+void copyVec4GridStride(GoldContext& context)
+{
+    // The float4 loop copies all n / 4 vectors whatever the grid (it strides over them); the scalar
+    // tail's n % 4 elements are copied by the first n % 4 threads of the grid.
+    const std::int64_t n = std::max<std::int64_t>(0, context.integer("n"));
+    const std::int64_t vectorised = n / 4 * 4;
+    const std::int64_t tail = std::min(n - vectorised, support::threadsX(context.launch()));
+    const auto in = context.input<float>("in");
+    auto out = context.expected<float>("out");
+    support::requireElements(in, vectorised + tail, "copy_vec4_grid_stride", "in");
+    support::requireElements(out, vectorised + tail, "copy_vec4_grid_stride", "out");
+    for (std::int64_t i = 0; i < vectorised + tail; ++i)
+        out[i] = in[i];
 }
 
 } // namespace warpscope::kernels::gold

@@ -5,8 +5,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
+#include <string>
 #include <string_view>
+#include <vector>
 
 namespace warpscope::kernels::gold {
 
@@ -73,6 +76,83 @@ void matmulTiled(GoldContext& context)
             }
             C[row * m.n + col] = acc;
         }
+}
+
+namespace {
+
+// The register-blocked rungs: a block of `threads` computes a tileRows x tileColumns tile of C,
+// stepping along k `kStep` at a time with operands outside the matrix loaded as zero, so every
+// element is the fma chain over k < n rounded up to kStep, from 0.0f, ascending (the extra fmas
+// add 0 * 0: they can only turn an accumulated -0 into +0). The vectorised rungs read float4s of
+// rows, which needs n % 4 == 0.
+struct BlocktileShape {
+    std::string_view kernel;
+    GoldDims block;
+    std::int64_t tileRows, tileColumns, kStep;
+    bool vectorised;
+};
+
+void matmulBlocktile(GoldContext& context, const BlocktileShape& shape)
+{
+    const GoldLaunch& launch = context.launch();
+    if (launch.block.x != shape.block.x || launch.block.y != shape.block.y || launch.block.z != shape.block.z)
+        support::unsupported(shape.kernel, "the kernel is written for blocks of " + std::to_string(shape.block.x) +
+                                               (shape.block.y > 1 ? " x " + std::to_string(shape.block.y) : "") + " threads");
+    const std::int64_t n = std::max<std::int64_t>(0, context.integer("n"));
+    if (shape.vectorised && n % 4 != 0)
+        support::unsupported(shape.kernel, "n must be a multiple of 4 (rows are read as float4s), not " + std::to_string(n));
+    const std::int64_t elements = n * n;
+    const auto A = context.input<float>("A");
+    const auto B = context.input<float>("B");
+    auto C = context.expected<float>("C");
+    support::requireElements(A, elements, shape.kernel, "A");
+    support::requireElements(B, elements, shape.kernel, "B");
+    support::requireElements(C, elements, shape.kernel, "C");
+    const std::int64_t rows = std::min<std::int64_t>(n, launch.grid.y * shape.tileRows);
+    const std::int64_t columns = std::min<std::int64_t>(n, launch.grid.x * shape.tileColumns);
+    const std::int64_t paddedK = (n + shape.kStep - 1) / shape.kStep * shape.kStep;
+    // A row of C at a time, k outside and columns inside: each element still sees its fmas in
+    // ascending k, and B is read along its rows (the GPU sizes make the gold reference O(n^3)).
+    std::vector<float> acc(static_cast<std::size_t>(columns));
+    for (std::int64_t row = 0; row < rows; ++row) {
+        std::fill(acc.begin(), acc.end(), 0.0f);
+        for (std::int64_t k = 0; k < n; ++k) {
+            const float a = A[row * n + k];
+            for (std::int64_t col = 0; col < columns; ++col)
+                acc[col] = std::fma(a, B[k * n + col], acc[col]);
+        }
+        for (std::int64_t k = n; k < paddedK; ++k)
+            for (float& value : acc)
+                value = std::fma(0.0f, 0.0f, value);
+        std::copy(acc.begin(), acc.end(), C.begin() + row * n);
+    }
+}
+
+} // namespace
+
+void matmul1dBlocktile(GoldContext& context)
+{
+    matmulBlocktile(context, {"matmul_1d_blocktile", {64, 8, 1}, 64, 64, 8, false});
+}
+
+void matmul2dBlocktile(GoldContext& context)
+{
+    matmulBlocktile(context, {"matmul_2d_blocktile", {16, 16, 1}, 128, 128, 8, false});
+}
+
+void matmulVectorized(GoldContext& context)
+{
+    matmulBlocktile(context, {"matmul_vectorized", {16, 16, 1}, 128, 128, 8, true});
+}
+
+void matmulWarptile(GoldContext& context)
+{
+    matmulBlocktile(context, {"matmul_warptile", {256, 1, 1}, 128, 128, 8, true});
+}
+
+void matmulPrefetch(GoldContext& context)
+{
+    matmulBlocktile(context, {"matmul_prefetch", {256, 1, 1}, 128, 128, 8, true});
 }
 
 } // namespace warpscope::kernels::gold

@@ -5,6 +5,7 @@
 #include "gold_support.h"
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <string_view>
@@ -93,6 +94,25 @@ float warpShuffleDown(std::array<float, kWarpSize> lanes)
     return lanes[0];
 }
 
+// The block reduction of rungs 6 and 7: each warp sums its threads' values with shuffles, lane 0
+// of each warp stores the warp's sum, and warp 0 reduces those the same way (lanes without a warp
+// contribute 0).
+float blockShuffleSum(const std::vector<float>& values)
+{
+    const std::size_t warps = values.size() / kWarpSize;
+    std::array<float, kWarpSize> warpSums{};
+    for (std::size_t warp = 0; warp < warps; ++warp) {
+        std::array<float, kWarpSize> lanes{};
+        for (std::uint32_t lane = 0; lane < kWarpSize; ++lane)
+            lanes[lane] = values[warp * kWarpSize + lane];
+        warpSums[warp] = warpShuffleDown(lanes);
+    }
+    std::array<float, kWarpSize> lanes{};
+    for (std::uint32_t lane = 0; lane < kWarpSize; ++lane)
+        lanes[lane] = lane < warps ? warpSums[lane] : 0.0f;
+    return warpShuffleDown(lanes);
+}
+
 // Runs `partialSum(block)` for every block of the grid and stores it in out[block].
 template <class PartialSum>
 void reduceBlocks(GoldContext& context, std::string_view kernel, PartialSum partialSum)
@@ -123,6 +143,13 @@ ReductionSetup setup(GoldContext& context, std::string_view kernel)
     result.threads = launch.block.x;
     support::requireElements(result.in, result.n, kernel, "in");
     return result;
+}
+
+// The shuffle rungs reduce whole warps and keep at most 32 warp sums.
+void requireWholeWarps(const ReductionSetup& r, std::string_view kernel)
+{
+    if (r.threads == 0 || r.threads % kWarpSize != 0 || r.threads > kWarpSize * kWarpSize)
+        support::unsupported(kernel, "blockDim.x must be a multiple of 32, at most 1024");
 }
 
 } // namespace
@@ -186,23 +213,33 @@ void reduceUnrollLastWarp(GoldContext& context)
 void reduceWarpShuffle(GoldContext& context)
 {
     const ReductionSetup r = setup(context, "reduce_warp_shuffle");
-    if (r.threads == 0 || r.threads % kWarpSize != 0 || r.threads > kWarpSize * kWarpSize)
-        support::unsupported("reduce_warp_shuffle", "blockDim.x must be a multiple of 32, at most 1024");
+    requireWholeWarps(r, "reduce_warp_shuffle");
     reduceBlocks(context, "reduce_warp_shuffle", [&](std::uint32_t block) {
-        const std::vector<float> values = loadTwoPerThread(r.in, r.n, block, r.threads);
-        const std::uint32_t warps = r.threads / kWarpSize;
-        std::array<float, kWarpSize> warpSums{};
-        for (std::uint32_t warp = 0; warp < warps; ++warp) {
-            std::array<float, kWarpSize> lanes{};
-            for (std::uint32_t lane = 0; lane < kWarpSize; ++lane)
-                lanes[lane] = values[warp * kWarpSize + lane];
-            warpSums[warp] = warpShuffleDown(lanes);
+        return blockShuffleSum(loadTwoPerThread(r.in, r.n, block, r.threads));
+    });
+}
+
+void reduceVec4GridStride(GoldContext& context)
+{
+    const ReductionSetup r = setup(context, "reduce_vec4_grid_stride");
+    requireWholeWarps(r, "reduce_vec4_grid_stride");
+    reduceBlocks(context, "reduce_vec4_grid_stride", [&](std::uint32_t block) {
+        // Thread tid starts at float4 number block * B + tid and strides by the grid's thread count,
+        // adding (x + y) + (z + w) of each float4 to a sum that starts at 0; then, if that index
+        // still falls among the last n % 4 floats, the float there.
+        const std::uint64_t vectors = r.n / 4;
+        const std::uint64_t stride = std::uint64_t{context.launch().grid.x} * r.threads;
+        std::vector<float> sums(r.threads);
+        for (std::uint32_t tid = 0; tid < r.threads; ++tid) {
+            const std::uint64_t first = std::uint64_t{block} * r.threads + tid;
+            float sum = 0.0f;
+            for (std::uint64_t i = first; i < vectors; i += stride)
+                sum += (r.in[4 * i] + r.in[4 * i + 1]) + (r.in[4 * i + 2] + r.in[4 * i + 3]);
+            if (vectors * 4 + first < r.n)
+                sum += r.in[vectors * 4 + first];
+            sums[tid] = sum;
         }
-        // Warp 0 reduces the per-warp sums; lanes without a warp contribute 0.
-        std::array<float, kWarpSize> lanes{};
-        for (std::uint32_t lane = 0; lane < kWarpSize; ++lane)
-            lanes[lane] = lane < warps ? warpSums[lane] : 0.0f;
-        return warpShuffleDown(lanes);
+        return blockShuffleSum(sums);
     });
 }
 

@@ -2,11 +2,19 @@
 // the hazards its manifest says it is built to show (none for the clean ones).
 #include "demo_kernels.h"
 #include "gpu/gpu_preset.h"
+#include "kernel_target.h"
+#include "sim/kernel_args.h"
 #include "sim/simulator.h"
+#include "util/input_error.h"
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <map>
 #include <set>
+#include <stdexcept>
+#include <string>
+#include <vector>
 
 using namespace warpscope;
 
@@ -67,4 +75,273 @@ TEST(DemoLadders, ReductionRungsRemoveDivergenceThenBankConflicts)
     EXPECT_GT(conflicts.shared.bankConflicts, 0u);
     EXPECT_EQ(sequential.shared.bankConflicts, 0u);
     EXPECT_LT(sequential.warpInstructions, divergent.warpInstructions);
+}
+
+// ---- the roof rungs: exact statistics at the simulator's size ------------------------------------
+
+namespace {
+
+sim::SimResult simulateDemo(const std::string& id, const kernels::LaunchOverrides& overrides = {})
+{
+    const kernels::DemoKernel* demo = kernels::findDemoKernel(id);
+    EXPECT_NE(demo, nullptr) << id;
+    const kernels::DemoLaunch launch = kernels::resolveDemoLaunch(*demo, overrides, 1ull << 30);
+    sim::LaunchRequest request = kernels::demoLaunchRequest(*demo, launch, *gpu::findPreset("sm_90"));
+    sim::SimResult result = sim::simulate(request);
+    EXPECT_EQ(result.status, sim::SimStatus::Completed) << result.statusMessage;
+    EXPECT_TRUE(result.hazards.empty()) << id << ": " << (result.hazards.empty() ? "" : result.hazards.front().message);
+    const kernels::GoldComparison gold = kernels::compareWithGold(*demo, launch, result.args);
+    EXPECT_TRUE(gold.matches) << id << ": " << gold.detail;
+    return result;
+}
+
+struct ExpectedMemory {
+    std::uint64_t loadRequests, loadSectors, storeRequests, storeSectors;
+    std::uint64_t sharedLoads, sharedLoadWavefronts, sharedStores, sharedStoreWavefronts, bankConflicts;
+    std::uint64_t barriers;
+};
+
+void expectMemory(const sim::KernelStats& stats, const ExpectedMemory& want)
+{
+    EXPECT_EQ(stats.global.loadRequests, want.loadRequests);
+    EXPECT_EQ(stats.global.loadSectors, want.loadSectors);
+    EXPECT_EQ(stats.global.storeRequests, want.storeRequests);
+    EXPECT_EQ(stats.global.storeSectors, want.storeSectors);
+    EXPECT_EQ(stats.shared.loadRequests, want.sharedLoads);
+    EXPECT_EQ(stats.shared.loadWavefronts, want.sharedLoadWavefronts);
+    EXPECT_EQ(stats.shared.storeRequests, want.sharedStores);
+    EXPECT_EQ(stats.shared.storeWavefronts, want.sharedStoreWavefronts);
+    EXPECT_EQ(stats.shared.bankConflicts, want.bankConflicts);
+    EXPECT_EQ(stats.barriers, want.barriers);
+}
+
+} // namespace
+
+TEST(DemoLadders, VectorisedGridStrideCopyMovesTheSameSectorsInAQuarterOfTheRequests)
+{
+    // n = 2^20 floats = 262,144 float4s; grid min(cdiv(2^20, 4096), 1056) = 256 blocks of 256
+    // threads = 2,048 warps; the grid-stride loop runs 262,144 / 65,536 = 4 times per thread.
+    // Each warp's float4 access is 32 x 16 = 512 contiguous bytes: 1 request, 16 sectors.
+    // Loads: 2,048 x 4 = 8,192 requests, x 16 = 131,072 sectors; stores the same. n % 4 == 0, so
+    // the scalar tail loads and stores nothing. copy_coalesced needs 32,768 requests for the same
+    // 131,072 sectors.
+    const sim::KernelStats stats = simulateDemo("copy_vec4_grid_stride").stats;
+    expectMemory(stats, {8192, 131072, 8192, 131072, 0, 0, 0, 0, 0, 0});
+    EXPECT_EQ(stats.global.bytesRequested, stats.global.bytesMoved);
+}
+
+TEST(DemoLadders, VectorisedGridStrideReductionReadsEverySectorOnce)
+{
+    // n = 131,072 floats = 32,768 float4s; grid min(cdiv(131072, 4096), 1056) = 32 blocks of 256
+    // = 256 warps; 32,768 / 8,192 threads = 4 loop trips each: 256 x 4 = 1,024 float4 load
+    // requests of 16 sectors = 16,384 sectors (every byte of the input once, as in rung 6).
+    // Stores: lane 0 of warp 0 writes out[block]: 32 requests, 1 sector each.
+    // Shared: lane 0 of each of the 8 warps stores its warp's sum: 8 x 32 = 256 store requests
+    // of one wavefront; warp 0 reads the 8 sums, 8 banks: 32 loads of one wavefront. One barrier
+    // per block: 32.
+    const sim::KernelStats stats = simulateDemo("reduce_vec4_grid_stride").stats;
+    expectMemory(stats, {1024, 16384, 32, 32, 32, 32, 256, 256, 0, 32});
+}
+
+TEST(DemoLadders, MatmulOneDimensionalBlocktileBroadcastsA)
+{
+    // n = 128: grid 2 x 2 blocks of 64 x 8 threads (16 warps) = 64 warps; k steps of 8: 16.
+    // Per warp and step: A loads 4 rows x 8 floats (one 32-byte sector each): 1 request, 4
+    // sectors; B loads 32 consecutive floats: 1 request, 4 sectors. 64 x 16 x 2 = 2,048 requests,
+    // 8,192 sectors. Stores: 8 per thread, each a warp's 32 consecutive floats: 64 x 8 = 512
+    // requests, 2,048 sectors.
+    // Shared stores: 2 per warp and step, consecutive words: 2,048 requests of one wavefront.
+    // Shared loads: per step 8 k x (1 of B + 8 of A) = 72 per warp: 64 x 16 x 72 = 73,728, all one
+    // wavefront (B consecutive, A one address per warp: a broadcast). Barriers: 2 x 16 x 4 = 128.
+    const sim::KernelStats stats = simulateDemo("matmul_1d_blocktile").stats;
+    expectMemory(stats, {2048, 8192, 512, 2048, 73728, 73728, 2048, 2048, 0, 128});
+}
+
+TEST(DemoLadders, MatmulTwoDimensionalBlocktileShowsItsBankConflicts)
+{
+    // n = 128: one block of 16 x 16 threads = 8 warps; 16 k steps of 8.
+    // Global loads: 4 of A (4 rows x 8 floats: 4 sectors) and 4 of B (32 floats: 4 sectors) per
+    // thread and step: 8 x 16 x 8 = 1,024 requests, 4,096 sectors. Stores: 64 per thread, each
+    // lane one float 8 floats from its neighbour: 32 sectors per request: 8 x 64 = 512 requests,
+    // 16,384 sectors.
+    // Shared stores: 8 per thread and step, consecutive words: 8 x 16 x 8 = 1,024 of one wavefront.
+    // Shared loads: 16 per thread and k, 8 warps x 16 steps x 8 k x 16 = 16,384 requests. A: the
+    // warp's two rows of threads read words 64 apart, same bank: 2 wavefronts. B: lanes 8 words
+    // apart, 4 distinct words per bank: 4 wavefronts. Per warp and k 8 x 2 + 8 x 4 = 48
+    // wavefronts, 8 x 1 + 8 x 3 = 24 conflicts; x 8 x 16 x 8 = 49,152 and 32,768. Barriers: 32.
+    const sim::KernelStats stats = simulateDemo("matmul_2d_blocktile").stats;
+    expectMemory(stats, {1024, 4096, 512, 16384, 16384, 49152, 1024, 1024, 32768, 32});
+    EXPECT_EQ(stats.shared.maxConflictDegree, 4u);
+}
+
+TEST(DemoLadders, MatmulVectorisedLoadsQuarterTheRequests)
+{
+    // n = 128: one block of 16 x 16 threads, 8 warps, 16 k steps.
+    // Global loads: one float4 of A (16 rows x 32 bytes: 16 sectors) and one of B (512 contiguous
+    // bytes: 16 sectors) per thread and step: 8 x 16 x 2 = 256 requests, 4,096 sectors. Stores:
+    // 16 float4s per thread; in a request 2 rows x 16 lanes of 16 bytes, 32 bytes apart: 32
+    // sectors. 8 x 16 = 128 requests, 4,096 sectors.
+    // Shared stores per warp and step: 4 scalar transposed A stores (rows of 132 words: the two
+    // columns land 16 banks apart, one wavefront each) and 1 float4 B store (4 quarter-warp phases,
+    // one wavefront each): 5 requests, 8 wavefronts; x 8 x 16 = 640 and 1,024.
+    // Shared loads: 4 float4s per thread and k, 8 x 16 x 8 x 4 = 4,096 requests. A: a quarter
+    // warp shares one address, 4 phases = 4 wavefronts. B: 8 lanes 8 words apart, 2 words per bank:
+    // 8 wavefronts, 4 conflicts. 8 x 16 x 8 x 2 x (4 + 8) = 24,576 wavefronts, x 2 x 4 = 8,192
+    // conflicts. Barriers: 32.
+    const sim::KernelStats stats = simulateDemo("matmul_vectorized").stats;
+    expectMemory(stats, {256, 4096, 128, 4096, 4096, 24576, 640, 1024, 8192, 32});
+}
+
+TEST(DemoLadders, MatmulWarptileIsConflictFreeAndCoalesced)
+{
+    // As matmul_vectorized, except: each quarter warp reads 32 consecutive floats of B (4
+    // wavefronts per float4 load, no conflicts): 4,096 requests x 4 = 16,384 wavefronts; and a
+    // float4 store covers 4 rows x 128 contiguous bytes: 16 sectors, 128 x 16 = 2,048.
+    const sim::KernelStats stats = simulateDemo("matmul_warptile").stats;
+    expectMemory(stats, {256, 4096, 128, 2048, 4096, 16384, 640, 1024, 0, 32});
+    EXPECT_EQ(stats.global.bytesRequested, stats.global.bytesMoved);
+}
+
+TEST(DemoLadders, MatmulPrefetchHasOneBarrierPerStep)
+{
+    // The same loads and stores as matmul_warptile; barriers: one after the first tiles, then one
+    // per k step: 1 + 16 = 17 instead of 32.
+    const sim::KernelStats stats = simulateDemo("matmul_prefetch").stats;
+    expectMemory(stats, {256, 4096, 128, 2048, 4096, 16384, 640, 1024, 0, 17});
+}
+
+// The vectorised kernels' edges: a scalar tail when n is not a multiple of 4, and matrix sizes
+// that are not a multiple of the tile (zero-filled operands, guarded stores).
+TEST(DemoLadders, RoofRungsHandleTheirEdges)
+{
+    auto withN = [](const std::string& n) {
+        kernels::LaunchOverrides overrides;
+        overrides.args = {sim::parseArgSpec("n=i32:" + n)};
+        return overrides;
+    };
+    simulateDemo("copy_vec4_grid_stride", withN("1048575")); // 3 floats in the tail
+    simulateDemo("copy_vec4_grid_stride", withN("3"));       // nothing but the tail
+    simulateDemo("reduce_vec4_grid_stride", withN("131071"));
+    for (const char* id : {"matmul_1d_blocktile", "matmul_2d_blocktile"})
+        simulateDemo(id, withN("99"));
+    for (const char* id : {"matmul_vectorized", "matmul_warptile", "matmul_prefetch"})
+        simulateDemo(id, withN("100")); // a multiple of 4, not of the 8-wide k step or the tile
+}
+
+// ---- launch sizes --------------------------------------------------------------------------------
+
+TEST(DemoLaunchSizes, NamesAreSimAndGpu)
+{
+    EXPECT_EQ(kernels::launchSizeName(kernels::LaunchSize::Sim), "sim");
+    EXPECT_EQ(kernels::launchSizeName(kernels::LaunchSize::Gpu), "gpu");
+}
+
+TEST(DemoLaunchSizes, GpuArgsReplaceTheManifestArgsOfTheSameName)
+{
+    const std::map<std::string, std::string> topicN = {
+        {"copy", "n=i32:134217728"},      {"vector_add", "n=i32:134217728"}, {"reduction", "n=i32:134217728"},
+        {"transpose", "n=i32:8192"},      {"matmul", "n=i32:4096"},          {"stencil", "n=i32:134217728"},
+        {"histogram", "n=i32:268435456"}, {"divergence", "n=i32:67108864"},
+    };
+    for (const kernels::DemoKernel& demo : kernels::demoKernels()) {
+        SCOPED_TRACE(demo.id);
+        const std::vector<sim::ArgSpec> sim = kernels::demoArgSpecs(demo, kernels::LaunchSize::Sim);
+        const std::vector<sim::ArgSpec> gpu = kernels::demoArgSpecs(demo, kernels::LaunchSize::Gpu);
+        ASSERT_EQ(sim.size(), demo.args.size());
+        ASSERT_EQ(gpu.size(), sim.size());
+        for (std::size_t i = 0; i < sim.size(); ++i) {
+            EXPECT_EQ(sim[i].text, demo.args[i]);
+            EXPECT_EQ(gpu[i].name, sim[i].name); // same parameters, same order
+        }
+        const auto n = topicN.find(demo.topic);
+        if (n == topicN.end()) {
+            EXPECT_TRUE(demo.gpuArgs.empty()) << "a new topic: add its GPU size here";
+            continue;
+        }
+        EXPECT_EQ(demo.gpuArgs, std::vector<std::string>{n->second});
+        for (std::size_t i = 0; i < gpu.size(); ++i)
+            EXPECT_EQ(gpu[i].text, gpu[i].name == "n" ? n->second : demo.args[i]);
+    }
+}
+
+// Every GPU size fills an H100/H200 (132 SMs, 50-60 MB of L2): the memory-bound kernels move at
+// least 256 MB (4x the L2) in at least 20 waves of 8 resident 256-thread blocks per SM (21,120
+// blocks), or are grid-stride kernels sized to exactly one wave (1,056 blocks); no buffer passes
+// 1 GiB. Only the scalars are resolved here: the buffers' sizes are evaluated, not allocated.
+TEST(DemoLaunchSizes, GpuSizesFillAnH100)
+{
+    const std::set<std::string> computeBound = {"matmul"};
+    for (const kernels::DemoKernel& demo : kernels::demoKernels()) {
+        if (demo.gpuArgs.empty())
+            continue;
+        SCOPED_TRACE(demo.id);
+        const std::vector<sim::ArgSpec> specs = kernels::demoArgSpecs(demo, kernels::LaunchSize::Gpu);
+        std::vector<sim::ArgSpec> scalarSpecs;
+        for (const sim::ArgSpec& spec : specs)
+            if (!spec.isBuffer)
+                scalarSpecs.push_back(spec);
+        const std::vector<sim::ResolvedArg> scalars = sim::resolveArgs(scalarSpecs, 0);
+        const auto values = sim::integerScalars(scalars);
+        std::uint64_t bytes = 0;
+        for (const sim::ArgSpec& spec : specs) {
+            if (!spec.isBuffer)
+                continue;
+            const std::uint64_t buffer = static_cast<std::uint64_t>(sim::evaluateExpression(spec.expression, values, spec.name)) *
+                                         sim::elementBytes(spec.type);
+            EXPECT_LE(buffer, 1ull << 30) << spec.text;
+            bytes += buffer;
+        }
+        const launch::Dim3 grid = kernels::evaluateDims(demo.grid, scalars, "grid");
+        const std::int64_t blocks = grid.volume();
+        if (computeBound.contains(demo.topic)) {
+            EXPECT_EQ(values.at("n"), 4096);
+            continue;
+        }
+        EXPECT_GE(bytes, 256'000'000u);
+        EXPECT_TRUE(blocks >= 21'120 || blocks == 132 * 8) << blocks << " blocks";
+    }
+}
+
+TEST(DemoLaunchSizes, ResolveTargetAppliesGpuArgsThenTheUsersOverrides)
+{
+    kernels::TargetRequest request;
+    request.target = "matmul_prefetch";
+    request.size = kernels::LaunchSize::Gpu;
+    request.maxBufferBytes = 1ull << 30;
+    const kernels::ResolvedTarget gpu = kernels::resolveTarget(request);
+    EXPECT_EQ(gpu.argSpecs, (std::vector<std::string>{"A=f32[n*n]:random(1)", "B=f32[n*n]:random(2)", "C=f32[n*n]", "n=i32:4096"}));
+    EXPECT_EQ(gpu.launch.grid.x, 32);
+    EXPECT_EQ(gpu.launch.grid.y, 32);
+    EXPECT_EQ(gpu.launch.args[2].count, 4096u * 4096u);
+
+    // The user's --arg applies on top of the GPU size.
+    request.target = "copy_strided";
+    request.args = {"stride=i32:1", "n=i32:4096"};
+    const kernels::ResolvedTarget overridden = kernels::resolveTarget(request);
+    EXPECT_EQ(overridden.argSpecs, (std::vector<std::string>{"in=f32[n*stride]:random(1)", "out=f32[n]", "n=i32:4096", "stride=i32:1"}));
+    EXPECT_EQ(overridden.launch.grid.x, 16);
+
+    // Only the stride overridden: n stays the GPU size's, and the buffers follow it.
+    request.args = {"stride=i32:1"};
+    request.maxBufferBytes = 1ull << 20; // the GPU size does not fit a 1 MiB cap
+    EXPECT_THROW(kernels::resolveTarget(request), InputError);
+
+    // At the simulator's size nothing changes.
+    request.size = kernels::LaunchSize::Sim;
+    request.args = {};
+    request.maxBufferBytes = 1ull << 30;
+    EXPECT_EQ(kernels::resolveTarget(request).argSpecs,
+              (std::vector<std::string>{"in=f32[n*stride]:random(1)", "out=f32[n]", "n=i32:1048576", "stride=i32:2"}));
+}
+
+TEST(DemoLaunchSizes, BrokenGpuArgsAreManifestDefects)
+{
+    kernels::DemoKernel demo = *kernels::findDemoKernel("vector_add");
+    demo.gpuArgs = {"m=i32:5"};
+    EXPECT_THROW(kernels::demoArgSpecs(demo, kernels::LaunchSize::Gpu), std::logic_error);
+    EXPECT_NO_THROW(kernels::demoArgSpecs(demo, kernels::LaunchSize::Sim)); // the simulator's size ignores them
+    demo.gpuArgs = {"n=i32:64", "n=i32:128"};
+    EXPECT_THROW(kernels::demoArgSpecs(demo, kernels::LaunchSize::Gpu), std::logic_error);
+    demo.gpuArgs = {"n=i33:64"};
+    EXPECT_THROW(kernels::demoArgSpecs(demo, kernels::LaunchSize::Gpu), std::logic_error);
 }
