@@ -7,6 +7,7 @@
 
 #include <cstdlib>
 #include <mutex>
+#include <utility>
 
 namespace warpscope::probe {
 
@@ -17,6 +18,7 @@ constexpr std::size_t kAlignment = 8; // CUPTI requires 8-byte aligned activity 
 
 std::mutex g_mutex;
 ActivityHarvest g_collected;
+bool g_started = false;
 
 void CUPTIAPI bufferRequested(std::uint8_t** buffer, std::size_t* size, std::size_t* maxNumRecords)
 {
@@ -56,15 +58,22 @@ void CUPTIAPI bufferCompleted(CUcontext context, std::uint32_t streamId, std::ui
 
 } // namespace
 
-void startActivity()
+bool startActivity()
 {
-    WS_CUPTI(cuptiActivityRegisterCallbacks(bufferRequested, bufferCompleted));
+    const CUptiResult registered = cuptiActivityRegisterCallbacks(bufferRequested, bufferCompleted);
+    if (registered == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED)
+        return false;
+    WS_CUPTI(registered);
     WS_CUPTI(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL));
     WS_CUPTI(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMCPY));
+    g_started = true;
+    return true;
 }
 
 ActivityHarvest harvestActivity()
 {
+    if (!g_started)
+        return {};
     WS_CUPTI(cuptiActivityFlushAll(1)); // CUPTI_ACTIVITY_FLAG_FLUSH_FORCED: include incomplete buffers
     std::lock_guard lock(g_mutex);
     ActivityHarvest out = std::move(g_collected);
@@ -74,6 +83,9 @@ ActivityHarvest harvestActivity()
 
 void stopActivity()
 {
+    if (!g_started)
+        return;
+    g_started = false;
     cuptiActivityDisable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
     cuptiActivityDisable(CUPTI_ACTIVITY_KIND_MEMCPY);
     cuptiActivityFlushAll(1);

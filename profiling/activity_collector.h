@@ -30,10 +30,12 @@ struct ActivityHarvest {
     std::uint64_t dropped = 0;
 };
 
-// Registers the buffer callbacks and enables the two kinds; throws std::runtime_error naming the
-// CUPTI call that failed.
-void startActivity();
-// Flushes CUPTI's buffers and returns (and forgets) everything collected since the last harvest.
+// Registers the buffer callbacks and enables the two kinds. Returns false, changing nothing, when
+// another tool already subscribed to CUPTI (CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED: the
+// probe runs under ncu or nsys); throws CuptiError naming any other failing call.
+bool startActivity();
+// Flushes CUPTI's buffers and returns (and forgets) everything collected since the last harvest;
+// empty when startActivity() did not start collection.
 ActivityHarvest harvestActivity();
 void stopActivity();
 

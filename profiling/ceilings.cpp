@@ -3,7 +3,10 @@
 #include "ceiling_kernels.h"
 
 #include <algorithm>
+#include <cstddef>
+#include <cstdint>
 #include <limits>
+#include <string>
 
 namespace warpscope::probe {
 

@@ -1,5 +1,7 @@
 #include "device_info.h"
 
+#include <cstddef>
+#include <cstdint>
 #include <fstream>
 #include <regex>
 

@@ -8,6 +8,7 @@
 #include <cuda.h>
 
 #include <csignal>
+#include <exception>
 #include <iostream>
 
 using namespace warpscope;

@@ -21,6 +21,13 @@ std::string probeUsage()
            "  --out FILE          write the session to FILE instead of stdout\n"
            "  --no-ceilings       skip measuring copy bandwidth and FMA throughput\n"
            "  --no-counters       Activity timings only (no hardware counters)\n"
+           "  --no-hierarchy      skip the memory ladder (pointer-chase latency and bandwidth per level)\n"
+           "  --size gpu|sim      a demo kernel's launch: sized to fill a GPU (default) or the simulator's size\n"
+           "  --cache-control all|none\n"
+           "                      all (default): flush L2 before every timed run and replay pass, as ncu does;\n"
+           "                      none: keep what the upload left in the caches (warm)\n"
+           "  --sample-blocks N   blocks the prediction simulates, counts scaled to the grid (N >= 2);\n"
+           "                      0 (default): every block up to 256, else a sample of 256\n"
            "  --kernel NAME       the kernel in FILE.cu / FILE.ptx\n"
            "  --grid X[,Y[,Z]]  --block X[,Y[,Z]]  --smem BYTES  --arg SPEC (repeatable): as in 'warpscope sim'\n"
            "exit codes: 0 ok, 1 a kernel failed or mismatched its reference, 2 bad input, 3 no usable GPU, 4 cancelled\n";
@@ -46,6 +53,23 @@ ProbeOptions parseProbeOptions(int argc, char** argv)
         else if (arg == "--out") options.out = value(i, arg);
         else if (arg == "--no-ceilings") options.ceilings = false;
         else if (arg == "--no-counters") options.counters = false;
+        else if (arg == "--no-hierarchy") options.hierarchy = false;
+        else if (arg == "--size") {
+            options.size = value(i, arg);
+            if (options.size != "gpu" && options.size != "sim")
+                throw InputError("--size '" + options.size + "': allowed are gpu (a launch that fills the GPU) and sim "
+                                 "(the simulator's smaller launch)");
+        } else if (arg == "--cache-control") {
+            options.cacheControl = value(i, arg);
+            if (options.cacheControl != "all" && options.cacheControl != "none")
+                throw InputError("--cache-control '" + options.cacheControl +
+                                 "': allowed are all (flush L2 before every run, as ncu does) and none (warm caches)");
+        } else if (arg == "--sample-blocks") {
+            options.sampleBlocks = static_cast<std::uint64_t>(parseInteger(value(i, arg), "--sample-blocks", 0, INT64_MAX));
+            if (options.sampleBlocks == 1)
+                throw InputError("--sample-blocks 1: a sample needs at least 2 blocks (the first and the last), or 0 for "
+                                 "the automatic choice");
+        }
         else if (arg == "--kernel") options.kernel = value(i, arg);
         else if (arg == "--grid") options.grid = value(i, arg);
         else if (arg == "--block") options.block = value(i, arg);

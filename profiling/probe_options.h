@@ -4,6 +4,7 @@
 
 #include "session/probe_exit.h"
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -22,10 +23,18 @@ struct ProbeOptions {
     std::string out;                // --out FILE (default stdout)
     bool ceilings = true;           // --no-ceilings
     bool counters = true;           // --no-counters: Activity timings only
+    bool hierarchy = true;          // --no-hierarchy: skip the memory ladder (latency and bandwidth per level)
+    std::string size = "gpu";       // --size gpu|sim: which of a demo manifest's launch sizes
+    std::string cacheControl = "all"; // --cache-control all|none: flush L2 before every timed run and replay pass
+    std::uint64_t sampleBlocks = 0; // --sample-blocks N: blocks the prediction simulates; 0 = automatic
     std::string kernel, grid, block, smem;
     std::vector<std::string> args;
     std::vector<std::string> targets; // demo ids, ladder:NAME, FILE.cu, FILE.ptx
 };
+
+// The blocks the prediction simulates when --sample-blocks is 0: every block of a grid of up to
+// kAutoSampleBlocks, otherwise a sample of that many (the first, the last and evenly spread ones).
+inline constexpr std::uint64_t kAutoSampleBlocks = 256;
 
 // Throws InputError naming the flag and what is allowed.
 ProbeOptions parseProbeOptions(int argc, char** argv);

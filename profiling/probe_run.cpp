@@ -5,6 +5,8 @@
 
 #include "ceilings.h"
 #include "activity_collector.h"
+#include "cublas_reference.h"
+#include "hierarchy.h"
 #include "cupti_check.h"
 #include "device_info.h"
 #include "driver_api.h"
@@ -24,13 +26,19 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <ctime>
+#include <exception>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <memory>
 #include <optional>
+#include <string>
 #include <thread>
+#include <utility>
+#include <vector>
 
 namespace warpscope::probe {
 
@@ -39,6 +47,7 @@ std::atomic<bool> g_cancelRequested{false};
 namespace {
 
 constexpr double kFloatTolerance = 1e-5; // relative, for float buffers (see profiling/README.md)
+constexpr std::uint64_t kMaxBufferBytes = std::uint64_t{4} << 30; // per argument buffer, GPU-sized launches included
 
 std::string utcNow()
 {
@@ -141,8 +150,11 @@ private:
 };
 
 // GPU outputs against the simulator's, element by element: integers exactly, floats within
-// kFloatTolerance x max(1, |reference|). Returns the first difference, or "".
-std::string compareBuffers(const std::vector<sim::ResolvedArg>& gpu, const std::vector<sim::ResolvedArg>& reference)
+// kFloatTolerance x max(1, |reference|). Returns the first difference, or "". With `before` (the
+// arguments as uploaded), only the elements the simulator changed are compared, and `compared`
+// counts them: a block sample writes only its blocks' outputs.
+std::string compareBuffers(const std::vector<sim::ResolvedArg>& gpu, const std::vector<sim::ResolvedArg>& reference,
+                           const std::vector<sim::ResolvedArg>* before = nullptr, std::uint64_t* compared = nullptr)
 {
     for (std::size_t a = 0; a < gpu.size(); ++a) {
         if (!gpu[a].isBuffer)
@@ -152,6 +164,10 @@ std::string compareBuffers(const std::vector<sim::ResolvedArg>& gpu, const std::
         for (std::uint64_t i = 0; i < arg.bytes.size() / size; ++i) {
             const std::uint8_t* g = arg.bytes.data() + i * size;
             const std::uint8_t* r = reference[a].bytes.data() + i * size;
+            if (before && std::memcmp(r, (*before)[a].bytes.data() + i * size, size) == 0)
+                continue;
+            if (compared)
+                ++*compared;
             bool same = std::memcmp(g, r, size) == 0;
             if (!same && sim::isFloatElement(arg.type)) {
                 double gv = 0, rv = 0;
@@ -196,6 +212,8 @@ session::PredictionRecord predictionFrom(const std::string& kernel, const sim::S
     p.sharedBankConflicts = s.shared.bankConflicts;
     p.branchesUniform = s.branchesUniform;
     p.branchesDivergent = s.branchesDivergent;
+    p.simulatedBlocks = s.blocksSimulated;
+    p.totalBlocks = s.blocksInGrid;
     for (std::size_t i = 0; i < s.perInstruction.size() && i < function.instructions.size(); ++i) {
         const ptx::Instruction& instruction = function.instructions[i];
         if (instruction.type != ptx::Type::F32)
@@ -252,6 +270,21 @@ private:
         return finish("error", exit);
     }
     bool cancelled() const { return g_cancelRequested.load(); }
+    // --cache-control all: writes a buffer twice L2's size, so nothing a kernel reads is still in L2.
+    void flushL2()
+    {
+        if (m_flush == 0)
+            return;
+        WS_CU(m_driver->cuMemsetD8(m_flush, static_cast<unsigned char>(++m_flushValue), m_flushBytes));
+        WS_CU(m_driver->cuCtxSynchronize());
+    }
+    std::function<void()> flusher()
+    {
+        if (m_flush == 0)
+            return {};
+        return [this] { flushL2(); };
+    }
+    void measureSgemmReference(const std::vector<Target>& targets, session::CeilingsRecord& ceilings);
     bool profileKernel(Target& target, const DriverApi& d, const session::DeviceRecord& device, const gpu::GpuPreset& preset);
 
     const ProbeOptions& m_options;
@@ -262,6 +295,11 @@ private:
     std::vector<std::string> m_metrics;
     int m_done = 0, m_total = 0;
     bool m_anyMismatch = false;
+    bool m_activity = true;            // false: another tool holds CUPTI Activity; timed with CUDA events
+    const DriverApi* m_driver = nullptr;
+    CUdeviceptr m_flush = 0;
+    std::size_t m_flushBytes = 0;
+    unsigned m_flushValue = 0;
 };
 
 int ProbeSession::run()
@@ -277,7 +315,8 @@ int ProbeSession::run()
         request.block = m_options.block;
         request.smem = m_options.smem;
         request.args = m_options.args;
-        request.maxBufferBytes = sim::SimOptions{}.maxBufferBytes;
+        request.size = m_options.size == "gpu" ? kernels::LaunchSize::Gpu : kernels::LaunchSize::Sim;
+        request.maxBufferBytes = kMaxBufferBytes;
         Target target{kernels::resolveTarget(request), {}};
         const kernels::ResolvedTarget& r = target.resolved;
         session::KernelRecord& k = target.record;
@@ -293,6 +332,12 @@ int ProbeSession::run()
         k.block = toDim3(r.launch.block.x, r.launch.block.y, r.launch.block.z);
         k.dynamicSharedBytes = r.launch.dynamicSharedBytes;
         k.args = r.argSpecs;
+        const bool overridden = !m_options.grid.empty() || !m_options.block.empty() || !m_options.smem.empty() ||
+                                !m_options.args.empty();
+        k.launchSize = !r.demo || overridden ? "custom"
+                       : request.size == kernels::LaunchSize::Gpu && !r.demo->gpuArgs.empty() ? "gpu"
+                                                                                             : "sim";
+        k.cacheControl = m_options.cacheControl;
         if (r.demo) {
             k.title = r.demo->title;
             k.ladder = r.demo->ladder;
@@ -347,10 +392,30 @@ int ProbeSession::runOnDevice(std::vector<Target>& targets)
     CUcontext context = nullptr;
     WS_CU(d.cuDevicePrimaryCtxRetain(&context, cuDevice));
     WS_CU(d.cuCtxSetCurrent(context));
-    startActivity();
+    m_driver = &d;
+    m_activity = startActivity();
     device.cuptiVersion = cuptiVersionText();
+    if (m_options.cacheControl == "all") {
+        m_flushBytes = std::max<std::size_t>(2 * device.l2Bytes, std::size_t{8} << 20);
+        WS_CU(d.cuMemAlloc(&m_flush, m_flushBytes));
+    }
+    struct FreeFlush {
+        ProbeSession& session;
+        ~FreeFlush()
+        {
+            if (session.m_flush)
+                session.m_driver->cuMemFree(session.m_flush);
+            session.m_flush = 0;
+        }
+    } freeFlush{*this};
 
-    if (m_options.counters) {
+    if (!m_activity) {
+        // Under ncu or nsys: that tool owns CUPTI and measures the counters itself.
+        log("warning", "another tool holds CUPTI (CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED: running under ncu "
+                       "or nsys?): timing with CUDA events instead, and no counters from the probe");
+        device.countersAllowed = false;
+        device.countersMessage = "another profiler holds CUPTI (ncu or nsys): its own report has the counters";
+    } else if (m_options.counters) {
         try {
             m_profiler = std::make_unique<RangeProfiler>(context, m_options.device, m_metrics);
             device.chip = m_profiler->chipName();
@@ -367,7 +432,8 @@ int ProbeSession::runOnDevice(std::vector<Target>& targets)
     m_writer.write(device);
 
     const int passes = m_profiler ? static_cast<int>(m_profiler->passes()) : 0;
-    m_total = (m_options.ceilings ? 1 : 0) + static_cast<int>(targets.size()) * (2 + m_options.runs + passes);
+    m_total = (m_options.ceilings ? 1 : 0) + (m_options.hierarchy ? 1 : 0) +
+              static_cast<int>(targets.size()) * (2 + m_options.runs + passes);
     if (m_profiler && !m_profiler->unavailable().empty()) {
         std::string names;
         for (const std::string& name : m_profiler->unavailable())
@@ -378,9 +444,15 @@ int ProbeSession::runOnDevice(std::vector<Target>& targets)
     if (m_options.ceilings) {
         session::CeilingsRecord ceilings = theoreticalCeilings(device);
         measureCeilings(d, device, ceilings);
+        measureSgemmReference(targets, ceilings);
         harvestActivity(); // the ceiling runs are not the user's kernels
         m_writer.write(ceilings);
         progress("ceilings", "", 1);
+    }
+    if (m_options.hierarchy && !cancelled()) {
+        m_writer.write(measureHierarchy(d, device, flusher()));
+        harvestActivity();
+        progress("hierarchy", "", 1);
     }
     if (cancelled())
         return finish("cancelled", ProbeExit::Cancelled);
@@ -401,6 +473,9 @@ int ProbeSession::runOnDevice(std::vector<Target>& targets)
     }
     stopActivity();
     m_profiler.reset();
+    if (m_flush != 0)
+        d.cuMemFree(m_flush);
+    m_flush = 0;
     d.cuDevicePrimaryCtxRelease(cuDevice);
     return finish("ok", m_anyMismatch ? ProbeExit::Failure : ProbeExit::Ok);
 }
@@ -416,6 +491,11 @@ bool ProbeSession::profileKernel(Target& target, const DriverApi& d, const sessi
     sim::LaunchRequest request = kernels::targetLaunchRequest(r, preset);
     request.options.timing = false;
     request.options.hostThreads = 0;
+    request.options.maxBufferBytes = kMaxBufferBytes;
+    const std::uint64_t blocks = static_cast<std::uint64_t>(r.launch.grid.volume());
+    request.options.sampleBlocks = m_options.sampleBlocks > 0 ? m_options.sampleBlocks
+                                   : blocks > kAutoSampleBlocks ? kAutoSampleBlocks
+                                                                : 0;
     std::optional<sim::SimResult> simulated;
     try {
         simulated = sim::simulate(request);
@@ -460,12 +540,15 @@ bool ProbeSession::profileKernel(Target& target, const DriverApi& d, const sessi
     WS_CU(d.cuFuncGetAttribute(&staticShared, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, function));
 
     KernelArguments args(d, r.launch.args);
-    auto launch = [&] {
+    auto launchAsync = [&] {
         WS_CU(d.cuLaunchKernel(function, static_cast<unsigned>(r.launch.grid.x), static_cast<unsigned>(r.launch.grid.y),
                                static_cast<unsigned>(r.launch.grid.z), static_cast<unsigned>(r.launch.block.x),
                                static_cast<unsigned>(r.launch.block.y), static_cast<unsigned>(r.launch.block.z),
                                static_cast<unsigned>(r.launch.dynamicSharedBytes),
                                nullptr, args.params(), nullptr));
+    };
+    auto launch = [&] {
+        launchAsync();
         WS_CU(d.cuCtxSynchronize());
     };
 
@@ -474,7 +557,18 @@ bool ProbeSession::profileKernel(Target& target, const DriverApi& d, const sessi
     const std::vector<sim::ResolvedArg> outputs = args.download();
     session::CheckRecord check;
     check.kernel = id;
-    if (r.demo && !r.demo->gold.empty()) {
+    if (simulated && simulated->stats.scaledFromSample) {
+        // A block sample ran: its blocks' outputs are the reference (the gold reference would need
+        // the whole GPU-sized launch on one CPU core).
+        check.reference = "simulator";
+        std::uint64_t compared = 0;
+        check.detail = compareBuffers(outputs, simulated->args, &r.launch.args, &compared);
+        check.matches = check.detail.empty();
+        if (check.matches)
+            check.detail = "the " + std::to_string(compared) + " output elements the " +
+                           std::to_string(simulated->stats.blocksSimulated) +
+                           " sampled blocks wrote equal the simulator's (integers exactly, floats within 1e-5 relative)";
+    } else if (r.demo && !r.demo->gold.empty()) {
         kernels::DemoKernel widened = *r.demo;
         for (kernels::DemoCheck& c : widened.checks)
             for (const sim::ResolvedArg& arg : r.launch.args)
@@ -516,10 +610,38 @@ bool ProbeSession::profileKernel(Target& target, const DriverApi& d, const sessi
     if (cancelled())
         return false;
 
-    // 2. Timing: each run on freshly uploaded inputs, durations from the Activity records.
+    // 2. Timing: each run on freshly uploaded inputs (and, with cache control, L2 flushed after the
+    // upload), durations from the Activity records, or from CUDA events when another tool holds CUPTI.
+    std::vector<std::uint64_t> eventDurations;
+    CUevent start = nullptr, stop = nullptr;
+    if (!m_activity) {
+        WS_CU(d.cuEventCreate(&start, CU_EVENT_DEFAULT));
+        WS_CU(d.cuEventCreate(&stop, CU_EVENT_DEFAULT));
+    }
+    struct DestroyEvents {
+        const DriverApi& d;
+        CUevent& start;
+        CUevent& stop;
+        ~DestroyEvents()
+        {
+            if (start) d.cuEventDestroy(start);
+            if (stop) d.cuEventDestroy(stop);
+        }
+    } destroyEvents{d, start, stop};
     for (int run = 0; run < m_options.runs; ++run) {
         args.upload();
-        launch();
+        flushL2();
+        if (m_activity) {
+            launch();
+        } else {
+            WS_CU(d.cuEventRecord(start, nullptr));
+            launchAsync();
+            WS_CU(d.cuEventRecord(stop, nullptr));
+            WS_CU(d.cuEventSynchronize(stop));
+            float ms = 0;
+            WS_CU(d.cuEventElapsedTime(&ms, start, stop));
+            eventDurations.push_back(static_cast<std::uint64_t>(std::llround(static_cast<double>(ms) * 1e6)));
+        }
         progress("timing", id, 1);
         if (cancelled())
             return false;
@@ -527,6 +649,15 @@ bool ProbeSession::profileKernel(Target& target, const DriverApi& d, const sessi
     const ActivityHarvest timed = harvestActivity();
     session::ActivityRecord activity;
     activity.kernel = id;
+    activity.timer = m_activity ? "cupti_activity" : "cuda_events";
+    activity.durationsNs = eventDurations;
+    if (!m_activity) {
+        activity.registersPerThread = registers;
+        activity.staticSharedBytes = static_cast<std::uint64_t>(staticShared);
+        activity.dynamicSharedBytes = r.launch.dynamicSharedBytes;
+        activity.grid = toDim3(r.launch.grid.x, r.launch.grid.y, r.launch.grid.z);
+        activity.block = toDim3(r.launch.block.x, r.launch.block.y, r.launch.block.z);
+    }
     activity.droppedRecords = timed.dropped + first.dropped;
     for (const KernelActivity& k : timed.kernels) {
         if (k.name != r.function->name)
@@ -569,7 +700,24 @@ bool ProbeSession::profileKernel(Target& target, const DriverApi& d, const sessi
         args.upload();
         RangeMeasurement measured;
         try {
-            measured = m_profiler->measure(launch);
+            if (m_flush != 0) {
+                // Every pass starts as cold as a timed run: the probe replays, restoring the inputs
+                // and flushing L2 before each pass. Where user replay is refused, CUPTI replays.
+                try {
+                    measured = m_profiler->measure(launch, [&] {
+                        args.upload();
+                        flushL2();
+                    });
+                } catch (const CuptiError& error) {
+                    log("warning", id + ": user replay refused (" + error.what() +
+                                       "); counters measured with kernel replay, L2 not flushed between passes");
+                    args.upload();
+                    flushL2();
+                    measured = m_profiler->measure(launch);
+                }
+            } else {
+                measured = m_profiler->measure(launch);
+            }
         } catch (const CountersNotPermitted& error) {
             // Refused only at the first measurement: keep the timings, stop asking for counters.
             m_writer.write(session::ErrorRecord{"counters_not_permitted", error.what(), "", false});
@@ -581,6 +729,7 @@ bool ProbeSession::profileKernel(Target& target, const DriverApi& d, const sessi
         session::MetricsRecord metrics;
         metrics.kernel = id;
         metrics.passes = static_cast<int>(m_profiler->passes());
+        metrics.replay = measured.replay;
         metrics.values = measured.values;
         metrics.units = m_profiler->units();
         metrics.unavailable = m_profiler->unavailable();
@@ -590,6 +739,48 @@ bool ProbeSession::profileKernel(Target& target, const DriverApi& d, const sessi
         progress("counters", id, metrics.passes);
     }
     return true;
+}
+
+void ProbeSession::measureSgemmReference(const std::vector<Target>& targets, session::CeilingsRecord& ceilings)
+{
+    const Target* matmul = nullptr;
+    for (const Target& target : targets)
+        if (target.resolved.demo && target.resolved.demo->ladder == "matmul") {
+            matmul = &target;
+            break;
+        }
+    if (!matmul)
+        return;
+    const std::vector<sim::ResolvedArg>& args = matmul->resolved.launch.args;
+    auto find = [&](const std::string& name) -> const sim::ResolvedArg* {
+        for (const sim::ResolvedArg& arg : args)
+            if (arg.name == name)
+                return &arg;
+        return nullptr;
+    };
+    const sim::ResolvedArg *a = find("A"), *b = find("B"), *n = find("n");
+    if (!a || !b || !n || a->type != sim::ElementType::F32 || b->type != sim::ElementType::F32) {
+        ceilings.referenceSgemmMethod = "not measured: " + matmul->record.id + " has no float A, B and n arguments";
+        return;
+    }
+    const int size = static_cast<int>(n->integerValue);
+    std::vector<float> matrixA(a->bytes.size() / sizeof(float)), matrixB(b->bytes.size() / sizeof(float));
+    std::memcpy(matrixA.data(), a->bytes.data(), matrixA.size() * sizeof(float));
+    std::memcpy(matrixB.data(), b->bytes.data(), matrixB.size() * sizeof(float));
+    const SgemmReference reference = measureCublasSgemm(*m_driver, size, matrixA, matrixB, 5, flusher());
+    if (!reference.measured) {
+        ceilings.referenceSgemmMethod = "not measured: " + reference.why;
+        log("warning", "cuBLAS SGEMM reference " + ceilings.referenceSgemmMethod);
+        return;
+    }
+    if (!reference.matches) {
+        ceilings.referenceSgemmMethod = "not used: its result failed the check: " + reference.check;
+        log("warning", "cuBLAS SGEMM reference " + ceilings.referenceSgemmMethod);
+        return;
+    }
+    ceilings.referenceSgemmGflops = reference.gflops;
+    ceilings.referenceSgemmN = size;
+    ceilings.referenceSgemmMethod = reference.method + "; checked: " + reference.check;
 }
 
 } // namespace

@@ -142,8 +142,9 @@ bool RangeProfiler::tryAddMetrics(const std::vector<std::string>& metrics)
     return cuptiProfilerHostConfigAddMetrics(&add) == CUPTI_SUCCESS;
 }
 
-RangeMeasurement RangeProfiler::measure(const std::function<void()>& launch)
+RangeMeasurement RangeProfiler::measure(const std::function<void()>& launch, const std::function<void()>& beforePass)
 {
+    const bool userReplay = static_cast<bool>(beforePass);
     CUpti_RangeProfiler_Enable_Params enable{CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE};
     enable.ctx = m_context;
     WS_COUNTERS(cuptiRangeProfilerEnable(&enable));
@@ -181,7 +182,7 @@ RangeMeasurement RangeProfiler::measure(const std::function<void()>& launch)
     config.counterDataImageSize = counterData.size();
     config.pCounterDataImage = counterData.data();
     config.range = CUPTI_AutoRange;
-    config.replayMode = CUPTI_KernelReplay;
+    config.replayMode = userReplay ? CUPTI_UserReplay : CUPTI_KernelReplay;
     config.maxRangesPerPass = kMaxRanges;
     config.numNestingLevels = 1;
     config.minNestingLevel = 1;
@@ -189,9 +190,12 @@ RangeMeasurement RangeProfiler::measure(const std::function<void()>& launch)
     config.targetNestingLevel = 1;
     WS_COUNTERS(cuptiRangeProfilerSetConfig(&config));
 
-    // Kernel replay runs every pass inside the one launch; the loop only guards the API contract.
+    // Kernel replay runs every pass inside the one launch, and the loop only guards the API
+    // contract; user replay takes one round per pass.
     bool allSubmitted = false;
     for (int round = 0; !allSubmitted && round < 64; ++round) {
+        if (userReplay)
+            beforePass();
         CUpti_RangeProfiler_Start_Params start{CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
         start.pRangeProfilerObject = object;
         WS_COUNTERS(cuptiRangeProfilerStart(&start));
@@ -228,6 +232,7 @@ RangeMeasurement RangeProfiler::measure(const std::function<void()>& launch)
     WS_CUPTI(cuptiProfilerHostEvaluateToGpuValues(&evaluate));
 
     RangeMeasurement out;
+    out.replay = userReplay ? "user" : "kernel";
     out.rangesDropped = decode.numOfRangeDropped;
     for (std::size_t i = 0; i < names.size(); ++i)
         out.values[m_metrics[i]] = values[i];

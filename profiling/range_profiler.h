@@ -5,6 +5,7 @@
 
 #include <cuda.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -28,6 +29,7 @@ std::string counterPermissionHelp();
 struct RangeMeasurement {
     std::map<std::string, double> values;
     std::size_t rangesDropped = 0;
+    std::string replay = "kernel";     // "kernel" (CUPTI replays) or "user" (the probe replays each pass)
 };
 
 class RangeProfiler {
@@ -45,9 +47,11 @@ public:
     const std::vector<std::string>& unavailable() const { return m_unavailable; }
     const std::map<std::string, std::string>& units() const { return m_units; } // CUPTI's dimension units
 
-    // Runs `launch` (one kernel launch, synchronised) under the profiler; CUPTI replays the kernel
-    // once per pass, restoring device memory between passes.
-    RangeMeasurement measure(const std::function<void()>& launch);
+    // Runs `launch` (one kernel launch, synchronised) under the profiler. Without `beforePass`,
+    // CUPTI replays the kernel once per pass (kernel replay), restoring device memory between
+    // passes. With it, the probe replays (user replay): before each pass `beforePass` restores the
+    // inputs and flushes L2, then `launch` runs; `replay` is "user" or "kernel" afterwards.
+    RangeMeasurement measure(const std::function<void()>& launch, const std::function<void()>& beforePass = {});
 
 private:
     void initializeHost();

@@ -39,4 +39,6 @@ if grep -q '"matches":false' "$out/all.wsprof"; then
   echo "a GPU output differs from its reference:"; grep '"matches":false' "$out/all.wsprof"; exit 1
 fi
 grep -q '"type":"end","status":"ok"' "$out/all.wsprof" || { echo "no end record with status ok"; exit 1; }
+grep -q '"type":"hierarchy"' "$out/all.wsprof" || { echo "no hierarchy record (the memory ladder)"; exit 1; }
+grep -q '"launch_size":"gpu"' "$out/all.wsprof" || { echo "no kernel ran at its GPU size"; exit 1; }
 echo "gpu.probe: $count kernels measured and checked"
