@@ -17,7 +17,7 @@ PACKAGES=(
   qt6-base-dev libqt6opengl6-dev qt6-svg-dev qt6-base-dev-tools
   libqcustomplot-dev libimgui-dev
   nlohmann-json3-dev libcli11-dev
-  libgtest-dev libbenchmark-dev
+  libgtest-dev libbenchmark-dev iwyu
   libgl-dev libgl1-mesa-dri libegl-mesa0 mesa-utils-bin
   xvfb xauth fonts-dejavu-core
 )

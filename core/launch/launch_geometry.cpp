@@ -3,6 +3,7 @@
 #include "util/input_error.h"
 #include "util/parse.h"
 
+#include <cstddef>
 #include <vector>
 
 namespace warpscope::launch {

@@ -4,9 +4,11 @@
 #include "numerics/mlp_kernels.h"
 
 #include <cmath>
+#include <cstddef>
 #include <limits>
 #include <numeric>
 #include <stdexcept>
+#include <utility>
 
 namespace warpscope::numerics {
 

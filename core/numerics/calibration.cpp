@@ -185,7 +185,9 @@ ClipRange mseOptimalRange(std::span<const float> values, Format format)
     high = std::max(high, 0.0);
     if (low == high)
         return {0, 0};
-    const double a = minimiseOnInterval(1.0, [&](double shrink) {
+    // Copies, not the structured bindings themselves: capturing those needs C++20 support that
+    // clang before 16 (the include check's parser) lacks.
+    const double a = minimiseOnInterval(1.0, [&, low = low, high = high](double shrink) {
         return quantizationMse(values, quantParams({shrink * low, shrink * high}, format, QuantScheme::Asymmetric), format);
     });
     return {a * low, a * high};

@@ -11,6 +11,7 @@
 
 #include "numerics/quantizer.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <vector>

@@ -8,6 +8,7 @@
 
 #include "numerics/synthetic_data.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <span>

@@ -4,6 +4,8 @@
 
 #include <charconv>
 #include <cmath>
+#include <optional>
+#include <system_error>
 
 namespace warpscope::numerics {
 namespace {

@@ -5,6 +5,7 @@
 #include "numerics/calibration.h"
 #include "numerics/quantizer.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <vector>

@@ -3,6 +3,7 @@
 
 #include "occupancy/occupancy.h"
 
+#include <cstddef>
 #include <vector>
 
 namespace warpscope::occupancy {

@@ -5,7 +5,9 @@
 #include "ptx/cfg.h"
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace warpscope::ptx {

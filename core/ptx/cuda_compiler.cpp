@@ -12,6 +12,7 @@
 #include <optional>
 #include <stdexcept>
 #include <system_error>
+#include <utility>
 
 // The toolkit's headers (cuda_fp16.h, cooperative_groups.h, cccl/cuda/std/...) are usable from
 // NVRTC when their folder is on its include path. CMake passes the toolkit it found.

@@ -5,6 +5,9 @@
 #include <bit>
 #include <cctype>
 #include <charconv>
+#include <cstddef>
+#include <string>
+#include <system_error>
 #include <unordered_map>
 
 namespace warpscope::ptx {

@@ -3,6 +3,7 @@
 
 #include "ptx/ptx_ir.h"
 
+#include <cstdint>
 #include <optional>
 #include <string_view>
 #include <vector>

@@ -5,6 +5,7 @@
 
 #include "ptx/ptx_error.h"
 
+#include <cstddef>
 #include <string>
 #include <unordered_map>
 #include <vector>

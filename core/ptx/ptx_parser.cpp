@@ -10,12 +10,17 @@
 #include "ptx/ptx_validate.h"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cctype>
 #include <charconv>
+#include <cstdint>
 #include <cstring>
 #include <optional>
+#include <string>
 #include <unordered_map>
+#include <utility>
+#include <vector>
 
 namespace warpscope::ptx {
 

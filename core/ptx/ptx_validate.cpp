@@ -2,6 +2,7 @@
 
 #include "ptx/ptx_error.h"
 
+#include <cstddef>
 #include <string>
 
 namespace warpscope::ptx {

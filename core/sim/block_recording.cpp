@@ -1,6 +1,7 @@
 #include "sim/block_recording.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace warpscope::sim {
 

@@ -4,6 +4,8 @@
 #include "sim/block_runner.h"
 
 #include <algorithm>
+#include <cstddef>
+#include <cstdint>
 
 namespace warpscope::sim {
 

@@ -11,8 +11,11 @@
 
 #include "ptx/ptx_error.h"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstddef>
+#include <cstdint>
 #include <limits>
 
 namespace warpscope::sim {

@@ -4,6 +4,9 @@
 #include "ptx/ptx_error.h"
 
 #include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <string>
 
 namespace warpscope::sim {
 

@@ -6,10 +6,15 @@
 #include "sim/memory_analysis.h"
 #include "util/parse.h"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstdint>
+#include <cstdio>
 #include <cstring>
+#include <mutex>
 #include <optional>
+#include <string>
 
 namespace warpscope::sim {
 

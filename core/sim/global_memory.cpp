@@ -1,6 +1,7 @@
 #include "sim/global_memory.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace warpscope::sim {
 

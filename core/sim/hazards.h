@@ -6,10 +6,12 @@
 #include "launch/launch_geometry.h"
 #include "ptx/ptx_ir.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace warpscope::sim {

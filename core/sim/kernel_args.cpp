@@ -2,16 +2,20 @@
 
 #include "util/input_error.h"
 
+#include <algorithm>
 #include <bit>
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <cstddef>
 #include <filesystem>
 #include <fstream>
 #include <functional>
 #include <limits>
 #include <set>
 #include <sstream>
+#include <system_error>
+#include <utility>
 
 namespace warpscope::sim {
 

@@ -7,8 +7,11 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <exception>
+#include <map>
 #include <mutex>
 #include <thread>
+#include <utility>
 
 namespace warpscope::sim {
 

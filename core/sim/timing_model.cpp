@@ -3,6 +3,7 @@
 #include "occupancy/occupancy.h"
 
 #include <algorithm>
+#include <cstddef>
 #include <limits>
 
 namespace warpscope::sim {

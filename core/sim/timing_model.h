@@ -29,6 +29,7 @@
 #include "ptx/ptx_ir.h"
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace warpscope::sim {

@@ -3,10 +3,12 @@
 #include "util/input_error.h"
 
 #include <charconv>
+#include <cstdint>
 #include <cstring>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include <system_error>
 
 namespace warpscope::sim {
 
