@@ -2,6 +2,7 @@
 
 #include "cli/exit_codes.h"
 #include "session/metric_catalog.h"
+#include "session/roofline.h"
 
 #include <nlohmann/json.hpp>
 
@@ -9,6 +10,8 @@
 #include <iomanip>
 #include <ostream>
 #include <sstream>
+#include <string>
+#include <vector>
 
 namespace warpscope::cli {
 
@@ -41,6 +44,100 @@ std::string ratio(double numerator, double denominator)
     return text.str();
 }
 
+std::string rate(double bytesPerSecond) { return session::formatMetricValue(bytesPerSecond, "bytes/s"); }
+
+std::string intensityText(double intensity)
+{
+    if (std::isinf(intensity))
+        return "unbounded";
+    if (std::isnan(intensity))
+        return "n/a";
+    std::ostringstream text;
+    text << std::setprecision(3) << intensity << " FLOP/B";
+    return text.str();
+}
+
+void printRoofs(const session::RooflineRoofs& roofs, std::ostream& out)
+{
+    out << "roofline roofs (measured; peak):\n";
+    auto either = [](double value, const std::string& unit) {
+        return value > 0 ? session::formatMetricValue(value, unit) : std::string("none");
+    };
+    row(out, "FP32", either(roofs.measuredFlopsPerSecond, "FLOP/s") + "; " + either(roofs.peakFlopsPerSecond, "FLOP/s"));
+    for (session::MemoryLevel level : session::kMemoryLevels) {
+        const session::LevelRoofs& r = roofs.at(level);
+        row(out, std::string(session::levelName(level)),
+            either(r.measured.bytesPerSecond, "bytes/s") + "; " + either(r.peak.bytesPerSecond, "bytes/s"));
+        // Where the L1 and L2 roofs came from (DRAM's are the ceilings above), or why there is none.
+        if (!r.missing.empty())
+            row(out, "", r.missing);
+        else if (level != session::MemoryLevel::Dram && !(r.measured.bytesPerSecond > 0))
+            row(out, "", "peak: " + r.peak.source);
+    }
+}
+
+// One line per level: bytes, intensity, achieved bandwidth and share of the level's roof, or why
+// the kernel has no point there.
+void printKernelRoofline(const session::KernelRoofline& k, const session::RooflineRoofs& roofs, std::ostream& out)
+{
+    out << "  roofline: " << session::formatMetricValue(k.fp32Flops, "") << " FP32 FLOP in "
+        << session::formatMetricValue(k.durationSeconds * 1e9, "ns") << " = "
+        << (k.flopsPerSecond == 0 ? std::string("0 FLOP/s") : session::formatMetricValue(k.flopsPerSecond, "FLOP/s")) << "\n";
+    for (session::MemoryLevel level : session::kMemoryLevels) {
+        const session::LevelPoint& p = k.at(level);
+        const double share = session::shareOfRoof(k, level, roofs);
+        std::ostringstream line;
+        line << std::left << std::setw(10) << session::formatMetricValue(p.bytes, "bytes") << std::setw(16)
+             << intensityText(p.intensity) << std::setw(12) << rate(p.bytesPerSecond)
+             << (std::isnan(share) ? std::string("no roof") : percent(share) + " of roof");
+        if (!p.plotted())
+            line << "  (not plotted: " << session::gapSummary(p.gap, level) << ")";
+        out << "    " << std::left << std::setw(6) << session::levelName(level) << line.str() << "\n";
+    }
+}
+
+nlohmann::ordered_json numberOrNull(double value)
+{
+    return std::isfinite(value) ? nlohmann::ordered_json(value) : nlohmann::ordered_json(nullptr);
+}
+
+nlohmann::ordered_json rooflineJson(const session::Session& s)
+{
+    using nlohmann::ordered_json;
+    const session::RooflineRoofs roofs = session::rooflineRoofs(s);
+    auto positive = [](double value) { return value > 0 ? ordered_json(value) : ordered_json(nullptr); };
+    ordered_json roofsJson{{"fp32", {{"measured_flops_per_second", positive(roofs.measuredFlopsPerSecond)},
+                                     {"measured_source", roofs.measuredFlopsSource},
+                                     {"peak_flops_per_second", positive(roofs.peakFlopsPerSecond)},
+                                     {"peak_source", roofs.peakFlopsSource}}}};
+    for (session::MemoryLevel level : session::kMemoryLevels) {
+        const session::LevelRoofs& r = roofs.at(level);
+        roofsJson[std::string(session::levelKey(level))] = {
+            {"measured_bytes_per_second", positive(r.measured.bytesPerSecond)}, {"measured_source", r.measured.source},
+            {"peak_bytes_per_second", positive(r.peak.bytesPerSecond)},         {"peak_source", r.peak.source},
+            {"missing", r.missing.empty() ? ordered_json(nullptr) : ordered_json(r.missing)}};
+    }
+    ordered_json kernels = ordered_json::array();
+    for (const session::KernelRoofline& k : session::kernelRooflines(s)) {
+        ordered_json kernel{{"kernel", k.kernel},
+                            {"fp32_flops", numberOrNull(k.fp32Flops)},
+                            {"duration_s", numberOrNull(k.durationSeconds)},
+                            {"achieved_flops_per_second", numberOrNull(k.flopsPerSecond)}};
+        for (session::MemoryLevel level : session::kMemoryLevels) {
+            const session::LevelPoint& p = k.at(level);
+            kernel[std::string(session::levelKey(level))] = {
+                {"bytes", numberOrNull(p.bytes)},
+                {"intensity", numberOrNull(p.intensity)}, // null when unbounded (0 bytes) or not measured
+                {"bytes_per_second", numberOrNull(p.bytesPerSecond)},
+                {"share_of_roof", numberOrNull(session::shareOfRoof(k, level, roofs))},
+                {"plotted", p.plotted()},
+                {"reason", p.plotted() ? ordered_json(nullptr) : ordered_json(std::string(session::gapCode(p.gap)))}};
+        }
+        kernels.push_back(std::move(kernel));
+    }
+    return ordered_json{{"roofs", roofsJson}, {"kernels", kernels}};
+}
+
 } // namespace
 
 void printSessionSummary(const session::Session& s, std::ostream& out)
@@ -65,6 +162,10 @@ void printSessionSummary(const session::Session& s, std::ostream& out)
         row(out, "FP32 throughput", session::formatMetricValue(c.measuredFp32Gflops * 1e9, "FLOP/s") + "; " +
                                         session::formatMetricValue(c.theoreticalFp32Gflops * 1e9, "FLOP/s"));
     }
+    const session::RooflineRoofs roofs = session::rooflineRoofs(s);
+    const std::vector<session::KernelRoofline> rooflines = session::kernelRooflines(s);
+    if (!s.kernels.empty())
+        printRoofs(roofs, out);
     for (const session::KernelRecord& k : s.kernels) {
         out << "\nkernel " << k.id << (k.title.empty() ? "" : " - " + k.title) << "  grid " << k.grid[0] << "," << k.grid[1]
             << "," << k.grid[2] << "  block " << k.block[0] << "," << k.block[1] << "," << k.block[2] << "  ptx "
@@ -100,13 +201,17 @@ void printSessionSummary(const session::Session& s, std::ostream& out)
             row(out, "  branch uniformity", percent(uniform) + " vs " +
                                                 session::formatMetricValue(measured(session::metric::kBranchUniformPct), "%"));
         }
+        for (const session::KernelRoofline& r : rooflines)
+            if (m && r.kernel == k.id)
+                printKernelRoofline(r, roofs, out);
         if (m) {
             out << "  metrics (" << m->passes << " replay pass" << (m->passes == 1 ? "" : "es") << "):\n";
             for (const auto& [name, value] : m->values) {
                 const session::MetricInfo* info = session::findMetric(name);
                 const std::string unit = info ? std::string(info->unit) : (m->units.count(name) ? m->units.at(name) : "");
+                const std::string text = session::formatMetricValue(value, unit);
                 out << "    " << std::left << std::setw(30) << (info ? std::string(info->title) : name) << std::setw(16)
-                    << session::formatMetricValue(value, unit) << name << "\n";
+                    << (text.size() < 16 ? text : text + " ") << name << "\n";
             }
             for (const std::string& name : m->unavailable)
                 out << "    " << std::left << std::setw(30) << name << "not available on this GPU\n";
@@ -134,7 +239,12 @@ void printSessionJson(const session::SessionReadResult& read, std::ostream& out)
             records.push_back(nlohmann::ordered_json::parse(line));
         }
     }
-    out << nlohmann::ordered_json{{"header", header}, {"complete", read.complete}, {"problems", read.problems}, {"records", records}}.dump(2)
+    out << nlohmann::ordered_json{{"header", header},
+                                  {"complete", read.complete},
+                                  {"problems", read.problems},
+                                  {"records", records},
+                                  {"roofline", rooflineJson(read.session)}}
+               .dump(2)
         << "\n";
 }
 

@@ -22,10 +22,12 @@ CLI::App* addSessionCommand(CLI::App& app, SessionShowOptions& options);
 // printed, the problems go to err), 2 when it is not a session or has an unknown version.
 int runSessionShow(const SessionShowOptions& options, std::ostream& out, std::ostream& err);
 
-// The human summary of a session: device, ceilings, and per kernel the check, timing, occupancy,
-// predicted vs measured, and the metrics with plain names.
+// The human summary of a session: device, ceilings, roofline roofs, and per kernel the check, timing,
+// occupancy, predicted vs measured, its roofline points per level, and the metrics with plain names.
 void printSessionSummary(const session::Session& session, std::ostream& out);
-// The session as one JSON document: {"complete":..,"problems":[..],"records":[..]}.
+// The session as one JSON document: {"header":..,"complete":..,"problems":[..],"records":[..],
+// "roofline":{"roofs":{"fp32","l1","l2","dram"},"kernels":[{"kernel","fp32_flops","duration_s",
+// "achieved_flops_per_second","l1":{"bytes","intensity","bytes_per_second","share_of_roof",..},..}]}}.
 void printSessionJson(const session::SessionReadResult& read, std::ostream& out);
 
 } // namespace warpscope::cli

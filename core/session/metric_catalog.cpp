@@ -40,12 +40,16 @@ const std::vector<MetricInfo>& metricCatalog()
         {kDramBytesPerSecond, "DRAM bandwidth achieved", "Bytes read and written to device memory per second of kernel time.", "bytes/s", true},
         {kL2BytesPerSecond, "L2 bandwidth achieved", "Bytes moved through L2 per second of kernel time.", "bytes/s", true},
         {kL2Bytes, "L2 bytes", "Bytes moved through L2 (requests from L1 and other clients).", "bytes", true},
-        {"dram__bytes.sum", "DRAM bytes", "Bytes read plus written to device memory.", "bytes", false},
+        {kL1Bytes, "L1 bytes", "Bytes moved through L1/TEX: the hierarchical roofline's L1 traffic.", "bytes", true},
+        {kL1BytesPeak, "L1 peak bytes per cycle", "The most bytes all SMs' L1/TEX units can move per L1 cycle; times the L1 clock gives the L1 roof.", "bytes/cycle", true},
+        {kL1Clock, "L1 clock", "L1/TEX cycles per second during the kernel.", "Hz", true},
+        {kL2BytesPeak, "L2 peak bytes per cycle", "The most bytes all L2 slices can move per L2 cycle; times the L2 clock gives the L2 roof.", "bytes/cycle", true},
+        {kL2Clock, "L2 clock", "L2 cycles per second during the kernel.", "Hz", true},
+        {kDramBytes, "DRAM bytes", "Bytes read plus written to device memory.", "bytes", false},
         {"smsp__inst_executed.sum", "Warp instructions", "Warp-level SASS instructions executed.", "instructions", false},
         {"smsp__thread_inst_executed.sum", "Thread instructions", "Thread-level SASS instructions executed (active, predicated-on lanes).", "instructions", false},
         {"sm__cycles_elapsed.avg", "SM cycles elapsed", "SM cycles from the kernel's start to its end, averaged over SMs.", "cycles", false},
         {"smsp__cycles_active.avg", "Sub-partition active cycles", "Cycles in which a scheduler had at least one warp resident.", "cycles", false},
-        {"l1tex__t_bytes.sum", "L1 bytes", "Bytes moved through L1/TEX.", "bytes", false},
         {"sm__warps_launched.sum", "Warps launched", "Warps the kernel launched across all SMs.", "warps", false},
     };
     return catalog;

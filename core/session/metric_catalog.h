@@ -54,6 +54,14 @@ inline constexpr const char* kFfmaPeak = "sm__sass_thread_inst_executed_op_ffma_
 inline constexpr const char* kDramBytesPerSecond = "dram__bytes.sum.per_second";
 inline constexpr const char* kL2BytesPerSecond = "lts__t_bytes.sum.per_second";
 inline constexpr const char* kL2Bytes = "lts__t_bytes.sum";
+// The hierarchical roofline's L1 and L2 inputs: bytes per level and each level's peak bytes per
+// cycle and clock (core/session/roofline.h). Constants for the GPU, so they cost no replay pass.
+inline constexpr const char* kL1Bytes = "l1tex__t_bytes.sum";
+inline constexpr const char* kL1BytesPeak = "l1tex__t_bytes.sum.peak_sustained";
+inline constexpr const char* kL1Clock = "l1tex__cycles_elapsed.avg.per_second";
+inline constexpr const char* kL2BytesPeak = "lts__t_bytes.sum.peak_sustained";
+inline constexpr const char* kL2Clock = "lts__cycles_elapsed.avg.per_second";
+inline constexpr const char* kDramBytes = "dram__bytes.sum";
 } // namespace metric
 
 // Derived quantities, computed the way ncu's roofline and memory sections compute them; NaN where

@@ -4,6 +4,8 @@
 #include "session/metric_catalog.h"
 #include "session/session_io.h"
 
+#include <nlohmann/json.hpp>
+
 #include <fstream>
 #include <sstream>
 
@@ -174,4 +176,62 @@ TEST(CliSession, DamagedAndForeignFiles)
     result = runWarpscope("session show /nonexistent.wsprof");
     EXPECT_EQ(result.exitCode, 2);
     EXPECT_NE(result.err.find("cannot open session file"), std::string::npos) << result.err;
+}
+
+// `session show` gives each kernel's hierarchical roofline (tests/unit/roofline_test.cpp works the
+// numbers of this fixture out by hand): per level its bytes, intensity, bandwidth and share of the
+// roof, null where there is none, and the roofs.
+TEST(CliSession, ShowGivesTheHierarchicalRoofline)
+{
+    const std::string fixture = std::string(WARPSCOPE_FIXTURES_DIR) + "/sessions/hierarchical_roofline.wsprof";
+    auto result = runWarpscope("session show --json " + fixture);
+    ASSERT_EQ(result.exitCode, 0) << result.err;
+    const nlohmann::json document = nlohmann::json::parse(result.out);
+    const nlohmann::json& roofline = document.at("roofline");
+    const nlohmann::json& roofs = roofline.at("roofs");
+    EXPECT_DOUBLE_EQ(roofs.at("fp32").at("measured_flops_per_second").get<double>(), 40000e9);
+    EXPECT_DOUBLE_EQ(roofs.at("l1").at("peak_bytes_per_second").get<double>(), 25.6e12);
+    EXPECT_TRUE(roofs.at("l1").at("measured_bytes_per_second").is_null());
+    EXPECT_DOUBLE_EQ(roofs.at("l2").at("peak_bytes_per_second").get<double>(), 7.68e12);
+    EXPECT_DOUBLE_EQ(roofs.at("dram").at("measured_bytes_per_second").get<double>(), 2000e9);
+    const nlohmann::json& kernels = roofline.at("kernels");
+    ASSERT_EQ(kernels.size(), 5u);
+
+    const nlohmann::json& dram = kernels.at(0); // 10e6 FLOP in 10 us
+    EXPECT_EQ(dram.at("kernel"), "k_dram");
+    EXPECT_DOUBLE_EQ(dram.at("fp32_flops").get<double>(), 10e6);
+    EXPECT_DOUBLE_EQ(dram.at("duration_s").get<double>(), 1e-5);
+    EXPECT_DOUBLE_EQ(dram.at("achieved_flops_per_second").get<double>(), 1e12);
+    EXPECT_DOUBLE_EQ(dram.at("l1").at("intensity").get<double>(), 0.25);
+    EXPECT_DOUBLE_EQ(dram.at("l2").at("bytes").get<double>(), 20e6);
+    EXPECT_DOUBLE_EQ(dram.at("l2").at("bytes_per_second").get<double>(), 2e12);
+    EXPECT_DOUBLE_EQ(dram.at("l2").at("share_of_roof").get<double>(), 2e12 / 7.68e12);
+    EXPECT_DOUBLE_EQ(dram.at("dram").at("intensity").get<double>(), 2.0);
+    EXPECT_DOUBLE_EQ(dram.at("dram").at("share_of_roof").get<double>(), 0.25);
+    EXPECT_EQ(dram.at("dram").at("plotted"), true);
+    EXPECT_TRUE(dram.at("dram").at("reason").is_null());
+
+    const nlohmann::json& resident = kernels.at(1); // no DRAM bytes: L1 and L2 points only
+    EXPECT_DOUBLE_EQ(resident.at("l2").at("intensity").get<double>(), 4.0);
+    EXPECT_EQ(resident.at("l2").at("plotted"), true);
+    EXPECT_DOUBLE_EQ(resident.at("dram").at("bytes").get<double>(), 0.0);
+    EXPECT_TRUE(resident.at("dram").at("intensity").is_null());
+    EXPECT_TRUE(resident.at("dram").at("share_of_roof").is_null());
+    EXPECT_EQ(resident.at("dram").at("reason"), "zero_bytes");
+
+    const nlohmann::json& copy = kernels.at(2); // 0 FLOP: no points, but its bandwidth share
+    EXPECT_EQ(copy.at("l1").at("reason"), "zero_flop");
+    EXPECT_DOUBLE_EQ(copy.at("dram").at("share_of_roof").get<double>(), 0.5);
+    EXPECT_TRUE(kernels.at(3).at("l1").at("bytes").is_null());
+    EXPECT_EQ(kernels.at(3).at("l1").at("reason"), "bytes_not_measured");
+    EXPECT_EQ(kernels.at(4).at("dram").at("reason"), "no_metrics");
+    EXPECT_TRUE(kernels.at(4).at("fp32_flops").is_null());
+
+    // The text: the roofs, then per kernel one line per level.
+    result = runWarpscope("session show " + fixture);
+    ASSERT_EQ(result.exitCode, 0) << result.err;
+    EXPECT_NE(result.out.find("roofline roofs (measured; peak):"), std::string::npos) << result.out;
+    EXPECT_NE(result.out.find("roofline: 10.0 M FP32 FLOP in 10.0 us = 1000 GFLOP/s"), std::string::npos) << result.out;
+    EXPECT_NE(result.out.find("    L2    20.0 MB   0.5 FLOP/B      2000 GB/s   26.0 % of roof"), std::string::npos) << result.out;
+    EXPECT_NE(result.out.find("(not plotted: no DRAM bytes)"), std::string::npos) << result.out;
 }

@@ -2,26 +2,55 @@
 #include "common/plot_style.h"
 
 #include "profile/profile_format.h"
-#include "session/metric_catalog.h"
+#include "profile/profile_roofline_table.h"
 #include "session/session.h"
 
 #include <qcustomplot.h>
 
 #include <QEvent>
+#include <QFontMetricsF>
 #include <QLabel>
 #include <QMouseEvent>
+#include <QSplitter>
 #include <QToolTip>
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace warpscope::viz {
 namespace {
 
 using namespace profile;
+using session::MemoryLevel;
 
-const char* const kLadderColours[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"};
+// One colour and one marker per level, so the levels stay apart in grey print too.
+QColor levelColour(MemoryLevel level)
+{
+    switch (level) {
+    case MemoryLevel::L1: return QColor(QStringLiteral("#2ca02c"));
+    case MemoryLevel::L2: return QColor(QStringLiteral("#e07b00"));
+    case MemoryLevel::Dram: return QColor(QStringLiteral("#1f77b4"));
+    }
+    return {};
+}
+
+QCPScatterStyle::ScatterShape levelShape(MemoryLevel level)
+{
+    switch (level) {
+    case MemoryLevel::L1: return QCPScatterStyle::ssTriangle;
+    case MemoryLevel::L2: return QCPScatterStyle::ssSquare;
+    case MemoryLevel::Dram: return QCPScatterStyle::ssDisc;
+    }
+    return QCPScatterStyle::ssDisc;
+}
+
+QString levelText(MemoryLevel level) { return QString::fromLatin1(session::levelName(level).data()); }
 
 // Log-axis tick labels people read: "0.01", "10" for intensity; "10 G", "1 T" for FLOP/s.
 class LogTicker : public QCPAxisTickerLog {
@@ -50,128 +79,151 @@ private:
 double decadeBelow(double value, double margin) { return std::pow(10.0, std::floor(std::log10(value) - margin)); }
 double decadeAbove(double value, double margin) { return std::pow(10.0, std::ceil(std::log10(value) + margin)); }
 
-QString ladderColour(int index) { return QLatin1String(kLadderColours[index % 6]); }
+// Where a bandwidth roof meets the compute roof its kind ends at: measured with measured, peak with
+// peak, either with the other when its own is missing.
+double computeFor(const session::RooflineRoofs& roofs, bool measured)
+{
+    if (measured)
+        return roofs.measuredFlopsPerSecond > 0 ? roofs.measuredFlopsPerSecond : roofs.peakFlopsPerSecond;
+    return roofs.peakFlopsPerSecond > 0 ? roofs.peakFlopsPerSecond : roofs.measuredFlopsPerSecond;
+}
+
+double bandwidthOf(const session::LevelRoofs& roofs, bool measured)
+{
+    return measured ? roofs.measured.bytesPerSecond : roofs.peak.bytesPerSecond;
+}
+
+// The level a kernel is labelled at: its rightmost point, where the label has the most room.
+const session::LevelPoint* labelPoint(const session::KernelRoofline& k)
+{
+    const session::LevelPoint* best = nullptr;
+    for (const session::LevelPoint& p : k.levels)
+        if (p.plotted() && (best == nullptr || p.intensity > best->intensity))
+            best = &p;
+    return best;
+}
 
 } // namespace
 
-std::vector<RooflinePoint> rooflinePoints(const session::Session& session)
+std::vector<QRectF> spreadLabels(const std::vector<QRectF>& rects)
 {
-    std::vector<RooflinePoint> points;
-    for (const std::string& id : sessionKernelIds(session)) {
-        RooflinePoint point;
-        point.kernel = id;
-        if (const session::KernelRecord* kernel = session.findKernel(id)) {
-            point.ladder = kernel->ladder;
-            point.rung = kernel->ladderRung;
+    std::vector<std::size_t> order(rects.size());
+    for (std::size_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return rects[a].top() < rects[b].top(); });
+    std::vector<QRectF> placed = rects;
+    std::vector<std::size_t> done;
+    for (std::size_t i : order) {
+        // Push below every placed label it overlaps, until it overlaps none (each push only goes down).
+        for (bool moved = true; moved;) {
+            moved = false;
+            for (std::size_t j : done) {
+                const bool columns = placed[i].left() < placed[j].right() && placed[j].left() < placed[i].right();
+                const bool rows = placed[i].top() < placed[j].bottom() && placed[j].top() < placed[i].bottom();
+                if (columns && rows) {
+                    placed[i].moveTop(placed[j].bottom());
+                    moved = true;
+                }
+            }
         }
-        const session::MetricsRecord* metrics = session.metricsFor(id);
-        if (metrics == nullptr) {
-            point.notPlottedReason = QStringLiteral("no counter metrics, so no FLOP count or DRAM bytes");
-            points.push_back(point);
-            continue;
-        }
-        const session::DerivedMetrics derived = session::deriveMetrics(*metrics);
-        point.intensity = derived.arithmeticIntensity;
-        point.flopsPerSecond = derived.achievedFlopsPerSecond;
-        point.dramBytesPerSecond = derived.achievedDramBytesPerSecond;
-        if (std::isnan(derived.fp32Flops))
-            point.notPlottedReason = QStringLiteral("the FP32 instruction counters were not measured");
-        else if (derived.fp32Flops == 0)
-            point.notPlottedReason = QStringLiteral(
-                "0 FP32 FLOP: it only moves data, so its arithmetic intensity is 0, which a log axis cannot show; "
-                "its DRAM bandwidth (%1) is in the Bandwidth tab")
-                                         .arg(formatBytesPerSecond(derived.achievedDramBytesPerSecond));
-        else if (std::isnan(derived.dramBytes))
-            point.notPlottedReason = QStringLiteral("the DRAM byte counters were not measured");
-        else if (derived.dramBytes == 0)
-            point.notPlottedReason = QStringLiteral(
-                "no DRAM traffic was measured (its data came from L2), so its intensity per DRAM byte is "
-                "unbounded; it did %1 FP32 FLOP")
-                                         .arg(formatCount(derived.fp32Flops));
-        else if (!(derived.durationSeconds > 0))
-            point.notPlottedReason = QStringLiteral("its duration was not measured");
-        else
-            point.plotted = true;
-        points.push_back(point);
+        done.push_back(i);
     }
-    return points;
-}
-
-RooflineCeilings rooflineCeilings(const session::Session& session)
-{
-    RooflineCeilings ceilings;
-    if (!session.ceilings)
-        return ceilings;
-    ceilings.measuredBytesPerSecond = session.ceilings->measuredDramGBps * 1e9;
-    ceilings.measuredFlopsPerSecond = session.ceilings->measuredFp32Gflops * 1e9;
-    ceilings.theoreticalBytesPerSecond = session.ceilings->theoreticalDramGBps * 1e9;
-    ceilings.theoreticalFlopsPerSecond = session.ceilings->theoreticalFp32Gflops * 1e9;
-    return ceilings;
-}
-
-double roofAt(double intensity, double bytesPerSecond, double flopsPerSecond)
-{
-    if (bytesPerSecond > 0 && flopsPerSecond > 0)
-        return std::min(intensity * bytesPerSecond, flopsPerSecond);
-    if (bytesPerSecond > 0)
-        return intensity * bytesPerSecond;
-    return flopsPerSecond > 0 ? flopsPerSecond : 0.0;
+    return placed;
 }
 
 ProfileRooflinePlot::ProfileRooflinePlot(QWidget* parent) : QWidget(parent)
 {
-    m_plot = new QCustomPlot(this);
+    m_plot = new QCustomPlot;
     m_plot->setObjectName(QStringLiteral("rooflinePlot"));
     m_plot->setMinimumHeight(280);
+    m_plot->setAutoAddPlottableToLegend(false);
     m_plot->xAxis->setScaleType(QCPAxis::stLogarithmic);
     m_plot->yAxis->setScaleType(QCPAxis::stLogarithmic);
     m_plot->xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new LogTicker(false)));
     m_plot->yAxis->setTicker(QSharedPointer<QCPAxisTicker>(new LogTicker(true)));
-    m_plot->xAxis->setLabel(tr("Arithmetic intensity (FP32 FLOP per DRAM byte)"));
+    m_plot->xAxis->setLabel(tr("Arithmetic intensity (FP32 FLOP per byte moved at each level)"));
     m_plot->yAxis->setLabel(tr("Achieved FP32 FLOP/s"));
+    // Ladder lines under the points, so a line never hides a marker.
+    m_plot->addLayer(QStringLiteral("ladders"), m_plot->layer(QStringLiteral("main")), QCustomPlot::limBelow);
 
-    m_theoreticalRoof = m_plot->addGraph();
-    m_theoreticalRoof->setName(tr("Theoretical roof (device attributes)"));
-    m_measuredRoof = m_plot->addGraph();
-    m_measuredRoof->setName(tr("Measured roof (this GPU)"));
-    m_baselinePoints = m_plot->addGraph();
-    m_baselinePoints->setName(tr("Baseline kernels"));
-    m_baselinePoints->setLineStyle(QCPGraph::lsNone);
-    m_points = m_plot->addGraph();
-    m_points->setName(tr("Kernels"));
-    m_points->setLineStyle(QCPGraph::lsNone);
+    m_computeRoofs[1] = m_plot->addGraph();
+    m_computeRoofs[1]->setName(tr("Peak roofs (dashed)"));
+    m_computeRoofs[0] = m_plot->addGraph();
+    m_computeRoofs[0]->setName(tr("Measured roofs (solid)"));
+    for (MemoryLevel level : session::kMemoryLevels)
+        for (int kind = 1; kind >= 0; --kind)
+            m_slopes[index(level)][kind] = m_plot->addGraph();
+    for (MemoryLevel level : session::kMemoryLevels) {
+        QCPGraph* baseline = m_plot->addGraph();
+        baseline->setName(tr("Baseline kernels (hollow)"));
+        baseline->setLineStyle(QCPGraph::lsNone);
+        m_baselinePoints[index(level)] = baseline;
+    }
+    for (MemoryLevel level : session::kMemoryLevels) {
+        QCPGraph* points = m_plot->addGraph();
+        points->setName(tr("Kernels at %1").arg(levelText(level)));
+        points->setLineStyle(QCPGraph::lsNone);
+        m_points[index(level)] = points;
+    }
 
     // Room for the last x tick label ("10000") at the right edge.
     m_plot->axisRect()->setMinimumMargins(QMargins(0, 0, 28, 0));
+    // The legend in a band above the axes, three entries a row: inside, it covered the roofs'
+    // upper left, where the L1 roof runs.
     m_plot->legend->setVisible(true);
-    m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
-    connect(m_plot, &QCustomPlot::afterLayout, this, &ProfileRooflinePlot::placeCeilingLabels);
+    m_plot->axisRect()->insetLayout()->take(m_plot->legend);
+    m_plot->axisRect()->insetLayout()->simplify();
+    m_plot->plotLayout()->insertRow(0);
+    m_plot->plotLayout()->addElement(0, 0, m_plot->legend);
+    m_plot->plotLayout()->setRowStretchFactor(0, 0.001);
+    m_plot->plotLayout()->setRowSpacing(2);
+    m_plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    m_plot->legend->setWrap(3);
+    m_plot->legend->setMargins(QMargins(6, 2, 6, 2));
+    m_plot->legend->setRowSpacing(0);
+    m_plot->legend->setColumnSpacing(14);
+    connect(m_plot, &QCustomPlot::afterLayout, this, &ProfileRooflinePlot::placeLabels);
     connect(m_plot, &QCustomPlot::mouseMove, this, &ProfileRooflinePlot::hover);
 
-    m_note = new QLabel(this);
+    m_note = new QLabel;
     m_note->setObjectName(QStringLiteral("rooflineNote"));
     m_note->setWordWrap(true);
     m_note->setTextFormat(Qt::RichText);
     m_note->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_table = new ProfileRooflineTable;
+    auto* below = new QWidget;
+    auto* belowLayout = new QVBoxLayout(below);
+    belowLayout->setContentsMargins(0, 0, 0, 0);
+    belowLayout->setSpacing(4);
+    belowLayout->addWidget(m_note);
+    belowLayout->addWidget(m_table, 1);
+    m_splitter = new QSplitter(Qt::Vertical);
+    auto* splitter = m_splitter;
+    splitter->setObjectName(QStringLiteral("rooflineSplitter"));
+    splitter->setChildrenCollapsible(false);
+    splitter->addWidget(m_plot);
+    splitter->addWidget(below);
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 1);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
-    layout->addWidget(m_plot, 1);
-    layout->addWidget(m_note);
+    layout->addWidget(splitter);
     applyStyle();
     setSession(session::Session{}, nullptr);
 }
 
-QCPCurve* ProfileRooflinePlot::ladderCurve(const QString& ladder) const
+QCPCurve* ProfileRooflinePlot::ladderCurve(const QString& ladder, MemoryLevel level) const
 {
-    auto it = m_ladderCurves.find(ladder);
+    auto it = m_ladderCurves.find({ladder, index(level)});
     return it == m_ladderCurves.end() ? nullptr : it->second;
 }
 
 QStringList ProfileRooflinePlot::ladders() const
 {
     QStringList names;
-    for (const auto& [name, curve] : m_ladderCurves)
-        names << name;
+    for (const auto& [key, curve] : m_ladderCurves)
+        if (!names.contains(key.first))
+            names << key.first;
     return names;
 }
 
@@ -179,199 +231,337 @@ QString ProfileRooflinePlot::noteText() const { return m_note->text(); }
 
 void ProfileRooflinePlot::setSession(const session::Session& current, const session::Session* baseline)
 {
-    m_model = rooflinePoints(current);
-    m_baselineModel = baseline ? rooflinePoints(*baseline) : std::vector<RooflinePoint>{};
-    m_ceilings = rooflineCeilings(current);
-
-    QStringList notes;
-    if (current.ceilings) {
-        const session::CeilingsRecord& c = *current.ceilings;
-        notes << tr("Solid roofs: measured on this GPU: DRAM %1 (%2), FP32 %3 (%4).")
-                     .arg(formatBytesPerSecond(m_ceilings.measuredBytesPerSecond),
-                          QString::fromStdString(c.measuredDramMethod).toHtmlEscaped(),
-                          formatFlopsPerSecond(m_ceilings.measuredFlopsPerSecond),
-                          QString::fromStdString(c.measuredFp32Method).toHtmlEscaped());
-        notes << tr("Dashed: theoretical from the device's attributes: DRAM %1, FP32 %2 (%3).")
-                     .arg(formatBytesPerSecond(m_ceilings.theoreticalBytesPerSecond),
-                          formatFlopsPerSecond(m_ceilings.theoreticalFlopsPerSecond),
-                          QString::fromStdString(c.theoreticalSource).toHtmlEscaped());
-    } else {
-        notes << tr("This session has no ceilings record, so no roofs are drawn.");
+    m_kernels = session::kernelRooflines(current);
+    m_baselineKernels = baseline ? session::kernelRooflines(*baseline) : std::vector<session::KernelRoofline>{};
+    m_roofs = session::rooflineRoofs(current);
+    m_table->setModel(current, m_kernels, m_roofs);
+    m_table->setVisible(!m_kernels.empty());
+    m_note->setText(buildNote());
+    QStringList sources;
+    auto source = [&](const QString& roof, const std::string& text) {
+        if (!text.empty())
+            sources << QStringLiteral("<b>%1</b>: %2").arg(roof, QString::fromStdString(text).toHtmlEscaped());
+    };
+    source(tr("FP32 measured"), m_roofs.measuredFlopsSource);
+    source(tr("FP32 peak"), m_roofs.peakFlopsSource);
+    for (MemoryLevel level : session::kMemoryLevels) {
+        source(tr("%1 measured").arg(levelText(level)), m_roofs.at(level).measured.source);
+        source(tr("%1 peak").arg(levelText(level)), m_roofs.at(level).peak.source);
     }
-    QStringList missing;
-    for (const RooflinePoint& point : m_model)
-        if (!point.plotted)
-            missing << QStringLiteral("<b>%1</b>: %2").arg(QString::fromStdString(point.kernel).toHtmlEscaped(),
-                                                           point.notPlottedReason.toHtmlEscaped());
-    if (!missing.isEmpty())
-        notes << tr("Not on the plot: ") + missing.join(QStringLiteral("; ")) + QLatin1Char('.');
-    if (m_model.empty())
-        notes << tr("No kernels in this session yet.");
-    m_note->setText(notes.join(QStringLiteral("<br>")));
+    m_note->setToolTip(sources.join(QStringLiteral("<br>")));
     rebuild();
+}
+
+// One line on the roofs (measured / peak per level), then one short line per roof that is missing.
+QString ProfileRooflinePlot::buildNote() const
+{
+    auto pair = [](double measured, double peak, QString (*format)(double)) {
+        return (measured > 0 ? format(measured) : QStringLiteral("\u2014")) + QStringLiteral(" / ") +
+               (peak > 0 ? format(peak) : QStringLiteral("\u2014"));
+    };
+    QStringList roofs;
+    roofs << tr("FP32 %1").arg(pair(m_roofs.measuredFlopsPerSecond, m_roofs.peakFlopsPerSecond, formatFlopsPerSecond));
+    QStringList missing;
+    for (MemoryLevel level : session::kMemoryLevels) {
+        const session::LevelRoofs& r = m_roofs.at(level);
+        if (!r.missing.empty()) {
+            roofs << tr("%1 none").arg(levelText(level));
+            missing << QString::fromStdString(r.missing).toHtmlEscaped();
+        } else {
+            roofs << tr("%1 %2").arg(levelText(level), pair(r.measured.bytesPerSecond, r.peak.bytesPerSecond, formatBytesPerSecond));
+        }
+    }
+    const session::LevelRoofs& l1 = m_roofs.at(MemoryLevel::L1);
+    if (l1.missing.empty() && l1.peak.source.rfind("from the device", 0) == 0)
+        missing << tr("L1 peak from the device's attributes (SMs \u00d7 128 bytes/cycle \u00d7 peak clock), not measured.");
+    QStringList lines;
+    lines << tr("<b>Roofs</b>, measured (solid) / peak (dashed): ") + roofs.join(QStringLiteral(" \u00b7 ")) +
+                 tr(". Hover here for their sources, a point for its numbers.");
+    for (const QString& line : missing)
+        lines << line;
+    if (m_kernels.empty())
+        lines << tr("No kernels in this session yet.");
+    return lines.join(QStringLiteral("<br>"));
+}
+
+QString ProfileRooflinePlot::hoverText(const QString& kernel, MemoryLevel level) const
+{
+    for (const session::KernelRoofline& k : m_kernels) {
+        if (QString::fromStdString(k.kernel) != kernel)
+            continue;
+        const session::LevelPoint& p = k.at(level);
+        if (!p.plotted())
+            return {};
+        const QString name = levelText(level);
+        QString text = QStringLiteral("<b>%1</b>").arg(kernel.toHtmlEscaped());
+        if (!k.ladder.empty())
+            text += tr(" (%1 ladder, rung %2)").arg(QString::fromStdString(k.ladder).toHtmlEscaped()).arg(k.rung);
+        text += tr("<br><b>%1</b>: %2 FLOP per %1 byte (%3 moved)")
+                    .arg(name, QString::number(p.intensity, 'g', 3), formatBytes(p.bytes));
+        text += tr("<br>%1 FP32, %2 %3").arg(formatFlopsPerSecond(k.flopsPerSecond), name, formatBytesPerSecond(p.bytesPerSecond));
+        const double share = session::shareOfRoof(k, level, m_roofs);
+        const session::LevelRoofs& roof = m_roofs.at(level);
+        if (!std::isnan(share))
+            text += tr("<br>%1 of the %2 %3 roof at this intensity")
+                        .arg(formatPercent(share * 100.0), roof.measured.bytesPerSecond > 0 ? tr("measured") : tr("peak"), name);
+        else
+            text += tr("<br>no %1 roof in this session to compare with").arg(name);
+        return text;
+    }
+    return {};
 }
 
 void ProfileRooflinePlot::rebuild()
 {
     m_plot->clearItems();
-    for (auto& [name, curve] : m_ladderCurves)
+    for (auto& [key, curve] : m_ladderCurves)
         m_plot->removePlottable(curve);
     m_ladderCurves.clear();
-    m_ceilingLabels.clear();
+    m_slopeLabels.clear();
+    m_kernelLabels.clear();
+    setAxisRanges();
+    drawRoofs();
+    drawPoints();
+    drawBaseline();
+    applyStyle();
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
 
-    // Axis ranges: whole decades around the points and the ridge points, at least three decades of FLOP/s.
+// Whole decades around the points and the ridges, at least three decades of FLOP/s.
+void ProfileRooflinePlot::setAxisRanges()
+{
     std::vector<double> xs, ys;
-    for (const auto* model : {&m_model, &m_baselineModel})
-        for (const RooflinePoint& p : *model)
-            if (p.plotted) {
-                xs.push_back(p.intensity);
-                ys.push_back(p.flopsPerSecond);
+    for (const auto* model : {&m_kernels, &m_baselineKernels})
+        for (const session::KernelRoofline& k : *model)
+            for (const session::LevelPoint& p : k.levels)
+                if (p.plotted()) {
+                    xs.push_back(p.intensity);
+                    ys.push_back(k.flopsPerSecond);
+                }
+    for (MemoryLevel level : session::kMemoryLevels)
+        for (bool measured : {true, false}) {
+            const double bandwidth = bandwidthOf(m_roofs.at(level), measured), compute = computeFor(m_roofs, measured);
+            if (bandwidth > 0 && compute > 0) {
+                xs.push_back(compute / bandwidth);
+                xs.push_back(compute / bandwidth / 10.0); // a decade of each slope stays in view, with room for its label
             }
-    const RooflineCeilings& c = m_ceilings;
-    if (c.measuredBytesPerSecond > 0 && c.measuredFlopsPerSecond > 0)
-        xs.push_back(c.measuredFlopsPerSecond / c.measuredBytesPerSecond);
-    if (c.theoreticalBytesPerSecond > 0 && c.theoreticalFlopsPerSecond > 0)
-        xs.push_back(c.theoreticalFlopsPerSecond / c.theoreticalBytesPerSecond);
-    double yTop = 0;
+        }
+    double yTop = std::max(m_roofs.measuredFlopsPerSecond, m_roofs.peakFlopsPerSecond);
     for (double y : ys)
         yTop = std::max(yTop, y);
-    yTop = std::max({yTop, c.measuredFlopsPerSecond, c.theoreticalFlopsPerSecond});
-    const double xLow = xs.empty() ? 0.01 : decadeBelow(*std::min_element(xs.begin(), xs.end()), 0.3);
-    const double xHigh = xs.empty() ? 100.0 : decadeAbove(*std::max_element(xs.begin(), xs.end()), 0.3);
+    m_xLow = xs.empty() ? 0.01 : decadeBelow(*std::min_element(xs.begin(), xs.end()), 0.3);
+    m_xHigh = xs.empty() ? 100.0 : decadeAbove(*std::max_element(xs.begin(), xs.end()), 0.3);
     if (yTop <= 0)
         yTop = 1e12;
     double yBottom = yTop / 1e3;
     for (double y : ys)
         yBottom = std::min(yBottom, y);
-    m_plot->xAxis->setRange(xLow, xHigh);
-    m_plot->yAxis->setRange(decadeBelow(yBottom, 0.3), decadeAbove(yTop, 0.15));
+    m_plot->xAxis->setRange(m_xLow, m_xHigh);
+    // Headroom over the FP32 roofs for their labels: 0.4 of a decade, not a whole one.
+    m_plot->yAxis->setRange(decadeBelow(yBottom, 0.3), yTop * 2.5);
+}
 
-    auto roofData = [&](QCPGraph* graph, double bandwidth, double compute) {
-        QVector<double> x, y;
-        if (bandwidth > 0 || compute > 0) {
-            std::vector<double> at = {xLow, xHigh};
-            if (bandwidth > 0 && compute > 0)
-                at.insert(at.begin() + 1, std::clamp(compute / bandwidth, xLow, xHigh));
-            for (double xi : at) {
-                x << xi;
-                y << roofAt(xi, bandwidth, compute);
-            }
-        }
-        graph->setData(x, y, true);
-    };
-    roofData(m_measuredRoof, c.measuredBytesPerSecond, c.measuredFlopsPerSecond);
-    roofData(m_theoreticalRoof, c.theoreticalBytesPerSecond, c.theoreticalFlopsPerSecond);
-    m_measuredRoof->setVisible(!m_measuredRoof->data()->isEmpty());
-    m_theoreticalRoof->setVisible(!m_theoreticalRoof->data()->isEmpty());
-
-    // Ceiling labels: the memory roof's label follows its slope (set once the layout is known).
+void ProfileRooflinePlot::drawRoofs()
+{
+    const double xLow = m_xLow, xHigh = m_xHigh;
+    const double yLow = m_plot->yAxis->range().lower;
     const QColor text = palette().color(QPalette::Text);
     const QColor muted = palette().color(QPalette::PlaceholderText);
-    auto addLabel = [&](const QString& label, double bandwidth, double compute, bool theoretical) {
+
+    // Each bandwidth roof rises to the compute roof of its kind; the flat roofs start at the
+    // leftmost ridge, so the drawn roof is min(intensity x bandwidth, compute) at every x.
+    std::array<double, 2> leftmostRidge{xHigh, xHigh};
+    for (MemoryLevel level : session::kMemoryLevels) {
+        for (int kind = 0; kind < 2; ++kind) {
+            const bool measured = kind == 0;
+            QCPGraph* slope = m_slopes[index(level)][kind];
+            const double bandwidth = bandwidthOf(m_roofs.at(level), measured);
+            const double compute = computeFor(m_roofs, measured);
+            QVector<double> x, y;
+            if (bandwidth > 0) {
+                const double ridge = compute > 0 ? std::clamp(compute / bandwidth, xLow, xHigh) : xHigh;
+                x << xLow << ridge;
+                y << xLow * bandwidth << ridge * bandwidth;
+                for (int c = 0; c < 2; ++c)
+                    if (computeFor(m_roofs, c == 0) == compute)
+                        leftmostRidge[c] = std::min(leftmostRidge[c], ridge);
+                // The label follows the slope near its foot (its angle is set once the layout is known).
+                // L2's labels sit further along their slope than L1's and DRAM's, so labels of
+                // neighbouring roofs (one below its line, the next above its own) do not meet.
+                const double foot = std::max(xLow * 1.3, yLow * 2.5 / bandwidth);
+                const double x0 = level == MemoryLevel::L2 && foot * 12 < ridge ? foot * 3 : foot;
+                if (x0 * 4 < ridge) {
+                    auto* item = new QCPItemText(m_plot);
+                    item->setText(QStringLiteral("%1 %2 (%3)").arg(levelText(level), formatBytesPerSecond(bandwidth),
+                                                                  measured ? tr("measured") : tr("peak")));
+                    item->setFont(plotFont(font(), measured));
+                    item->setColor(levelColour(level));
+                    item->position->setCoords(x0, x0 * bandwidth);
+                    item->setPositionAlignment(Qt::AlignLeft | (measured ? Qt::AlignTop : Qt::AlignBottom));
+                    item->setClipToAxisRect(true);
+                    m_slopeLabels.push_back({item, x0, x0 * 4, bandwidth});
+                }
+            }
+            slope->setData(x, y, true);
+            slope->setVisible(!x.isEmpty());
+        }
+    }
+    for (int kind = 0; kind < 2; ++kind) {
+        const bool measured = kind == 0;
+        const double compute = measured ? m_roofs.measuredFlopsPerSecond : m_roofs.peakFlopsPerSecond;
+        QVector<double> x, y;
         if (compute > 0) {
+            x << (leftmostRidge[kind] < xHigh ? leftmostRidge[kind] : xLow) << xHigh;
+            y << compute << compute;
             auto* item = new QCPItemText(m_plot);
-            item->setText(label.arg(formatFlopsPerSecond(compute)));
-            item->setFont(plotFont(font(), !theoretical));
-            item->setColor(theoretical ? muted : text);
+            item->setText(tr("FP32 %1 (%2)").arg(formatFlopsPerSecond(compute), measured ? tr("measured") : tr("peak")));
+            item->setFont(plotFont(font(), measured));
+            item->setColor(measured ? text : muted);
             item->position->setCoords(xHigh / 1.15, compute);
-            item->setPositionAlignment(Qt::AlignRight | (theoretical ? Qt::AlignBottom : Qt::AlignTop));
+            item->setPositionAlignment(Qt::AlignRight | (measured ? Qt::AlignTop : Qt::AlignBottom));
             item->setClipToAxisRect(true);
         }
-        if (bandwidth > 0) {
-            const double ridge = compute > 0 ? compute / bandwidth : xHigh;
-            const double yLow = m_plot->yAxis->range().lower;
-            const double x0 = std::max(xLow * 1.3, yLow * 2.5 / bandwidth);
-            if (x0 * 4 < ridge) {
-                auto* item = new QCPItemText(m_plot);
-                item->setText(QStringLiteral("DRAM %1 (%2)").arg(formatBytesPerSecond(bandwidth),
-                                                                theoretical ? tr("theoretical") : tr("measured")));
-                item->setFont(plotFont(font(), !theoretical));
-                item->setColor(theoretical ? muted : text);
-                item->position->setCoords(x0, x0 * bandwidth);
-                item->setPositionAlignment(Qt::AlignLeft | (theoretical ? Qt::AlignBottom : Qt::AlignTop));
-                item->setClipToAxisRect(true);
-                m_ceilingLabels.push_back({item, x0, x0 * 4, bandwidth, 0});
+        m_computeRoofs[kind]->setData(x, y, true);
+        m_computeRoofs[kind]->setVisible(!x.isEmpty());
+    }
+}
+
+// The kernels' points per level, each kernel named once (at its rightmost point); ladders joined in
+// rung order at every level (a curve keeps that order, a graph would sort by x).
+void ProfileRooflinePlot::drawPoints()
+{
+    const QColor text = palette().color(QPalette::Text);
+    QColor leaderColour = palette().color(QPalette::PlaceholderText);
+    leaderColour.setAlphaF(0.6);
+    for (MemoryLevel level : session::kMemoryLevels) {
+        QVector<double> px, py;
+        std::map<std::string, std::vector<const session::KernelRoofline*>> ladders;
+        for (const session::KernelRoofline& k : m_kernels) {
+            const session::LevelPoint& p = k.at(level);
+            if (!p.plotted())
+                continue;
+            px << p.intensity;
+            py << k.flopsPerSecond;
+            if (!k.ladder.empty())
+                ladders[k.ladder].push_back(&k);
+        }
+        m_points[index(level)]->setData(px, py);
+        for (auto& [ladder, rungs] : ladders) {
+            std::stable_sort(rungs.begin(), rungs.end(), [](const auto* a, const auto* b) { return a->rung < b->rung; });
+            if (rungs.size() < 2)
+                continue;
+            auto* curve = new QCPCurve(m_plot->xAxis, m_plot->yAxis);
+            curve->setLayer(QStringLiteral("ladders"));
+            const QString name = QString::fromStdString(ladder);
+            curve->setName(tr("%1 ladder at %2 (rung order)").arg(name, levelText(level)));
+            QVector<double> t, x, y;
+            for (const session::KernelRoofline* k : rungs) {
+                t << k->rung;
+                x << k->at(level).intensity;
+                y << k->flopsPerSecond;
             }
+            curve->setData(t, x, y);
+            QColor colour = levelColour(level);
+            colour.setAlphaF(0.55);
+            curve->setPen(QPen(colour, 1.4));
+            curve->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssNone));
+            m_ladderCurves[{name, index(level)}] = curve;
         }
-    };
-    addLabel(tr("FP32 %1 (measured)"), c.measuredBytesPerSecond, c.measuredFlopsPerSecond, false);
-    addLabel(tr("FP32 %1 (theoretical)"), c.theoreticalBytesPerSecond, c.theoreticalFlopsPerSecond, true);
-
-    // Kernel points, labelled; ladders joined in rung order (a curve keeps that order, a graph would sort by x).
-    QVector<double> px, py;
-    std::map<std::string, std::vector<const RooflinePoint*>> ladders;
-    int labelIndex = 0;
-    for (const RooflinePoint& p : m_model) {
-        if (!p.plotted)
-            continue;
-        px << p.intensity;
-        py << p.flopsPerSecond;
-        if (!p.ladder.empty())
-            ladders[p.ladder].push_back(&p);
-        auto* label = new QCPItemText(m_plot);
-        label->setText(QString::fromStdString(p.kernel));
-        label->setFont(plotFont(font()));
-        label->setColor(text);
-        label->position->setCoords(p.intensity, p.flopsPerSecond);
-        label->setPositionAlignment(Qt::AlignLeft | (labelIndex++ % 2 == 0 ? Qt::AlignBottom : Qt::AlignTop));
-        label->setPadding(QMargins(6, 2, 2, 2));
-        label->setClipToAxisRect(false);
     }
-    m_points->setData(px, py);
-    int ladderIndex = 0;
-    for (auto& [ladder, rungs] : ladders) {
-        std::stable_sort(rungs.begin(), rungs.end(), [](const RooflinePoint* a, const RooflinePoint* b) { return a->rung < b->rung; });
-        if (rungs.size() < 2)
+    for (const session::KernelRoofline& k : m_kernels) {
+        const session::LevelPoint* at = labelPoint(k);
+        if (at == nullptr)
             continue;
-        auto* curve = new QCPCurve(m_plot->xAxis, m_plot->yAxis);
-        const QString name = QString::fromStdString(ladder);
-        curve->setName(tr("%1 ladder (rung order)").arg(name));
-        QVector<double> t, x, y;
-        for (const RooflinePoint* p : rungs) {
-            t << p->rung;
-            x << p->intensity;
-            y << p->flopsPerSecond;
-        }
-        curve->setData(t, x, y);
-        const QColor colour(ladderColour(ladderIndex++));
-        curve->setPen(QPen(colour, 1.8));
-        curve->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, colour, colour, 8));
-        m_ladderCurves[name] = curve;
+        KernelLabel label;
+        label.kernel = QString::fromStdString(k.kernel);
+        label.x = at->intensity;
+        label.y = k.flopsPerSecond;
+        label.item = new QCPItemText(m_plot);
+        label.item->setText(label.kernel);
+        label.item->setFont(plotFont(font()));
+        label.item->setColor(text);
+        label.item->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+        label.item->setPadding(QMargins(7, 1, 2, 1));
+        label.item->setClipToAxisRect(false);
+        label.item->position->setCoords(label.x, label.y);
+        label.leader = new QCPItemLine(m_plot);
+        label.leader->setPen(QPen(leaderColour, 1));
+        label.leader->setVisible(false);
+        m_kernelLabels.push_back(label);
     }
+}
 
-    // The baseline's kernels, hollow, each joined to the same kernel now by an arrow.
-    QVector<double> bx, by;
-    for (const RooflinePoint& b : m_baselineModel) {
-        if (!b.plotted)
-            continue;
-        bx << b.intensity;
-        by << b.flopsPerSecond;
-        for (const RooflinePoint& p : m_model)
-            if (p.plotted && p.kernel == b.kernel && (p.intensity != b.intensity || p.flopsPerSecond != b.flopsPerSecond)) {
+// The baseline's kernels, hollow, each joined to the same kernel now by an arrow, at every level.
+void ProfileRooflinePlot::drawBaseline()
+{
+    const QColor muted = palette().color(QPalette::PlaceholderText);
+    bool any = false;
+    for (MemoryLevel level : session::kMemoryLevels) {
+        QVector<double> bx, by;
+        for (const session::KernelRoofline& b : m_baselineKernels) {
+            const session::LevelPoint& was = b.at(level);
+            if (!was.plotted())
+                continue;
+            bx << was.intensity;
+            by << b.flopsPerSecond;
+            for (const session::KernelRoofline& k : m_kernels) {
+                const session::LevelPoint& now = k.at(level);
+                if (k.kernel != b.kernel || !now.plotted() || (now.intensity == was.intensity && k.flopsPerSecond == b.flopsPerSecond))
+                    continue;
                 auto* arrow = new QCPItemLine(m_plot);
-                arrow->start->setCoords(b.intensity, b.flopsPerSecond);
-                arrow->end->setCoords(p.intensity, p.flopsPerSecond);
+                arrow->start->setCoords(was.intensity, b.flopsPerSecond);
+                arrow->end->setCoords(now.intensity, k.flopsPerSecond);
                 arrow->setHead(QCPLineEnding(QCPLineEnding::esSpikeArrow, 7, 9));
                 arrow->setPen(QPen(muted, 1));
             }
+        }
+        QCPGraph* graph = m_baselinePoints[index(level)];
+        graph->setData(bx, by);
+        graph->setVisible(!bx.isEmpty());
+        graph->removeFromLegend();
+        if (!bx.isEmpty() && !any)
+            graph->addToLegend(); // one legend entry for the hollow points of every level
+        any = any || !bx.isEmpty();
     }
-    m_baselinePoints->setData(bx, by);
-    m_baselinePoints->setVisible(!bx.isEmpty());
-    m_baselinePoints->removeFromLegend();
-    if (!bx.isEmpty())
-        m_baselinePoints->addToLegend();
-    applyStyle();
-    m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
-void ProfileRooflinePlot::placeCeilingLabels()
+std::vector<std::pair<QString, QRectF>> ProfileRooflinePlot::kernelLabelBoxes() const
 {
-    for (const CeilingLabel& label : m_ceilingLabels) {
+    std::vector<std::pair<QString, QRectF>> boxes;
+    for (const KernelLabel& label : m_kernelLabels)
+        boxes.emplace_back(label.kernel, QRectF(label.item->topLeft->pixelPosition(), label.item->bottomRight->pixelPosition()));
+    return boxes;
+}
+
+// Once the layout is known: slope labels turn to their roof's angle; kernel labels are spread so
+// none covers another, with a thin line back to the point when one had to move.
+void ProfileRooflinePlot::placeLabels()
+{
+    for (const SlopeLabel& label : m_slopeLabels) {
         const double x0 = m_plot->xAxis->coordToPixel(label.x0);
         const double y0 = m_plot->yAxis->coordToPixel(label.x0 * label.bytesPerSecond);
         const double x1 = m_plot->xAxis->coordToPixel(label.x1);
         const double y1 = m_plot->yAxis->coordToPixel(label.x1 * label.bytesPerSecond);
         label.item->setRotation(std::atan2(y1 - y0, x1 - x0) * 180.0 / M_PI);
+    }
+    std::vector<QRectF> natural;
+    for (const KernelLabel& label : m_kernelLabels) {
+        const QFontMetricsF metrics(label.item->font());
+        const QMargins pad = label.item->padding();
+        const QSizeF size(metrics.horizontalAdvance(label.kernel) + pad.left() + pad.right(), metrics.height() + pad.top() + pad.bottom());
+        const QPointF at(m_plot->xAxis->coordToPixel(label.x), m_plot->yAxis->coordToPixel(label.y));
+        natural.emplace_back(QPointF(at.x(), at.y() - size.height() / 2), size);
+    }
+    const std::vector<QRectF> placed = spreadLabels(natural);
+    for (std::size_t i = 0; i < m_kernelLabels.size(); ++i) {
+        KernelLabel& label = m_kernelLabels[i];
+        label.item->position->setPixelPosition(QPointF(placed[i].left(), placed[i].center().y()));
+        const bool moved = std::fabs(placed[i].top() - natural[i].top()) > 3.0;
+        label.leader->setVisible(moved);
+        if (moved) {
+            label.leader->start->setCoords(label.x, label.y);
+            label.leader->end->setPixelPosition(QPointF(placed[i].left() + label.item->padding().left() - 2, placed[i].center().y()));
+        }
     }
 }
 
@@ -385,19 +575,53 @@ void ProfileRooflinePlot::applyStyle()
     const QColor text = pal.color(QPalette::Text);
     QColor roof = text;
     roof.setAlphaF(0.85);
-    QColor theoretical = text;
-    theoretical.setAlphaF(0.45);
-    m_measuredRoof->setPen(QPen(roof, 2.2));
-    m_theoreticalRoof->setPen(QPen(theoretical, 1.4, Qt::DashLine));
-    const QColor accent = pal.color(QPalette::Highlight);
-    m_points->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, accent, accent, 8));
-    m_baselinePoints->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(theoretical, 1.5), Qt::NoBrush, 9));
+    QColor faint = text;
+    faint.setAlphaF(0.45);
+    m_computeRoofs[0]->setPen(QPen(roof, 2.2));
+    m_computeRoofs[1]->setPen(QPen(faint, 1.4, Qt::DashLine));
+    for (MemoryLevel level : session::kMemoryLevels) {
+        const QColor colour = levelColour(level);
+        m_slopes[index(level)][0]->setPen(QPen(colour, 2.2));
+        QColor dashed = colour;
+        dashed.setAlphaF(0.75);
+        m_slopes[index(level)][1]->setPen(QPen(dashed, 1.4, Qt::DashLine));
+        const double size = level == MemoryLevel::L1 ? 9 : 8;
+        m_points[index(level)]->setScatterStyle(QCPScatterStyle(levelShape(level), colour, colour, size));
+        QColor hollow = colour;
+        hollow.setAlphaF(0.7);
+        const QCPScatterStyle::ScatterShape outline = level == MemoryLevel::Dram ? QCPScatterStyle::ssCircle : levelShape(level);
+        m_baselinePoints[index(level)]->setScatterStyle(QCPScatterStyle(outline, QPen(hollow, 1.5), Qt::NoBrush, size + 1));
+    }
+    m_plot->legend->clear();
     m_plot->legend->setFont(plotFont(font()));
     m_plot->legend->setTextColor(text);
     QColor legendBackground = pal.color(QPalette::Base);
     legendBackground.setAlphaF(0.85);
     m_plot->legend->setBrush(legendBackground);
-    m_plot->legend->setBorderPen(QPen(theoretical, 1));
+    m_plot->legend->setBorderPen(QPen(faint, 1));
+    // The roofs' kinds, then one entry per level that has points, then the baseline.
+    for (int kind = 0; kind < 2; ++kind)
+        if (!m_computeRoofs[kind]->data()->isEmpty())
+            m_computeRoofs[kind]->addToLegend();
+    for (MemoryLevel level : session::kMemoryLevels)
+        if (!m_points[index(level)]->data()->isEmpty())
+            m_points[index(level)]->addToLegend();
+    for (MemoryLevel level : session::kMemoryLevels)
+        if (!m_baselinePoints[index(level)]->data()->isEmpty()) {
+            m_baselinePoints[index(level)]->addToLegend();
+            break;
+        }
+}
+
+void ProfileRooflinePlot::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    // At first the plot gets two thirds of the height; after that the user's split is kept.
+    if (!m_splitSet && height() > 0) {
+        m_splitSet = true;
+        const int total = m_splitter->height();
+        m_splitter->setSizes({total * 2 / 3, total - total * 2 / 3});
+    }
 }
 
 void ProfileRooflinePlot::changeEvent(QEvent* event)
@@ -410,29 +634,27 @@ void ProfileRooflinePlot::changeEvent(QEvent* event)
 void ProfileRooflinePlot::hover(QMouseEvent* event)
 {
     const QPointF at = event->position();
-    const RooflinePoint* nearest = nullptr;
+    const session::KernelRoofline* nearest = nullptr;
+    MemoryLevel nearestLevel = MemoryLevel::Dram;
     double best = 12.0 * 12.0;
-    for (const RooflinePoint& p : m_model) {
-        if (!p.plotted)
-            continue;
-        const double dx = m_plot->xAxis->coordToPixel(p.intensity) - at.x();
-        const double dy = m_plot->yAxis->coordToPixel(p.flopsPerSecond) - at.y();
-        if (dx * dx + dy * dy < best) {
-            best = dx * dx + dy * dy;
-            nearest = &p;
+    for (const session::KernelRoofline& k : m_kernels)
+        for (MemoryLevel level : session::kMemoryLevels) {
+            const session::LevelPoint& p = k.at(level);
+            if (!p.plotted())
+                continue;
+            const double dx = m_plot->xAxis->coordToPixel(p.intensity) - at.x();
+            const double dy = m_plot->yAxis->coordToPixel(k.flopsPerSecond) - at.y();
+            if (dx * dx + dy * dy < best) {
+                best = dx * dx + dy * dy;
+                nearest = &k;
+                nearestLevel = level;
+            }
         }
-    }
     if (nearest == nullptr) {
         QToolTip::hideText();
         return;
     }
-    QString text = tr("<b>%1</b><br>%2 FLOP per DRAM byte<br>%3 FP32, DRAM %4")
-                       .arg(QString::fromStdString(nearest->kernel).toHtmlEscaped(), formatRatio(nearest->intensity),
-                            formatFlopsPerSecond(nearest->flopsPerSecond), formatBytesPerSecond(nearest->dramBytesPerSecond));
-    const double roof = roofAt(nearest->intensity, m_ceilings.measuredBytesPerSecond, m_ceilings.measuredFlopsPerSecond);
-    if (roof > 0)
-        text += tr("<br>%1 of the measured roof at this intensity").arg(formatPercent(nearest->flopsPerSecond / roof * 100.0));
-    QToolTip::showText(event->globalPosition().toPoint(), text, m_plot);
+    QToolTip::showText(event->globalPosition().toPoint(), hoverText(QString::fromStdString(nearest->kernel), nearestLevel), m_plot);
 }
 
 } // namespace warpscope::viz

@@ -1,24 +1,31 @@
-// The roofline (Williams, Waterman and Patterson, CACM 2009), log-log: x is arithmetic intensity
-// (FP32 FLOP per DRAM byte), y is achieved FP32 FLOP/s. The roofs come from the session's measured
-// ceilings (solid) beside the theoretical ones from the device's attributes (dashed). One point per
-// kernel; the rungs of a ladder joined in rung order. Kernels that cannot sit on log axes (no FLOP,
-// no DRAM bytes, no counters) are listed under the plot with the reason.
+// The hierarchical roofline (Williams, Waterman and Patterson, CACM 2009; per memory level as Nsight
+// Compute draws it), log-log: x is FP32 FLOP per byte moved at a level, y is achieved FP32 FLOP/s.
+// One point per kernel per level (L1 triangles, L2 squares, DRAM discs, one colour per level) under
+// that level's bandwidth roof and the FP32 roof: measured on this GPU solid, peak dashed. A ladder's
+// rungs are joined in rung order at each level. The math is core/session/roofline.h; kernels or
+// levels without a point are in the table under the plot, with the reason on hover.
 #pragma once
 
+#include "session/roofline.h"
+
+#include <QRectF>
 #include <QString>
 #include <QStringList>
 #include <QWidget>
 
+#include <array>
 #include <map>
-#include <string>
+#include <utility>
 #include <vector>
 
 class QCustomPlot;
 class QCPCurve;
 class QCPGraph;
+class QCPItemLine;
 class QCPItemText;
 class QLabel;
 class QMouseEvent;
+class QSplitter;
 
 namespace warpscope::session {
 struct Session;
@@ -26,74 +33,84 @@ struct Session;
 
 namespace warpscope::viz {
 
-struct RooflinePoint {
-    std::string kernel;
-    std::string ladder;            // "" when the kernel is not a ladder rung
-    int rung = 0;
-    double intensity = 0;          // FLOP per DRAM byte
-    double flopsPerSecond = 0;
-    double dramBytesPerSecond = 0;
-    bool plotted = false;
-    QString notPlottedReason;      // why not, when !plotted
-};
+class ProfileRooflineTable;
 
-struct RooflineCeilings {         // SI units; 0 = not in the session
-    double measuredBytesPerSecond = 0;
-    double measuredFlopsPerSecond = 0;
-    double theoreticalBytesPerSecond = 0;
-    double theoreticalFlopsPerSecond = 0;
-};
-
-// Every kernel of the session, in stream order, with its place on the roofline or why it has none.
-std::vector<RooflinePoint> rooflinePoints(const session::Session& session);
-RooflineCeilings rooflineCeilings(const session::Session& session);
-// The attainable FLOP/s at `intensity`: min(intensity x bandwidth, compute); a ceiling of 0 is absent.
-double roofAt(double intensity, double bytesPerSecond, double flopsPerSecond);
+// Moves label rectangles (pixels, in any order) down just enough that none overlaps another one
+// it shares columns with; the one nearest the top keeps its place. Returns them in the same order.
+std::vector<QRectF> spreadLabels(const std::vector<QRectF>& rects);
 
 class ProfileRooflinePlot : public QWidget {
     Q_OBJECT
 public:
+    using MemoryLevel = session::MemoryLevel;
+
     explicit ProfileRooflinePlot(QWidget* parent = nullptr);
 
     // Redraws for `current`; `baseline` (may be null) adds its kernels as hollow points.
     void setSession(const session::Session& current, const session::Session* baseline);
 
     QCustomPlot* plot() const { return m_plot; }
-    QCPGraph* kernelPoints() const { return m_points; }     // one data point per plotted kernel
-    QCPGraph* baselinePoints() const { return m_baselinePoints; }
-    QCPGraph* measuredRoof() const { return m_measuredRoof; }
-    QCPGraph* theoreticalRoof() const { return m_theoreticalRoof; }
-    QCPCurve* ladderCurve(const QString& ladder) const;     // null when the ladder has no line
+    QCPGraph* kernelPoints(MemoryLevel level = MemoryLevel::Dram) const { return m_points[index(level)]; }
+    QCPGraph* baselinePoints(MemoryLevel level = MemoryLevel::Dram) const { return m_baselinePoints[index(level)]; }
+    // A level's bandwidth roof, from the left edge to where it meets the FP32 roof (two points).
+    QCPGraph* measuredRoof(MemoryLevel level = MemoryLevel::Dram) const { return m_slopes[index(level)][0]; }
+    QCPGraph* peakRoof(MemoryLevel level = MemoryLevel::Dram) const { return m_slopes[index(level)][1]; }
+    // The flat FP32 roof, from the leftmost ridge to the right edge (two points).
+    QCPGraph* computeRoof(bool measured) const { return m_computeRoofs[measured ? 0 : 1]; }
+    QCPCurve* ladderCurve(const QString& ladder, MemoryLevel level = MemoryLevel::Dram) const; // null: no line
     QStringList ladders() const;
-    const std::vector<RooflinePoint>& points() const { return m_model; }
+    ProfileRooflineTable* table() const { return m_table; }
+    const std::vector<session::KernelRoofline>& kernels() const { return m_kernels; }
+    const session::RooflineRoofs& roofs() const { return m_roofs; }
     QString noteText() const;
+    // What hovering the kernel's point at `level` shows; empty when it has no point there.
+    QString hoverText(const QString& kernel, MemoryLevel level) const;
+    // The kernels labelled on the plot, and where each label's box is now (pixels), after a replot.
+    std::vector<std::pair<QString, QRectF>> kernelLabelBoxes() const;
 
 protected:
     void changeEvent(QEvent* event) override;
+    void showEvent(QShowEvent* event) override;
 
 private:
+    static int index(MemoryLevel level) { return static_cast<int>(level); }
     void rebuild();
+    void setAxisRanges();
+    void drawRoofs();
+    void drawPoints();
+    void drawBaseline();
     void applyStyle();
-    void placeCeilingLabels();
+    void placeLabels();
     void hover(QMouseEvent* event);
+    QString buildNote() const;
 
     QCustomPlot* m_plot = nullptr;
-    QCPGraph* m_points = nullptr;
-    QCPGraph* m_baselinePoints = nullptr;
-    QCPGraph* m_measuredRoof = nullptr;
-    QCPGraph* m_theoreticalRoof = nullptr;
-    std::map<QString, QCPCurve*> m_ladderCurves;
+    ProfileRooflineTable* m_table = nullptr;
     QLabel* m_note = nullptr;
-    std::vector<RooflinePoint> m_model;
-    std::vector<RooflinePoint> m_baselineModel;
-    RooflineCeilings m_ceilings;
-    struct CeilingLabel {
+    QSplitter* m_splitter = nullptr;
+    bool m_splitSet = false;
+    std::array<QCPGraph*, 2> m_computeRoofs{};                  // measured, peak
+    std::array<std::array<QCPGraph*, 2>, 3> m_slopes{};          // [level][measured, peak]
+    std::array<QCPGraph*, 3> m_points{};
+    std::array<QCPGraph*, 3> m_baselinePoints{};
+    std::map<std::pair<QString, int>, QCPCurve*> m_ladderCurves; // (ladder, level)
+    std::vector<session::KernelRoofline> m_kernels;
+    std::vector<session::KernelRoofline> m_baselineKernels;
+    session::RooflineRoofs m_roofs;
+    double m_xLow = 0.01, m_xHigh = 100.0;
+    struct SlopeLabel {
         QCPItemText* item = nullptr;
         double x0 = 0, x1 = 0;     // two intensities on the roof segment the label follows
-        double bytesPerSecond = 0; // the segment's slope: 0 for a flat (compute) roof
-        double flopsPerSecond = 0;
+        double bytesPerSecond = 0; // the segment's slope
     };
-    std::vector<CeilingLabel> m_ceilingLabels;
+    std::vector<SlopeLabel> m_slopeLabels;
+    struct KernelLabel {
+        QString kernel;
+        QCPItemText* item = nullptr;
+        QCPItemLine* leader = nullptr; // drawn when the label had to move away from its point
+        double x = 0, y = 0;           // the point it names (plot coordinates)
+    };
+    std::vector<KernelLabel> m_kernelLabels;
 };
 
 } // namespace warpscope::viz

@@ -1,0 +1,167 @@
+// The hierarchical roofline plot, offscreen: the hand-written fixture
+// tests/fixtures/sessions/hierarchical_roofline.wsprof (its numbers are worked out in
+// tests/unit/roofline_test.cpp) gives points per level, roofs per level, ladders per level, the
+// table for what has no point, hover text, and kernel labels that do not cover each other.
+#include "profile/profile_roofline_plot.h"
+#include "profile/profile_roofline_table.h"
+#include "session/session_io.h"
+#include "window/application_setup.h"
+
+#include <qcustomplot.h>
+
+#include <QApplication>
+#include <QTest>
+
+#include <algorithm>
+#include <cmath>
+#include <utility>
+#include <vector>
+
+using namespace warpscope;
+using session::MemoryLevel;
+using viz::ProfileRooflinePlot;
+using viz::ProfileRooflineTable;
+
+namespace {
+
+session::Session fixture()
+{
+    const auto read = session::readSessionFile(QStringLiteral(WARPSCOPE_FIXTURES_DIR "/sessions/hierarchical_roofline.wsprof").toStdString());
+    return read.session;
+}
+
+bool near(double a, double b) { return std::fabs(a - b) <= 1e-9 * std::max(std::fabs(a), std::fabs(b)); }
+
+} // namespace
+
+class RooflineTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void pointsAndLaddersPerLevel()
+    {
+        ProfileRooflinePlot plot;
+        plot.setSession(fixture(), nullptr);
+        // L1: k_dram, k_l2_resident (k_old_session has no L1 bytes); L2: those and k_old_session;
+        // DRAM: k_dram and k_old_session (k_l2_resident moved no DRAM bytes). k_copy: 0 FLOP.
+        QCOMPARE(plot.kernelPoints(MemoryLevel::L1)->dataCount(), 2);
+        QCOMPARE(plot.kernelPoints(MemoryLevel::L2)->dataCount(), 3);
+        QCOMPARE(plot.kernelPoints(MemoryLevel::Dram)->dataCount(), 2);
+        // The "fixture" ladder (k_dram, k_l2_resident) is joined where both rungs have a point.
+        QCOMPARE(plot.ladders(), QStringList{QStringLiteral("fixture")});
+        QCPCurve* l2 = plot.ladderCurve(QStringLiteral("fixture"), MemoryLevel::L2);
+        QVERIFY(l2 != nullptr);
+        QCOMPARE(l2->dataCount(), 2);
+        QCOMPARE(l2->data()->at(0)->key, 0.5); // rung 1: 10e6 FLOP / 20e6 L2 bytes
+        QCOMPARE(l2->data()->at(0)->value, 1e12);
+        QCOMPARE(l2->data()->at(1)->key, 4.0); // rung 2: 16e6 / 4e6
+        QCOMPARE(l2->data()->at(1)->value, 4e12);
+        QVERIFY(plot.ladderCurve(QStringLiteral("fixture"), MemoryLevel::L1) != nullptr);
+        QVERIFY(plot.ladderCurve(QStringLiteral("fixture"), MemoryLevel::Dram) == nullptr);
+    }
+
+    void roofsPerLevel()
+    {
+        ProfileRooflinePlot plot;
+        plot.setSession(fixture(), nullptr);
+        // Peak slopes rise to the 51.2 TFLOP/s peak: L1 (25.6 TB/s) at 2, L2 (7.68 TB/s) at 6.67,
+        // DRAM (2.5 TB/s) at 20.48; the measured DRAM slope (2 TB/s) meets 40 TFLOP/s at 20.
+        const std::pair<QCPGraph*, std::pair<double, double>> ends[] = {
+            {plot.peakRoof(MemoryLevel::L1), {2.0, 51.2e12}},
+            {plot.peakRoof(MemoryLevel::L2), {51.2e12 / 7.68e12, 51.2e12}},
+            {plot.peakRoof(MemoryLevel::Dram), {20.48, 51.2e12}},
+            {plot.measuredRoof(MemoryLevel::Dram), {20.0, 40e12}},
+        };
+        for (const auto& [graph, end] : ends) {
+            QCOMPARE(graph->dataCount(), 2);
+            QVERIFY2(near(graph->data()->at(1)->key, end.first), qPrintable(QString::number(graph->data()->at(1)->key)));
+            QVERIFY(near(graph->data()->at(1)->value, end.second));
+        }
+        QCOMPARE(plot.measuredRoof(MemoryLevel::L1)->dataCount(), 0); // no measured L1 or L2 bandwidth
+        QCOMPARE(plot.measuredRoof(MemoryLevel::L2)->dataCount(), 0);
+        // The flat roofs start at the leftmost ridge of their kind.
+        QVERIFY(near(plot.computeRoof(false)->data()->at(0)->key, 2.0));
+        QVERIFY(near(plot.computeRoof(true)->data()->at(0)->key, 20.0));
+        const QString note = plot.noteText();
+        QVERIFY2(note.contains(QStringLiteral("L2 \u2014 / 7,680 GB/s")), qPrintable(note));
+        QVERIFY(note.contains(QStringLiteral("DRAM 2,000 GB/s / 2,500 GB/s")));
+    }
+
+    void tableSaysWhatHasNoPoint()
+    {
+        ProfileRooflinePlot plot;
+        plot.setSession(fixture(), nullptr);
+        const ProfileRooflineTable* table = plot.table();
+        QCOMPARE(table->rowCount(), 5);
+        QCOMPARE(table->cellText(QStringLiteral("k_dram"), ProfileRooflineTable::FlopsColumn), QStringLiteral("1.00 TFLOP/s"));
+        QCOMPARE(table->cellText(QStringLiteral("k_dram"), ProfileRooflineTable::L2Column), QStringLiteral("0.500 FLOP/B \u00b7 26.0 %"));
+        QCOMPARE(table->cellText(QStringLiteral("k_l2_resident"), ProfileRooflineTable::DramColumn), QStringLiteral("no DRAM bytes"));
+        QVERIFY(table->cellToolTip(QStringLiteral("k_l2_resident"), ProfileRooflineTable::DramColumn).contains(QStringLiteral("unbounded")));
+        QCOMPARE(table->cellText(QStringLiteral("k_copy"), ProfileRooflineTable::FlopsColumn), QStringLiteral("0 FP32 FLOP"));
+        QCOMPARE(table->cellText(QStringLiteral("k_copy"), ProfileRooflineTable::DramColumn), QStringLiteral("1,000 GB/s \u00b7 50.0 %"));
+        QCOMPARE(table->cellText(QStringLiteral("k_old_session"), ProfileRooflineTable::L1Column), QStringLiteral("L1 bytes not measured"));
+        QCOMPARE(table->cellText(QStringLiteral("k_no_metrics"), ProfileRooflineTable::FlopsColumn), QStringLiteral("no counters"));
+    }
+
+    void hoverNamesKernelLevelAndShare()
+    {
+        ProfileRooflinePlot plot;
+        plot.setSession(fixture(), nullptr);
+        const QString text = plot.hoverText(QStringLiteral("k_l2_resident"), MemoryLevel::L2);
+        QVERIFY2(text.contains(QStringLiteral("fixture ladder, rung 2")), qPrintable(text));
+        QVERIFY(text.contains(QStringLiteral("4 FLOP per L2 byte")));
+        QVERIFY(text.contains(QStringLiteral("4.00 TFLOP/s FP32, L2 1,000 GB/s")));
+        QVERIFY(text.contains(QStringLiteral("13.0 % of the peak L2 roof"))); // 1e12 / 7.68e12
+        QVERIFY(plot.hoverText(QStringLiteral("k_l2_resident"), MemoryLevel::Dram).isEmpty());
+    }
+
+    void baselineIsHollowWithOneLegendEntry()
+    {
+        ProfileRooflinePlot plot;
+        const session::Session s = fixture();
+        plot.setSession(s, &s);
+        QCOMPARE(plot.baselinePoints(MemoryLevel::L1)->dataCount(), 2);
+        QCOMPARE(plot.baselinePoints(MemoryLevel::Dram)->dataCount(), 2);
+        int baselineEntries = 0;
+        for (MemoryLevel level : session::kMemoryLevels)
+            baselineEntries += plot.plot()->legend->hasItemWithPlottable(plot.baselinePoints(level)) ? 1 : 0;
+        QCOMPARE(baselineEntries, 1);
+    }
+
+    void kernelLabelsDoNotOverlap()
+    {
+        ProfileRooflinePlot plot;
+        plot.resize(900, 700);
+        plot.show();
+        plot.setSession(fixture(), nullptr);
+        QVERIFY(QTest::qWaitForWindowExposed(&plot));
+        plot.plot()->replot();
+        const auto boxes = plot.kernelLabelBoxes();
+        QCOMPARE(boxes.size(), std::size_t(3)); // the kernels with a point: k_dram, k_l2_resident, k_old_session
+        for (std::size_t i = 0; i < boxes.size(); ++i)
+            for (std::size_t j = i + 1; j < boxes.size(); ++j)
+                QVERIFY2(!boxes[i].second.adjusted(0, 0.5, 0, -0.5).intersects(boxes[j].second),
+                         qPrintable(boxes[i].first + QStringLiteral(" covers ") + boxes[j].first));
+    }
+
+    void spreadLabelsPushesOverlapsDown()
+    {
+        // Two labels on the same row and one beside them: the second moves below the first, the
+        // third (no shared columns) stays.
+        const std::vector<QRectF> placed = viz::spreadLabels({QRectF(0, 10, 50, 12), QRectF(20, 14, 50, 12), QRectF(200, 10, 50, 12)});
+        QCOMPARE(placed[0], QRectF(0, 10, 50, 12));
+        QCOMPARE(placed[1], QRectF(20, 22, 50, 12));
+        QCOMPARE(placed[2], QRectF(200, 10, 50, 12));
+    }
+};
+
+int main(int argc, char** argv)
+{
+    app::prepareApplication();
+    QApplication application(argc, argv);
+    app::configureApplication();
+    RooflineTest test;
+    return QTest::qExec(&test, argc, argv);
+}
+
+#include "roofline_test.moc"
