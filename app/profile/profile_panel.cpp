@@ -80,6 +80,9 @@ ProfilePanel::ProfilePanel(QWidget* parent) : QWidget(parent)
     m_title->setObjectName(QStringLiteral("profileTitle"));
     m_title->setWordWrap(true);
     m_title->setTextFormat(Qt::RichText);
+    // With no session it lists the recorded sessions as links.
+    m_title->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::LinksAccessibleByMouse | Qt::LinksAccessibleByKeyboard);
+    connect(m_title, &QLabel::linkActivated, this, &ProfilePanel::handleLink);
     m_views = new viz::ProfileViews(this);
 
     auto* layout = new QVBoxLayout(this);
@@ -414,7 +417,8 @@ void ProfilePanel::updateTitle()
     QString text;
     if (!m_shown) {
         text = tr("No session. Profile a kernel, or open a session: File > Open Session (Ctrl+O), or File > Open "
-                  "Recorded Session.");
+                  "Recorded Session.") +
+               QStringLiteral("<br>") + recordedSessionsHtml(QString());
     } else {
         const session::Session& s = m_shown->session;
         QStringList parts;
@@ -439,13 +443,25 @@ void ProfilePanel::updateButtons()
     m_form->setEnabled(!running);
 }
 
-QString ProfilePanel::recordedSessionsHtml() const
+QString ProfilePanel::recordedSessionsHtml(const QString& linkColour) const
 {
     if (m_recorded.isEmpty())
         return noRecordedSessionsText().toHtmlEscaped() + QLatin1Char('.');
     QString html = tr("Sessions recorded on real GPUs open without one:");
-    for (int i = 0; i < m_recorded.size(); ++i)
-        html += QStringLiteral("<br>\u2022 <a style='color:#cfe6ff' href=\"recorded:%1\">%2</a>").arg(i).arg(m_recorded.at(i).label.toHtmlEscaped());
+    const QString style = linkColour.isEmpty() ? QString() : QStringLiteral(" style='color:%1'").arg(linkColour);
+    // Grouped by where they were recorded (the list is sorted by path, so one GPU's files are together).
+    QString origin;
+    for (int i = 0; i < m_recorded.size(); ++i) {
+        const RecordedSession& recorded = m_recorded.at(i);
+        if (recorded.origin != origin) {
+            origin = recorded.origin;
+            html += QStringLiteral("<br><b>%1</b>").arg(origin.toHtmlEscaped());
+        }
+        html += QStringLiteral("<br>\u2022 <a%1 href=\"recorded:%2\" title=\"%3\">%4</a>")
+                    .arg(style)
+                    .arg(i)
+                    .arg(recorded.label.toHtmlEscaped(), recorded.item.toHtmlEscaped());
+    }
     return html;
 }
 

@@ -96,7 +96,8 @@ private:
     void updateNotice();
     void updateTitle();
     void updateButtons();
-    QString recordedSessionsHtml() const;
+    // The recorded sessions as links ("recorded:<index>"); `linkColour` for a coloured banner, empty for the palette's.
+    QString recordedSessionsHtml(const QString& linkColour = QStringLiteral("#cfe6ff")) const;
     void handleLink(const QString& link);
 
     ProfileForm* m_form = nullptr;

@@ -333,11 +333,21 @@ void MainWindow::buildMenus()
         QAction* none = m_recordedMenu->addAction(noRecordedSessionsText());
         none->setEnabled(false);
     }
-    for (int i = 0; i < recorded.size(); ++i)
-        m_recordedMenu->addAction(recorded.at(i).label, this, [this, i] {
+    // A section per GPU, driver and date; each entry says what the session holds.
+    QString origin;
+    for (int i = 0; i < recorded.size(); ++i) {
+        if (recorded.at(i).origin != origin) {
+            origin = recorded.at(i).origin;
+            m_recordedMenu->addSection(origin);
+        }
+        QAction* open = m_recordedMenu->addAction(recorded.at(i).item, this, [this, i] {
             focusProfiler();
             m_profile->openRecordedSession(i);
         });
+        open->setStatusTip(recorded.at(i).label);
+        open->setToolTip(recorded.at(i).label);
+    }
+    m_recordedMenu->setToolTipsVisible(true);
     m_saveSessionAction = file->addAction(QStringLiteral("Save Session &As..."), this, &MainWindow::saveSessionInteractive);
     m_saveSessionAction->setShortcut(QKeySequence::Save);
     file->addSeparator();

@@ -10,6 +10,7 @@
 #include "profile/profile_metrics_table.h"
 #include "profile/profile_prediction_panel.h"
 #include "profile/profile_roofline_plot.h"
+#include "profile/profile_roofline_table.h"
 #include "profile/profile_session_panel.h"
 #include "profile/profile_views.h"
 #include "profile/probe_request.h"
@@ -231,6 +232,7 @@ private slots:
             {"ladder.wsprof", fixtures::ladderStream()},
             {"truncated.wsprof", fixtures::truncatedStream()},
             {"counters_not_permitted.wsprof", fixtures::countersNotPermittedStream()},
+            {"probe_details.wsprof", fixtures::probeDetailsStream()},
         };
         for (const auto& [name, text] : files) {
             const QString path = sessionFixture(QLatin1String(name));
@@ -284,9 +286,12 @@ private slots:
         QVERIFY(bandwidth[0].meaning.contains(QStringLiteral("40.0 % of the measured peak")));
         QVERIFY(bandwidth[1].bars[1].caption.contains(QStringLiteral("L2 hit rate 75.0 %")));
 
-        // Roofline: both kernels plotted; intensity = FLOP / DRAM bytes, y = FLOP / duration.
+        // Roofline: both kernels plotted at DRAM and L2 (the fixture has no L1 bytes); DRAM intensity =
+        // FLOP / DRAM bytes, y = FLOP / duration. The per-level math: tests/unit/roofline_test.cpp.
         viz::ProfileRooflinePlot* roofline = views->rooflinePlot();
         QCOMPARE(roofline->kernelPoints()->dataCount(), 2);
+        QCOMPARE(roofline->kernelPoints(session::MemoryLevel::L2)->dataCount(), 2);
+        QCOMPARE(roofline->kernelPoints(session::MemoryLevel::L1)->dataCount(), 0);
         QCOMPARE(roofline->ladders(), QStringList{QStringLiteral("fixture")});
         QCPCurve* ladder = roofline->ladderCurve(QStringLiteral("fixture"));
         QVERIFY(ladder != nullptr);
@@ -296,14 +301,13 @@ private slots:
         QCOMPARE(ladder->data()->at(0)->value, 4.0e6 / 10.0e-6);
         QCOMPARE(ladder->data()->at(1)->key, 1.0);
         QCOMPARE(ladder->data()->at(1)->value, 8.0e6 / 5.0e-6);
-        // Measured roof: min(x * 3,000 GB/s, 50,000 GFLOP/s): three points (ends and ridge); the theoretical roof too.
-        QCOMPARE(roofline->measuredRoof()->dataCount(), 3);
-        QCOMPARE(roofline->theoreticalRoof()->dataCount(), 3);
+        // Measured DRAM roof: x * 3,000 GB/s from the left edge up to the ridge with 50,000 GFLOP/s; the peak one too.
+        QCOMPARE(roofline->measuredRoof()->dataCount(), 2);
+        QCOMPARE(roofline->peakRoof()->dataCount(), 2);
         const double ridge = 50000.0 / 3000.0;
-        bool ridgeFound = false;
-        for (auto it = roofline->measuredRoof()->data()->constBegin(); it != roofline->measuredRoof()->data()->constEnd(); ++it)
-            ridgeFound = ridgeFound || (std::fabs(it->key - ridge) < 1e-9 && std::fabs(it->value - 50000.0e9) < 1.0);
-        QVERIFY(ridgeFound);
+        QVERIFY(std::fabs(roofline->measuredRoof()->data()->at(1)->key - ridge) < 1e-9);
+        QVERIFY(std::fabs(roofline->measuredRoof()->data()->at(1)->value - 50000.0e9) < 1.0);
+        QCOMPARE(roofline->computeRoof(true)->data()->at(1)->value, 50000.0e9);
         QVERIFY(!roofline->noteText().contains(QStringLiteral("Not on the plot")));
         QCOMPARE(roofline->baselinePoints()->dataCount(), 0);
 
@@ -362,7 +366,8 @@ private slots:
                                                  ProfileMetricsTable::ValueColumn),
                  QStringLiteral("not measured"));
         QCOMPARE(views->rooflinePlot()->kernelPoints()->dataCount(), 1);
-        QVERIFY(views->rooflinePlot()->noteText().contains(QStringLiteral("fixture_tiled</b>: no counter metrics")));
+        QCOMPARE(views->rooflinePlot()->table()->cellText(QStringLiteral("fixture_tiled"), viz::ProfileRooflineTable::FlopsColumn),
+                 QStringLiteral("no counters"));
         QVERIFY(views->sessionPanel()->plainText().contains(QStringLiteral("incomplete (no end record)")));
         QVERIFY(views->sessionPanel()->plainText().contains(QStringLiteral("truncated after line")));
     }
@@ -384,8 +389,8 @@ private slots:
         QVERIFY(views->metricsTable()->cellToolTip(naive, QLatin1String(ProfileMetricsTable::kNoMetrics), ProfileMetricsTable::ValueColumn)
                     .contains(QStringLiteral("not permitted")));
         QCOMPARE(views->rooflinePlot()->kernelPoints()->dataCount(), 0);
-        QVERIFY(views->rooflinePlot()->noteText().contains(QStringLiteral("no counter metrics")));
-        QCOMPARE(views->rooflinePlot()->measuredRoof()->dataCount(), 3); // the roofs still come from the ceilings
+        QVERIFY(views->rooflinePlot()->table()->cellToolTip(naive, viz::ProfileRooflineTable::FlopsColumn).contains(QStringLiteral("not permitted")));
+        QCOMPARE(views->rooflinePlot()->measuredRoof()->dataCount(), 2); // the roofs still come from the ceilings
         QVERIFY(views->bandwidthPanel()->model().at(0).bars.empty());
         QCOMPARE(views->predictionPanel()->cellText(naive, QStringLiteral("global_load_sectors_per_request"), ProfilePredictionPanel::PredictedColumn),
                  QStringLiteral("8.00"));
@@ -592,16 +597,100 @@ private slots:
             WindowUnderTest w(probeFixture(QStringLiteral("no_gpu.sh")), recordedDir.path());
             QCOMPARE(w.panel->recordedSessions().size(), 1);
             const QString label = w.panel->recordedSessions().front().label;
-            QCOMPARE(label, QStringLiteral("Synthetic test fixture (not a measurement) \u00b7 driver 000.00 (fixture) \u00b7 CUDA 13.0 "
-                                           "\u00b7 2026-01-02 \u00b7 fixture_gpu/ladder.wsprof"));
+            QCOMPARE(label, QStringLiteral("Synthetic test fixture (not a measurement): the fixture ladder, 2 kernels \u00b7 "
+                                           "driver 000.00 (fixture) \u00b7 CUDA 13.0 \u00b7 2026-01-02 \u00b7 fixture_gpu/ladder.wsprof"));
             QVERIFY(w.panel->startProfile());
             QVERIFY(waitUntilIdle(w.panel));
-            QVERIFY(w.panel->bannerText().contains(label));
+            QVERIFY(w.panel->bannerText().contains(w.panel->recordedSessions().front().origin));
+            QVERIFY(w.panel->bannerText().contains(QStringLiteral("the fixture ladder, 2 kernels \u00b7 fixture_gpu/ladder.wsprof")));
             saveShot(*w.window, QStringLiteral("probe_no_gpu_recorded"));
             QVERIFY(w.panel->openRecordedSession(0));
             QCOMPARE(w.panel->views()->metricsTable()->kernels().size(), 2);
             QVERIFY(w.panel->titleText().contains(QStringLiteral("recorded session")));
         }
+    }
+
+    void probeDetailsAreShownWhereTheyMatter()
+    {
+        // tests/fixtures/sessions/probe_details.wsprof: session_fixtures.h, probeDetailsStream().
+        WindowUnderTest w;
+        QVERIFY(w.panel->openSessionFile(sessionFixture(QStringLiteral("probe_details.wsprof"))));
+        QVERIFY(w.panel->problems().isEmpty());
+        viz::ProfileViews* views = w.panel->views();
+
+        // Session page: the clocks seen while measuring (SM 1,900 and 1,980 MHz, DRAM 2,600 and 2,620 MHz)
+        // beside the device's peaks, each kernel's launch size, cache control and timer, the memory ladder.
+        const QString page = views->sessionPanel()->plainText().simplified();
+        for (const char* text :
+             {"SM clock while measured 1,900\u20131,980 MHz, median 1,940 MHz over 2 kernels; peak 1,980 MHz (98.0 %)",
+              "DRAM clock while measured 2,600\u20132,620 MHz, median 2,610 MHz over 2 kernels; peak 2,619 MHz (99.7 %)",
+              "the demo's GPU size (fills the GPU for measurement): fixture_branchless",
+              "the demo's simulator size (small, as the stepper runs it): fixture_predicated",
+              "L2 flushed before every timed run and every replay pass (as ncu --cache-control all): fixture_branchless",
+              "not flushed: each run finds what the previous one left in L2: fixture_predicated",
+              "CUDA events around each launch: CUPTI Activity was unavailable because another profiler (such as ncu) "
+              "held it: fixture_branchless",
+              "CUPTI Activity (the GPU's own kernel start and end times): fixture_predicated",
+              "Memory ladder measured on this GPU", "Shared memory 30 cycles 15.0 ns",
+              "L2 hit 260 cycles 130.0 ns 11,000 GB/s 8 MiB fixture: pointer chase in 8 MiB",
+              "DRAM with a TLB miss 1100 cycles 550.0 ns", "Cycles converted to nanoseconds at 2000 MHz."})
+            QVERIFY2(page.contains(QString::fromUtf8(text)), text);
+        // An older session says what it does not know.
+        QVERIFY(w.panel->openSessionFile(sessionFixture(QStringLiteral("ladder.wsprof"))));
+        const QString older = views->sessionPanel()->plainText().simplified();
+        QVERIFY(older.contains(QStringLiteral("Launch size not recorded (older session) (all 2 kernels)")));
+        QVERIFY(older.contains(QStringLiteral("the caches were warm, the inputs uploaded just before each run")));
+        QVERIFY(older.contains(QStringLiteral("SM clock while measured not measured")));
+        QVERIFY(!older.contains(QStringLiteral("Memory ladder")));
+        QVERIFY(w.panel->openSessionFile(sessionFixture(QStringLiteral("probe_details.wsprof"))));
+
+        using viz::profile::Agreement;
+        ProfilePredictionPanel* prediction = views->predictionPanel();
+        const QPalette palette = prediction->palette();
+        const QString branchless = QStringLiteral("fixture_branchless"), predicated = QStringLiteral("fixture_predicated");
+        auto cell = [&](const QString& kernel, const char* key, ProfilePredictionPanel::Column column) {
+            return prediction->cellText(kernel, QLatin1String(key), column);
+        };
+        auto agreement = [&](const QString& kernel, const char* key) { return prediction->agreement(kernel, QLatin1String(key)); };
+        auto note = [&](const QString& kernel, const char* key) { return prediction->noteText(kernel, QLatin1String(key)); };
+
+        // No branches on either side (ncu's 0 % means nothing to count): said so, not 0 % against 100 % in red.
+        QCOMPARE(cell(branchless, "branch_uniformity", ProfilePredictionPanel::PredictedColumn), QStringLiteral("no branches"));
+        QCOMPARE(cell(branchless, "branch_uniformity", ProfilePredictionPanel::MeasuredColumn), QStringLiteral("no branches"));
+        QCOMPARE(cell(branchless, "branch_uniformity", ProfilePredictionPanel::DifferenceColumn), QStringLiteral("same"));
+        QCOMPARE(agreement(branchless, "branch_uniformity"), Agreement::Agrees);
+        // 32 PTX branches (30 uniform) and smsp__sass_branch_targets.sum = 0: none in the SASS, said in a neutral colour.
+        QCOMPARE(cell(predicated, "branch_uniformity", ProfilePredictionPanel::PredictedColumn), QStringLiteral("93.8 %"));
+        QCOMPARE(cell(predicated, "branch_uniformity", ProfilePredictionPanel::MeasuredColumn), QStringLiteral("no branches"));
+        QCOMPARE(cell(predicated, "branch_uniformity", ProfilePredictionPanel::DifferenceColumn), QStringLiteral("none on the GPU"));
+        QCOMPARE(agreement(predicated, "branch_uniformity"), Agreement::Explained);
+        QCOMPARE(prediction->differenceColour(predicated, QStringLiteral("branch_uniformity")),
+                 viz::profile::agreementColor(Agreement::Explained, palette));
+        QVERIFY2(note(predicated, "branch_uniformity").contains(QStringLiteral("ptxas removed")), qPrintable(note(predicated, "branch_uniformity")));
+
+        // The simulator ran 64 of the 4,096 blocks: the panel says its counts are scaled.
+        QCOMPARE(cell(branchless, "simulated_blocks", ProfilePredictionPanel::PredictedColumn), QStringLiteral("64 of 4,096"));
+        QCOMPARE(note(branchless, "simulated_blocks"), QStringLiteral("counts scaled from a sample of 64 of 4,096 blocks"));
+        QVERIFY(cell(predicated, "simulated_blocks", ProfilePredictionPanel::PredictedColumn).isNull()); // the whole grid
+
+        // Shared loads: 3,072 wavefronts measured for 4,096 predicted, no conflicts on either side: fewer, wider
+        // SASS loads, explained; the stores and the conflicts agree. No shared memory: no shared rows.
+        QCOMPARE(cell(branchless, "shared_load_wavefronts", ProfilePredictionPanel::PredictedColumn), QStringLiteral("4,096"));
+        QCOMPARE(cell(branchless, "shared_load_wavefronts", ProfilePredictionPanel::MeasuredColumn), QStringLiteral("3,072"));
+        QCOMPARE(agreement(branchless, "shared_load_wavefronts"), Agreement::Explained);
+        QVERIFY(note(branchless, "shared_load_wavefronts").startsWith(QStringLiteral("fewer on the GPU")));
+        QCOMPARE(cell(branchless, "shared_store_wavefronts", ProfilePredictionPanel::DifferenceColumn), QStringLiteral("same"));
+        QCOMPARE(agreement(branchless, "shared_bank_conflicts"), Agreement::Agrees);
+        QVERIFY(cell(predicated, "shared_load_wavefronts", ProfilePredictionPanel::PredictedColumn).isNull());
+
+        // Occupancy: a comparison with its likely reason, never red.
+        QCOMPARE(cell(branchless, "occupancy", ProfilePredictionPanel::DifferenceColumn), QStringLiteral("\u221225.0 pts"));
+        QCOMPARE(agreement(branchless, "occupancy"), Agreement::Explained);
+        QVERIFY2(note(branchless, "occupancy").contains(QStringLiteral("3.88 waves")) &&
+                     note(branchless, "occupancy").contains(QStringLiteral("tail effect")),
+                 qPrintable(note(branchless, "occupancy")));
+        QVERIFY(note(predicated, "occupancy").contains(QStringLiteral("0.06 of one wave")));
+        QCOMPARE(agreement(QStringLiteral("fixture_predicated"), "check"), Agreement::Agrees);
     }
 
     void cancelStopsTheProbeAndKeepsItsRecords()

@@ -208,3 +208,41 @@ TEST(MemoryModel, EveryLevelIsLabelledWithItsSource)
         << measured[3].bandwidth;
     EXPECT_EQ(viz::memoryFactSources().size(), 5u);
 }
+
+TEST(MemoryModel, AMeasuredLadderAddsAColumnBesideThePublishedFigures)
+{
+    const gpu::GpuPreset preset = *gpu::findPreset("sm_90");
+    session::Session session;
+    EXPECT_FALSE(viz::hasMeasuredLadder(&session));
+    EXPECT_FALSE(viz::hasMeasuredLadder(nullptr));
+    for (const viz::MemoryLevelFacts& level : viz::memoryLevelFacts(preset, &session)) // no ladder: no column
+        EXPECT_TRUE(level.measured.empty() && level.measuredMethod.empty()) << level.name;
+
+    // A hand-made ladder (not a measurement): cycles converted at 2,000 MHz, so 30 cycles = 15 ns.
+    session::HierarchyRecord ladder;
+    ladder.smClockMHz = 2000;
+    ladder.levels = {{"shared", 30, 15.0, 0, 4096, "pointer chase in shared memory"},
+                     {"l1", 34, 17.0, 0, 16384, "pointer chase in 16 KiB"},
+                     {"l2", 260, 130.0, 11500, 8 << 20, "pointer chase in 8 MiB"},
+                     {"dram", 700, 350.0, 4200, 1ull << 30, "pointer chase in 1 GiB, 4 KiB stride"},
+                     {"tlb_miss", 1100, 550.0, 0, 1ull << 33, "pointer chase with a 2 MiB stride"}};
+    session.hierarchy = ladder;
+    ASSERT_TRUE(viz::hasMeasuredLadder(&session));
+    const std::vector<viz::MemoryLevelFacts> facts = viz::memoryLevelFacts(preset, &session);
+    ASSERT_EQ(facts.size(), 4u);
+    EXPECT_EQ(facts[0].measured, "not part of the ladder");
+    EXPECT_EQ(facts[1].measured, "shared 30 cycles (15 ns); L1 hit 34 cycles (17 ns) [5]");
+    EXPECT_EQ(facts[1].measuredMethod, "shared: pointer chase in shared memory\nL1 hit: pointer chase in 16 KiB");
+    EXPECT_EQ(facts[2].measured, "L2 hit 260 cycles (130 ns), 11500 GB/s [5]");
+    EXPECT_EQ(facts[3].measured, "DRAM 700 cycles (350 ns), 4200 GB/s; with a TLB miss 1100 cycles (550 ns) [5]");
+    // The published figures stay beside the measured ones.
+    EXPECT_NE(facts[2].latency.find("[2]"), std::string::npos);
+
+    // Under 10 ns with one decimal; a level measured for bandwidth only; one not measured (zeros); none for L1.
+    session.hierarchy->levels = {{"shared", 19, 9.5, 0, 0, ""}, {"l2", 0, 0, 9000, 0, "read kernel"}, {"dram", 0, 0, 0, 0, ""}};
+    const std::vector<viz::MemoryLevelFacts> partial = viz::memoryLevelFacts(preset, &session);
+    EXPECT_EQ(partial[1].measured, "shared 19 cycles (9.5 ns) [5]");
+    EXPECT_EQ(partial[1].measuredMethod, "");
+    EXPECT_EQ(partial[2].measured, "L2 hit 9000 GB/s [5]");
+    EXPECT_EQ(partial[3].measured, "not measured");
+}

@@ -6,8 +6,10 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <initializer_list>
 #include <map>
 #include <tuple>
+#include <utility>
 
 namespace warpscope::viz {
 
@@ -39,7 +41,49 @@ std::string dimsText(const session::Dim3& d)
     return std::to_string(d[0]) + "," + std::to_string(d[1]) + "," + std::to_string(d[2]);
 }
 
+// One measured level of the ladder: "shared 30 cycles (15 ns)", "L2 hit 260 cycles (130 ns), 11000 GB/s";
+// "" when nothing of it was measured.
+std::string measuredLevelText(const session::HierarchyLevel& level, const char* name)
+{
+    std::string text;
+    if (level.latencyCycles > 0) {
+        text = std::string(name) + format(" %.0f cycles", level.latencyCycles);
+        if (level.latencyNs > 0)
+            text += format(level.latencyNs >= 10 ? " (%.0f ns)" : " (%.1f ns)", level.latencyNs);
+    } else if (level.latencyNs > 0) {
+        text = std::string(name) + format(level.latencyNs >= 10 ? " %.0f ns" : " %.1f ns", level.latencyNs);
+    }
+    if (level.bandwidthGBps > 0) {
+        // Whole numbers: the canvas wraps text at a decimal point.
+        const std::string bandwidth = format("%.0f GB/s", level.bandwidthGBps);
+        text += text.empty() ? std::string(name) + " " + bandwidth : ", " + bandwidth;
+    }
+    return text;
+}
+
+// The measured cells of one facts row from the ladder's levels named in `levels` ({"shared", "l1"}).
+void addMeasured(MemoryLevelFacts& facts, const session::HierarchyRecord& ladder,
+                 std::initializer_list<std::pair<const char*, const char*>> levels)
+{
+    std::string text, method;
+    for (const auto& [key, name] : levels) {
+        const session::HierarchyLevel* level = ladder.find(key);
+        if (level == nullptr)
+            continue;
+        const std::string piece = measuredLevelText(*level, name);
+        if (piece.empty())
+            continue;
+        text += (text.empty() ? "" : "; ") + piece;
+        if (!level->method.empty())
+            method += (method.empty() ? "" : "\n") + std::string(name) + ": " + level->method;
+    }
+    facts.measured = text.empty() ? "not measured" : text + " [5]";
+    facts.measuredMethod = method;
+}
+
 } // namespace
+
+bool hasMeasuredLadder(const session::Session* session) { return session != nullptr && session->hierarchy.has_value(); }
 
 const std::vector<std::string>& memoryFactSources()
 {
@@ -107,6 +151,14 @@ std::vector<MemoryLevelFacts> memoryLevelFacts(const gpu::GpuPreset& preset, con
         dram.bandwidth += format("; a device-to-device copy measured %.0f GB/s", session->ceilings->measuredDramGBps) +
                           (device ? " on the " + device->name : std::string()) + " [5]";
     facts.push_back(dram);
+
+    if (hasMeasuredLadder(session)) {
+        const session::HierarchyRecord& ladder = *session->hierarchy;
+        facts[0].measured = "not part of the ladder";
+        addMeasured(facts[1], ladder, {{"shared", "shared"}, {"l1", "L1 hit"}});
+        addMeasured(facts[2], ladder, {{"l2", "L2 hit"}});
+        addMeasured(facts[3], ladder, {{"dram", "DRAM"}, {"tlb_miss", "with a TLB miss"}});
+    }
     return facts;
 }
 

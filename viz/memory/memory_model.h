@@ -28,10 +28,16 @@ struct MemoryLevelFacts {
     std::string capacity;  // "256 KB per SM (shared memory up to 228 KB of it)"
     std::string latency;   // "30 cycles in the model; about 29-30 measured on Hopper [2]"
     std::string bandwidth; // "128 B per cycle per SM (33.4 TB/s for 132 SMs at 1980 MHz)"
+    // From the session's measured memory ladder (its hierarchy record), "" without one:
+    std::string measured;       // "shared 30 cycles (15 ns); L1 hit 33 cycles (17 ns) [5]", or "not measured"
+    std::string measuredMethod; // how each figure was taken, one line per level (shown on hover)
 };
 
-// The facts for `preset`; `session` (optional) adds what its device and ceilings measured.
+// The facts for `preset`; `session` (optional) adds what its device and ceilings measured, and the
+// latencies and bandwidths its hierarchy record measured on that GPU.
 std::vector<MemoryLevelFacts> memoryLevelFacts(const gpu::GpuPreset& preset, const session::Session* session);
+// True when `session` has a measured memory ladder: the facts table then shows "measured on your GPU".
+bool hasMeasuredLadder(const session::Session* session);
 // The sources the facts cite, numbered as the facts cite them ("[1] ...").
 const std::vector<std::string>& memoryFactSources();
 

@@ -368,11 +368,15 @@ void MemoryScene::drawDiagram(float width, double time)
 
 void MemoryScene::drawFacts()
 {
-    if (ImGui::BeginTable("##facts", 4, ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp)) {
-        ImGui::TableSetupColumn("Level", ImGuiTableColumnFlags_WidthStretch, 0.7f);
-        ImGui::TableSetupColumn("Capacity", ImGuiTableColumnFlags_WidthStretch, 1.3f);
+    // With a measured memory ladder in the open session, its figures sit beside the published ones.
+    const bool measured = hasMeasuredLadder(m_session);
+    if (ImGui::BeginTable("##facts", measured ? 5 : 4, ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp)) {
+        ImGui::TableSetupColumn("Level", ImGuiTableColumnFlags_WidthStretch, measured ? 0.6f : 0.7f);
+        ImGui::TableSetupColumn("Capacity", ImGuiTableColumnFlags_WidthStretch, measured ? 1.2f : 1.3f);
         ImGui::TableSetupColumn("Latency", ImGuiTableColumnFlags_WidthStretch, 1.3f);
-        ImGui::TableSetupColumn("Bandwidth", ImGuiTableColumnFlags_WidthStretch, 1.3f);
+        ImGui::TableSetupColumn("Bandwidth", ImGuiTableColumnFlags_WidthStretch, measured ? 1.2f : 1.3f);
+        if (measured)
+            ImGui::TableSetupColumn("Measured on your GPU", ImGuiTableColumnFlags_WidthStretch, 1.3f);
         ImGui::TableHeadersRow();
         for (const MemoryLevelFacts& level : m_facts) {
             ImGui::TableNextRow();
@@ -384,6 +388,12 @@ void MemoryScene::drawFacts()
             ImGui::TextWrapped("%s", level.latency.c_str());
             ImGui::TableSetColumnIndex(3);
             ImGui::TextWrapped("%s", level.bandwidth.c_str());
+            if (measured) {
+                ImGui::TableSetColumnIndex(4);
+                ImGui::TextWrapped("%s", level.measured.c_str());
+                if (!level.measuredMethod.empty() && ImGui::IsItemHovered())
+                    ImGui::SetTooltip("%s", level.measuredMethod.c_str());
+            }
         }
         ImGui::EndTable();
     }

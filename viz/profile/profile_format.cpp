@@ -234,6 +234,7 @@ QColor agreementColor(Agreement agreement, const QPalette& palette)
     case Agreement::Agrees: tint = QColor(0x2e, 0x9e, 0x4f); break;
     case Agreement::Close: tint = QColor(0xe0, 0xa0, 0x1a); break;
     case Agreement::Differs: tint = QColor(0xd6, 0x3a, 0x3a); break;
+    case Agreement::Explained: tint = QColor(0x5b, 0x7f, 0xb0); break; // slate blue: neither good nor bad
     case Agreement::NotComparable: return {};
     }
     // A tint mixed into the table's base colour: readable text in light and dark themes alike.

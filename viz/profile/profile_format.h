@@ -46,8 +46,9 @@ QString metricUnit(const session::MetricsRecord& record, const QString& name);
 QString cudaVersionText(int version);
 
 // How far a measurement is from a prediction (relative to the prediction), as the prediction table
-// colours it: within 2 % agrees, within 10 % is close, further apart differs.
-enum class Agreement { Agrees, Close, Differs, NotComparable };
+// colours it: within 2 % agrees, within 10 % is close, further apart differs. Explained: they differ
+// for a reason the row states (PTX against SASS, theoretical against achieved): a neutral colour.
+enum class Agreement { Agrees, Close, Differs, NotComparable, Explained };
 Agreement agreementOf(double predicted, double measured);
 QColor agreementColor(Agreement agreement, const QPalette& palette);
 

@@ -1,7 +1,9 @@
 // Predicted vs measured: per kernel, what Warpscope's simulator predicted for the launch beside what
-// the GPU's counters measured (sectors per request, bank conflicts, branch uniformity, FP32 work),
-// theoretical vs achieved occupancy and the output check, with the difference coloured; with a
-// baseline, the baseline's measurement and the change.
+// the GPU's counters measured (sectors per request, shared-memory wavefronts and bank conflicts,
+// branch uniformity, FP32 work), theoretical vs achieved occupancy and the output check, with the
+// difference coloured; where the two differ by design (the simulator runs PTX, the GPU runs what
+// ptxas made of it; theoretical against achieved occupancy) the row says why in a neutral colour
+// instead of red. With a baseline, the baseline's measurement and the change.
 #pragma once
 
 #include "profile/profile_format.h"
@@ -29,6 +31,7 @@ struct PredictionRow {
     QString predictedText, measuredText, differenceText;
     profile::Agreement agreement = profile::Agreement::NotComparable;
     QString baselineText, changeText;
+    QString note;                // one line shown under the row: why the two differ ("" when not known)
     QString toolTip;
 };
 
@@ -54,6 +57,10 @@ public:
     QString cellText(const QString& kernel, const QString& key, Column column) const;
     // The background colour of the difference cell (invalid when not coloured).
     QColor differenceColour(const QString& kernel, const QString& key) const;
+    // The row's agreement as the model has it (NotComparable when there is no such row).
+    profile::Agreement agreement(const QString& kernel, const QString& key) const;
+    // The line under a row that says why the two differ ("" when none), as the table shows it.
+    QString noteText(const QString& kernel, const QString& key) const;
 
 private:
     int findRow(const QString& kernel, const QString& key) const;

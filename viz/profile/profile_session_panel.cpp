@@ -1,11 +1,19 @@
 #include "profile/profile_session_panel.h"
 
 #include "profile/profile_format.h"
+#include "session/metric_catalog.h"
 #include "session/session.h"
 #include "util/parse.h"
 
 #include <QTextBrowser>
 #include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace warpscope::viz {
 namespace {
@@ -36,6 +44,127 @@ QString mhz(int kiloHertz)
 {
     return kiloHertz > 0 ? QString::fromStdString(withThousands(kiloHertz / 1000)) + QStringLiteral(" MHz")
                          : QStringLiteral("unknown");
+}
+
+QString mhzFromHertz(double hertz)
+{
+    return QString::fromStdString(withThousands(static_cast<std::int64_t>(std::llround(hertz / 1e6)))) + QStringLiteral(" MHz");
+}
+
+// One clock metric over the session's kernels: "1,936–1,977 MHz, median 1,955 MHz over 19 kernels;
+// peak 1,980 MHz". Empty when no kernel has it.
+QString clockRange(const session::Session& s, const char* metricName, int peakKHz)
+{
+    std::vector<double> values;
+    for (const session::MetricsRecord& m : s.metrics)
+        if (auto it = m.values.find(metricName); it != m.values.end() && it->second > 0)
+            values.push_back(it->second);
+    if (values.empty())
+        return {};
+    std::sort(values.begin(), values.end());
+    const std::size_t n = values.size();
+    const double median = n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2.0;
+    QString text = mhzFromHertz(values.front());
+    if (n > 1) {
+        text = QStringLiteral("%1\u2013%2, median %3 over %4 kernels")
+                   .arg(mhzFromHertz(values.front()).chopped(4), mhzFromHertz(values.back()), mhzFromHertz(median))
+                   .arg(n);
+    }
+    if (peakKHz > 0)
+        text += QStringLiteral("; peak %1 (%2 %)").arg(mhz(peakKHz)).arg(median / (peakKHz * 1e3) * 100.0, 0, 'f', 1);
+    return text + QStringLiteral(" <span style='color:gray'>(%1)</span>").arg(QLatin1String(metricName));
+}
+
+// A per-kernel field summarised: "all 3 kernels: X", or each value with the kernels that have it.
+template <typename Describe>
+QString perKernel(const std::vector<std::pair<std::string, std::string>>& values, Describe describe)
+{
+    std::vector<std::string> distinct;
+    for (const auto& [kernel, value] : values)
+        if (std::find(distinct.begin(), distinct.end(), value) == distinct.end())
+            distinct.push_back(value);
+    if (distinct.size() == 1)
+        return describe(distinct.front()) + (values.size() > 1 ? QStringLiteral(" (all %1 kernels)").arg(values.size()) : QString());
+    QStringList parts;
+    for (const std::string& value : distinct) {
+        QStringList kernels;
+        for (const auto& [kernel, v] : values)
+            if (v == value)
+                kernels << esc(kernel);
+        parts << QStringLiteral("%1: %2").arg(describe(value), kernels.join(QStringLiteral(", ")));
+    }
+    return parts.join(QStringLiteral("<br>"));
+}
+
+bool sameForAll(const session::Session& s, std::string session::KernelRecord::*field)
+{
+    for (const session::KernelRecord& k : s.kernels)
+        if (k.*field != s.kernels.front().*field)
+            return false;
+    return true;
+}
+
+QString launchSizeText(const std::string& size)
+{
+    if (size == "gpu") return QStringLiteral("the demo's GPU size (fills the GPU for measurement)");
+    if (size == "sim") return QStringLiteral("the demo's simulator size (small, as the stepper runs it)");
+    if (size == "custom") return QStringLiteral("custom (a file, or --grid/--arg overrides)");
+    if (size.empty()) return QStringLiteral("not recorded (older session)");
+    return esc(size);
+}
+
+QString cacheControlText(const std::string& control)
+{
+    if (control == "all")
+        return QStringLiteral("L2 flushed before every timed run and every replay pass (as ncu --cache-control all)");
+    if (control == "none")
+        return QStringLiteral("not flushed: each run finds what the previous one left in L2");
+    if (control.empty())
+        return QStringLiteral("not recorded (older session): the caches were warm, the inputs uploaded just before each run");
+    return esc(control);
+}
+
+QString timerText(const std::string& timer)
+{
+    if (timer.empty() || timer == "cupti_activity")
+        return QStringLiteral("CUPTI Activity (the GPU's own kernel start and end times)");
+    if (timer == "cuda_events")
+        return QStringLiteral("CUDA events around each launch: CUPTI Activity was unavailable because another profiler "
+                              "(such as ncu) held it");
+    return esc(timer);
+}
+
+QString levelName(const std::string& level)
+{
+    if (level == "shared") return QStringLiteral("Shared memory");
+    if (level == "l1") return QStringLiteral("L1 hit");
+    if (level == "l2") return QStringLiteral("L2 hit");
+    if (level == "dram") return QStringLiteral("DRAM");
+    if (level == "tlb_miss") return QStringLiteral("DRAM with a TLB miss");
+    return esc(level);
+}
+
+QString hierarchyTable(const session::HierarchyRecord& h)
+{
+    const QString none = QStringLiteral("\u2014");
+    QString html = QStringLiteral("<table cellpadding='2'><tr><th align='left'>Level</th><th align='right'>Latency</th>"
+                                  "<th align='right'></th><th align='right'>Bandwidth</th><th align='right'>Working set</th>"
+                                  "<th align='left'>How</th></tr>");
+    for (const session::HierarchyLevel& l : h.levels) {
+        html += QStringLiteral("<tr><td style='padding-right:10px'>%1</td><td align='right'>%2</td><td align='right' "
+                               "style='padding-right:10px'>%3</td><td align='right' style='padding-right:10px'>%4</td>"
+                               "<td align='right' style='padding-right:10px'>%5</td><td>%6</td></tr>")
+                    .arg(levelName(l.level),
+                         l.latencyCycles > 0 ? QStringLiteral("%1 cycles").arg(l.latencyCycles, 0, 'f', 0) : none,
+                         l.latencyNs > 0 ? QStringLiteral("%1 ns").arg(l.latencyNs, 0, 'f', 1) : none,
+                         l.bandwidthGBps > 0 ? formatBytesPerSecond(l.bandwidthGBps * 1e9) : none,
+                         l.footprintBytes > 0 ? binary(l.footprintBytes) : none,
+                         l.method.empty() ? none : esc(l.method));
+    }
+    html += QStringLiteral("</table>");
+    if (h.smClockMHz > 0)
+        html += QStringLiteral("<p>Cycles converted to nanoseconds at %1 MHz.</p>").arg(h.smClockMHz, 0, 'f', 0);
+    return html;
 }
 
 } // namespace
@@ -98,6 +227,28 @@ QString sessionPageHtml(const session::Session& s, const QStringList& problems, 
             html += QStringLiteral("<p>Also listed: device %1, %2.</p>").arg(s.devices[i].ordinal).arg(esc(s.devices[i].name));
     }
 
+    html += QStringLiteral("<h3>Measurement</h3><table>");
+    const int peakSm = s.devices.empty() ? 0 : s.devices.front().coreClockKHz;
+    const int peakDram = s.devices.empty() ? 0 : s.devices.front().memoryClockKHz;
+    const QString smClock = clockRange(s, session::metric::kSmClock, peakSm);
+    const QString dramClock = clockRange(s, session::metric::kDramClock, peakDram);
+    html += row(QStringLiteral("SM clock while measured"), smClock.isEmpty() ? QStringLiteral("not measured") : smClock);
+    html += row(QStringLiteral("DRAM clock while measured"), dramClock.isEmpty() ? QStringLiteral("not measured") : dramClock);
+    std::vector<std::pair<std::string, std::string>> sizes, caches, timers;
+    for (const session::KernelRecord& k : s.kernels) {
+        sizes.emplace_back(k.id, k.launchSize);
+        caches.emplace_back(k.id, k.cacheControl);
+    }
+    for (const session::ActivityRecord& a : s.activities)
+        timers.emplace_back(a.kernel, a.timer == "cupti_activity" ? std::string() : a.timer);
+    if (!sizes.empty()) {
+        html += row(QStringLiteral("Launch size"), perKernel(sizes, launchSizeText));
+        html += row(QStringLiteral("Caches"), perKernel(caches, cacheControlText));
+    }
+    if (!timers.empty())
+        html += row(QStringLiteral("Kernel timer"), perKernel(timers, timerText));
+    html += QStringLiteral("</table>");
+
     html += QStringLiteral("<h3>Ceilings</h3>");
     if (s.ceilings) {
         const session::CeilingsRecord& c = *s.ceilings;
@@ -110,6 +261,14 @@ QString sessionPageHtml(const session::Session& s, const QStringList& problems, 
         html += QStringLiteral("</table>");
     } else {
         html += QStringLiteral("<p>No ceilings record.</p>");
+    }
+
+    if (s.hierarchy) {
+        html += QStringLiteral("<h3>Memory ladder measured on this GPU</h3>");
+        if (s.hierarchy->levels.empty())
+            html += QStringLiteral("<p>The hierarchy record has no levels.</p>");
+        else
+            html += hierarchyTable(*s.hierarchy);
     }
 
     html += QStringLiteral("<h3>Kernels</h3>");
@@ -128,6 +287,11 @@ QString sessionPageHtml(const session::Session& s, const QStringList& problems, 
                 args << esc(a);
             html += QStringLiteral("<br>arguments: <code>%1</code>").arg(args.join(QStringLiteral("</code> <code>")));
         }
+        // Said once under Measurement when every kernel has the same; here only when they differ.
+        if (!sameForAll(s, &session::KernelRecord::launchSize))
+            html += QStringLiteral("<br>launch size: %1").arg(launchSizeText(k.launchSize));
+        if (!sameForAll(s, &session::KernelRecord::cacheControl))
+            html += QStringLiteral("<br>caches: %1").arg(cacheControlText(k.cacheControl));
         html += QStringLiteral("<br>PTX hash %1").arg(esc(k.ptxHash));
         if (const session::ActivityRecord* a = s.activityFor(k.id); a && a->droppedRecords > 0)
             html += QStringLiteral("<br><b>%1 Activity records dropped</b>").arg(a->droppedRecords);

@@ -1,7 +1,8 @@
 // The session page: where the session came from, the GPU it ran on (name, compute capability, SMs,
-// clocks, driver, CUDA and CUPTI versions, counter permission), the ceilings with their methods, the
-// kernels and their launches, and everything that went wrong: the reader's problems, the probe's
-// error records and its log.
+// clocks, driver, CUDA and CUPTI versions, counter permission), how it was measured (the clocks seen,
+// launch sizes, cache control, the kernel timer), the ceilings with their methods, the memory ladder
+// measured on the GPU, the kernels and their launches, and everything that went wrong: the reader's
+// problems, the probe's error records and its log.
 #pragma once
 
 #include <QString>
