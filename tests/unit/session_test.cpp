@@ -38,7 +38,7 @@ Session sampleSession()
     d.countersAllowed = false;
     d.countersMessage = "not allowed";
     s.devices.push_back(d);
-    s.ceilings = CeilingsRecord{100.5, "copy", 2000.25, "fma", 128, 4096, "attributes"};
+    s.ceilings = CeilingsRecord{100.5, "copy", 2000.25, "fma", 128, 4096, "attributes", 0, 0, ""};
     KernelRecord k;
     k.id = "vector_add";
     k.entry = "vector_add";
