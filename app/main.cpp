@@ -6,6 +6,7 @@
 #include "cli/cli_session.h"
 #include "cli/cli_sim.h"
 #include "cli/cli_step.h"
+#include "cli/cli_study.h"
 #include "cli/cli_screenshot.h"
 #include "cli/exit_codes.h"
 #include "util/input_error.h"
@@ -44,6 +45,7 @@ int runCommandLine(int argc, char** argv)
     cli::ProfileOptions profile;
     cli::NumericsOptions numerics;
     cli::SessionShowOptions sessionShow;
+    cli::StudyOptions study;
     CLI::App* occupancyCommand = cli::addOccupancyCommand(app, occupancy);
     CLI::App* compileCommand = cli::addCompileCommand(app, compile);
     CLI::App* simCommand = cli::addSimCommand(app, sim);
@@ -52,15 +54,16 @@ int runCommandLine(int argc, char** argv)
     CLI::App* profileCommand = cli::addProfileCommand(app, profile);
     CLI::App* sessionCommand = cli::addSessionCommand(app, sessionShow);
     const cli::NumericsCommands numericsCommands = cli::addNumericsCommand(app, numerics);
+    const cli::StudyCommands studyCommands = cli::addStudyCommand(app, study);
     app.footer("Exit codes: 0 success, 1 failure, 2 bad input (one line on stderr says what and what is allowed); "
                "profile also 3 (no usable GPU) and 4 (cancelled).");
 
     std::string commandName = "warpscope";
     const std::string_view first(argv[1]);
     if (!first.starts_with('-') && first != "occupancy" && first != "compile" && first != "sim" && first != "step" &&
-        first != "screenshot" && first != "profile" && first != "session" && first != "numerics") {
+        first != "screenshot" && first != "profile" && first != "session" && first != "numerics" && first != "study") {
         std::cerr << "warpscope: unknown subcommand '" << first
-                  << "' (allowed: occupancy, compile, sim, step, profile, session, numerics, screenshot; no subcommand opens the window)\n";
+                  << "' (allowed: occupancy, compile, sim, step, profile, session, numerics, study, screenshot; no subcommand opens the window)\n";
         return cli::toInt(cli::ExitCode::BadInput);
     }
     try {
@@ -113,6 +116,10 @@ int runCommandLine(int argc, char** argv)
         if (numericsCommands.numerics->parsed()) {
             commandName = "warpscope numerics " + numericsCommands.numerics->get_subcommands().front()->get_name();
             return cli::runNumerics(numericsCommands, numerics, std::cout, std::cerr);
+        }
+        if (studyCommands.study->parsed()) {
+            commandName = "warpscope study " + studyCommands.study->get_subcommands().front()->get_name();
+            return cli::runStudy(studyCommands, study, std::cout, std::cerr);
         }
         if (screenshotCommand->parsed()) {
             commandName = "warpscope screenshot";

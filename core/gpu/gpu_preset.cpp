@@ -25,14 +25,18 @@ constexpr std::size_t MiB = 1024 * KiB;
 // instruction every 4 cycles (Jia et al., "Dissecting the NVIDIA Volta GPU Architecture via
 // Microbenchmarking", 2018, and later). They are used for every preset until measured per
 // architecture. Clocks, DRAM bandwidth, L2 size and the L1/shared pool come from each GPU's
-// whitepaper or datasheet.
+// whitepaper or datasheet. FP32 lanes per SM: 64 on Volta (V100 whitepaper), Turing (Turing
+// whitepaper) and GA100 (A100 whitepaper); 128 on GA102 (GA102 whitepaper), Ada (Ada whitepaper) and
+// Hopper (H100 whitepaper).
 constexpr const char* kTimingSource =
     "latencies: Hopper microbenchmarks (Luo et al. 2025, arXiv:2501.12084; Chips and Cheese 2023), "
     "used for all presets; clock, bandwidth, L2 and L1 pool: the GPU's whitepaper/datasheet";
 
-constexpr TimingParameters timing(double clockMHz, double bandwidthGBps, std::size_t l1Pool, std::size_t l2)
+constexpr TimingParameters timing(double clockMHz, double bandwidthGBps, std::size_t l1Pool, std::size_t l2,
+                                  int fp32Lanes)
 {
     TimingParameters parameters;
+    parameters.fp32LanesPerSm = fp32Lanes;
     parameters.coreClockMHz = clockMHz;
     parameters.dramBandwidthGBps = bandwidthGBps;
     parameters.l1PoolBytes = l1Pool;
@@ -45,32 +49,39 @@ constexpr std::array<GpuPreset, 6> kPresets{{
     {"sm_70", "V100", 7, 0, 80, 32, 1024, 2048, 32, 65536, 65536, 255,
      96 * KiB, 48 * KiB, 96 * KiB, 0,
      "[PG] CC 7.0; [OCC]; SMs: NVIDIA Tesla V100 GPU Architecture whitepaper (2017)",
-     timing(1530, 900, 128 * KiB, 6 * MiB)},
+     timing(1530, 900, 128 * KiB, 6 * MiB, 64)},
     {"sm_75", "T4", 7, 5, 40, 32, 1024, 1024, 16, 65536, 65536, 255,
      64 * KiB, 48 * KiB, 64 * KiB, 0,
      "[PG] CC 7.5; [OCC]; SMs: NVIDIA Turing GPU Architecture whitepaper, Tesla T4 (40 SMs)",
-     timing(1590, 320, 96 * KiB, 4 * MiB)},
+     timing(1590, 320, 96 * KiB, 4 * MiB, 64)},
     {"sm_80", "A100", 8, 0, 108, 32, 1024, 2048, 32, 65536, 65536, 255,
      164 * KiB, 48 * KiB, 163 * KiB, 1 * KiB,
      "[PG] CC 8.0; [OCC]; [DEV]; SMs: NVIDIA A100 Tensor Core GPU Architecture whitepaper (2020)",
-     timing(1410, 1555, 192 * KiB, 40 * MiB)},
+     timing(1410, 1555, 192 * KiB, 40 * MiB, 64)},
     {"sm_86", "RTX 3090", 8, 6, 82, 32, 1024, 1536, 16, 65536, 65536, 255,
      100 * KiB, 48 * KiB, 99 * KiB, 1 * KiB,
      "[PG] CC 8.6; [OCC]; [DEV]; SMs: NVIDIA Ampere GA102 GPU Architecture whitepaper (RTX 3090)",
-     timing(1695, 936, 128 * KiB, 6 * MiB)},
+     timing(1695, 936, 128 * KiB, 6 * MiB, 128)},
     {"sm_89", "RTX 4090", 8, 9, 128, 32, 1024, 1536, 24, 65536, 65536, 255,
      100 * KiB, 48 * KiB, 99 * KiB, 1 * KiB,
      "[PG] CC 8.9; [OCC]; [DEV]; SMs: NVIDIA Ada GPU Architecture whitepaper (RTX 4090)",
-     timing(2520, 1008, 128 * KiB, 72 * MiB)},
+     timing(2520, 1008, 128 * KiB, 72 * MiB, 128)},
     {"sm_90", "H100 SXM", 9, 0, 132, 32, 1024, 2048, 32, 65536, 65536, 255,
      228 * KiB, 48 * KiB, 227 * KiB, 1 * KiB,
      "[PG] CC 9.0; [OCC]; [DEV]; SMs: NVIDIA H100 Tensor Core GPU Architecture whitepaper (SXM5)",
-     timing(1980, 3350, 256 * KiB, 50 * MiB)},
+     timing(1980, 3350, 256 * KiB, 50 * MiB, 128)},
 }};
 
 } // namespace
 
 std::span<const GpuPreset> allPresets() { return kPresets; }
+
+double peakFp32FlopsPerSecond(const GpuPreset& preset)
+{
+    return static_cast<double>(preset.smCount) * preset.timing.fp32LanesPerSm * 2.0 * preset.timing.coreClockMHz * 1e6;
+}
+
+double peakDramBytesPerSecond(const GpuPreset& preset) { return preset.timing.dramBandwidthGBps * 1e9; }
 
 std::optional<GpuPreset> findPreset(std::string_view arch)
 {

@@ -26,6 +26,7 @@ struct TimingParameters {
     double dramBandwidthGBps = 0;     // peak DRAM bandwidth of the whole GPU
     std::size_t l1PoolBytes = 0;      // per SM: L1 data cache + shared memory share this pool
     std::size_t l2Bytes = 0;          // whole GPU
+    int fp32LanesPerSm = 0;           // FP32 FMA units per SM: one fused multiply-add each per cycle
     std::string_view source;
 };
 
@@ -51,6 +52,13 @@ struct GpuPreset {
 
     int maxWarpsPerSm() const { return maxThreadsPerSm / warpSize; }
 };
+
+// Peak FP32 rate in FLOP/s: SMs x FP32 lanes x 2 (an FMA is two operations) x boost clock. This is
+// the figure the GPU's datasheet quotes (H100 SXM: 132 x 128 x 2 x 1980 MHz = 66.9 TFLOP/s).
+double peakFp32FlopsPerSecond(const GpuPreset& preset);
+
+// Peak DRAM bandwidth in bytes per second (the datasheet's figure).
+double peakDramBytesPerSecond(const GpuPreset& preset);
 
 // All built-in presets, oldest architecture first.
 std::span<const GpuPreset> allPresets();
