@@ -98,7 +98,7 @@ int runConvert(const NumericsConvertOptions& options, std::ostream& out)
         const double error = stored.error;
         const bool finite = std::isfinite(error);
         const double relative = finite && input != 0 ? error / std::abs(input) : std::nan("");
-        const std::string what(numerics::storeOutcomeWords(stored.outcome));
+        const std::string what = numerics::storeOutcomeWords(stored);
         if (options.json) {
             nlohmann::ordered_json row{{"input", options.values[i]}, {"format", options.format}, {"bits", numerics::hexBits(*format, bits)},
                                        {"fields", numerics::fieldBits(*format, bits)}, {"value", exact(stored.stored)},

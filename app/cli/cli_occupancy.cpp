@@ -79,6 +79,17 @@ void runOccupancy(const OccupancyOptions& options, std::ostream& out)
                                {"binding", detail.binding},
                                {"reasoning", detail.reasoning}});
         }
+        nlohmann::json suggestions = nlohmann::json::array();
+        for (const auto& suggestion : r.suggestions)
+            suggestions.push_back({{"change", suggestion.text},
+                                   {"warps_per_sm", suggestion.activeWarpsPerSm},
+                                   {"occupancy", suggestion.occupancy},
+                                   {"block", suggestion.input.threadsPerBlock},
+                                   {"regs", suggestion.input.registersPerThread},
+                                   {"smem_static", suggestion.input.staticSharedBytes},
+                                   {"smem_dynamic", suggestion.input.dynamicSharedBytes},
+                                   {"carveout", suggestion.input.carveoutPercent},
+                                   {"barriers", suggestion.input.barriersPerBlock}});
         nlohmann::json limiters = nlohmann::json::array();
         for (auto limiter : r.binding)
             limiters.push_back(occupancy::limiterKey(limiter));
@@ -94,6 +105,7 @@ void runOccupancy(const OccupancyOptions& options, std::ostream& out)
             {"blocks_per_sm", r.activeBlocksPerSm},
             {"warps_per_sm", r.activeWarpsPerSm},
             {"threads_per_sm", r.activeThreadsPerSm},
+            {"idle_lanes_per_block", r.idleLanesPerBlock},
             {"max_warps_per_sm", r.maxWarpsPerSm},
             {"occupancy", r.occupancy},
             {"launchable", r.launchable()},
@@ -105,6 +117,7 @@ void runOccupancy(const OccupancyOptions& options, std::ostream& out)
             {"shared_per_sm", r.sharedPerSm},
             {"needs_optin", r.needsOptin},
             {"details", details},
+            {"suggestions", suggestions},
             {"explanation", r.explanation},
             {"source", "CUDA toolkit cuda_occupancy.h (cudaOccMaxActiveBlocksPerMultiprocessor)"},
         };

@@ -1,7 +1,9 @@
 #include "numerics/stored_value.h"
 
 #include <cmath>
+#include <cstdio>
 #include <limits>
+#include <string>
 
 namespace warpscope::numerics {
 
@@ -61,16 +63,29 @@ std::vector<StoredValue> storeInEveryFormat(double value, Overflow overflow)
     return rows;
 }
 
-std::string_view storeOutcomeWords(StoreOutcome outcome)
+std::string storeOutcomeWords(const StoredValue& stored)
 {
-    switch (outcome) {
+    switch (stored.outcome) {
     case StoreOutcome::Exact: return "exact";
     case StoreOutcome::Rounded: return "rounded";
     case StoreOutcome::RoundedSubnormal: return "rounded (subnormal: fewer significant bits)";
     case StoreOutcome::FlushedToZero: return "flushed to zero (at most half the smallest subnormal)";
     case StoreOutcome::OverflowInfinity: return "overflow to infinity";
     case StoreOutcome::OverflowNaN: return "overflow to NaN (this format has no infinity)";
-    case StoreOutcome::Saturated: return "saturated to the largest finite value";
+    case StoreOutcome::Saturated: {
+        // Which end of the range the value was clamped to: an integer format's smallest value (0 for
+        // UINT8, -128 for INT8) or its largest; a float's largest finite magnitude, with its sign.
+        const FormatInfo& info = formatInfo(stored.format);
+        char value[32];
+        std::snprintf(value, sizeof value, "%.17g", stored.stored);
+        if (!info.isFloat)
+            return std::string(stored.stored <= static_cast<double>(info.intMin) ? "saturated to the smallest value, "
+                                                                                : "saturated to the largest value, ") +
+                   value;
+        return std::string(stored.stored < 0 ? "saturated to the most negative finite value, "
+                                             : "saturated to the largest finite value, ") +
+               value;
+    }
     case StoreOutcome::InfinityKept: return "infinity";
     case StoreOutcome::NaNKept: return "NaN stays NaN";
     case StoreOutcome::NaNToZero: return "NaN stored as 0";

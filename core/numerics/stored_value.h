@@ -6,7 +6,7 @@
 #include "numerics/number_format.h"
 
 #include <cstdint>
-#include <string_view>
+#include <string>
 #include <vector>
 
 namespace warpscope::numerics {
@@ -18,8 +18,8 @@ enum class StoreOutcome : std::uint8_t {
     FlushedToZero,    // non-zero, but at most half the smallest subnormal: stored as (signed) zero
     OverflowInfinity, // past the largest finite value: infinity (PyTorch's cast)
     OverflowNaN,      // past the largest finite value in a format without infinity (E4M3): NaN
-    Saturated,        // past the largest finite value (or infinite): clamped to it (__NV_SATFINITE;
-                      // integers always clamp)
+    Saturated,        // past the largest finite value (or infinite): clamped to the end of the range on
+                      // its side (__NV_SATFINITE; integers always clamp: UINT8 -1 becomes 0)
     InfinityKept,     // infinity in, infinity out
     NaNKept,          // NaN in, NaN out
     NaNToZero,        // NaN into an integer format: 0
@@ -40,7 +40,8 @@ StoredValue storeIn(Format format, double value, Overflow overflow);
 std::vector<StoredValue> storeInEveryFormat(double value, Overflow overflow);
 
 
-// A few words for the outcome ("rounded", "overflow to infinity", "saturated", ...).
-std::string_view storeOutcomeWords(StoreOutcome outcome);
+// A few words for the outcome ("rounded", "overflow to infinity", ...). A saturation names the end of
+// the range it clamped to: "saturated to the smallest value, 0" for UINT8 -1, not "the largest".
+std::string storeOutcomeWords(const StoredValue& stored);
 
 } // namespace warpscope::numerics

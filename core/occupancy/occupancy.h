@@ -34,6 +34,17 @@ struct LimiterDetail {
     std::string reasoning;  // the arithmetic behind blockLimit, one sentence
 };
 
+// One change to the input that, on its own, raises the occupancy cuda_occupancy.h computes.
+enum class SuggestionKind { BlockSize, Registers, SharedMemory, Carveout, Barriers, BlockSizeAndRegisters };
+
+struct OccupancySuggestion {
+    SuggestionKind kind = SuggestionKind::BlockSize;
+    OccupancyInput input;         // the input with the change that reaches `activeWarpsPerSm`
+    int activeWarpsPerSm = 0;     // with that change (more than the current input's)
+    double occupancy = 0.0;       // activeWarpsPerSm / max warps
+    std::string text;             // "use 128 or 256 threads per block (100 %, 64 of 64 warps)"
+};
+
 struct OccupancyResult {
     std::string arch;                          // preset arch, "sm_90"
     std::string gpuName;                       // "H100 SXM"
@@ -53,6 +64,9 @@ struct OccupancyResult {
     bool needsOptin = false;                   // static + dynamic > 48 KB
     std::vector<LimiterDetail> limits;         // warps, registers, shared_memory, blocks, barriers
     std::vector<Limiter> binding;              // the factors that set activeBlocksPerSm
+    int idleLanesPerBlock = 0;                 // lanes of the last warp with no thread: they still take a warp slot
+    std::vector<OccupancySuggestion> suggestions; // single changes that raise occupancy, the best first; when
+                                               // none does, at most one BlockSizeAndRegisters change
     std::string explanation;                   // what binds and what would lift it, in words
     bool launchable() const { return activeBlocksPerSm > 0; }
 };

@@ -32,6 +32,8 @@
 #include <QMenuBar>
 #include <QProcess>
 #include <QPushButton>
+#include <QLabel>
+#include <QSpinBox>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTableWidget>
@@ -223,6 +225,39 @@ private slots:
         QVERIFY(panel->histogramPlot()->scaledGraph()->dataCount() > 0);
         QVERIFY(panel->underflowText().contains(QStringLiteral("loss scale 2")));
         saveShot(window, QStringLiteral("precision-amp"));
+    }
+
+    void theDefaultRunShowsTheSawtoothAndSaysPyTorchsInterval()
+    {
+        // PyTorch's growth interval, 2000, leaves this model's scale flat for a whole 1000-step run (it
+        // first overflows at 2^34, 18 doublings up); the tab defaults to 20 and says PyTorch's beside it.
+        viz::AmpPanel panel;
+        panel.resize(1400, 900);
+        const viz::AmpRunRequest defaults = panel.request();
+        QCOMPARE(defaults.growthInterval, 20);
+        QCOMPARE(defaults.steps, 1000);
+        QVERIFY(std::find(defaults.modes.begin(), defaults.modes.end(), AmpMode::FP16Dynamic) != defaults.modes.end());
+        auto* note = panel.findChild<QLabel*>(QStringLiteral("ampGrowthNote"));
+        QVERIFY(note != nullptr);
+        QCOMPARE(note->text(), QStringLiteral("(PyTorch: 2000)"));
+        auto* growth = panel.findChild<QSpinBox*>(QStringLiteral("ampGrowth"));
+        QVERIFY(growth != nullptr && growth->toolTip().contains(QStringLiteral("default 2000")));
+
+        panel.run();
+        QTRY_VERIFY_WITH_TIMEOUT(!panel.busy(), 60000);
+        QVERIFY(panel.results());
+        const QVector<double> scale = valuesOf(panel.scalePlot()->scaleGraphFor(AmpMode::FP16Dynamic));
+        QCOMPARE(scale.size(), 1000);
+        // The sawtooth: the scale climbs from 2^16 to 2^34, then halves and climbs again, 24 times.
+        QCOMPARE(scale.front(), 65536.0);
+        QCOMPARE(*std::max_element(scale.begin(), scale.end()), std::ldexp(1.0, 35));
+        int drops = 0;
+        for (int s = 1; s < scale.size(); ++s)
+            if (scale[s] < scale[s - 1])
+                ++drops;
+        QCOMPARE(drops, 24);
+        QCOMPARE(panel.scalePlot()->skippedGraphFor(AmpMode::FP16Dynamic)->dataCount(), 24);
+        QCOMPARE(keysOf(panel.scalePlot()->skippedGraphFor(AmpMode::FP16Dynamic)).front(), 372.0);
     }
 
     void cancelStopsARun()

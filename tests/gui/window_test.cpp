@@ -18,6 +18,7 @@
 #include <QElapsedTimer>
 #include <QImage>
 #include <QMouseEvent>
+#include <QLabel>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QSet>
@@ -302,6 +303,28 @@ private slots:
         input.threadsPerBlock = 512;
         window.occupancyPanel()->setInputs(QStringLiteral("sm_90"), input);
         QCOMPARE(window.launchShape().block, (launch::Dim3{512, 1, 1}));
+    }
+
+    void occupancyExplorerShowsIdleLanesAndOnlyUsefulSuggestions()
+    {
+        MainWindow window({.restoreSettings = false});
+        window.show();
+        // 100 threads = 4 warps, the last with 28 idle lanes: 100 % occupancy, 1,600 threads on 2,048 lanes.
+        QVERIFY(!window.openLink(QUrl(QStringLiteral(
+            "warpscope:occupancy?arch=sm_90&block=100&regs=32&static_smem=0&dynamic_smem=0&carveout=-1&barriers=1"))));
+        auto* lanes = window.occupancyPanel()->findChild<QLabel*>(QStringLiteral("occupancyLanes"));
+        QVERIFY(lanes != nullptr);
+        QVERIFY2(lanes->text().contains(QStringLiteral("1,600 threads on 2,048 lanes")), qPrintable(lanes->text()));
+        QVERIFY2(lanes->text().contains(QStringLiteral("28 idle lanes, which still take a warp slot")), qPrintable(lanes->text()));
+        // 96 threads x 32 registers on H100: the explorer suggests 128 or 256 threads, never 24 registers.
+        QVERIFY(!window.openLink(QUrl(QStringLiteral(
+            "warpscope:occupancy?arch=sm_90&block=96&regs=32&static_smem=0&dynamic_smem=0&carveout=-1&barriers=1"))));
+        const auto& result = window.occupancyPanel()->result();
+        QVERIFY(result.has_value());
+        QCOMPARE(result->suggestions.size(), std::size_t(1));
+        QVERIFY(QString::fromStdString(result->explanation).contains(QStringLiteral("use 128 or 256 threads per block")));
+        QVERIFY(!QString::fromStdString(result->explanation).contains(QStringLiteral("24 registers")));
+        QVERIFY(!lanes->text().contains(QStringLiteral("idle")));
     }
 
     void screenshotCommandWritesANonBlankPng_data()

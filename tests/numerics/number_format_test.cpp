@@ -203,3 +203,97 @@ TEST(StoredValue, OutcomesAreClassifiedByWhatHappened)
     EXPECT_EQ(tenth.error, 0.0999755859375 - 0.1);
     EXPECT_EQ(storeInEveryFormat(0.1, Overflow::Ieee).size(), allFormats().size());
 }
+
+// --- The numbers lesson 03 (assets/lessons/03-precision.md) states, computed by the engine ---------
+
+TEST(LessonNumbers, Fp16OverflowAndUnderflowThresholds)
+{
+    // Overflow: 65519 rounds down to the largest value, 65504; infinity starts at 65520, half an ULP
+    // (32 / 2 = 16) above it.
+    EXPECT_EQ(roundTo(Format::FP16, 65519.0), 65504.0);
+    EXPECT_EQ(storeIn(Format::FP16, 65519.0, Overflow::Ieee).outcome, StoreOutcome::Rounded);
+    EXPECT_TRUE(std::isinf(roundTo(Format::FP16, 65520.0)));
+    EXPECT_EQ(storeIn(Format::FP16, 65520.0, Overflow::Ieee).outcome, StoreOutcome::OverflowInfinity);
+    // Underflow: a gradient below the smallest subnormal 2^-24 is not lost by that alone. 3e-8 rounds
+    // up to 2^-24; only magnitudes at or below 2^-25 (2.98e-8, half of it) become 0.
+    EXPECT_EQ(roundTo(Format::FP16, 3e-8), std::ldexp(1.0, -24));
+    EXPECT_EQ(roundTo(Format::FP16, std::ldexp(1.0, -25)), 0.0);
+    EXPECT_EQ(storeIn(Format::FP16, std::ldexp(1.0, -25), Overflow::Ieee).outcome, StoreOutcome::FlushedToZero);
+    EXPECT_EQ(roundTo(Format::FP16, std::nextafter(std::ldexp(1.0, -25), 1.0)), std::ldexp(1.0, -24));
+    EXPECT_NEAR(std::ldexp(1.0, -25), 2.98e-8, 0.01e-8);
+}
+
+TEST(LessonNumbers, E4M3OverflowsToNanOnlyAbove464)
+{
+    // 448 = 1.75 x 2^8 is the largest E4M3 value; the next step would be 480, so 450 and 464 (the tie,
+    // to even 448) round down; anything above 464 becomes NaN without saturation.
+    EXPECT_EQ(roundTo(Format::FP8E4M3, 450.0), 448.0);
+    EXPECT_EQ(roundTo(Format::FP8E4M3, 464.0), 448.0);
+    EXPECT_TRUE(std::isnan(roundTo(Format::FP8E4M3, std::nextafter(464.0, 500.0))));
+    EXPECT_TRUE(std::isnan(roundTo(Format::FP8E4M3, 500.0)));
+    EXPECT_EQ(roundTo(Format::FP8E4M3, 500.0, Overflow::Saturate), 448.0);
+}
+
+TEST(LessonNumbers, Bf16RangeIsFp32sButNotAllOfIt)
+{
+    // Largest BF16 value 0x7F7F = (2 - 2^-7) x 2^127 = 3.3895e38, written 3.39e38; 3.4e38 (a finite
+    // FP32 value) is past it by more than half a step and becomes infinity.
+    EXPECT_EQ(encode(Format::BF16, maxFinite(Format::BF16)), 0x7F7Fu);
+    EXPECT_NEAR(maxFinite(Format::BF16), 3.39e38, 0.005e38);
+    EXPECT_TRUE(std::isinf(roundTo(Format::BF16, 3.4e38)));
+    EXPECT_TRUE(std::isfinite(roundTo(Format::FP32, 3.4e38)));
+    EXPECT_EQ(roundTo(Format::BF16, 3.39e38), maxFinite(Format::BF16));
+    // The small end: BF16's smallest subnormal is 2^-133 = 9.2e-41; FP32's goes down to 2^-149. FP32
+    // values at or below 2^-134 (4.6e-41) become zero in BF16, the smallest FP32 subnormal included.
+    EXPECT_NEAR(minSubnormal(Format::BF16), 9.18e-41, 0.01e-41);
+    EXPECT_EQ(minSubnormal(Format::FP32), std::ldexp(1.0, -149));
+    EXPECT_EQ(roundTo(Format::BF16, std::ldexp(1.0, -134)), 0.0);
+    EXPECT_EQ(roundTo(Format::BF16, std::ldexp(1.0, -149)), 0.0);
+    EXPECT_EQ(roundTo(Format::BF16, 8e-41), std::ldexp(1.0, -133));
+}
+
+TEST(LessonNumbers, E5M2IsNotFp16sRange)
+{
+    // E5M2: largest 57344 = 1.75 x 2^15 (FP16: 65504); smallest subnormal 2^-16 with 2 mantissa bits
+    // (FP16: 2^-24), smallest normal 2^-14 as FP16's.
+    EXPECT_EQ(maxFinite(Format::FP8E5M2), 57344.0);
+    EXPECT_EQ(minSubnormal(Format::FP8E5M2), std::ldexp(1.0, -16));
+    EXPECT_EQ(minNormal(Format::FP8E5M2), minNormal(Format::FP16));
+    EXPECT_EQ(roundTo(Format::FP8E5M2, std::ldexp(1.0, -20)), 0.0);  // an FP16 subnormal, gone in E5M2
+    EXPECT_EQ(roundTo(Format::FP16, std::ldexp(1.0, -20)), std::ldexp(1.0, -20));
+    EXPECT_NEAR(minSubnormal(Format::FP8E5M2), 1.53e-5, 0.01e-5);
+}
+
+TEST(LessonNumbers, SubnormalsUseExponentOneMinusBias)
+{
+    // value = 2^(1 - bias) x 0.m for e = 0: FP16's 0x0001 is 2^-14 x 2^-10 = 2^-24 and 0x0200 is
+    // 2^-14 x 0.5 = 2^-15. Reading it as 2^(0 - bias) x 0.m would halve both.
+    EXPECT_EQ(decode(Format::FP16, 0x0001), std::ldexp(1.0, -24));
+    EXPECT_EQ(decode(Format::FP16, 0x0200), std::ldexp(1.0, -15));
+    EXPECT_EQ(decode(Format::FP16, 0x03FF) + std::ldexp(1.0, -24), minNormal(Format::FP16)); // no gap
+    EXPECT_EQ(decode(Format::FP8E4M3, 0x01), std::ldexp(1.0, 1 - 7 - 3));
+}
+
+TEST(LessonNumbers, Tf32KeepsTenMantissaBits)
+{
+    // 1 + 0.75 x 2^-10: rounding to 10 mantissa bits (what a library does before the Tensor Core, and
+    // what Warpscope's TF32 row shows) gives 1 + 2^-10; the Tensor Core reading only the top 10 bits
+    // of an unrounded FP32 operand would see 1.
+    EXPECT_EQ(roundTo(Format::TF32, 1.0 + 0.75 * std::ldexp(1.0, -10)), 1.0 + std::ldexp(1.0, -10));
+    EXPECT_EQ(roundTo(Format::TF32, 1.0 + 0.25 * std::ldexp(1.0, -10)), 1.0);
+}
+
+TEST(LessonNumbers, SaturationSaysWhichEndItClampedTo)
+{
+    // UINT8 -1 is clamped to its smallest value, 0: "saturated to the largest finite value" was wrong.
+    const StoredValue minusOne = storeIn(Format::UINT8, -1.0, Overflow::Ieee);
+    EXPECT_EQ(minusOne.stored, 0.0);
+    EXPECT_EQ(minusOne.outcome, StoreOutcome::Saturated);
+    EXPECT_EQ(storeOutcomeWords(minusOne), "saturated to the smallest value, 0");
+    EXPECT_EQ(storeOutcomeWords(storeIn(Format::UINT8, 300.0, Overflow::Ieee)), "saturated to the largest value, 255");
+    EXPECT_EQ(storeOutcomeWords(storeIn(Format::INT8, -300.0, Overflow::Ieee)), "saturated to the smallest value, -128");
+    EXPECT_EQ(storeOutcomeWords(storeIn(Format::FP16, 70000.0, Overflow::Saturate)),
+              "saturated to the largest finite value, 65504");
+    EXPECT_EQ(storeOutcomeWords(storeIn(Format::FP16, -70000.0, Overflow::Saturate)),
+              "saturated to the most negative finite value, -65504");
+}

@@ -25,6 +25,19 @@ TEST(CliNumerics, ConvertPrintsBitsValueAndError)
     EXPECT_NE(result.out.find("overflow to NaN (this format has no infinity)"), std::string::npos) << result.out;
 }
 
+TEST(CliNumerics, ConvertSaysWhichEndASaturationClampedTo)
+{
+    // UINT8 holds 0..255: -1 is clamped to 0, its smallest value (it used to read "saturated to the
+    // largest finite value"); 300 to 255.
+    auto result = runWarpscope("numerics convert --format uint8 -1 300");
+    EXPECT_EQ(result.exitCode, 0) << result.err;
+    EXPECT_NE(result.out.find("-1 -> uint8 0x00 (00000000) = 0; error 1, relative 100 %; saturated to the smallest value, 0"),
+              std::string::npos) << result.out;
+    EXPECT_NE(result.out.find("300 -> uint8 0xFF (11111111) = 255; error -45, relative -15 %; saturated to the largest value, 255"),
+              std::string::npos) << result.out;
+    EXPECT_EQ(result.out.find("largest finite"), std::string::npos) << result.out;
+}
+
 TEST(CliNumerics, ConvertJson)
 {
     const auto result = runWarpscope("numerics convert --format bf16 0.1 1e-45 --json");

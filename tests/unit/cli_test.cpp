@@ -34,6 +34,23 @@ TEST(Cli, OccupancyJsonHasTheDocumentedFields)
     EXPECT_TRUE(doc["limits"].contains("barriers"));
 }
 
+TEST(Cli, OccupancyJsonListsOnlySuggestionsThatRaiseOccupancy)
+{
+    // H100, 96 threads x 32 registers: 21 blocks x 3 warps = 63 of 64. Fewer registers change nothing
+    // (warps still allow 21 blocks); 128 threads reach 64 warps.
+    const CommandResult r = run("occupancy --arch sm_90 --block 96 --regs 32 --json");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto doc = nlohmann::json::parse(r.out);
+    ASSERT_EQ(doc["suggestions"].size(), 1u) << r.out;
+    EXPECT_EQ(doc["suggestions"][0]["block"], 128);
+    EXPECT_EQ(doc["suggestions"][0]["regs"], 32);
+    EXPECT_EQ(doc["suggestions"][0]["warps_per_sm"], 64);
+    EXPECT_EQ(doc["idle_lanes_per_block"], 0);
+    // 100 threads: 4 warps, 28 idle lanes in the last.
+    const CommandResult idle = run("occupancy --arch sm_90 --block 100 --regs 32 --json");
+    EXPECT_EQ(nlohmann::json::parse(idle.out)["idle_lanes_per_block"], 28);
+}
+
 TEST(Cli, OccupancyAcceptsSharedMemoryInKiB)
 {
     const CommandResult r = run("occupancy --arch sm_80 --block 128 --regs 40 --smem-static 16K --json");

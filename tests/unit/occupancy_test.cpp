@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <string>
 
 using namespace warpscope;
 using namespace warpscope::occupancy;
@@ -127,7 +128,7 @@ TEST(Occupancy, BlocksBindWithTinyBlocks)
     const auto t4 = computeOccupancy(preset("sm_75"), launchOf(32, 16));
     EXPECT_EQ(t4.activeBlocksPerSm, 16);
     EXPECT_DOUBLE_EQ(t4.occupancy, 0.5);
-    EXPECT_NE(t4.explanation.find("at least 64 threads"), std::string::npos) << t4.explanation;
+    EXPECT_NE(t4.explanation.find("at least 2 warps (64 threads) per block"), std::string::npos) << t4.explanation;
 }
 
 TEST(Occupancy, RegistersRoundUpTo256PerWarp)
@@ -251,6 +252,200 @@ TEST(Occupancy, AdviceOnlyWhenLiftingOneFactorHelps)
     const auto full = computeOccupancy(preset("sm_70"), launchOf(256, 32));
     EXPECT_DOUBLE_EQ(full.occupancy, 1.0);
     EXPECT_EQ(full.explanation.find("at most"), std::string::npos) << full.explanation;
+}
+
+// --- Suggestions: only changes that, on their own, raise the occupancy computed above ----------
+
+// Every suggestion, recomputed, gives the warps it promises, more than the input's; best first.
+void expectEverySuggestionHelps(const gpu::GpuPreset& gpu, const OccupancyResult& r)
+{
+    int previous = INT_MAX;
+    for (const OccupancySuggestion& s : r.suggestions) {
+        const OccupancyResult changed = computeOccupancy(gpu, s.input);
+        EXPECT_EQ(changed.activeWarpsPerSm, s.activeWarpsPerSm) << s.text;
+        EXPECT_GT(s.activeWarpsPerSm, r.activeWarpsPerSm) << r.explanation;
+        EXPECT_LE(s.activeWarpsPerSm, previous) << r.explanation;
+        previous = s.activeWarpsPerSm;
+    }
+}
+
+bool hasKind(const OccupancyResult& r, SuggestionKind kind)
+{
+    return std::any_of(r.suggestions.begin(), r.suggestions.end(),
+                       [kind](const OccupancySuggestion& s) { return s.kind == kind; });
+}
+
+TEST(OccupancySuggestions, NinetySixThreadsThirtyTwoRegistersOnH100)
+{
+    // 96 threads = 3 warps. Warps: floor(64 / 3) = 21 blocks. Registers: 32 x 32 = 1024 per warp,
+    // 16384 / 1024 = 16 warps per sub-partition, 64 per SM, floor(64 / 3) = 21 blocks. 21 x 3 = 63 of 64
+    // warps = 98.44 %. 24 registers (768 per warp, 21 per sub-partition, 84 warps, 28 blocks) leave the
+    // warp limit at 21: no change. 128 threads = 4 warps: 16 blocks by warps and registers = 64 warps;
+    // 256 threads: 8 blocks of 8 = 64 warps. Both 100 %.
+    const auto h100 = preset("sm_90");
+    const auto r = computeOccupancy(h100, launchOf(96, 32));
+    EXPECT_EQ(r.activeWarpsPerSm, 63);
+    ASSERT_EQ(r.suggestions.size(), 1u) << r.explanation;
+    EXPECT_EQ(r.suggestions[0].kind, SuggestionKind::BlockSize);
+    EXPECT_EQ(r.suggestions[0].activeWarpsPerSm, 64);
+    EXPECT_EQ(r.suggestions[0].input.threadsPerBlock, 128);
+    EXPECT_NE(r.explanation.find("use 128 or 256 threads per block (100 %, 64 of 64 warps)"), std::string::npos)
+        << r.explanation;
+    EXPECT_EQ(r.explanation.find("24 registers"), std::string::npos) << r.explanation;
+    EXPECT_EQ(r.explanation.find("28 blocks"), std::string::npos) << r.explanation;
+    EXPECT_FALSE(hasKind(r, SuggestionKind::Registers));
+    expectEverySuggestionHelps(h100, r);
+}
+
+TEST(OccupancySuggestions, FortyRegistersOnH100NeedFewerRegisters)
+{
+    // 96 threads, 40 regs: 1280 per warp, 12 warps per sub-partition = 48 per SM = 16 blocks = 75 %.
+    // 39 down to 33 registers still round up to 1280; 32 gives 1024 -> 21 blocks = 63 warps. No block
+    // size helps: 40 registers cap the SM at 48 warps whatever the block.
+    const auto h100 = preset("sm_90");
+    const auto r = computeOccupancy(h100, launchOf(96, 40));
+    ASSERT_EQ(r.suggestions.size(), 1u) << r.explanation;
+    EXPECT_EQ(r.suggestions[0].kind, SuggestionKind::Registers);
+    EXPECT_EQ(r.suggestions[0].input.registersPerThread, 32);
+    EXPECT_EQ(r.suggestions[0].activeWarpsPerSm, 63);
+    expectEverySuggestionHelps(h100, r);
+}
+
+TEST(OccupancySuggestions, RegistersNameTheFirstStepAndTheBest)
+{
+    // 256 threads, 64 regs: 2048 per warp, 8 per sub-partition, 32 warps = 4 blocks = 50 %. 56 regs
+    // (1792): 9 -> 36 warps, still 4 blocks of 8. 48 (1536): 10 -> 40 warps = 5 blocks = 62.5 %.
+    // 40 (1280): 12 -> 48 = 75 %. 32 (1024): 16 -> 64 = 100 %.
+    const auto h100 = preset("sm_90");
+    const auto r = computeOccupancy(h100, launchOf(256, 64));
+    ASSERT_EQ(r.suggestions.size(), 1u) << r.explanation;
+    EXPECT_NE(r.explanation.find("at most 48 registers per thread, with __launch_bounds__ or -maxrregcount "
+                                 "(62.5 %, 40 of 64 warps), or at most 32 (100 %, 64 of 64 warps)"),
+              std::string::npos)
+        << r.explanation;
+    expectEverySuggestionHelps(h100, r);
+}
+
+TEST(OccupancySuggestions, SharedMemoryCaseLeadsWithTheBiggestGain)
+{
+    // 128 threads, 32 regs, 16 KB static, carveout 50 % -> the 132 KB step: 135168 / 17408 = 7 blocks =
+    // 28 warps (43.75 %). 512 threads (16 warps): warps allow 4, shared 7 -> 64 warps = 100 %. Shared
+    // memory: 8 blocks need at most 135168 / 8 = 16896 allocated = 15872 B + 1 KB (50 %); 16 blocks
+    // (the register limit) need 8448 = 7424 B + 1 KB (100 %). Carveout 100 %: 233472 / 17408 = 13
+    // blocks = 81.25 %.
+    const auto h100 = preset("sm_90");
+    OccupancyInput input = launchOf(128, 32, 16 * 1024);
+    input.carveoutPercent = 50;
+    const auto r = computeOccupancy(h100, input);
+    EXPECT_EQ(r.activeWarpsPerSm, 28);
+    ASSERT_EQ(r.suggestions.size(), 3u) << r.explanation;
+    EXPECT_EQ(r.suggestions[0].kind, SuggestionKind::BlockSize);
+    EXPECT_EQ(r.suggestions[0].activeWarpsPerSm, 64);
+    EXPECT_NE(r.explanation.find("use 512 or 1024 threads per block"), std::string::npos) << r.explanation;
+    EXPECT_EQ(r.suggestions[1].kind, SuggestionKind::SharedMemory);
+    EXPECT_NE(r.explanation.find("at most 15,872 B of shared memory (static + dynamic) per block (50 %, 32 of 64 "
+                                 "warps), or at most 7,424 B (100 %, 64 of 64 warps)"),
+              std::string::npos)
+        << r.explanation;
+    EXPECT_EQ(r.suggestions[2].kind, SuggestionKind::Carveout);
+    EXPECT_EQ(r.suggestions[2].activeWarpsPerSm, 52);
+    expectEverySuggestionHelps(h100, r);
+}
+
+TEST(OccupancySuggestions, WhenNoSingleChangeHelpsBlockAndRegistersTogether)
+{
+    // sm_86 (48 warps), 1024 threads, 64 regs: 2048 per warp, 8 per sub-partition = 32 warps = 1 block,
+    // and warps allow floor(48 / 32) = 1. Fewer registers alone: warps still allow 1 block of 32. Any
+    // block size alone: 64 registers cap the SM at 32 warps. Together: 40 regs (1280 per warp, 12 per
+    // sub-partition = 48 warps) with 768 threads (24 warps, 2 blocks) or 512 (16 warps, 3 blocks) = 100 %.
+    const auto rtx3090 = preset("sm_86");
+    const auto r = computeOccupancy(rtx3090, launchOf(1024, 64));
+    ASSERT_EQ(r.suggestions.size(), 1u) << r.explanation;
+    EXPECT_EQ(r.suggestions[0].kind, SuggestionKind::BlockSizeAndRegisters);
+    EXPECT_EQ(r.suggestions[0].input.registersPerThread, 40);
+    EXPECT_EQ(r.suggestions[0].activeWarpsPerSm, 48);
+    EXPECT_NE(r.explanation.find("no single change raises it"), std::string::npos) << r.explanation;
+    EXPECT_NE(r.explanation.find("Use 512 or 768 threads per block with at most 40 registers per thread (100 %"),
+              std::string::npos)
+        << r.explanation;
+    EXPECT_EQ(computeOccupancy(rtx3090, r.suggestions[0].input).activeWarpsPerSm, 48);
+}
+
+TEST(OccupancySuggestions, AnImpossibleLaunchIsToldWhatMakesItLaunch)
+{
+    // 800 threads (25 warps), 80 regs: the per-block check counts 28 warps x 2560 > 65536 -> 0 blocks.
+    // 72 regs (2304): 28 x 2304 = 64512 fits; 7 per sub-partition = 28 warps = 1 block of 25. 32 regs
+    // (1024): 64 warps, warps allow floor(64 / 25) = 2 blocks = 50 warps, the best. Block sizes at 80
+    // regs (6 per sub-partition = 24 warps): 384 or 768 threads reach 24 warps.
+    const auto h100 = preset("sm_90");
+    const auto r = computeOccupancy(h100, launchOf(800, 80));
+    EXPECT_FALSE(r.launchable());
+    ASSERT_EQ(r.suggestions.size(), 2u) << r.explanation;
+    EXPECT_EQ(r.suggestions[0].kind, SuggestionKind::Registers);
+    EXPECT_EQ(r.suggestions[0].activeWarpsPerSm, 50);
+    EXPECT_NE(r.explanation.find("at most 72 registers per thread"), std::string::npos) << r.explanation;
+    EXPECT_EQ(r.suggestions[1].kind, SuggestionKind::BlockSize);
+    EXPECT_EQ(r.suggestions[1].activeWarpsPerSm, 24);
+    EXPECT_NE(r.explanation.find("use 384 or 768 threads per block"), std::string::npos) << r.explanation;
+    // The 4-warp rounding is said in words where it is used.
+    EXPECT_NE(r.explanation.find("in groups of 4 warps, one per sub-partition"), std::string::npos) << r.explanation;
+    expectEverySuggestionHelps(h100, r);
+}
+
+TEST(OccupancySuggestions, NoSuggestionEverLeavesOccupancyUnchanged)
+{
+    // A sweep over every preset: block sizes, registers and shared memory, each suggestion recomputed.
+    for (const gpu::GpuPreset& gpu : gpu::allPresets()) {
+        for (int threads : {32, 64, 96, 100, 160, 192, 256, 384, 640, 768, 1024}) {
+            for (int regs : {16, 32, 40, 64, 96, 128, 255}) {
+                for (std::size_t shared : {std::size_t{0}, std::size_t{12 * 1024}, std::size_t{40 * 1024}}) {
+                    const OccupancyInput input = launchOf(threads, regs, shared);
+                    const OccupancyResult r = computeOccupancy(gpu, input);
+                    SCOPED_TRACE(std::string(gpu.arch) + " " + std::to_string(threads) + " threads, " +
+                                 std::to_string(regs) + " regs, " + std::to_string(shared) + " B");
+                    expectEverySuggestionHelps(gpu, r);
+                    if (r.activeWarpsPerSm == r.maxWarpsPerSm)
+                        EXPECT_TRUE(r.suggestions.empty());
+                }
+            }
+        }
+    }
+}
+
+TEST(OccupancySuggestions, CountsArePluralisedAsEnglish)
+{
+    // One block of 32 warps (sm_86, 1024 threads): "1 block of 32 warps", never "1 blocks"; 3-warp
+    // blocks on H100 leave "1 slot", never "1 warp slots".
+    const auto one = computeOccupancy(preset("sm_86"), launchOf(1024, 64));
+    EXPECT_NE(one.explanation.find("1 block of 32 warps"), std::string::npos) << one.explanation;
+    const auto leftover = computeOccupancy(preset("sm_90"), launchOf(96, 32));
+    EXPECT_NE(leftover.explanation.find("leaving 1 slot unused"), std::string::npos) << leftover.explanation;
+    for (const OccupancyResult& r : {one, leftover, computeOccupancy(preset("sm_90"), launchOf(32, 16)),
+                                     computeOccupancy(preset("sm_75"), launchOf(1024, 32))}) {
+        std::string all = r.explanation;
+        for (const auto& detail : r.limits)
+            all += " " + detail.reasoning;
+        for (const char* wrong : {" 1 blocks", " 1 warps", " 1 warp slots", " 1 slots", " 1 registers", " 1 barriers",
+                                  " 1 times", " 1 threads", " 1 idle lanes"})
+            EXPECT_EQ(all.find(wrong), std::string::npos) << wrong << " in: " << all;
+    }
+}
+
+TEST(Occupancy, IdleLanesStillTakeAWarpSlot)
+{
+    // 100 threads = 4 warps, the last holding 4 threads and 28 idle lanes. H100, 32 regs: 16 blocks of 4
+    // warps = 64 warps = 100 %, yet 16 x 100 = 1,600 threads on 64 x 32 = 2,048 lanes.
+    const auto r = computeOccupancy(preset("sm_90"), launchOf(100, 32));
+    EXPECT_DOUBLE_EQ(r.occupancy, 1.0);
+    EXPECT_EQ(r.idleLanesPerBlock, 28);
+    EXPECT_EQ(r.activeThreadsPerSm, 1600);
+    EXPECT_NE(r.explanation.find("last warp holds 4 threads and 28 idle lanes, which still take a warp slot"),
+              std::string::npos)
+        << r.explanation;
+    EXPECT_NE(r.explanation.find("1,600 threads on 2,048 lanes (78.13 %) do work"), std::string::npos) << r.explanation;
+    EXPECT_NE(r.explanation.find("96 or 128 threads per block leave no lane idle"), std::string::npos) << r.explanation;
+    // A whole number of warps has none.
+    EXPECT_EQ(computeOccupancy(preset("sm_90"), launchOf(128, 32)).idleLanesPerBlock, 0);
 }
 
 TEST(Occupancy, PresetsMatchTheIssueTable)

@@ -81,8 +81,11 @@ std::string outcomeExplanation(const StoredValue& stored)
     case StoreOutcome::Saturated:
         if (!info.isFloat)
             return "Outside " + name + "'s range " + std::to_string(info.intMin) + ".." + std::to_string(info.intMax) +
-                   ": clamped, as quantizers and saturating conversions do.";
-        return "Clamped to the largest finite value, " + max + ", as CUDA's __NV_SATFINITE conversions do. "
+                   ": clamped to its " + (stored.stored <= static_cast<double>(info.intMin) ? "smallest" : "largest") +
+                   " value, " + exactDecimal(stored.stored) + ", as quantizers and saturating conversions do.";
+        return std::string(stored.stored < 0 ? "Clamped to the most negative finite value, "
+                                             : "Clamped to the largest finite value, ") +
+               exactDecimal(stored.stored) + ", as CUDA's __NV_SATFINITE conversions do. "
                "Without saturation it would be " + std::string(info.hasInfinity ? "infinity." : "NaN (no infinity in " + name + ").");
     case StoreOutcome::InfinityKept:
         return name + " has infinities: infinity stays infinity.";

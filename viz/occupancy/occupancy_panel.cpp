@@ -301,6 +301,8 @@ QWidget* OccupancyPanel::buildResultArea()
     m_errorLabel = makeLabel(false);
     m_summaryLabel = makeLabel(true);
     m_limitedByLabel = makeLabel(true);
+    m_lanesLabel = makeLabel(false);
+    m_lanesLabel->setObjectName(QStringLiteral("occupancyLanes"));
     m_explanationLabel = makeLabel(false);
     m_errorLabel->hide();
 
@@ -326,6 +328,7 @@ QWidget* OccupancyPanel::buildResultArea()
     layout->addWidget(m_errorLabel);
     layout->addWidget(m_summaryLabel);
     layout->addWidget(m_limitedByLabel);
+    layout->addWidget(m_lanesLabel);
     layout->addWidget(m_limiterTable);
     layout->addWidget(m_explanationLabel);
     return area;
@@ -527,6 +530,23 @@ void OccupancyPanel::showResult()
         binding << toQString(occupancy::limiterTitle(limiter));
     m_summaryLabel->setText(summary);
     m_limitedByLabel->setText(tr("Limited by: %1").arg(binding.join(QStringLiteral(", "))));
+    // Occupancy counts warps; the lanes line counts threads, so idle lanes do not hide behind 100 %.
+    const int lanes = result.activeWarpsPerSm * 32;
+    QString lanesText = tr("Lanes: %1 threads on %2 lanes (%3)")
+                            .arg(QString::fromStdString(withThousands(result.activeThreadsPerSm)),
+                                 QString::fromStdString(withThousands(lanes)),
+                                 formatPercent(lanes > 0 ? static_cast<double>(result.activeThreadsPerSm) / lanes : 0.0));
+    if (result.idleLanesPerBlock > 0)
+        lanesText += tr(": each block's last warp has %1, which still take a warp slot")
+                         .arg(plural(result.idleLanesPerBlock, "idle lane", "idle lanes"));
+    m_lanesLabel->setText(lanesText);
+    m_lanesLabel->setToolTip(tr("Occupancy counts warps, not threads: a block of %1 is %2, and the SM gives the last "
+                                "one a whole warp slot and its registers whether or not its lanes hold threads.")
+                                 .arg(plural(result.input.threadsPerBlock, "thread", "threads"),
+                                      plural(result.warpsPerBlock, "warp", "warps")));
+    m_lanesLabel->setStyleSheet(result.idleLanesPerBlock > 0
+                                    ? QStringLiteral("color: %1;").arg(palette().color(QPalette::Link).name())
+                                    : QString());
 
     const QString accentStyle =
         QStringLiteral("color: %1; font-weight: bold;").arg(palette().color(QPalette::Highlight).name());
@@ -557,8 +577,8 @@ void OccupancyPanel::showError(const QString& message)
 void OccupancyPanel::setResultVisible(bool visible)
 {
     m_errorLabel->setVisible(!visible);
-    for (QWidget* widget : std::initializer_list<QWidget*>{m_summaryLabel, m_limitedByLabel, m_limiterTable,
-                                                          m_explanationLabel})
+    for (QWidget* widget : std::initializer_list<QWidget*>{m_summaryLabel, m_limitedByLabel, m_lanesLabel,
+                                                          m_limiterTable, m_explanationLabel})
         widget->setVisible(visible);
 }
 

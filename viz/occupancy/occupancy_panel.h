@@ -118,6 +118,7 @@ private:
 
     QLabel* m_summaryLabel = nullptr;
     QLabel* m_limitedByLabel = nullptr;
+    QLabel* m_lanesLabel = nullptr;      // threads on lanes: a partial last warp's idle lanes still take a slot
     QLabel* m_errorLabel = nullptr;
     QWidget* m_limiterTable = nullptr;
     std::array<QLabel*, 5> m_limiterNames{};

@@ -166,10 +166,22 @@ QWidget* AmpPanel::buildControls()
     settings->addWidget(fieldGroup(tr("S&eed"), m_seedSpin, tr("Seed of the initial weights and the batch order: the same seed gives the same run")));
     m_growthSpin = new QSpinBox(box);
     m_growthSpin->setRange(1, 1000000);
-    m_growthSpin->setValue(2000);
+    m_growthSpin->setValue(kAmpDefaultGrowthInterval);
+    m_growthSpin->setObjectName(QStringLiteral("ampGrowth"));
+    // Said beside the field, not only in a tooltip: the default here is not PyTorch's.
+    auto* growthNote = new QLabel(tr("(PyTorch: %1)").arg(kPyTorchGrowthInterval), box);
+    growthNote->setObjectName(QStringLiteral("ampGrowthNote"));
+    growthNote->setToolTip(tr("torch.amp.GradScaler's growth_interval defaults to %1. This small model first overflows FP16 "
+                              "at a scale of 2^34, 18 doublings above 2^16: with %1 steps per doubling that takes about 36,000 steps, "
+                              "so the scale would stay flat for a whole run. %2 shows the sawtooth within 1000 steps.")
+                               .arg(kPyTorchGrowthInterval)
+                               .arg(kAmpDefaultGrowthInterval));
     settings->addWidget(fieldGroup(tr("&Growth interval"), m_growthSpin,
                                    tr("FP16 dynamic: clean steps in a row before the scale doubles (PyTorch's growth_interval, "
-                                      "default 2000); a small interval such as 20 shows the sawtooth")));
+                                      "default %1; %2 here so that the scale's sawtooth shows within a run)")
+                                       .arg(kPyTorchGrowthInterval)
+                                       .arg(kAmpDefaultGrowthInterval),
+                                   growthNote));
     m_scaleSpin = new QDoubleSpinBox(box);
     m_scaleSpin->setDecimals(0);
     m_scaleSpin->setRange(1, 3e38);

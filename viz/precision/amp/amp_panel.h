@@ -31,11 +31,18 @@ class AmpLossPlot;
 class AmpScalePlot;
 class LabWorker;
 
+// The tab's default growth interval: 20, not PyTorch's 2000. This MLP's gradients first overflow FP16
+// at a scale of 2^34, 18 doublings above the initial 2^16: with 2000 steps between doublings that is
+// about 36,000 steps, and a 1000-step run would draw a flat scale. With 20 the scale first overflows at step
+// 372 and saws up and down from there (24 skipped steps in 1000, seed 1).
+inline constexpr int kAmpDefaultGrowthInterval = 20;
+inline constexpr int kPyTorchGrowthInterval = 2000; // torch.amp.GradScaler's growth_interval default
+
 struct AmpRunRequest {                     // what one Run trains
     std::vector<numerics::AmpMode> modes;  // in the order they are drawn and listed
     int steps = 1000;
     std::uint64_t seed = 1;
-    int growthInterval = 2000;             // FP16 dynamic: PyTorch's default growth_interval
+    int growthInterval = kAmpDefaultGrowthInterval; // FP16 dynamic: clean steps before the scale doubles
     float staticScale = 65536.0f;          // FP16 static: 2^16
 };
 
