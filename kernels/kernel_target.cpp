@@ -1,11 +1,13 @@
 #include "kernel_target.h"
 
 #include "ptx/cuda_compiler.h"
+#include "ptx/ptx_error.h"
 #include "ptx/ptx_parser.h"
 #include "util/input_error.h"
 
 #include <cxxabi.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -116,6 +118,17 @@ ResolvedTarget resolveTarget(const TargetRequest& request)
     out.function = findEntry(*out.module, out.kernelName);
     if (!out.function || !out.function->isEntry)
         throw InputError("--kernel '" + out.kernelName + "' is not a kernel in " + request.target + " (" + entryList + ")");
+    // Only what this kernel can reach has to be supported; the rest of the module is a note.
+    ptx::requireSupported(*out.module, *out.function, request.target + ": ");
+    const std::vector<const ptx::Function*> reachable = out.module->reachableFrom(*out.function);
+    for (const ptx::UnsupportedConstruct* construct : out.module->allUnsupported()) {
+        const bool reached = std::any_of(reachable.begin(), reachable.end(), [&](const ptx::Function* function) {
+            return function->name == construct->function;
+        });
+        if (!reached)
+            out.notes.push_back(request.target + ": " + ptx::describeUnsupported(*out.module, *construct) +
+                                " (not needed by " + out.function->name + ")");
+    }
     if (request.grid.empty() || request.block.empty())
         throw InputError("a kernel from a file needs --grid and --block");
     out.launch.args = sim::resolveArgs(argOverrides, request.maxBufferBytes);

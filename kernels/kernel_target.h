@@ -36,6 +36,9 @@ struct ResolvedTarget {
     std::string sourceText;               // the CUDA source ("" for .ptx files)
     std::string sourceName;               // "kernels/<topic>/<topic>.cu" or the user's path
     std::vector<std::string> argSpecs;    // the specs in effect (manifest at the size, merged with overrides)
+    // Constructs the simulator does not support yet elsewhere in the module (other kernels, functions
+    // this kernel never calls, module scope): they do not stop this kernel. One line each.
+    std::vector<std::string> notes;
 };
 
 // A .cu file that NVRTC rejected: what() is the compiler's diagnostics, one per line.
@@ -44,7 +47,9 @@ public:
     using std::runtime_error::runtime_error;
 };
 
-// Throws InputError for bad input (one sentence naming it), CompileFailed for compiler errors.
+// Throws InputError for bad input (one sentence naming it), CompileFailed for compiler errors, and
+// ptx::UnsupportedPtx (a std::runtime_error: exit code 1) for a kernel that needs PTX the simulator
+// does not support yet.
 ResolvedTarget resolveTarget(const TargetRequest& request);
 
 // A simulator request for the resolved launch on `preset`, with default options and a copy of the

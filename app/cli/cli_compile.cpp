@@ -2,6 +2,8 @@
 
 #include "cli/exit_codes.h"
 #include "ptx/cuda_compiler.h"
+#include "ptx/ptx_ir.h"
+#include "ptx/ptx_parser.h"
 #include "util/input_error.h"
 
 #include <cerrno>
@@ -9,6 +11,9 @@
 #include <filesystem>
 #include <fstream>
 #include <ostream>
+#include <sstream>
+#include <string>
+#include <vector>
 #include <stdexcept>
 #include <system_error>
 
@@ -29,6 +34,9 @@ CLI::App* addCompileCommand(CLI::App& app, CompileOptions& options)
                         "this NVRTC supports")
         ->capture_default_str();
     command->add_option("--out", options.out, "write the PTX to this file instead of standard output");
+    command->add_flag("--check", options.check,
+                      "list every construct of the module the simulator does not support yet (FILE may also be "
+                      ".ptx) and which kernels can run; exit 1 when there is any");
     return command;
 }
 
@@ -68,6 +76,41 @@ void printDiagnostics(const ptx::CompileResult& result, const std::string& file,
         err << file << ": error: NVRTC reported a failed compilation without a message\n";
 }
 
+std::string readText(const std::string& path)
+{
+    std::ifstream file(path, std::ios::binary);
+    if (!file || std::filesystem::is_directory(path))
+        throw InputError("cannot read '" + path + "'");
+    std::stringstream text;
+    text << file.rdbuf();
+    return text.str();
+}
+
+// --check: what in the module the simulator cannot run yet, and which kernels that stops.
+int reportSupport(const std::string& file, const std::string& ptxText, std::ostream& out)
+{
+    ptx::Module module;
+    try {
+        module = ptx::parseModule(ptxText);
+    } catch (const InputError& error) {
+        throw InputError(file + ": " + error.what());
+    }
+    const std::vector<const ptx::UnsupportedConstruct*> constructs = module.allUnsupported();
+    for (const ptx::UnsupportedConstruct* construct : constructs)
+        out << file << ": " << ptx::describeUnsupported(module, *construct) << "\n";
+    for (const std::string& entry : module.entryNames()) {
+        const std::size_t blocking = module.unsupportedFor(*module.findFunction(entry)).size();
+        out << file << ": kernel " << entry
+            << (blocking == 0 ? std::string(" can run on the simulator")
+                              : " cannot run yet (" + std::to_string(blocking) + " unsupported construct" +
+                                    (blocking == 1 ? ")" : "s)"))
+            << "\n";
+    }
+    if (constructs.empty())
+        out << file << ": every construct is supported by the simulator\n";
+    return toInt(constructs.empty() ? ExitCode::Ok : ExitCode::Failure);
+}
+
 } // namespace
 
 int runCompile(const CompileOptions& options, std::ostream& out, std::ostream& err)
@@ -78,12 +121,26 @@ int runCompile(const CompileOptions& options, std::ostream& out, std::ostream& e
     if (!options.out.empty())
         checkOutputPath(options.out, options.file);
 
+    if (options.check && std::filesystem::path(options.file).extension() == ".ptx")
+        return reportSupport(options.file, readText(options.file), out);
+
     ptx::CompileOptions compileOptions;
     compileOptions.arch = options.arch;
     const ptx::CompileResult result = ptx::compileCudaFile(options.file, compileOptions);
     if (!result.ok) {
         printDiagnostics(result, options.file, err);
         return toInt(ExitCode::Failure);
+    }
+
+    if (options.check) {
+        if (!options.out.empty()) {
+            std::ofstream file(options.out, std::ios::binary | std::ios::trunc);
+            file << result.ptx;
+            if (!file)
+                throw std::runtime_error("writing '" + options.out + "' failed: " + std::strerror(errno));
+        }
+        printDiagnostics(result, options.file, err);
+        return reportSupport(options.file, result.ptx, out);
     }
 
     if (options.out.empty()) {

@@ -162,6 +162,8 @@ int runSim(const SimOptions& options, std::ostream& out, std::ostream& err)
     const ptx::Function* function = resolved.function;
     const kernels::DemoLaunch& launch = resolved.launch;
     const std::string& kernelName = resolved.kernelName;
+    for (const std::string& note : resolved.notes)
+        err << "warpscope sim: note: " << note << "\n";
     for (const std::string& name : options.dump) {
         bool found = false;
         for (const sim::ResolvedArg& arg : launch.args)
@@ -257,6 +259,7 @@ int runSim(const SimOptions& options, std::ostream& out, std::ostream& err)
             {"cycles_estimate", stats.timing.available ? nlohmann::json(stats.timing.cycles) : nlohmann::json(nullptr)},
             {"timing_model", timingJson(stats.timing, *preset)},
             {"hazards", hazards},
+            {"notes", resolved.notes},
             {"matches_gold", gold.available ? nlohmann::json(gold.matches) : nlohmann::json(nullptr)},
             {"gold_detail", goldNote.empty() ? gold.detail : goldNote},
             {"lines", linesJson(stats.perSourceLine(*module, *function))},

@@ -1,5 +1,12 @@
 #include "ptx/ptx_ir.h"
 
+#include "ptx/ptx_error.h"
+
+#include <algorithm>
+#include <cstddef>
+#include <filesystem>
+#include <set>
+
 namespace warpscope::ptx {
 
 const char* typeName(Type type)
@@ -45,9 +52,9 @@ const char* opName(Op op)
         "mov", "ld", "st", "cvta", "cvt", "add", "sub", "mul", "mad", "fma", "div", "rem", "min", "max",
         "abs", "neg", "rcp", "sqrt", "sad", "and", "or", "xor", "not", "cnot", "shl", "shr", "popc", "clz",
         "brev", "bfe", "bfi", "prmt", "lop3", "setp", "selp", "slct", "bra", "ret", "exit", "bar.sync",
-        "bar.warp.sync", "membar", "shfl", "vote", "activemask", "atom", "red",
+        "bar.warp.sync", "membar", "shfl", "vote", "activemask", "atom", "red", "call",
     };
-    static_assert(sizeof(names) / sizeof(names[0]) == static_cast<int>(Op::Red) + 1);
+    static_assert(sizeof(names) / sizeof(names[0]) == static_cast<int>(Op::Call) + 1);
     return names[static_cast<int>(op)];
 }
 
@@ -66,6 +73,78 @@ std::vector<std::string> Module::entryNames() const
         if (function.isEntry)
             names.push_back(function.name);
     return names;
+}
+
+std::vector<const Function*> Module::reachableFrom(const Function& entry) const
+{
+    std::vector<const Function*> reached{&entry};
+    std::set<const Function*> seen{&entry};
+    for (std::size_t i = 0; i < reached.size(); ++i)
+        for (const std::string& name : reached[i]->callees)
+            if (const Function* callee = findFunction(name); callee && seen.insert(callee).second)
+                reached.push_back(callee);
+    return reached;
+}
+
+namespace {
+
+void sortByLine(std::vector<const UnsupportedConstruct*>& constructs)
+{
+    std::stable_sort(constructs.begin(), constructs.end(),
+                     [](const UnsupportedConstruct* a, const UnsupportedConstruct* b) { return a->ptxLine < b->ptxLine; });
+}
+
+} // namespace
+
+std::vector<const UnsupportedConstruct*> Module::unsupportedFor(const Function& entry) const
+{
+    std::vector<const UnsupportedConstruct*> found;
+    for (const Function* function : reachableFrom(entry))
+        for (const UnsupportedConstruct& construct : function->unsupported)
+            found.push_back(&construct);
+    sortByLine(found);
+    return found;
+}
+
+std::vector<const UnsupportedConstruct*> Module::allUnsupported() const
+{
+    std::vector<const UnsupportedConstruct*> found;
+    for (const UnsupportedConstruct& construct : unsupported)
+        found.push_back(&construct);
+    for (const Function& function : functions)
+        for (const UnsupportedConstruct& construct : function.unsupported)
+            found.push_back(&construct);
+    sortByLine(found);
+    return found;
+}
+
+std::string describeUnsupported(const Module& module, const UnsupportedConstruct& construct, std::string_view context)
+{
+    std::string text = "PTX line " + std::to_string(construct.ptxLine);
+    if (auto file = module.files.find(construct.source.file); file != module.files.end() && construct.source.line > 0)
+        text += " (" + std::filesystem::path(file->second).filename().string() + ":" + std::to_string(construct.source.line) + ")";
+    if (!construct.function.empty() && construct.function != context) {
+        const Function* function = module.findFunction(construct.function);
+        text += std::string(" in ") + (function && function->isEntry ? "kernel " : "device function ") + construct.function;
+    }
+    text += ": '" + construct.construct + "'";
+    if (construct.kind != "instruction")
+        text += " (" + construct.kind + ")";
+    return text + " is not supported by the simulator yet";
+}
+
+void requireSupported(const Module& module, const Function& entry, const std::string& prefix)
+{
+    const std::vector<const UnsupportedConstruct*> blocking = module.unsupportedFor(entry);
+    if (blocking.empty())
+        return;
+    std::string message = prefix + describeUnsupported(module, *blocking.front(), entry.name);
+    if (blocking.size() > 1)
+        message += " (and " + std::to_string(blocking.size() - 1) + " more: 'warpscope compile --check' lists them)";
+    std::vector<UnsupportedConstruct> copies;
+    for (const UnsupportedConstruct* construct : blocking)
+        copies.push_back(*construct);
+    throw UnsupportedPtx(message, std::move(copies));
 }
 
 } // namespace warpscope::ptx

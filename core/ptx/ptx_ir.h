@@ -69,6 +69,8 @@ enum class Op : std::uint8_t {
     BarSync, BarWarpSync, MemBar, Shfl, Vote, Activemask,
     // atomics
     Atom, Red,
+    // calls (Function::calls holds the call's parameters)
+    Call,
 };
 const char* opName(Op op);
 
@@ -82,6 +84,10 @@ enum class ShflMode : std::uint8_t { None, Up, Down, Bfly, Idx };
 enum class VoteMode : std::uint8_t { None, All, Any, Uni, Ballot };
 enum class AtomOp : std::uint8_t { None, Add, Min, Max, Inc, Dec, And, Or, Xor, Exch, Cas };
 
+// Vector operand elements that are not registers.
+inline constexpr std::int32_t kSink = -1;            // _ : a discarded element
+inline constexpr std::int32_t kVectorImmediate = -2; // a number, in Operand::vectorImm
+
 struct Operand {
     enum class Kind : std::uint8_t {
         None,
@@ -91,7 +97,7 @@ struct Operand {
         Address,   // [reg + offset] or [symbol + offset] (symbol resolved into space + offset)
         Symbol,    // a variable's address as a value (mov %r, sym)
         Label,     // a branch target (block index after CFG construction; instruction index before)
-        Vector,    // {%r1, %r2, ...}: up to four registers
+        Vector,    // {%r1, %r2, ...}: up to four registers (or _, or an immediate where a value is read)
         Sink,      // _ (a discarded destination)
     };
     Kind kind = Kind::None;
@@ -100,7 +106,8 @@ struct Operand {
     Space symbolSpace = Space::Generic; // Address/Symbol with a symbol: its space
     SpecialReg special = SpecialReg::TidX;
     std::int32_t reg = -1;        // Reg, or the base register of an Address (-1 for a symbol base)
-    std::array<std::int32_t, 4> vector{-1, -1, -1, -1};
+    std::array<std::int32_t, 4> vector{-1, -1, -1, -1}; // registers; kSink for _, kVectorImmediate for a number
+    std::array<std::uint64_t, 4> vectorImm{};           // the numbers of kVectorImmediate elements
     std::int64_t offset = 0;      // Address: displacement (plus the symbol's offset)
     std::uint64_t imm = 0;        // Imm
     std::int32_t symbol = -1;     // Address/Symbol: index into Function::symbols, -1 for none
@@ -136,6 +143,7 @@ struct Instruction {
     bool isVolatile = false;
     std::int32_t guard = -1;  // predicate register, -1 when unguarded
     bool guardNegated = false;
+    std::int32_t call = -1;   // Op::Call: index into Function::calls
     std::uint8_t operandCount = 0;
     std::array<Operand, 5> operands{};
     std::int32_t ptxLine = 0;  // line in the PTX text
@@ -143,6 +151,13 @@ struct Instruction {
     std::string text;          // the instruction as written, for display
 
     bool isMemory() const { return op == Op::Ld || op == Op::St || op == Op::Atom || op == Op::Red; }
+};
+
+// call{.uni} (results), callee, (arguments): the .param variables (or values) passed each way.
+struct CallSite {
+    std::string callee;
+    std::vector<Operand> results;   // Symbol operands: the caller's .param variables receiving return values
+    std::vector<Operand> arguments; // Symbol operands (.param variables), registers or immediates
 };
 
 struct RegisterInfo {
@@ -161,6 +176,19 @@ struct Symbol {
     bool externShared = false;   // extern .shared: starts at the end of the static shared data
     std::int32_t moduleIndex = -1; // .global/.const: index into Module::globals
     std::vector<std::uint8_t> initializer; // .global/.const initial bytes (may be shorter than size)
+    // A .param that lives in the thread's local frame, not in the kernel's parameter buffer: a device
+    // function's parameters and return values, and the .param variables of a call sequence.
+    bool frameParam = false;
+};
+
+// Valid PTX the simulator cannot execute yet: an instruction, a modifier, a special register, a
+// directive. The module still loads; only kernels that can reach it are refused (Module::unsupportedFor).
+struct UnsupportedConstruct {
+    std::string construct;    // as written: "bfind.shiftamt.u32", "%envreg3", ".texref"
+    std::string kind;         // what it is, for messages: "instruction", "special register", ...
+    std::int32_t ptxLine = 0;
+    SourceLocation source;    // the .loc in effect (file -1 when none)
+    std::string function;     // the function whose body holds it; empty at module scope
 };
 
 struct BasicBlock {
@@ -191,6 +219,10 @@ struct Function {
     std::vector<std::int32_t> blockOfInstruction;
     std::map<std::string, std::int32_t> labels; // label -> instruction index
     std::int32_t ptxLine = 0;
+    std::vector<std::int32_t> returnParams; // .func return values (indices into symbols), in order
+    std::vector<CallSite> calls;            // Instruction::call indexes this
+    std::vector<std::string> callees;       // functions its call instructions name, each once
+    std::vector<UnsupportedConstruct> unsupported; // in this body, in PTX order
 };
 
 struct Module {
@@ -199,10 +231,24 @@ struct Module {
     int addressSize = 64;
     std::map<int, std::string> files; // .file index -> path
     std::vector<Symbol> globals;      // module-scope .global/.const/.shared variables
-    std::vector<Function> functions;
+    std::vector<Function> functions;  // every function with a body (.extern declarations are not here)
+    std::vector<std::string> declarations; // functions declared without a body (.extern .func vprintf)
+    std::vector<UnsupportedConstruct> unsupported; // at module scope, in PTX order
 
     const Function* findFunction(std::string_view name) const;
     std::vector<std::string> entryNames() const;
+    // The functions `entry` can run: itself and every function its calls reach, in discovery order.
+    std::vector<const Function*> reachableFrom(const Function& entry) const;
+    // What stops `entry` from running: the unsupported constructs of every reachable function, in
+    // PTX order. Empty when the simulator can run it.
+    std::vector<const UnsupportedConstruct*> unsupportedFor(const Function& entry) const;
+    // Every unsupported construct in the module (functions and module scope), in PTX order.
+    std::vector<const UnsupportedConstruct*> allUnsupported() const;
 };
+
+// "PTX line 212 (reduce.cu:17): 'bfind.shiftamt.u32' is not supported by the simulator yet", with
+// " in device function f" when `context` names a function other than the construct's own.
+std::string describeUnsupported(const Module& module, const UnsupportedConstruct& construct,
+                                std::string_view context = {});
 
 } // namespace warpscope::ptx

@@ -43,9 +43,35 @@ const std::unordered_map<std::string_view, Op>& baseOps()
         {"bra", Op::Bra},   {"ret", Op::Ret},     {"exit", Op::Exit},   {"bar", Op::BarSync},
         {"barrier", Op::BarSync}, {"membar", Op::MemBar}, {"fence", Op::MemBar},
         {"shfl", Op::Shfl}, {"vote", Op::Vote},   {"activemask", Op::Activemask},
-        {"atom", Op::Atom}, {"red", Op::Red},
+        {"atom", Op::Atom}, {"red", Op::Red},     {"call", Op::Call},
     };
     return ops;
+}
+
+// Every instruction name of the PTX ISA (9.x, "Instructions"), supported or not: an opcode outside
+// this list is not PTX at all (bad input), one inside it is PTX the simulator may not run yet.
+bool isPtxInstructionName(std::string_view name)
+{
+    static const std::unordered_map<std::string_view, bool> names = [] {
+        std::unordered_map<std::string_view, bool> table;
+        for (std::string_view word : {
+                 "abs", "activemask", "add", "addc", "alloca", "and", "applypriority", "atom", "bar", "barrier",
+                 "bfe", "bfi", "bfind", "bmsk", "bra", "brev", "brkpt", "brx", "call", "clusterlaunchcontrol",
+                 "clz", "cnot", "copysign", "cos", "cp", "createpolicy", "cvt", "cvta", "discard", "div", "dp2a",
+                 "dp4a", "elect", "ex2", "exit", "fence", "fma", "fns", "getctarank", "griddepcontrol", "isspacep",
+                 "istypep", "ld", "ldmatrix", "ldu", "lg2", "lop3", "mad", "mad24", "madc", "mapa", "match", "max",
+                 "mbarrier", "membar", "min", "mma", "mov", "movmatrix", "mul", "mul24", "multimem", "nanosleep",
+                 "neg", "not", "or", "pmevent", "popc", "prefetch", "prefetchu", "prmt", "rcp", "red", "redux",
+                 "rem", "ret", "rsqrt", "sad", "selp", "set", "setmaxnreg", "setp", "shf", "shfl", "shl", "shr",
+                 "sin", "slct", "sqrt", "st", "stackrestore", "stacksave", "stmatrix", "sub", "subc", "suld",
+                 "suq", "sured", "sust", "szext", "tanh", "tcgen05", "tensormap", "testp", "tex", "tld4", "trap",
+                 "txq", "vabsdiff", "vabsdiff2", "vabsdiff4", "vadd", "vadd2", "vadd4", "vavrg2", "vavrg4", "vmad",
+                 "vmax", "vmax2", "vmax4", "vmin", "vmin2", "vmin4", "vote", "vset", "vset2", "vset4", "vshl",
+                 "vshr", "vsub", "vsub2", "vsub4", "wgmma", "wmma", "xor"})
+            table.emplace(word, true);
+        return table;
+    }();
+    return names.contains(name);
 }
 
 std::optional<Type> typeFromName(std::string_view name)
@@ -132,6 +158,8 @@ void decodeOpcode(std::string_view opcode, Instruction& instruction)
 {
     const std::vector<std::string_view> parts = splitDots(opcode);
     auto unsupported = [&] { throw PtxError::unsupported(std::string(opcode), instruction.ptxLine); };
+    if (!isPtxInstructionName(parts.front()))
+        throw PtxError("'" + std::string(opcode) + "' is not a PTX instruction", instruction.ptxLine);
     auto base = baseOps().find(parts.front());
     if (base == baseOps().end())
         unsupported();
@@ -190,7 +218,7 @@ void decodeOpcode(std::string_view opcode, Instruction& instruction)
             instruction.approx = true;
             continue;
         }
-        if (op == Op::Bra && part == "uni") { instruction.uniform = true; continue; }
+        if ((op == Op::Bra || op == Op::Call) && part == "uni") { instruction.uniform = true; continue; }
         if ((op == Op::Shfl || op == Op::Vote || op == Op::BarSync || op == Op::Activemask) && part == "sync")
             { instruction.sync = true; continue; }
         if (op == Op::BarSync && part == "aligned") continue;
@@ -235,7 +263,7 @@ void decodeOpcode(std::string_view opcode, Instruction& instruction)
 
     // What each op needs before the simulator can run it.
     const bool needsType = !(op == Op::Bra || op == Op::Ret || op == Op::Exit || op == Op::BarSync ||
-                             op == Op::BarWarpSync || op == Op::MemBar);
+                             op == Op::BarWarpSync || op == Op::MemBar || op == Op::Call);
     if (needsType && instruction.type == Type::None)
         unsupported();
     if (!needsType && instruction.type != Type::None)

@@ -169,26 +169,34 @@ private:
             return;
         }
         if (peek().text == ".global" || peek().text == ".const" || peek().text == ".shared") {
-            Symbol symbol = parseVariable(isExtern);
-            m_module.globals.push_back(std::move(symbol));
+            if (std::optional<Symbol> symbol = parseVariable(isExtern))
+                m_module.globals.push_back(std::move(*symbol));
             return;
         }
         fail("unexpected " + describe(peek()) + " at module scope");
     }
 
-    // .global/.const/.shared/.local [.align N] .type name[[N]] [= {...}] ;
-    Symbol parseVariable(bool isExtern)
+    // .global/.const/.shared/.local/.param [.align N] .type name[[N]] [= {...}] ; nullopt for a
+    // variable of a type the simulator does not model (.texref ...), recorded as unsupported.
+    std::optional<Symbol> parseVariable(bool isExtern)
     {
         Symbol symbol;
         const std::string_view spaceWord = next().text;
         symbol.space = spaceWord == ".global" ? Space::Global
                      : spaceWord == ".const"  ? Space::Const
                      : spaceWord == ".shared" ? Space::Shared
+                     : spaceWord == ".param"  ? Space::Param
                                               : Space::Local;
+        symbol.frameParam = symbol.space == Space::Param; // a call sequence's .param (only in bodies)
         if (accept(".align"))
             symbol.alignment = parseAlignment();
         const int declarationLine = peek().line;
         const std::string_view typeWord = expectWord("a type such as .b8");
+        if (typeWord == ".texref" || typeWord == ".samplerref" || typeWord == ".surfref") {
+            recordUnsupported(std::string(typeWord), "variable type", declarationLine);
+            skipStatement();
+            return std::nullopt;
+        }
         symbol.type = parseTypeDirective(typeWord);
         symbol.name = std::string(expectWord("a variable name"));
         const std::uint64_t elementBytes = static_cast<std::uint64_t>(typeBits(symbol.type) / 8);
@@ -284,47 +292,69 @@ private:
         const int declarationLine = peek().line;
         function.isEntry = next().text == ".entry";
         function.ptxLine = declarationLine;
-        if (!function.isEntry && peek().text == "(")
-            fail("device functions with return values are not supported (kernels must be fully inlined)");
+        m_function = &function;
+        m_registerIndex.clear();
+        m_symbolIndex.clear();
+        m_inlinedAt.clear();
+        m_globalSymbolIndex.clear();
+        m_scopes.clear();
+        pushScope(); // the parameters'
+        m_current = SourceLocation{};
+        if (!function.isEntry && accept("(")) { // .func (.param .b32 retval) name (...): return values
+            if (!accept(")")) {
+                do parseParam(function, true); while (accept(","));
+                expect(")", "to close the return values");
+            }
+        }
         function.name = std::string(expectWord("a function name"));
         if (accept("(")) {
             if (!accept(")")) {
-                do parseParam(function); while (accept(","));
+                do parseParam(function, false); while (accept(","));
                 expect(")", "to close the parameter list");
             }
         }
-        // Performance directives.
+        // Performance and linking directives.
         while (peek().kind == Token::Kind::Word && peek().text.starts_with('.') && peek().text != ".entry") {
             const int directiveLine = peek().line;
             const std::string_view directive = next().text;
+            if (directive == ".noreturn")
+                continue; // a promise about control flow, nothing to model
             std::array<std::uint32_t, 3> values{0, 0, 0};
             int count = 0;
-            do {
+            const bool takesValues = directive != ".explicitcluster" && directive != ".blocksareclusters";
+            while (takesValues) {
                 if (count == 3)
                     fail("too many values for " + std::string(directive));
                 values[count++] = static_cast<std::uint32_t>(expectInteger(std::string(directive) + " value"));
-            } while (accept(","));
+                if (!accept(","))
+                    break;
+            }
             if (directive == ".reqntid") function.reqntid = values;
             else if (directive == ".maxntid") function.maxntid = values;
+            else if (directive == ".explicitcluster" || directive == ".blocksareclusters")
+                recordUnsupported(std::string(directive), "cluster directive", directiveLine);
             else if (directive != ".minnctapersm" && directive != ".maxnreg" && directive != ".maxclusterrank" &&
-                     directive != ".reqnctapercluster")
-                throw PtxError("unsupported function directive '" + std::string(directive) + "'", directiveLine);
+                     directive != ".reqnctapercluster" && directive != ".maxnctapersm")
+                throw PtxError("unknown function directive '" + std::string(directive) + "'", directiveLine);
         }
         if (accept(";")) {
+            m_function = nullptr;
             if (!isExtern && function.isEntry)
                 throw PtxError("kernel " + function.name + " has no body", declarationLine);
+            if (!function.isEntry && !m_module.findFunction(function.name) &&
+                std::find(m_module.declarations.begin(), m_module.declarations.end(), function.name) ==
+                    m_module.declarations.end())
+                m_module.declarations.push_back(function.name);
             return; // a declaration only
         }
         expect("{", "to open the body of " + function.name);
-        m_function = &function;
-        m_registerIndex.clear();
-        m_current = SourceLocation{};
+        pushScope(); // the body's
         parseBody(function);
         m_function = nullptr;
         m_module.functions.push_back(std::move(function));
     }
 
-    void parseParam(Function& function)
+    void parseParam(Function& function, bool returnValue)
     {
         if (!accept(".param"))
             fail("expected .param in the parameter list of " + function.name);
@@ -356,10 +386,17 @@ private:
         }
         symbol.size = variableBytes(symbol, count, declarationLine);
         symbol.alignment = std::max<std::uint32_t>(symbol.alignment, static_cast<std::uint32_t>(elementBytes));
-        function.paramBytes = (function.paramBytes + symbol.alignment - 1) / symbol.alignment * symbol.alignment;
-        symbol.offset = function.paramBytes;
-        function.paramBytes += symbol.size;
-        function.params.push_back(static_cast<std::int32_t>(function.symbols.size()));
+        // A device function's parameters and return values live in the thread's frame (laid out
+        // with its local variables in finishFunction); a kernel's in the parameter buffer.
+        symbol.frameParam = !function.isEntry;
+        if (!symbol.frameParam) {
+            function.paramBytes = (function.paramBytes + symbol.alignment - 1) / symbol.alignment * symbol.alignment;
+            symbol.offset = function.paramBytes;
+            function.paramBytes += symbol.size;
+        }
+        const auto index = static_cast<std::int32_t>(function.symbols.size());
+        (returnValue ? function.returnParams : function.params).push_back(index);
+        declareSymbol(symbol.name, index, declarationLine);
         function.symbols.push_back(std::move(symbol));
     }
 
@@ -372,12 +409,14 @@ private:
             const Token& token = peek();
             if (token.kind == Token::Kind::Punct && token.text == "}") {
                 next();
+                popScope();
                 if (--depth == 0)
                     return;
                 continue;
             }
             if (token.kind == Token::Kind::Punct && token.text == "{") {
                 next();
+                pushScope(); // inline asm and call sequences declare their own registers and .params
                 ++depth;
                 continue;
             }
@@ -410,17 +449,23 @@ private:
             location.file = static_cast<std::int32_t>(expectInteger("a .loc file index"));
             location.line = static_cast<std::int32_t>(expectInteger("a .loc line"));
             location.column = static_cast<std::int32_t>(expectInteger("a .loc column"));
+            const SourceLocation written = location;
             // ", function_name $L__info_stringN, inlined_at F L C": the user's line is the call site.
+            // A call site inside inlined code was itself named by an earlier .loc with its own
+            // inlined_at: follow the chain out to the user's line.
             while (accept(",")) {
                 const std::string_view key = expectWord("a .loc attribute");
                 if (key == "inlined_at") {
                     location.file = static_cast<std::int32_t>(expectInteger("an inlined_at file index"));
                     location.line = static_cast<std::int32_t>(expectInteger("an inlined_at line"));
                     location.column = static_cast<std::int32_t>(expectInteger("an inlined_at column"));
+                    if (auto outer = m_inlinedAt.find(locationKey(location)); outer != m_inlinedAt.end())
+                        location = outer->second;
                 } else {
                     expectWord("a .loc attribute value");
                 }
             }
+            m_inlinedAt[locationKey(written)] = location;
             m_current = location;
             skipRestOfLine(line);
             return;
@@ -444,9 +489,11 @@ private:
             expect(";", "after a register declaration");
             return;
         }
-        if (word == ".shared" || word == ".local") {
-            Symbol symbol = parseVariable(false);
-            function.symbols.push_back(std::move(symbol));
+        if (word == ".shared" || word == ".local" || word == ".param") {
+            if (std::optional<Symbol> symbol = parseVariable(false)) {
+                declareSymbol(symbol->name, static_cast<std::int32_t>(function.symbols.size()), line);
+                function.symbols.push_back(std::move(*symbol));
+            }
             return;
         }
         if (word == ".pragma") {
@@ -458,11 +505,54 @@ private:
         fail("unsupported directive '" + std::string(word) + "' in the body of " + function.name);
     }
 
+    // --- scopes: a function's parameters, its body, and every { } inside it (inline asm, call
+    // sequences) may declare registers and variables; an inner one may reuse an outer one's name.
+    struct ScopedName {
+        std::int32_t index = -1;
+        int depth = 0;
+    };
+    struct Scope {
+        std::vector<std::pair<std::string, ScopedName>> shadowedRegisters, shadowedSymbols; // to restore
+    };
+    void pushScope() { m_scopes.emplace_back(); }
+    void popScope()
+    {
+        if (m_scopes.empty())
+            return;
+        Scope& scope = m_scopes.back();
+        auto restore = [](std::unordered_map<std::string, ScopedName>& names,
+                          std::vector<std::pair<std::string, ScopedName>>& shadowed) {
+            for (auto it = shadowed.rbegin(); it != shadowed.rend(); ++it) {
+                if (it->second.index < 0)
+                    names.erase(it->first);
+                else
+                    names[it->first] = it->second;
+            }
+        };
+        restore(m_registerIndex, scope.shadowedRegisters);
+        restore(m_symbolIndex, scope.shadowedSymbols);
+        m_scopes.pop_back();
+    }
+    // Declares `name` in the innermost scope; twice in the same scope is an error.
+    void declareScoped(std::unordered_map<std::string, ScopedName>& names, bool isRegister, const std::string& name,
+                       std::int32_t index, int line)
+    {
+        const int depth = static_cast<int>(m_scopes.size());
+        auto found = names.find(name);
+        if (found != names.end() && found->second.depth == depth)
+            throw PtxError((isRegister ? "register " : "variable ") + name + " is declared twice", line);
+        auto& shadowed = isRegister ? m_scopes.back().shadowedRegisters : m_scopes.back().shadowedSymbols;
+        shadowed.emplace_back(name, found == names.end() ? ScopedName{} : found->second);
+        names[name] = ScopedName{index, depth};
+    }
+    void declareSymbol(const std::string& name, std::int32_t index, int line)
+    {
+        declareScoped(m_symbolIndex, false, name, index, line);
+    }
+
     void declareRegister(Function& function, std::string name, Type type)
     {
-        if (m_registerIndex.contains(name))
-            fail("register " + name + " is declared twice");
-        m_registerIndex.emplace(name, static_cast<std::int32_t>(function.registers.size()));
+        declareScoped(m_registerIndex, true, name, static_cast<std::int32_t>(function.registers.size()), peek().line);
         function.registers.push_back({std::move(name), type});
     }
 
@@ -471,24 +561,69 @@ private:
         auto found = m_registerIndex.find(std::string(name));
         if (found == m_registerIndex.end())
             fail("register " + std::string(name) + " is not declared");
-        return found->second;
+        return found->second.index;
     }
 
     // The index of a symbol in the function's table, adding module-scope variables on first use.
     std::optional<std::int32_t> symbolIndex(Function& function, std::string_view name)
     {
-        for (std::size_t i = 0; i < function.symbols.size(); ++i)
-            if (function.symbols[i].name == name)
-                return static_cast<std::int32_t>(i);
+        const std::string key(name);
+        if (auto found = m_symbolIndex.find(key); found != m_symbolIndex.end())
+            return found->second.index;
+        if (auto found = m_globalSymbolIndex.find(key); found != m_globalSymbolIndex.end())
+            return found->second;
         for (std::size_t i = 0; i < m_module.globals.size(); ++i) {
             if (m_module.globals[i].name == name) {
                 Symbol symbol = m_module.globals[i];
                 symbol.moduleIndex = static_cast<std::int32_t>(i);
                 function.symbols.push_back(std::move(symbol));
-                return static_cast<std::int32_t>(function.symbols.size() - 1);
+                const auto index = static_cast<std::int32_t>(function.symbols.size() - 1);
+                m_globalSymbolIndex.emplace(key, index);
+                return index;
             }
         }
         return std::nullopt;
+    }
+
+    // Valid PTX the simulator cannot run: noted on the function being parsed (or the module), so
+    // that only kernels reaching it are refused.
+    void recordUnsupported(std::string construct, std::string kind, int line)
+    {
+        UnsupportedConstruct record;
+        record.construct = std::move(construct);
+        record.kind = std::move(kind);
+        record.ptxLine = line;
+        record.source = m_function ? m_current : SourceLocation{};
+        if (m_function) {
+            record.function = m_function->name;
+            m_function->unsupported.push_back(std::move(record));
+        } else {
+            m_module.unsupported.push_back(std::move(record));
+        }
+    }
+
+    // Skips the rest of a statement, to and including its ';' (brackets may nest inside it).
+    void skipStatement()
+    {
+        int depth = 0;
+        while (true) {
+            if (atEnd())
+                fail("expected ';' to end the statement");
+            const Token& token = peek();
+            if (token.kind == Token::Kind::Punct) {
+                if (token.text == "{" || token.text == "(" || token.text == "[") {
+                    ++depth;
+                } else if (token.text == "}" || token.text == ")" || token.text == "]") {
+                    if (depth == 0)
+                        fail("unexpected " + describe(token) + " before ';'");
+                    --depth;
+                } else if (token.text == ";" && depth == 0) {
+                    next();
+                    return;
+                }
+            }
+            next();
+        }
     }
 
     void parseInstruction(Function& function)
@@ -507,14 +642,27 @@ private:
         if (peek().kind != Token::Kind::Word)
             fail("expected an instruction, found " + describe(peek()));
         const std::string_view opcode = next().text;
-        decodeOpcode(opcode, instruction);
-        if (!accept(";")) {
-            do {
-                if (instruction.operandCount == instruction.operands.size())
-                    fail("too many operands for '" + std::string(opcode) + "'");
-                instruction.operands[instruction.operandCount++] = parseOperand(function, instruction);
-            } while (accept(","));
-            expect(";", "after the operands of '" + std::string(opcode) + "'");
+        try {
+            decodeOpcode(opcode, instruction);
+            if (instruction.op == Op::Call) {
+                parseCall(function, instruction);
+                recordUnsupported(std::string(opcode) + " " + function.calls.back().callee, "call", instruction.ptxLine);
+            } else if (!accept(";")) {
+                do {
+                    if (instruction.operandCount == instruction.operands.size())
+                        fail("too many operands for '" + std::string(opcode) + "'");
+                    instruction.operands[instruction.operandCount++] = parseOperand(function, instruction);
+                } while (accept(","));
+                expect(";", "after the operands of '" + std::string(opcode) + "'");
+            }
+        } catch (const PtxError& error) {
+            if (!error.isUnsupported())
+                throw;
+            // Valid PTX the simulator cannot run: noted, and the statement skipped. Only kernels
+            // that can reach this function are refused (Module::unsupportedFor).
+            recordUnsupported(error.construct(), error.kind(), instruction.ptxLine);
+            skipStatement();
+            return;
         }
         // Keep the instruction's text for display.
         std::string text;
@@ -536,6 +684,41 @@ private:
         function.instructions.push_back(std::move(instruction));
     }
 
+    // call{.uni} [(results),] callee [, (arguments)] ; -- the opcode is already read.
+    void parseCall(Function& function, Instruction& instruction)
+    {
+        CallSite site;
+        auto parseList = [&](std::vector<Operand>& into, std::string_view what) {
+            if (accept(")"))
+                return;
+            do into.push_back(parseOperand(function, instruction)); while (accept(","));
+            expect(")", "to close the " + std::string(what));
+        };
+        if (accept("(")) {
+            parseList(site.results, "return values of the call");
+            expect(",", "after the return values of the call");
+        }
+        const int calleeLine = peek().line;
+        const std::string_view callee = expectWord("the name of the function to call");
+        if (callee.starts_with('%'))
+            throw PtxError::unsupported("call through a function pointer", calleeLine, "construct");
+        site.callee = std::string(callee);
+        if (accept(",")) {
+            expect("(", "to open the arguments of the call");
+            parseList(site.arguments, "arguments of the call");
+            if (accept(","))
+                throw PtxError::unsupported("call with a prototype or call targets", calleeLine, "construct");
+        }
+        expect(";", "after the call");
+        for (const Operand& result : site.results)
+            if (result.kind != Operand::Kind::Symbol)
+                fail("the return values of a call must be .param variables");
+        if (std::find(function.callees.begin(), function.callees.end(), site.callee) == function.callees.end())
+            function.callees.push_back(site.callee);
+        instruction.call = static_cast<std::int32_t>(function.calls.size());
+        function.calls.push_back(std::move(site));
+    }
+
     Operand parseOperand(Function& function, const Instruction& instruction)
     {
         Operand operand;
@@ -545,7 +728,7 @@ private:
                 operand.offset = static_cast<std::int64_t>(expectInteger("an address"));
             } else {
                 const std::string_view base = expectWord("an address base");
-                if (base.starts_with('%')) {
+                if (base.starts_with('%') || m_registerIndex.contains(std::string(base))) {
                     operand.reg = registerIndex(base);
                 } else if (auto symbol = symbolIndex(function, base)) {
                     operand.symbol = *symbol;
@@ -570,7 +753,16 @@ private:
                 if (operand.vectorCount == 4)
                     fail("a vector operand has at most four registers");
                 if (accept("_")) {
-                    operand.vector[operand.vectorCount++] = -1;
+                    operand.vector[operand.vectorCount++] = kSink;
+                    continue;
+                }
+                if (peek().kind == Token::Kind::Number) { // mov.b32 %f1, {0, %rs1}: a constant half
+                    const auto value = parseIntegerLiteral(peek().text);
+                    if (!value)
+                        fail("bad integer " + describe(peek()) + " in a vector");
+                    next();
+                    operand.vectorImm[operand.vectorCount] = *value;
+                    operand.vector[operand.vectorCount++] = kVectorImmediate;
                     continue;
                 }
                 operand.vector[operand.vectorCount++] = registerIndex(expectWord("a register in a vector"));
@@ -610,7 +802,9 @@ private:
             operand.kind = Operand::Kind::Sink;
             return operand;
         }
-        if (word.starts_with('%')) {
+        if (word == "WARP_SZ")
+            throw PtxError::unsupported("WARP_SZ", peek().line, "predefined constant");
+        if (word.starts_with('%') || m_registerIndex.contains(std::string(word))) { // inline asm names some without %
             if (auto special = specialFromName(word)) {
                 operand.kind = Operand::Kind::Special;
                 operand.special = *special;
@@ -618,8 +812,9 @@ private:
             }
             if (word.starts_with("%envreg") || word.starts_with("%pm") || word.starts_with("%dynamic_smem") ||
                 word.starts_with("%total_smem") || word.starts_with("%aggr_smem") || word.starts_with("%cluster") ||
-                word.starts_with("%nclusterid") || word.starts_with("%clusterid") || word.starts_with("%is_explicit"))
-                fail("unsupported special register " + std::string(word));
+                word.starts_with("%nclusterid") || word.starts_with("%clusterid") || word.starts_with("%is_explicit") ||
+                word.starts_with("%reserved_smem") || word.starts_with("%current_graph_exec"))
+                throw PtxError::unsupported(std::string(word), peek().line, "special register");
             operand.kind = Operand::Kind::Reg;
             operand.reg = registerIndex(word);
             if (accept("|")) {
@@ -690,26 +885,38 @@ private:
                 symbol.offset = dynamicStart;
         function.staticSharedBytes = sharedEnd;
         function.dynamicSharedAlignment = externAlignment;
-        // Local memory per thread.
+        // Local memory per thread: .local variables, then the .params that live in the thread's
+        // frame (a device function's parameters and return values, call sequences' .params).
         std::uint64_t localEnd = 0;
-        for (Symbol& symbol : function.symbols) {
-            if (symbol.space != Space::Local)
-                continue;
-            localEnd = (localEnd + symbol.alignment - 1) / symbol.alignment * symbol.alignment;
-            symbol.offset = localEnd;
-            localEnd += symbol.size;
-        }
+        for (int pass = 0; pass < 2; ++pass)
+            for (Symbol& symbol : function.symbols) {
+                if (pass == 0 ? symbol.space != Space::Local : !symbol.frameParam)
+                    continue;
+                localEnd = (localEnd + symbol.alignment - 1) / symbol.alignment * symbol.alignment;
+                symbol.offset = localEnd;
+                localEnd += symbol.size;
+            }
         function.localBytes = localEnd;
+        auto place = [&](Operand& operand) {
+            if ((operand.kind == Operand::Kind::Address || operand.kind == Operand::Kind::Symbol) && operand.symbol >= 0) {
+                const Symbol& symbol = function.symbols[static_cast<std::size_t>(operand.symbol)];
+                if (symbol.space != Space::Global && symbol.space != Space::Const)
+                    operand.offset += static_cast<std::int64_t>(symbol.offset);
+            }
+        };
         for (Instruction& instruction : function.instructions)
             for (int i = 0; i < instruction.operandCount; ++i) {
                 Operand& operand = instruction.operands[i];
-                if ((operand.kind == Operand::Kind::Address || operand.kind == Operand::Kind::Symbol) &&
-                    operand.symbol >= 0) {
-                    const Symbol& symbol = function.symbols[static_cast<std::size_t>(operand.symbol)];
-                    if (symbol.space != Space::Global && symbol.space != Space::Const)
-                        operand.offset += static_cast<std::int64_t>(symbol.offset);
-                }
+                place(operand);
+                // ld.param / st.param of a frame .param: an access to the thread's local frame.
+                if (operand.kind == Operand::Kind::Address && operand.symbol >= 0 && instruction.space == Space::Param &&
+                    function.symbols[static_cast<std::size_t>(operand.symbol)].frameParam)
+                    instruction.space = Space::Local;
             }
+        for (CallSite& call : function.calls) {
+            for (Operand& operand : call.results) place(operand);
+            for (Operand& operand : call.arguments) place(operand);
+        }
         buildControlFlow(function);
     }
 
@@ -722,7 +929,18 @@ private:
     std::size_t m_pos = 0;
     Module m_module;
     Function* m_function = nullptr;
-    std::unordered_map<std::string, std::int32_t> m_registerIndex;
+    std::unordered_map<std::string, ScopedName> m_registerIndex;
+    std::unordered_map<std::string, ScopedName> m_symbolIndex;       // the function's own variables, scoped
+    std::unordered_map<std::string, std::int32_t> m_globalSymbolIndex; // module variables it has used
+    std::vector<Scope> m_scopes;
+    // Each .loc's (file, line, column) -> the user's location it stands for (itself unless inlined).
+    std::unordered_map<std::uint64_t, SourceLocation> m_inlinedAt;
+    static std::uint64_t locationKey(const SourceLocation& location)
+    {
+        return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(location.file)) << 48) ^
+               (static_cast<std::uint64_t>(static_cast<std::uint32_t>(location.line)) << 16) ^
+               static_cast<std::uint64_t>(static_cast<std::uint32_t>(location.column));
+    }
     std::vector<PendingLabel> m_pendingLabels;
     SourceLocation m_current;
 };

@@ -38,6 +38,9 @@ void validateOperands(const Function& function, const Instruction& instruction, 
         needCount(2, 2);
         if (!(isDest(0) || ops[0].kind == K::Vector)) bad("needs a destination register");
         if (ops[1].kind != K::Address) bad("needs an address [..] as its source");
+        if (ops[0].kind == K::Vector)
+            for (int v = 0; v < ops[0].vectorCount; ++v)
+                if (ops[0].vector[static_cast<std::size_t>(v)] == kVectorImmediate) bad("cannot load into a number");
         if ((ops[0].kind == K::Vector) != (instruction.vectorWidth > 1) ||
             (ops[0].kind == K::Vector && ops[0].vectorCount != instruction.vectorWidth))
             bad("vector width and destination do not match");
@@ -47,7 +50,7 @@ void validateOperands(const Function& function, const Instruction& instruction, 
         if (ops[0].kind != K::Address) bad("needs an address [..] as its destination");
         if (ops[1].kind == K::Vector)
             for (int v = 0; v < ops[1].vectorCount; ++v)
-                if (ops[1].vector[static_cast<std::size_t>(v)] < 0) bad("cannot store '_'");
+                if (ops[1].vector[static_cast<std::size_t>(v)] == kSink) bad("cannot store '_'");
         if (!(isValue(1) || ops[1].kind == K::Vector)) bad("needs a value to store");
         if ((ops[1].kind == K::Vector) != (instruction.vectorWidth > 1) ||
             (ops[1].kind == K::Vector && ops[1].vectorCount != instruction.vectorWidth))
@@ -68,10 +71,13 @@ void validateOperands(const Function& function, const Instruction& instruction, 
         needCount(2, 2);
         if (ops[0].kind == K::Vector || ops[1].kind == K::Vector) {
             if (ops[0].kind == K::Vector && !isValue(1)) bad("unpacks only a register");
+            if (ops[0].kind == K::Vector)
+                for (int v = 0; v < ops[0].vectorCount; ++v)
+                    if (ops[0].vector[static_cast<std::size_t>(v)] == kVectorImmediate) bad("cannot unpack into a number");
             if (ops[1].kind == K::Vector && !isDest(0)) bad("packs only into a register");
             if (ops[1].kind == K::Vector)
                 for (int v = 0; v < ops[1].vectorCount; ++v)
-                    if (ops[1].vector[static_cast<std::size_t>(v)] < 0) bad("cannot pack '_'");
+                    if (ops[1].vector[static_cast<std::size_t>(v)] == kSink) bad("cannot pack '_'");
             break;
         }
         if (!isDest(0)) bad("needs a destination register");
@@ -114,7 +120,7 @@ void validateOperands(const Function& function, const Instruction& instruction, 
         needCount(1, 1);
         if (ops[0].kind != K::Label) bad("needs a label");
         break;
-    case Op::Ret: case Op::Exit: case Op::MemBar:
+    case Op::Ret: case Op::Exit: case Op::MemBar: case Op::Call: // a call's operands are in Function::calls
         needCount(0, 0);
         break;
     case Op::BarSync:

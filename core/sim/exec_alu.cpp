@@ -206,7 +206,10 @@ void BlockRunner::executeAlu(WarpState& warp, const ptx::Instruction& in, std::u
             ptx::Operand reg;
             reg.kind = ptx::Operand::Kind::Reg;
             reg.reg = vector.vector[static_cast<std::size_t>(part)];
-            read(warp, reg, a);
+            if (reg.reg == ptx::kVectorImmediate)
+                a.fill(vector.vectorImm[static_cast<std::size_t>(part)]);
+            else
+                read(warp, reg, a);
             for (int lane = 0; lane < 32; ++lane)
                 r[static_cast<std::size_t>(lane)] |= (a[static_cast<std::size_t>(lane)] &
                                                       (partBits == 64 ? ~0ull : ((1ull << partBits) - 1))) << (part * partBits);

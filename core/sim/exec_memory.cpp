@@ -254,7 +254,9 @@ void BlockRunner::executeMemory(WarpState& warp, const ptx::Instruction& in, std
                 ptx::Operand reg;
                 reg.kind = ptx::Operand::Kind::Reg;
                 reg.reg = source.vector[i];
-                if (reg.reg < 0)
+                if (reg.reg == ptx::kVectorImmediate)
+                    values[i].fill(source.vectorImm[i]);
+                else if (reg.reg < 0)
                     values[i].fill(0);
                 else
                     read(warp, reg, values[i]);

@@ -1,5 +1,6 @@
 #include "sim/simulator.h"
 
+#include "ptx/ptx_error.h"
 #include "sim/block_runner.h"
 #include "util/input_error.h"
 #include "util/parse.h"
@@ -66,6 +67,7 @@ void validateLaunchRequest(const LaunchRequest& request)
     const ptx::Function& function = *request.function;
     if (!function.isEntry)
         throw InputError("'" + function.name + "' is a device function, not a kernel (.entry)");
+    ptx::requireSupported(*request.module, function); // UnsupportedPtx: PTX the simulator cannot run yet
     launch::validateLaunch({request.grid, request.block});
     const std::int64_t threads = request.block.volume();
     if (threads > request.preset.maxThreadsPerBlock)

@@ -98,7 +98,8 @@ struct SimProgress {
 };
 
 // Checks the launch against the function and the preset (argument count and sizes, block and grid
-// limits, shared memory); throws InputError with one clear sentence.
+// limits, shared memory); throws InputError with one clear sentence, and ptx::UnsupportedPtx when
+// the kernel (or a function it calls) uses PTX the simulator does not support yet.
 void validateLaunchRequest(const LaunchRequest& request);
 
 // Runs the launch. The request is taken by value: its buffers become the simulated memory (move a

@@ -125,7 +125,7 @@ void expectWellFormed(const Function& function, const std::string& where)
             case Operand::Kind::Vector:
                 ASSERT_TRUE(operand.vectorCount >= 1 && operand.vectorCount <= 4) << where;
                 for (int v = 0; v < operand.vectorCount; ++v)
-                    ASSERT_TRUE(operand.vector[v] >= -1 && operand.vector[v] < registerCount) << where;
+                    ASSERT_TRUE(operand.vector[v] >= kVectorImmediate && operand.vector[v] < registerCount) << where;
                 break;
             default:
                 break;
@@ -814,65 +814,170 @@ TEST(PtxParser, CommentsAndInstructionText)
 
 // ---- errors ---------------------------------------------------------------------------------------
 
-TEST(PtxErrors, UnsupportedInstructionNamesOpcodeAndLine)
+// Valid PTX the simulator cannot run is not a parse error: the module loads, the construct is noted
+// on its function with its PTX line, and only kernels that can reach it are refused.
+TEST(PtxUnsupported, AnUnsupportedInstructionIsNotedWithItsLine)
 {
     const std::string text = kernel("\tmov.u32 \t%r1, 0;\n"
                                     "\ttex.1d.v4.f32.s32 \t{%f0, %f1, %f2, %f3}, [tex_ref, {%r1}];\n"
                                     "\tret;\n");
-    const Failure failure = parseFailure(text);
-    EXPECT_EQ(failure.message, "unsupported PTX instruction 'tex.1d.v4.f32.s32' at line 15");
-    EXPECT_EQ(failure.line, 15);
-    EXPECT_EQ(failure.line, lineOf(text, "tex.1d"));
+    const Module module = parseModule(text);
+    const Function& f = onlyFunction(module);
+    ASSERT_EQ(f.unsupported.size(), 1u);
+    EXPECT_EQ(f.unsupported[0].construct, "tex.1d.v4.f32.s32");
+    EXPECT_EQ(f.unsupported[0].kind, "instruction");
+    EXPECT_EQ(f.unsupported[0].ptxLine, 15);
+    EXPECT_EQ(f.unsupported[0].ptxLine, lineOf(text, "tex.1d"));
+    EXPECT_EQ(f.unsupported[0].function, "k");
+    EXPECT_EQ(f.instructions.size(), 2u); // mov and ret; the statement is skipped
+    ASSERT_EQ(module.unsupportedFor(f).size(), 1u);
+    EXPECT_EQ(describeUnsupported(module, *module.unsupportedFor(f)[0], "k"),
+              "PTX line 15: 'tex.1d.v4.f32.s32' is not supported by the simulator yet");
 
-    const std::string call = kernel("\tmov.u32 \t%r1, 0;\n"
-                                    "\n"
-                                    "\t@%p1 call.uni \t(%r2), helper, (%r1);\n"
-                                    "\tret;\n");
-    const Failure callFailure = parseFailure(call);
-    EXPECT_EQ(callFailure.message, "unsupported PTX instruction 'call.uni' at line 16");
-    EXPECT_EQ(callFailure.line, 16);
-
-    // Caught as the InputError it is.
+    // requireSupported: an UnsupportedPtx (not an InputError), one line naming it.
     try {
-        parseModule(text);
-        FAIL() << "parsed";
-    } catch (const InputError& error) {
-        EXPECT_STREQ(error.what(), "unsupported PTX instruction 'tex.1d.v4.f32.s32' at line 15");
+        requireSupported(module, f, "k.ptx: ");
+        FAIL() << "no exception";
+    } catch (const UnsupportedPtx& error) {
+        EXPECT_STREQ(error.what(), "k.ptx: PTX line 15: 'tex.1d.v4.f32.s32' is not supported by the simulator yet");
+        EXPECT_EQ(error.constructs().size(), 1u);
     }
+    static_assert(!std::is_base_of_v<InputError, UnsupportedPtx>, "valid PTX is not bad input");
 }
 
-TEST(PtxErrors, UnsupportedModifiersAndTypes)
+TEST(PtxUnsupported, ModifiersTypesSpecialRegistersAndDirectives)
 {
     struct Case {
         const char* line;
-        const char* opcode;
+        const char* construct;
+        const char* kind;
     };
     const Case cases[] = {
-        {"\tadd.rz.f32 \t%f1, %f2, %f3;\n", "add.rz.f32"},           // directed rounding
-        {"\tfma.rm.f32 \t%f1, %f2, %f3, %f0;\n", "fma.rm.f32"},
-        {"\tcvt.rz.f32.s32 \t%f1, %r1;\n", "cvt.rz.f32.s32"},        // inexact int -> float, directed
-        {"\tadd.f16 \t%rs1, %rs2, %rs0;\n", "add.f16"},              // half precision
-        {"\tcvt.f32.f16 \t%f1, %rs1;\n", "cvt.f32.f16"},
-        {"\tdiv.f32 \t%f1, %f2, %f3;\n", "div.f32"},                 // needs .rn / .approx / .full
-        {"\tshfl.down.b32 \t%r1, %r2, 1, 31;\n", "shfl.down.b32"},   // pre-Volta, no .sync
-        {"\tadd.cc.u32 \t%r1, %r2, %r3;\n", "add.cc.u32"},           // carries
-        {"\tbar.arrive \t0, 64;\n", "bar.arrive"},
-        {"\tadd.s32.s32 \t%r1, %r2, %r3;\n", "add.s32.s32"},
-        {"\tadd \t%r1, %r2, %r3;\n", "add"},                         // no type
+        {"\tdiv.f32 \t%f1, %f2, %f3;\n", "div.f32", "instruction"},               // needs .rn / .approx / .full
+        {"\tshfl.down.b32 \t%r1, %r2, 1, 31;\n", "shfl.down.b32", "instruction"}, // pre-Volta, no .sync
+        {"\tadd.cc.u32 \t%r1, %r2, %r3;\n", "add.cc.u32", "instruction"},         // carries
+        {"\tbar.arrive \t0, 64;\n", "bar.arrive", "instruction"},
+        {"\tmov.u32 \t%r1, %envreg3;\n", "%envreg3", "special register"},
+        {"\tmov.u32 \t%r1, %dynamic_smem_size;\n", "%dynamic_smem_size", "special register"},
+        {"\ttrap;\n", "trap", "instruction"},
     };
     for (const Case& c : cases) {
         const std::string text = kernel(std::string("\tmov.u32 \t%r1, 0;\n") + c.line + "\tret;\n");
-        const Failure failure = parseFailure(text);
-        EXPECT_EQ(failure.message, std::string("unsupported PTX instruction '") + c.opcode + "' at line 15") << c.line;
-        EXPECT_EQ(failure.line, 15) << c.line;
+        const Module module = parseModule(text);
+        const Function& f = onlyFunction(module);
+        ASSERT_EQ(f.unsupported.size(), 1u) << c.line;
+        EXPECT_EQ(f.unsupported[0].construct, c.construct) << c.line;
+        EXPECT_EQ(f.unsupported[0].kind, c.kind) << c.line;
+        EXPECT_EQ(f.unsupported[0].ptxLine, 15) << c.line;
     }
-    // The supported neighbours of those.
-    EXPECT_NO_THROW(parseModule(kernel("\tadd.rn.f32 \t%f1, %f2, %f3;\n"
-                                       "\tcvt.rn.f32.s32 \t%f1, %r1;\n"
-                                       "\tcvt.rzi.s32.f32 \t%r1, %f1;\n"
-                                       "\tdiv.rn.f32 \t%f1, %f2, %f3;\n"
-                                       "\tdiv.approx.f32 \t%f1, %f2, %f3;\n"
-                                       "\tret;\n")));
+    // A module-scope texture reference: noted on the module, no kernel needs it.
+    const Module textures = parseModule(".version 9.0\n.target sm_75\n.address_size 64\n.global .texref tex;\n"
+                                        ".visible .entry k()\n{\n\tret;\n}\n");
+    ASSERT_EQ(textures.unsupported.size(), 1u);
+    EXPECT_EQ(textures.unsupported[0].construct, ".texref");
+    EXPECT_EQ(textures.unsupported[0].ptxLine, 4);
+    EXPECT_TRUE(textures.unsupportedFor(onlyFunction(textures)).empty());
+    // A cluster launch directive.
+    const Module clusters = parseModule(".version 9.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n"
+                                        ".maxntid 128, 1, 1\n.explicitcluster\n.reqnctapercluster 2, 1, 1\n{\n\tret;\n}\n");
+    ASSERT_EQ(onlyFunction(clusters).unsupported.size(), 1u);
+    EXPECT_EQ(onlyFunction(clusters).unsupported[0].construct, ".explicitcluster");
+    EXPECT_EQ(onlyFunction(clusters).unsupported[0].ptxLine, 6);
+}
+
+// A name that is not a PTX instruction is bad input, not a missing feature.
+TEST(PtxUnsupported, WhatIsNotPtxStaysAnError)
+{
+    for (const char* line : {"\tfrobnicate.u32 \t%r1, %r2;\n", "\tad.s32 \t%r1, %r2, %r3;\n"}) {
+        const Failure failure = parseFailure(kernel(std::string("\tmov.u32 \t%r1, 0;\n") + line + "\tret;\n"));
+        EXPECT_EQ(failure.line, 15) << line;
+        EXPECT_NE(failure.message.find("is not a PTX instruction"), std::string::npos) << failure.message;
+    }
+}
+
+// Only what the chosen kernel reaches must be supported: a seven-kernel file with one bad kernel
+// runs the other six.
+TEST(PtxUnsupported, OnlyWhatTheEntryReachesCounts)
+{
+    const std::string text = ".version 9.0\n.target sm_75\n.address_size 64\n"  // 1-3
+                             ".func helper()\n{\n\ttex.1d.v4.f32.s32 \t{%f0, %f1, %f2, %f3}, [t, {%r1}];\n\tret;\n}\n" // 4-8
+                             ".visible .entry uses_helper()\n{\n\tcall.uni helper;\n\tret;\n}\n"               // 9-13
+                             ".visible .entry plain()\n{\n\t.reg .b32 %r<2>;\n\tmov.u32 %r1, 1;\n\tret;\n}\n"; // 14-19
+    const Module module = parseModule(text);
+    const Function* helper = module.findFunction("helper");
+    const Function* usesHelper = module.findFunction("uses_helper");
+    const Function* plain = module.findFunction("plain");
+    ASSERT_TRUE(helper && usesHelper && plain);
+    EXPECT_EQ(usesHelper->callees, std::vector<std::string>{"helper"});
+    EXPECT_EQ(module.reachableFrom(*usesHelper).size(), 2u);
+    EXPECT_TRUE(module.unsupportedFor(*plain).empty());
+    EXPECT_NO_THROW(requireSupported(module, *plain));
+    const auto blocking = module.unsupportedFor(*usesHelper);
+    ASSERT_FALSE(blocking.empty());
+    EXPECT_EQ(blocking.front()->function, "helper");
+    EXPECT_EQ(blocking.front()->ptxLine, 6);
+    EXPECT_NE(describeUnsupported(module, *blocking.front(), "uses_helper").find("in device function helper"),
+              std::string::npos);
+    EXPECT_EQ(module.allUnsupported().size(), module.unsupportedFor(*usesHelper).size());
+}
+
+// Inline asm and call sequences open { } scopes that declare their own registers and .params, and
+// may reuse a name another scope declared; some inline asm names registers without a %.
+TEST(PtxParser, ScopedRegistersAndParamsOfInlineAsmAndCallSequences)
+{
+    const std::string text = kernel("\t{.reg .b32 c;\n"
+                                    "\tmov.b32 c, 0x80008000U;\n"
+                                    "\tadd.u32 %r1, %r1, c;}\n"
+                                    "\t{.reg .b32 c;\n"
+                                    "\tmov.b32 c, 3;\n"
+                                    "\tadd.u32 %r2, %r2, c;}\n"
+                                    "\t{ .param .b64 param0;\n"
+                                    "\tst.param.b64 [param0+0], %rd1; }\n"
+                                    "\t{ .param .b64 param0;\n"
+                                    "\tst.param.b64 [param0+0], %rd2; }\n"
+                                    "\tmov.b32 \t%f1, {0, %rs1};\n"
+                                    "\tret;\n");
+    const Module module = parseModule(text);
+    const Function& f = onlyFunction(module);
+    EXPECT_TRUE(f.unsupported.empty());
+    ASSERT_EQ(f.instructions.size(), 8u);
+    const std::int32_t firstC = f.instructions[0].operands[0].reg;
+    const std::int32_t secondC = f.instructions[2].operands[0].reg;
+    EXPECT_NE(firstC, secondC);
+    EXPECT_EQ(f.instructions[1].operands[2].reg, firstC);
+    EXPECT_EQ(f.instructions[3].operands[2].reg, secondC);
+    // Each call sequence's param0 is its own variable in the thread's frame: st.param writes local memory.
+    const Operand& first = f.instructions[4].operands[0];
+    const Operand& second = f.instructions[5].operands[0];
+    EXPECT_NE(first.symbol, second.symbol);
+    EXPECT_TRUE(f.symbols[static_cast<std::size_t>(first.symbol)].frameParam);
+    EXPECT_EQ(f.instructions[4].space, Space::Local);
+    EXPECT_NE(first.offset, second.offset);
+    EXPECT_GE(f.localBytes, 16u);
+    // A vector with a number in it.
+    const Operand& packed = f.instructions[6].operands[1];
+    ASSERT_EQ(packed.kind, Operand::Kind::Vector);
+    EXPECT_EQ(packed.vector[0], kVectorImmediate);
+    EXPECT_EQ(packed.vectorImm[0], 0u);
+    EXPECT_EQ(packed.vector[1], reg(f, "%rs1"));
+    // The same name twice in one scope is still an error.
+    const Failure twice = parseFailure(kernel("\t{.reg .b32 c;\n\t.reg .b32 c;\n\tret;}\n"));
+    EXPECT_EQ(twice.line, 15) << twice.message;
+}
+
+// A call site inside inlined code names the call site's .loc, which is itself inlined: the source
+// line is the user's, at the outermost call.
+TEST(PtxParser, NestedInlinedAtChainsReachTheUsersLine)
+{
+    const std::string text = ".version 9.0\n.target sm_75\n.address_size 64\n.file 1 \"user.cu\"\n.file 5 \"lib.h\"\n"
+                             ".visible .entry k()\n{\n\t.reg .b32 %r<3>;\n"
+                             "\t.loc 5 144 5, function_name $L__info_string5, inlined_at 1 50 3\n"
+                             "\t.loc 5 87 13, function_name $L__info_string6, inlined_at 5 144 5\n"
+                             "\tmov.u32 %r1, 1;\n\tret;\n}\n";
+    const Module module = parseModule(text);
+    const Instruction& mov = onlyFunction(module).instructions[0];
+    EXPECT_EQ(mov.source.file, 1);
+    EXPECT_EQ(mov.source.line, 50);
 }
 
 TEST(PtxErrors, MalformedTextNamesTheLine)
@@ -897,7 +1002,6 @@ TEST(PtxErrors, MalformedTextNamesTheLine)
         {"\tmov.u32 \t%r1, 0;\n\t@%r1 bra \t$L_x;\n$L_x:\n\tret;\n", "%r1"},       // guard is not a predicate
         {"$L_x:\n$L_x:\n\tret;\n", "$L_x"},                                        // label twice
         {"\tmov.u32 \t%r1, 0;\n\tld.shared.f32 \t%f1, [nosuch];\n", "nosuch"},
-        {"\tmov.u32 \t%r1, 0;\n\tmov.u32 \t%r1, %envreg3;\n", "%envreg3"},
         {"\tmov.u32 \t%r1, 0;\n\tmov.u32 \t%r1, # 3;\n", "#"},
         {"\tmov.u32 \t%r1, 0;\n\t.reg .b32 \t%r<2>;\n", "%r0"},                   // declared twice
         {"\tmov.u32 \t%r1, 0;\n\t.maxnreg 32;\n", ".maxnreg"},                     // not a body directive
@@ -943,9 +1047,9 @@ TEST(PtxErrors, DirectiveErrorsNameTheDirectivesLine)
     const Failure noBody = parseFailure(".version 9.0\n.target sm_75\n.address_size 64\n\n.visible .entry k();\n");
     EXPECT_EQ(noBody.line, 5) << noBody.message;
     const Failure directive = parseFailure(".version 9.0\n.target sm_75\n.address_size 64\n.visible .entry k()\n"
-                                           ".maxntid 128, 1, 1\n.blocksareclusters 1\n{\n\tret;\n}\n");
+                                           ".maxntid 128, 1, 1\n.nosuchdirective 1\n{\n\tret;\n}\n");
     EXPECT_EQ(directive.line, 6) << directive.message;
-    EXPECT_NE(directive.message.find(".blocksareclusters"), std::string::npos) << directive.message;
+    EXPECT_NE(directive.message.find(".nosuchdirective"), std::string::npos) << directive.message;
 }
 
 // ---- robustness -----------------------------------------------------------------------------------

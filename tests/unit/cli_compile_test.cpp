@@ -154,6 +154,36 @@ TEST_F(CliCompile, BadInputExitsTwoWithOneLine)
     EXPECT_EQ(readFile(good), vectorAdd) << "the source is untouched";
 }
 
+// --check lists every construct the simulator cannot run yet, with PTX and source lines, and which
+// kernels can run; exit 1 when there is one, 0 when there is none.
+TEST_F(CliCompile, CheckListsEveryUnsupportedConstruct)
+{
+    const char* const source = R"(extern "C" __global__ void plain(float* p) { p[threadIdx.x] = 1.0f; }
+extern "C" __global__ void fancy(float* p)
+{
+    unsigned e;
+    asm volatile("trap;");
+    asm volatile("mov.u32 %0, %%envreg3;" : "=r"(e));
+    p[threadIdx.x] = e;
+}
+)";
+    const std::string file = write("fancy.cu", source);
+    const CommandResult r = run("compile " + file + " --check");
+    EXPECT_EQ(r.exitCode, 1) << r.err;
+    EXPECT_NE(r.out.find("fancy.cu:5) in kernel fancy: 'trap' is not supported by the simulator yet"), std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("fancy.cu:6) in kernel fancy: '%envreg3' (special register) is not supported"), std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("kernel plain can run on the simulator"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("kernel fancy cannot run yet (2 unsupported constructs)"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find(".version"), std::string::npos) << "no PTX on standard output with --check";
+
+    const CommandResult clean = run("compile " + good + " --check");
+    EXPECT_EQ(clean.exitCode, 0) << clean.err;
+    EXPECT_NE(clean.out.find("every construct is supported by the simulator"), std::string::npos) << clean.out;
+    std::remove(file.c_str());
+}
+
 TEST_F(CliCompile, Help)
 {
     const CommandResult r = run("compile --help");

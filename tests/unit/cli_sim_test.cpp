@@ -134,15 +134,48 @@ TEST(CliSim, BadInputExitsTwoWithOneLine)
              std::string("sim vector_add --trace /tmp/t.wstrace --trace-blocks 999999"),
              std::string("sim vector_add --kernel vector_add"),
              std::string("sim /nonexistent.cu --grid 1 --block 1"),
-             "sim " + ptx + " --grid 1 --block 1",
          }) {
         const SimRun r = runWarpscope(arguments);
         EXPECT_EQ(r.exitCode, 2) << arguments << "\n" << r.err;
         EXPECT_EQ(lines(r.err), 1) << arguments << "\n" << r.err;
     }
+    // Valid PTX the simulator cannot run yet is not bad input: exit 1, one line naming the
+    // instruction and its line.
     const SimRun unsupported = runWarpscope("sim " + ptx + " --grid 1 --block 1");
-    EXPECT_NE(unsupported.err.find("unsupported PTX instruction 'tex.1d.v4.f32.s32' at line 6"), std::string::npos)
-        << unsupported.err;
+    EXPECT_EQ(unsupported.exitCode, 1) << unsupported.err;
+    EXPECT_EQ(lines(unsupported.err), 1) << unsupported.err;
+    EXPECT_NE(unsupported.err.find("PTX line 6: 'tex.1d.v4.f32.s32' is not supported by the simulator yet"),
+              std::string::npos) << unsupported.err;
+    // Text that is not PTX stays exit 2.
+    const std::string notPtx = writeTemp("notptx.ptx", ".version 9.0\n.target sm_75\n.address_size 64\n"
+                                                       ".visible .entry k()\n{\n\tfrobnicate.u32 %r1;\n}\n");
+    const SimRun garbage = runWarpscope("sim " + notPtx + " --grid 1 --block 1");
+    EXPECT_EQ(garbage.exitCode, 2) << garbage.err;
+    EXPECT_EQ(lines(garbage.err), 1) << garbage.err;
+    std::remove(ptx.c_str());
+    std::remove(notPtx.c_str());
+}
+
+// One kernel of a file using what the simulator cannot run does not stop the others: it is a note.
+TEST(CliSim, AnotherKernelsUnsupportedPtxIsANote)
+{
+    const std::string ptx = writeTemp("two.ptx", ".version 9.0\n.target sm_75\n.address_size 64\n"
+                                                 ".visible .entry good(.param .u64 out)\n{\n\t.reg .b32 %r<2>;\n"
+                                                 "\t.reg .b64 %rd<3>;\n\tld.param.u64 %rd1, [out];\n"
+                                                 "\tcvta.to.global.u64 %rd2, %rd1;\n\tmov.u32 %r1, %tid.x;\n"
+                                                 "\tst.global.u32 [%rd2], %r1;\n\tret;\n}\n"
+                                                 ".visible .entry bad()\n{\n\ttex.1d.v4.f32.s32 {%f1,%f2,%f3,%f4}, [t, {%r1}];\n}\n");
+    const SimRun good = runWarpscope("sim " + ptx + " --kernel good --grid 1 --block 32 --arg out=u32[1] --json");
+    EXPECT_EQ(good.exitCode, 0) << good.err;
+    EXPECT_NE(good.err.find("note: "), std::string::npos) << good.err;
+    EXPECT_NE(good.err.find("'tex.1d.v4.f32.s32' is not supported by the simulator yet (not needed by good)"),
+              std::string::npos) << good.err;
+    const auto doc = nlohmann::json::parse(good.out);
+    ASSERT_EQ(doc["notes"].size(), 1u);
+    const SimRun bad = runWarpscope("sim " + ptx + " --kernel bad --grid 1 --block 32");
+    EXPECT_EQ(bad.exitCode, 1) << bad.err;
+    EXPECT_NE(bad.err.find("PTX line 16: 'tex.1d.v4.f32.s32'"), std::string::npos) << bad.err;
+    std::remove(ptx.c_str());
 }
 
 TEST(CliSim, TraceFileStartsWithItsFormatAndVersion)
