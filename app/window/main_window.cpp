@@ -66,6 +66,7 @@ MainWindow::MainWindow(Options options, QWidget* parent)
 
     buildCanvasArea();
     buildDocks();
+    buildStudyDock();
     buildMenus();
     statusBar()->showMessage(QStringLiteral("Ready"));
 
@@ -108,6 +109,8 @@ MainWindow::MainWindow(Options options, QWidget* parent)
         openLesson(m_lessons.lessons().front().id);
     if (!m_lessons.problems().isEmpty())
         showMessage(m_lessons.problems().join(QStringLiteral("\n")), true);
+    if (!m_pendingStudyMessage.isEmpty())
+        showMessage(m_pendingStudyMessage, true);
 }
 
 MainWindow::~MainWindow()
@@ -402,8 +405,9 @@ void MainWindow::buildMenus()
     view->addAction(m_profileDock->toggleViewAction());
     view->addAction(m_formatsDock->toggleViewAction());
     view->addAction(m_labDock->toggleViewAction());
+    view->addAction(m_studyDock->toggleViewAction());
     view->addAction(QStringLiteral("&Reset Layout"), this, [this] {
-        for (QDockWidget* dock : {m_lessonDock, m_occupancyDock, m_detailsDock, m_profileDock, m_formatsDock, m_labDock}) {
+        for (QDockWidget* dock : {m_lessonDock, m_occupancyDock, m_detailsDock, m_profileDock, m_formatsDock, m_labDock, m_studyDock}) {
             dock->setFloating(false);
             dock->show();
         }
@@ -411,6 +415,7 @@ void MainWindow::buildMenus()
         tabifyDockWidget(m_occupancyDock, m_profileDock);
         tabifyDockWidget(m_profileDock, m_formatsDock);
         tabifyDockWidget(m_formatsDock, m_labDock);
+        tabifyDockWidget(m_labDock, m_studyDock);
         m_occupancyDock->raise();
         resizeDocks({m_lessonDock, m_occupancyDock}, {400, 500}, Qt::Horizontal);
     });
@@ -431,6 +436,8 @@ void MainWindow::buildMenus()
         const QString id = lesson.id;
         lessons->addAction(lesson.title, this, [this, id] { openLesson(id); });
     }
+
+    buildStudyMenu();
 
     QMenu* help = menuBar()->addMenu(QStringLiteral("&Help"));
     QAction* about = help->addAction(QStringLiteral("&About Warpscope"), this, &MainWindow::showAbout);

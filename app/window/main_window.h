@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <vector>
 
 class QAction;
 class QDockWidget;
@@ -41,7 +42,11 @@ class SparsityPanel;
 namespace warpscope::app {
 
 class ProfilePanel;
+class ProgressStore;
+class StudyDock;
+struct SearchEntry;
 struct ViewLink;
+enum class StudyTab;
 
 enum class CanvasView { Hierarchy = 0, Placement = 1, Execution = 2 }; // the central view tabs
 enum class PrecisionLabTab { MixedPrecision = 0, Quantization = 1, Sparsity = 2 }; // the Precision Lab dock's tabs
@@ -51,6 +56,8 @@ class MainWindow : public QMainWindow {
 public:
     struct Options {
         bool restoreSettings = true; // false for screenshots and tests: a fixed, default layout
+        QString progressFile;        // study progress; empty: the user's data folder, or in memory only
+                                     // when restoreSettings is false
     };
     explicit MainWindow(Options options, QWidget* parent = nullptr);
     ~MainWindow() override;
@@ -78,6 +85,11 @@ public:
     viz::AmpPanel* ampPanel() const { return m_amp; }
     viz::QuantPanel* quantPanel() const { return m_quant; }
     viz::SparsityPanel* sparsityPanel() const { return m_sparsity; }
+    StudyDock* studyDock() const { return m_study; }
+    ProgressStore* progressStore() const { return m_progressStore; }
+    void focusStudy(StudyTab tab);
+    std::vector<SearchEntry> studySearchEntries() const; // what Ctrl+K searches
+    void openSearchResult(const SearchEntry& entry);
     viz::ExecutionPanel* executionPanel() const { return m_execution; }
     viz::HierarchyScene* hierarchyScene() const { return m_hierarchy.get(); }
     viz::PlacementScene* placementScene() const { return m_placement.get(); }
@@ -104,6 +116,9 @@ private:
     void openBaselineInteractive();
     void updateProfileActions();
     void buildPrecisionLabDock();
+    void buildStudyDock();
+    void buildStudyMenu();
+    void openStudySearch();
     void applyPrecisionLabLink(const ViewLink& link, const QUrl& url);
     void applyStepLink(const ViewLink& link, const QUrl& url);
     void applyPendingStep(bool ok);
@@ -139,6 +154,10 @@ private:
     viz::AmpPanel* m_amp = nullptr;
     viz::QuantPanel* m_quant = nullptr;
     viz::SparsityPanel* m_sparsity = nullptr;
+    QDockWidget* m_studyDock = nullptr;
+    StudyDock* m_study = nullptr;
+    ProgressStore* m_progressStore = nullptr;
+    QString m_pendingStudyMessage;            // a damaged progress file, said once the window is up
     QMenu* m_recordedMenu = nullptr;
     QAction* m_saveSessionAction = nullptr;
     QAction* m_profileAction = nullptr;
