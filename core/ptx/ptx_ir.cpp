@@ -53,8 +53,9 @@ const char* opName(Op op)
         "abs", "neg", "rcp", "sqrt", "sad", "and", "or", "xor", "not", "cnot", "shl", "shr", "popc", "clz",
         "brev", "bfe", "bfi", "prmt", "lop3", "setp", "selp", "slct", "bra", "ret", "exit", "bar.sync",
         "bar.warp.sync", "membar", "shfl", "vote", "activemask", "atom", "red", "call",
+        "bfind", "shf", "copysign", "ex2", "lg2", "rsqrt", "sin", "cos", "tanh", "match", "redux", "nanosleep",
     };
-    static_assert(sizeof(names) / sizeof(names[0]) == static_cast<int>(Op::Call) + 1);
+    static_assert(sizeof(names) / sizeof(names[0]) == static_cast<int>(Op::Nanosleep) + 1);
     return names[static_cast<int>(op)];
 }
 

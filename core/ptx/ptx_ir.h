@@ -71,6 +71,9 @@ enum class Op : std::uint8_t {
     Atom, Red,
     // calls (Function::calls holds the call's parameters)
     Call,
+    // added for real-world kernels (issue 15): bit search, funnel shift, sign copy, the approximate
+    // transcendentals (core/sim/README.md gives their error bounds), warp match and reduction, sleep
+    Bfind, Shf, Copysign, Ex2, Lg2, Rsqrt, Sin, Cos, Tanh, Match, Redux, Nanosleep,
 };
 const char* opName(Op op);
 
@@ -82,7 +85,8 @@ enum class Rounding : std::uint8_t { None, Rn, Rz, Rm, Rp, Rni, Rzi, Rmi, Rpi };
 enum class MulMode : std::uint8_t { None, Lo, Hi, Wide };
 enum class ShflMode : std::uint8_t { None, Up, Down, Bfly, Idx };
 enum class VoteMode : std::uint8_t { None, All, Any, Uni, Ballot };
-enum class AtomOp : std::uint8_t { None, Add, Min, Max, Inc, Dec, And, Or, Xor, Exch, Cas };
+enum class AtomOp : std::uint8_t { None, Add, Min, Max, Inc, Dec, And, Or, Xor, Exch, Cas }; // also redux.sync's
+enum class MatchMode : std::uint8_t { None, Any, All };
 
 // Vector operand elements that are not registers.
 inline constexpr std::int32_t kSink = -1;            // _ : a discarded element
@@ -132,7 +136,8 @@ struct Instruction {
     MulMode mulMode = MulMode::None;
     ShflMode shfl = ShflMode::None;
     VoteMode vote = VoteMode::None;
-    AtomOp atomOp = AtomOp::None;
+    AtomOp atomOp = AtomOp::None;     // atom, red, redux
+    MatchMode match = MatchMode::None;
     std::uint8_t vectorWidth = 1; // ld/st .v2 .v4
     bool ftz = false;
     bool saturate = false;
@@ -141,6 +146,9 @@ struct Instruction {
     bool sync = false;        // .sync on shfl/vote/bar
     bool uniform = false;     // bra.uni: the compiler promises no divergence
     bool isVolatile = false;
+    bool shiftAmount = false; // bfind.shiftamt: the left shift that brings the found bit to the top
+    bool funnelLeft = false;  // shf.l (else shf.r)
+    bool clampShift = false;  // shf .clamp (else .wrap)
     std::int32_t guard = -1;  // predicate register, -1 when unguarded
     bool guardNegated = false;
     std::int32_t call = -1;   // Op::Call: index into Function::calls

@@ -43,7 +43,10 @@ const std::unordered_map<std::string_view, Op>& baseOps()
         {"bra", Op::Bra},   {"ret", Op::Ret},     {"exit", Op::Exit},   {"bar", Op::BarSync},
         {"barrier", Op::BarSync}, {"membar", Op::MemBar}, {"fence", Op::MemBar},
         {"shfl", Op::Shfl}, {"vote", Op::Vote},   {"activemask", Op::Activemask},
-        {"atom", Op::Atom}, {"red", Op::Red},     {"call", Op::Call},
+        {"atom", Op::Atom}, {"red", Op::Red},     {"call", Op::Call},   {"bfind", Op::Bfind},
+        {"shf", Op::Shf},   {"copysign", Op::Copysign}, {"ex2", Op::Ex2}, {"lg2", Op::Lg2},
+        {"rsqrt", Op::Rsqrt}, {"sin", Op::Sin},   {"cos", Op::Cos},     {"tanh", Op::Tanh},
+        {"match", Op::Match}, {"redux", Op::Redux}, {"nanosleep", Op::Nanosleep},
     };
     return ops;
 }
@@ -241,6 +244,19 @@ void decodeOpcode(std::string_view opcode, Instruction& instruction)
                 continue;
             }
         }
+        if (op == Op::Redux && instruction.atomOp == AtomOp::None &&
+            (part == "add" || part == "min" || part == "max" || part == "and" || part == "or" || part == "xor")) {
+            instruction.atomOp = *atomFromName(part);
+            continue;
+        }
+        if ((op == Op::Match || op == Op::Redux) && part == "sync") { instruction.sync = true; continue; }
+        if (op == Op::Match && instruction.match == MatchMode::None && (part == "any" || part == "all")) {
+            instruction.match = part == "any" ? MatchMode::Any : MatchMode::All;
+            continue;
+        }
+        if (op == Op::Bfind && part == "shiftamt") { instruction.shiftAmount = true; continue; }
+        if (op == Op::Shf && (part == "l" || part == "r")) { instruction.funnelLeft = part == "l"; continue; }
+        if (op == Op::Shf && (part == "clamp" || part == "wrap")) { instruction.clampShift = part == "clamp"; continue; }
         if ((op == Op::Ld || op == Op::St || op == Op::Atom || op == Op::Red || op == Op::MemBar) &&
             isIgnorableQualifier(part))
             continue;
@@ -270,6 +286,48 @@ void decodeOpcode(std::string_view opcode, Instruction& instruction)
         unsupported();
     if (op == Op::Setp && instruction.cmp == CmpOp::None)
         unsupported();
+    const Type type = instruction.type;
+    const bool is32or64 = typeBits(type) == 32 || typeBits(type) == 64;
+    switch (op) {
+    case Op::Bfind: // .u32 .u64 .s32 .s64
+        if (!is32or64 || isFloat(type) || type == Type::B32 || type == Type::B64)
+            unsupported();
+        break;
+    case Op::Shf: // shf.{l,r}.{clamp,wrap}.b32: direction and mode are both required
+        if (type != Type::B32 ||
+            (opcode.find(".l.") == std::string_view::npos && opcode.find(".r.") == std::string_view::npos) ||
+            (opcode.find(".clamp") == std::string_view::npos && opcode.find(".wrap") == std::string_view::npos))
+            unsupported();
+        break;
+    case Op::Copysign:
+        if (type != Type::F32 && type != Type::F64)
+            unsupported();
+        break;
+    case Op::Ex2: case Op::Lg2: case Op::Sin: case Op::Cos: case Op::Tanh: case Op::Rsqrt:
+        // Only the .approx forms exist (PTX ISA 1.4+); f64 only for rsqrt; tanh has no .ftz.
+        if (!instruction.approx || opcode.find(".full") != std::string_view::npos ||
+            !(type == Type::F32 || (op == Op::Rsqrt && type == Type::F64)) || (op == Op::Tanh && instruction.ftz) ||
+            instruction.rounding != Rounding::None || instruction.saturate)
+            unsupported();
+        break;
+    case Op::Match: // match.{any,all}.sync.{b32,b64}
+        if (!instruction.sync || instruction.match == MatchMode::None || (type != Type::B32 && type != Type::B64))
+            unsupported();
+        break;
+    case Op::Redux: // redux.sync.{add,min,max}.{u32,s32} and redux.sync.{and,or,xor}.b32
+        if (!instruction.sync || instruction.atomOp == AtomOp::None)
+            unsupported();
+        if ((instruction.atomOp == AtomOp::And || instruction.atomOp == AtomOp::Or || instruction.atomOp == AtomOp::Xor)
+                ? type != Type::B32 : (type != Type::U32 && type != Type::S32))
+            unsupported();
+        break;
+    case Op::Nanosleep:
+        if (type != Type::U32)
+            unsupported();
+        break;
+    default:
+        break;
+    }
     if (op == Op::Shfl && (instruction.shfl == ShflMode::None || !instruction.sync))
         unsupported(); // the pre-Volta shfl without .sync is not accepted by PTX ISA 6.4+ targets
     if (op == Op::Vote && (instruction.vote == VoteMode::None || !instruction.sync))
@@ -292,15 +350,22 @@ void decodeOpcode(std::string_view opcode, Instruction& instruction)
     if ((op == Op::Div || op == Op::Rcp || op == Op::Sqrt) && isFloat(instruction.type) &&
         instruction.rounding == Rounding::None && !instruction.approx)
         unsupported();
-    // Directed rounding (.rz .rm .rp) of floating-point results is not modelled: the host computes
-    // round-to-nearest-even only. Integer rounding of a float (cvt.rzi, cvt.rmi ...) is exact.
-    const bool directed = instruction.rounding == Rounding::Rz || instruction.rounding == Rounding::Rm ||
-                          instruction.rounding == Rounding::Rp;
-    if (directed && op != Op::Cvt && isFloat(instruction.type))
+    // Rounding modifiers: .rn .rz .rm .rp on f32/f64 add, sub, mul, fma, mad, div, rcp, sqrt and
+    // on conversions to a float (sim/float_math.h computes them in the host's rounding modes);
+    // .rni .rzi .rmi .rpi only where a float is rounded to an integer value (cvt).
+    const bool floatRounding = instruction.rounding == Rounding::Rn || instruction.rounding == Rounding::Rz ||
+                               instruction.rounding == Rounding::Rm || instruction.rounding == Rounding::Rp;
+    const bool integerRounding = instruction.rounding != Rounding::None && !floatRounding;
+    if (floatRounding && op != Op::Cvt &&
+        !(isFloat(type) && (op == Op::Add || op == Op::Sub || op == Op::Mul || op == Op::Fma || op == Op::Mad ||
+                            op == Op::Div || op == Op::Rcp || op == Op::Sqrt)))
         unsupported();
-    if (directed && op == Op::Cvt && isFloat(instruction.type) &&
-        (!isFloat(instruction.type2) || typeBits(instruction.type2) > typeBits(instruction.type)))
+    if (floatRounding && op == Op::Cvt && !isFloat(type))
+        unsupported(); // float -> integer takes .rni .rzi .rmi .rpi
+    if (integerRounding && op != Op::Cvt)
         unsupported();
+    if ((op == Op::Fma || (op == Op::Mad && isFloat(type))) && instruction.rounding == Rounding::None)
+        unsupported(); // fma and float mad name their rounding (PTX ISA: "no default")
 }
 
 } // namespace warpscope::ptx

@@ -802,8 +802,11 @@ private:
             operand.kind = Operand::Kind::Sink;
             return operand;
         }
-        if (word == "WARP_SZ")
-            throw PtxError::unsupported("WARP_SZ", peek().line, "predefined constant");
+        if (word == "WARP_SZ") { // the predefined constant warpSize compiles to (PTX ISA, "Identifiers")
+            operand.kind = Operand::Kind::Imm;
+            operand.imm = 32;
+            return operand;
+        }
         if (word.starts_with('%') || m_registerIndex.contains(std::string(word))) { // inline asm names some without %
             if (auto special = specialFromName(word)) {
                 operand.kind = Operand::Kind::Special;

@@ -84,18 +84,19 @@ void validateOperands(const Function& function, const Instruction& instruction, 
         needValues(1);
         break;
     case Op::Cvta: case Op::Cvt: case Op::Abs: case Op::Neg: case Op::Not: case Op::Cnot:
-    case Op::Popc: case Op::Clz: case Op::Brev: case Op::Rcp: case Op::Sqrt:
+    case Op::Popc: case Op::Clz: case Op::Brev: case Op::Rcp: case Op::Sqrt: case Op::Bfind:
+    case Op::Ex2: case Op::Lg2: case Op::Rsqrt: case Op::Sin: case Op::Cos: case Op::Tanh:
         needCount(2, 2);
         if (!isDest(0)) bad("needs a destination register");
         needValues(1);
         break;
     case Op::Add: case Op::Sub: case Op::Mul: case Op::Div: case Op::Rem: case Op::Min: case Op::Max:
-    case Op::And: case Op::Or: case Op::Xor: case Op::Shl: case Op::Shr:
+    case Op::And: case Op::Or: case Op::Xor: case Op::Shl: case Op::Shr: case Op::Copysign:
         needCount(3, 3);
         if (!isDest(0)) bad("needs a destination register");
         needValues(1);
         break;
-    case Op::Mad: case Op::Fma: case Op::Sad: case Op::Selp: case Op::Slct: case Op::Bfe: case Op::Prmt:
+    case Op::Mad: case Op::Fma: case Op::Sad: case Op::Selp: case Op::Slct: case Op::Bfe: case Op::Prmt: case Op::Shf:
         needCount(4, 4);
         if (!isDest(0)) bad("needs a destination register");
         needValues(1);
@@ -146,17 +147,35 @@ void validateOperands(const Function& function, const Instruction& instruction, 
         if (!isDest(0)) bad("needs a destination");
         needValues(1);
         break;
+    case Op::Match: // d[|p], a, membermask (match.all may write only the predicate: _|p)
+        needCount(3, 3);
+        if (!isDest(0) && ops[0].kind != K::Sink) bad("needs a destination register");
+        if (instruction.match == MatchMode::Any && ops[0].pairReg >= 0) bad("has no predicate destination in .any mode");
+        if (ops[0].pairReg >= 0 && regBits(ops[0].pairReg) != 1) bad("needs a predicate after '|'");
+        needValues(1);
+        break;
+    case Op::Redux:
+        needCount(3, 3);
+        if (!isDest(0)) bad("needs a destination register");
+        needValues(1);
+        break;
+    case Op::Nanosleep:
+        needCount(1, 1);
+        needValues(0);
+        break;
     }
     // Register destinations must be wide enough for what is written (PTX allows wider).
-    if (n > 0 && isDest(0) && instruction.op != Op::St && instruction.op != Op::Red &&
+    if (n > 0 && isDest(0) && instruction.op != Op::St && instruction.op != Op::Red && instruction.op != Op::Nanosleep &&
         instruction.op != Op::Bra && instruction.op != Op::BarSync && instruction.op != Op::BarWarpSync) {
         Type written = instruction.type;
         if (instruction.op == Op::Setp || (instruction.op == Op::Vote && instruction.vote != VoteMode::Ballot))
             written = Type::Pred;
         if ((instruction.op == Op::Mul || instruction.op == Op::Mad) && instruction.mulMode == MulMode::Wide)
             written = typeBits(instruction.type) == 32 ? Type::B64 : Type::B32;
-        if (instruction.op == Op::Popc || instruction.op == Op::Clz)
+        if (instruction.op == Op::Popc || instruction.op == Op::Clz || instruction.op == Op::Bfind)
             written = Type::U32; // the count is .u32 whatever the source width (PTX ISA)
+        if (instruction.op == Op::Match)
+            written = Type::B32; // a lane mask, whatever the width of the values compared
         const int destinationBits = regBits(ops[0].reg);
         const int writtenBits = typeBits(written);
         if ((written == Type::Pred) != (destinationBits == 1) || destinationBits < writtenBits)

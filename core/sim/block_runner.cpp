@@ -205,6 +205,27 @@ void BlockRunner::step(WarpState& warp)
         executeVote(warp, instruction, mask);
         advance(warp);
         break;
+    case ptx::Op::Match:
+        executeMatch(warp, instruction, mask);
+        advance(warp);
+        break;
+    case ptx::Op::Redux:
+        executeRedux(warp, instruction, mask);
+        advance(warp);
+        break;
+    case ptx::Op::Nanosleep: // a hint to the scheduler; the functional model has no time to pass
+        advance(warp);
+        break;
+    case ptx::Op::Ex2:
+    case ptx::Op::Lg2:
+    case ptx::Op::Rsqrt:
+    case ptx::Op::Sin:
+    case ptx::Op::Cos:
+    case ptx::Op::Tanh:
+    case ptx::Op::Copysign:
+        executeFloatFunction(warp, instruction, mask);
+        advance(warp);
+        break;
     case ptx::Op::Activemask: {
         LaneValues values;
         values.fill(active);

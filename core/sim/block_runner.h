@@ -133,6 +133,10 @@ private:
     void executeConvert(WarpState& warp, const ptx::Instruction& instruction, std::uint32_t mask);
     void executeCompare(WarpState& warp, const ptx::Instruction& instruction, std::uint32_t mask);
 
+    // exec_float.cpp
+    void executeFloatFunction(WarpState& warp, const ptx::Instruction& instruction, std::uint32_t mask);
+    void executeRoundedFloat(WarpState& warp, const ptx::Instruction& instruction, std::uint32_t mask);
+
     // exec_memory.cpp
     void executeMemory(WarpState& warp, const ptx::Instruction& instruction, std::uint32_t mask,
                        InstructionCounters& counters, std::int32_t& traceMemory, std::uint8_t& conflictDegree);
@@ -148,7 +152,10 @@ private:
     void executeWarpSync(WarpState& warp, const ptx::Instruction& instruction, std::uint32_t active);
     void executeShuffle(WarpState& warp, const ptx::Instruction& instruction, std::uint32_t mask);
     void executeVote(WarpState& warp, const ptx::Instruction& instruction, std::uint32_t mask);
+    void executeMatch(WarpState& warp, const ptx::Instruction& instruction, std::uint32_t mask);
+    void executeRedux(WarpState& warp, const ptx::Instruction& instruction, std::uint32_t mask);
     void checkMemberMask(const WarpState& warp, std::uint32_t memberMask, std::uint32_t active);
+    std::uint32_t collectiveMembers(const WarpState& warp, const LaneValues& member, std::uint32_t mask);
     void advance(WarpState& warp);
     void popReconverged(WarpState& warp);
 

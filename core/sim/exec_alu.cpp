@@ -4,12 +4,15 @@
 // bits (sign-extended for .s types, zero-extended otherwise, floats as their IEEE bits), so a later
 // read of any width sees the right low bits.
 //
-// Floating point follows IEEE-754 with round-to-nearest-even, as the GPU does for .rn. For .approx
-// and .full (div, rcp, sqrt) the simulator computes the correctly rounded result; the GPU's answer
-// can differ in the last bits (PTX ISA: div.full.f32 is within 2 ulp).
+// Floating point follows IEEE-754 with round-to-nearest-even, as the GPU does for .rn; .rz .rm .rp
+// and the approximate transcendentals are in exec_float.cpp. For .approx and .full (div, rcp, sqrt)
+// the simulator computes the correctly rounded result; the GPU's answer can differ in the last bits
+// (PTX ISA: div.full.f32 is within 2 ulp; float_math.h lists every bound).
 #include "sim/block_runner.h"
 
 #include "ptx/ptx_error.h"
+#include "sim/float_math.h"
+#include "sim/lane_math.h"
 
 #include <algorithm>
 #include <bit>
@@ -24,60 +27,7 @@ namespace {
 
 using ptx::Op;
 using ptx::Type;
-__extension__ using Int128 = __int128;
-__extension__ using UInt128 = unsigned __int128;
-
-inline std::uint64_t extend(std::uint64_t value, Type type)
-{
-    const int bits = ptx::typeBits(type);
-    if (bits >= 64)
-        return value;
-    if (bits == 1)
-        return value & 1u;
-    const int shift = 64 - bits;
-    if (ptx::isSigned(type))
-        return static_cast<std::uint64_t>(static_cast<std::int64_t>(value << shift) >> shift);
-    return value & (~std::uint64_t{0} >> shift);
-}
-
-inline std::int64_t asSigned(std::uint64_t value, Type type)
-{
-    const int bits = ptx::typeBits(type);
-    const int shift = 64 - bits;
-    return static_cast<std::int64_t>(value << shift) >> shift;
-}
-
-inline std::uint64_t asUnsigned(std::uint64_t value, Type type)
-{
-    const int bits = ptx::typeBits(type);
-    return bits >= 64 ? value : value & (~std::uint64_t{0} >> (64 - bits));
-}
-
-inline float flushF32(float value, bool ftz)
-{
-    return ftz && std::fpclassify(value) == FP_SUBNORMAL ? std::copysign(0.0f, value) : value;
-}
-
-inline float toF32(std::uint64_t bits) { return std::bit_cast<float>(static_cast<std::uint32_t>(bits)); }
-inline double toF64(std::uint64_t bits) { return std::bit_cast<double>(bits); }
-inline std::uint64_t fromF32(float value) { return std::bit_cast<std::uint32_t>(value); }
-inline std::uint64_t fromF64(double value) { return std::bit_cast<std::uint64_t>(value); }
-
-template <class Fn> inline void forLanes(std::uint32_t mask, Fn&& fn)
-{
-    if (mask == 0xffffffffu) {
-        for (std::uint32_t lane = 0; lane < 32; ++lane)
-            fn(lane);
-        return;
-    }
-    while (mask != 0) {
-        const std::uint32_t lane = static_cast<std::uint32_t>(std::countr_zero(mask));
-        mask &= mask - 1;
-        fn(lane);
-    }
-}
-
-template <class T> T saturateFloat(T value) { return std::isnan(value) ? T(0) : std::fmin(std::fmax(value, T(0)), T(1)); }
+using namespace lanes;
 
 std::int64_t clampSigned(Int128 value, int bits)
 {
@@ -215,6 +165,11 @@ void BlockRunner::executeAlu(WarpState& warp, const ptx::Instruction& in, std::u
                                                       (partBits == 64 ? ~0ull : ((1ull << partBits) - 1))) << (part * partBits);
         }
         write(warp, in.operands[0].reg, r, mask);
+        return;
+    }
+    if ((isF32 || isF64) && (in.rounding == ptx::Rounding::Rz || in.rounding == ptx::Rounding::Rm ||
+                             in.rounding == ptx::Rounding::Rp)) {
+        executeRoundedFloat(warp, in, mask);
         return;
     }
     // Register operands are read in place; r is separate, so a destination that is also a source
@@ -418,6 +373,30 @@ void BlockRunner::executeAlu(WarpState& warp, const ptx::Instruction& in, std::u
     case Op::Clz:
         forLanes(mask, [&](std::uint32_t l) {
             r[l] = static_cast<std::uint64_t>(std::countl_zero(asUnsigned(a[l], type)) - (64 - bits));
+        });
+        break;
+    case Op::Bfind:
+        // The most significant non-sign bit (PTX ISA, "bfind"): of ~a for negative signed values;
+        // 0xffffffff when there is none (0, or -1 signed); .shiftamt gives msb - position instead.
+        forLanes(mask, [&](std::uint32_t l) {
+            std::uint64_t x = asUnsigned(a[l], type);
+            if (isSignedType && ((x >> (bits - 1)) & 1u))
+                x = asUnsigned(~x, type);
+            if (x == 0) {
+                r[l] = 0xffffffffu;
+                return;
+            }
+            const std::uint64_t position = static_cast<std::uint64_t>(63 - std::countl_zero(x));
+            r[l] = in.shiftAmount ? static_cast<std::uint64_t>(bits - 1) - position : position;
+        });
+        break;
+    case Op::Shf:
+        // Funnel shift of the 64 bits {b:a} (PTX ISA, "shf"): .wrap shifts by c mod 32, .clamp by
+        // min(c, 32); .l keeps the upper 32 bits of the result, .r the lower.
+        forLanes(mask, [&](std::uint32_t l) {
+            const std::uint64_t shift = in.clampShift ? std::min<std::uint64_t>(c[l] & 0xffffffffu, 32) : c[l] & 31u;
+            const std::uint64_t wide = ((b[l] & 0xffffffffu) << 32) | (a[l] & 0xffffffffu);
+            r[l] = in.funnelLeft ? ((wide << shift) >> 32) & 0xffffffffu : (wide >> shift) & 0xffffffffu;
         });
         break;
     case Op::Brev:
@@ -625,6 +604,8 @@ void BlockRunner::executeConvert(WarpState& warp, const ptx::Instruction& in, st
     const bool toFloat = ptx::isFloat(to), fromFloat = ptx::isFloat(from);
     const int toBits = ptx::typeBits(to);
     using R = ptx::Rounding;
+    const RoundingDirection direction = roundingDirection(in.rounding); // .rn .rz .rm .rp of a float result
+    const bool directed = direction != RoundingDirection::NearestEven;
     auto roundInteger = [&](double x) {
         switch (in.rounding) {
         case R::Rni: return std::nearbyint(x); // the host rounds to nearest even by default
@@ -654,11 +635,13 @@ void BlockRunner::executeConvert(WarpState& warp, const ptx::Instruction& in, st
         } else if (!fromFloat && toFloat) {
             const bool signedSource = ptx::isSigned(from);
             if (to == Type::F32) {
-                float v = signedSource ? static_cast<float>(asSigned(a[l], from)) : static_cast<float>(asUnsigned(a[l], from));
+                float v = !directed ? (signedSource ? static_cast<float>(asSigned(a[l], from)) : static_cast<float>(asUnsigned(a[l], from)))
+                        : signedSource ? roundedF32(asSigned(a[l], from), direction) : roundedF32(asUnsigned(a[l], from), direction);
                 if (in.saturate) v = saturateFloat(v);
                 r[l] = fromF32(v);
             } else {
-                double v = signedSource ? static_cast<double>(asSigned(a[l], from)) : static_cast<double>(asUnsigned(a[l], from));
+                double v = !directed ? (signedSource ? static_cast<double>(asSigned(a[l], from)) : static_cast<double>(asUnsigned(a[l], from)))
+                         : signedSource ? roundedF64(asSigned(a[l], from), direction) : roundedF64(asUnsigned(a[l], from), direction);
                 if (in.saturate) v = saturateFloat(v);
                 r[l] = fromF64(v);
             }
@@ -667,7 +650,7 @@ void BlockRunner::executeConvert(WarpState& warp, const ptx::Instruction& in, st
             if (in.rounding == R::Rni || in.rounding == R::Rzi || in.rounding == R::Rmi || in.rounding == R::Rpi)
                 x = roundInteger(x);
             if (to == Type::F32) {
-                float v = flushF32(static_cast<float>(x), in.ftz);
+                float v = flushF32(directed ? roundedF32(x, direction) : static_cast<float>(x), in.ftz);
                 if (in.saturate) v = saturateFloat(v);
                 r[l] = fromF32(v);
             } else {

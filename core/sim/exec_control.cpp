@@ -3,6 +3,7 @@
 
 #include "ptx/ptx_error.h"
 
+#include <algorithm>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
@@ -212,6 +213,99 @@ void BlockRunner::executeVote(WarpState& warp, const ptx::Instruction& instructi
     }
     LaneValues result;
     result.fill(value);
+    write(warp, instruction.operands[0].reg, result, mask);
+}
+
+// The member mask of a warp collective (match, redux), read from the first active lane; lanes
+// executing it outside the mask, and live members on another path, are hazards.
+std::uint32_t BlockRunner::collectiveMembers(const WarpState& warp, const LaneValues& member, std::uint32_t mask)
+{
+    const std::uint32_t memberMask = static_cast<std::uint32_t>(member[static_cast<std::size_t>(std::countr_zero(mask))]);
+    checkMemberMask(warp, memberMask, mask);
+    const std::uint32_t missing = memberMask & warp.existMask & ~warp.exitedMask & ~mask;
+    if (missing != 0)
+        reportHazard(HazardKind::WarpSyncMismatch, warp, std::countr_zero(missing), 0, "",
+                     "the member mask names lane " + std::to_string(std::countr_zero(missing)) +
+                         ", which is on another path of a divergent branch and does not take part");
+    return memberMask;
+}
+
+// match.{any,all}.sync (PTX ISA, "match.sync"): compares a value across the members.
+void BlockRunner::executeMatch(WarpState& warp, const ptx::Instruction& instruction, std::uint32_t mask)
+{
+    LaneValues value, member;
+    read(warp, instruction.operands[1], value);
+    read(warp, instruction.operands[2], member);
+    if (mask == 0)
+        return;
+    const std::uint32_t participants = mask & collectiveMembers(warp, member, mask);
+    const std::uint64_t width = instruction.type == ptx::Type::B64 ? ~0ull : 0xffffffffull;
+    LaneValues result{}, allSame{};
+    if (instruction.match == ptx::MatchMode::Any) {
+        for (std::uint32_t lane = 0; lane < 32; ++lane) {
+            if (!((participants >> lane) & 1u))
+                continue;
+            std::uint32_t same = 0;
+            for (std::uint32_t other = 0; other < 32; ++other)
+                if (((participants >> other) & 1u) && ((value[other] ^ value[lane]) & width) == 0)
+                    same |= 1u << other;
+            result[lane] = same;
+        }
+    } else {
+        bool equal = true;
+        const std::uint32_t first = static_cast<std::uint32_t>(std::countr_zero(participants | 0x80000000u));
+        for (std::uint32_t lane = 0; lane < 32; ++lane)
+            if (((participants >> lane) & 1u) && ((value[lane] ^ value[first]) & width) != 0)
+                equal = false;
+        result.fill(equal ? participants : 0);
+        allSame.fill(equal ? 1 : 0);
+    }
+    if (instruction.operands[0].kind == ptx::Operand::Kind::Reg)
+        write(warp, instruction.operands[0].reg, result, mask);
+    if (instruction.operands[0].pairReg >= 0)
+        write(warp, instruction.operands[0].pairReg, allSame, mask);
+}
+
+// redux.sync (PTX ISA, "redux.sync"): one reduction of the members' 32-bit values, given to each.
+void BlockRunner::executeRedux(WarpState& warp, const ptx::Instruction& instruction, std::uint32_t mask)
+{
+    LaneValues value, member;
+    read(warp, instruction.operands[1], value);
+    read(warp, instruction.operands[2], member);
+    if (mask == 0)
+        return;
+    const std::uint32_t participants = mask & collectiveMembers(warp, member, mask);
+    const bool isSigned = instruction.type == ptx::Type::S32;
+    std::uint32_t total = 0;
+    bool first = true;
+    for (std::uint32_t lane = 0; lane < 32; ++lane) {
+        if (!((participants >> lane) & 1u))
+            continue;
+        const auto x = static_cast<std::uint32_t>(value[lane]);
+        if (first) {
+            total = x;
+            first = false;
+            continue;
+        }
+        switch (instruction.atomOp) {
+        case ptx::AtomOp::Add: total += x; break; // truncated to 32 bits
+        case ptx::AtomOp::Min:
+            total = isSigned ? static_cast<std::uint32_t>(std::min(static_cast<std::int32_t>(total), static_cast<std::int32_t>(x)))
+                             : std::min(total, x);
+            break;
+        case ptx::AtomOp::Max:
+            total = isSigned ? static_cast<std::uint32_t>(std::max(static_cast<std::int32_t>(total), static_cast<std::int32_t>(x)))
+                             : std::max(total, x);
+            break;
+        case ptx::AtomOp::And: total &= x; break;
+        case ptx::AtomOp::Or: total |= x; break;
+        case ptx::AtomOp::Xor: total ^= x; break;
+        default: break;
+        }
+    }
+    LaneValues result;
+    // Written as the destination's 32-bit value: sign-extended for .s32, as every write of that type.
+    result.fill(isSigned ? static_cast<std::uint64_t>(static_cast<std::int64_t>(static_cast<std::int32_t>(total))) : total);
     write(warp, instruction.operands[0].reg, result, mask);
 }
 

@@ -68,7 +68,8 @@ StaticInfo describe(const ptx::Instruction& in)
     };
     addSource(in.guard);
     const bool firstIsDestination = !(in.op == ptx::Op::St || in.op == ptx::Op::Red || in.op == ptx::Op::Bra ||
-                                      in.op == ptx::Op::BarSync || in.op == ptx::Op::BarWarpSync);
+                                      in.op == ptx::Op::BarSync || in.op == ptx::Op::BarWarpSync ||
+                                      in.op == ptx::Op::Nanosleep);
     for (int i = 0; i < in.operandCount; ++i) {
         const ptx::Operand& operand = in.operands[static_cast<std::size_t>(i)];
         const bool destination = i == 0 && firstIsDestination;
@@ -108,6 +109,12 @@ StaticInfo describe(const ptx::Instruction& in)
     case ptx::Op::Rem:
     case ptx::Op::Rcp:
     case ptx::Op::Sqrt:
+    case ptx::Op::Ex2:
+    case ptx::Op::Lg2:
+    case ptx::Op::Rsqrt:
+    case ptx::Op::Sin:
+    case ptx::Op::Cos:
+    case ptx::Op::Tanh:
         info.kind = TimingClass::Sfu;
         break;
     case ptx::Op::BarSync:
@@ -118,6 +125,8 @@ StaticInfo describe(const ptx::Instruction& in)
     case ptx::Op::Exit:
     case ptx::Op::MemBar:
     case ptx::Op::BarWarpSync:
+    case ptx::Op::Call:
+    case ptx::Op::Nanosleep:
         info.kind = TimingClass::Control;
         break;
     default:

@@ -10,7 +10,9 @@
 
 #include <cstring>
 #include <memory>
+#include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace warpscope::testing_support {
@@ -20,9 +22,11 @@ struct CompiledKernel {
     const ptx::Function* function = nullptr;
 };
 
-inline CompiledKernel compileKernel(const std::string& source, const std::string& entry)
+inline CompiledKernel compileKernel(const std::string& source, const std::string& entry, const std::string& arch = "compute_75")
 {
-    const ptx::CompileResult compiled = ptx::compileCuda(source, "test.cu", ptx::CompileOptions{});
+    ptx::CompileOptions options;
+    options.arch = arch;
+    const ptx::CompileResult compiled = ptx::compileCuda(source, "test.cu", options);
     if (!compiled.ok)
         throw std::runtime_error("test kernel does not compile: " + compiled.log);
     CompiledKernel kernel;
@@ -31,6 +35,44 @@ inline CompiledKernel compileKernel(const std::string& source, const std::string
     if (!kernel.function)
         throw std::runtime_error("test kernel has no entry " + entry);
     return kernel;
+}
+
+// A kernel from PTX text (hand-written snippets of the instructions under test).
+inline CompiledKernel parsePtxKernel(const std::string& ptx, const std::string& entry)
+{
+    CompiledKernel kernel;
+    kernel.module = std::make_unique<ptx::Module>(ptx::parseModule(ptx));
+    kernel.function = kernel.module->findFunction(entry);
+    if (!kernel.function)
+        throw std::runtime_error("PTX has no entry " + entry);
+    return kernel;
+}
+
+// A buffer argument holding exactly `values` (the spec language has no literal lists).
+template <class T> sim::ResolvedArg bufferArg(const std::string& name, sim::ElementType type, const std::vector<T>& values)
+{
+    sim::ResolvedArg arg;
+    arg.name = name;
+    arg.type = type;
+    arg.isBuffer = true;
+    arg.count = values.size() * sizeof(T) / sim::elementBytes(type);
+    arg.bytes.resize(values.size() * sizeof(T));
+    std::memcpy(arg.bytes.data(), values.data(), arg.bytes.size());
+    return arg;
+}
+
+inline sim::SimResult simulateWithArgs(const CompiledKernel& kernel, launch::Dim3 grid, launch::Dim3 block,
+                                       std::vector<sim::ResolvedArg> args, sim::SimOptions options = {})
+{
+    sim::LaunchRequest request;
+    request.module = kernel.module.get();
+    request.function = kernel.function;
+    request.grid = grid;
+    request.block = block;
+    request.args = std::move(args);
+    request.preset = *gpu::findPreset("sm_90");
+    request.options = options;
+    return sim::simulate(request);
 }
 
 inline sim::SimResult simulateKernel(const CompiledKernel& kernel, launch::Dim3 grid, launch::Dim3 block,
