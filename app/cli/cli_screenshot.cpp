@@ -14,18 +14,28 @@
 #include "precision/sparsity/sparsity_panel.h"
 #include "profile/profile_panel.h"
 #include "profile/session_file.h"
+#include "study/flashcard_panel.h"
+#include "study/progress.h"
+#include "study/quiz.h"
+#include "study/quiz_panel.h"
+#include "study/study_dock.h"
 
 #include <QApplication>
 #include <QPalette>
 #include <QStyle>
 #include <QDir>
 #include <QElapsedTimer>
+#include <QFile>
+#include <QTemporaryDir>
 #include <QFileInfo>
 #include <QImage>
 #include <QThread>
 #include <QUrl>
 
+#include <climits>
+#include <cstdint>
 #include <cstdio>
+#include <stdexcept>
 #include <functional>
 #include <iostream>
 #include <optional>
@@ -40,8 +50,8 @@ CLI::App* addScreenshotCommand(CLI::App& app, ScreenshotOptions& options)
     command->add_option("--out", options.out, "PNG file to write")->required();
     command->add_option("--lesson", options.lesson, "lesson id to show (hierarchy, occupancy, ...)");
     command->add_option("--view", options.view,
-                        "hierarchy, placement, occupancy, profile, formats, amp, quant, sparsity, execution or memory "
-                        "(default: the --link's view, profile with --session, else hierarchy)");
+                        "hierarchy, placement, occupancy, profile, formats, amp, quant, sparsity, execution, memory, quiz, cards "
+                        "or advisor (default: the --link's view, profile with --session, else hierarchy)");
     command->add_option("--size", options.size, "window size WxH in logical pixels, 640x480..7680x4320")
         ->capture_default_str();
     command->add_option("--link", options.link,
@@ -55,6 +65,9 @@ CLI::App* addScreenshotCommand(CLI::App& app, ScreenshotOptions& options)
     command->add_option("--palette", options.palette,
                         "system, light or dark: render with the platform's colours or a light or dark Fusion palette")
         ->capture_default_str();
+    command->add_option("--progress", options.progress, "quiz, cards, advisor: a study progress file to show (it is not changed)");
+    command->add_option("--question", options.question, "quiz: the question to show, ID or ID:SEED (e.g. shared-memory.stride:3)");
+    command->add_option("--answer", options.answer, "quiz: an answer to check before the shot");
     command->add_option("--profile-tab", options.profileTab,
                         "the profile view shown: metrics, bandwidth, roofline, prediction or session")
         ->capture_default_str();
@@ -114,9 +127,33 @@ int runScreenshot(const ScreenshotOptions& options, const char* argv0)
     const int height = static_cast<int>(parseInteger(options.size.substr(cross + 1), "--size height", 480, 4320));
     if (!options.view.empty() && options.view != "hierarchy" && options.view != "placement" &&
         options.view != "occupancy" && options.view != "profile" && options.view != "formats" && options.view != "amp" &&
-        options.view != "quant" && options.view != "sparsity" && options.view != "execution" && options.view != "memory")
+        options.view != "quant" && options.view != "sparsity" && options.view != "execution" && options.view != "memory" &&
+        options.view != "quiz" && options.view != "cards" && options.view != "advisor")
         throw InputError("--view: unknown view '" + options.view +
-                         "' (allowed: hierarchy, placement, occupancy, profile, formats, amp, quant, sparsity, execution, memory)");
+                         "' (allowed: hierarchy, placement, occupancy, profile, formats, amp, quant, sparsity, execution, memory, "
+                         "quiz, cards, advisor)");
+    const bool studyView = options.view == "quiz" || options.view == "cards" || options.view == "advisor";
+    if ((!options.progress.empty() || !options.question.empty() || !options.answer.empty()) && !studyView)
+        throw InputError("--progress, --question and --answer go with --view quiz, cards or advisor");
+    if ((!options.question.empty() || !options.answer.empty()) && options.view != "quiz")
+        throw InputError("--question and --answer go with --view quiz");
+    std::string questionId = options.question;
+    std::uint64_t questionSeed = 1;
+    if (const std::size_t colon = options.question.find(':'); colon != std::string::npos) {
+        questionId = options.question.substr(0, colon);
+        questionSeed = static_cast<std::uint64_t>(parseInteger(options.question.substr(colon + 1), "--question seed", 0, INT64_MAX));
+    }
+    if (!questionId.empty())
+        (void)study::askQuestion(questionId, questionSeed); // an unknown id is bad input before any window
+    std::string progressCopy;
+    if (!options.progress.empty()) {
+        QFile file(QString::fromStdString(options.progress));
+        if (!file.open(QIODevice::ReadOnly))
+            throw InputError("--progress: cannot read '" + options.progress + "'");
+        const QByteArray text = file.readAll();
+        (void)study::readProgress(std::string_view(text.constData(), static_cast<std::size_t>(text.size())), options.progress);
+        progressCopy = text.toStdString();
+    }
     const int timeoutSeconds = static_cast<int>(parseInteger(options.timeoutSeconds, "--timeout", 1, 3600));
     if (options.palette != "system" && options.palette != "light" && options.palette != "dark")
         throw InputError("--palette: unknown palette '" + options.palette + "' (allowed: system, light, dark)");
@@ -188,7 +225,16 @@ int runScreenshot(const ScreenshotOptions& options, const char* argv0)
         QApplication::setPalette(palette);
     }
 
-    app::MainWindow window({.restoreSettings = false});
+    // A study view works on a copy of --progress, so the shot never changes the learner's file.
+    QTemporaryDir progressDir;
+    QString progressFile;
+    if (!progressCopy.empty()) {
+        progressFile = progressDir.filePath(QStringLiteral("progress.json"));
+        QFile copy(progressFile);
+        if (!copy.open(QIODevice::WriteOnly) || copy.write(QByteArray::fromStdString(progressCopy)) < 0)
+            throw std::runtime_error("cannot copy the progress file to " + progressFile.toStdString());
+    }
+    app::MainWindow window({.restoreSettings = false, .progressFile = progressFile});
     window.resize(width, height);
     if (!options.lesson.empty() && !window.openLesson(QString::fromStdString(options.lesson)))
         throw InputError("--lesson: unknown lesson '" + options.lesson + "' (allowed: " +
@@ -234,6 +280,17 @@ int runScreenshot(const ScreenshotOptions& options, const char* argv0)
             window.sparsityPanel()->runIfNeeded();
         if (!waitWhile([&] { return window.precisionLabBusy(); }, timeoutSeconds, "the precision lab was still working"))
             return toInt(ExitCode::Failure);
+    }
+    if (studyView) {
+        const app::StudyTab tab = options.view == "quiz" ? app::StudyTab::Quiz : options.view == "cards" ? app::StudyTab::Flashcards : app::StudyTab::Advisor;
+        window.focusStudy(tab);
+        if (!questionId.empty())
+            window.studyDock()->quiz()->showQuestion(QString::fromStdString(questionId), questionSeed);
+        if (!options.answer.empty())
+            if (const auto error = window.studyDock()->quiz()->submit(QString::fromStdString(options.answer)))
+                std::cerr << "warpscope screenshot: " << error->toStdString() << "\n";
+        if (tab == app::StudyTab::Flashcards)
+            window.studyDock()->flashcards()->reveal();
     }
     if (executionView) {
         // Without a step link, record the default kernel's first block.

@@ -23,6 +23,9 @@ struct ScreenshotOptions {
     std::string profileTab = "metrics";
     std::string palette = "system"; // system, light or dark: the window's colours
     std::string timeoutSeconds = "120"; // amp, quant, sparsity: the longest wait for their background work
+    std::string progress;    // quiz, cards, advisor: a progress file to show (read, never written)
+    std::string question;    // quiz: ID or ID:SEED
+    std::string answer;      // quiz: an answer to check before the shot
 };
 
 CLI::App* addScreenshotCommand(CLI::App& app, ScreenshotOptions& options);

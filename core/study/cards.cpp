@@ -53,7 +53,7 @@ std::vector<Card> buildDeck()
 
     // Key numbers: latencies (published microbenchmarks; replaced by measurements when a session has them).
     add({"latency.shared", "latency", "Latency of a shared-memory load (Volta to Hopper)?", "about " + to_string(t.sharedLatency) + " cycles",
-         latencySource, "Not ~5: that is a register-file figure.", true});
+         latencySource, "On chip, yet ~30 cycles, not the ~5 some sheets give.", true});
     add({"latency.l1", "latency", "Latency of a global load that hits L1?", "about " + to_string(t.l1HitLatency) + " cycles", latencySource, "", true});
     add({"latency.l2", "latency", "Latency of a global load that hits L2 (Hopper)?", "about 220-" + to_string(t.l2HitLatency) + " cycles",
          latencySource, "", true});
