@@ -29,6 +29,9 @@ const char* typeName(Type type)
     case Type::F16: return "f16";
     case Type::F32: return "f32";
     case Type::F64: return "f64";
+    case Type::BF16: return "bf16";
+    case Type::F16x2: return "f16x2";
+    case Type::BF16x2: return "bf16x2";
     }
     return "?";
 }
@@ -53,9 +56,9 @@ const char* opName(Op op)
         "abs", "neg", "rcp", "sqrt", "sad", "and", "or", "xor", "not", "cnot", "shl", "shr", "popc", "clz",
         "brev", "bfe", "bfi", "prmt", "lop3", "setp", "selp", "slct", "bra", "ret", "exit", "bar.sync",
         "bar.warp.sync", "membar", "shfl", "vote", "activemask", "atom", "red", "call",
-        "bfind", "shf", "copysign", "ex2", "lg2", "rsqrt", "sin", "cos", "tanh", "match", "redux", "nanosleep",
+        "bfind", "shf", "copysign", "ex2", "lg2", "rsqrt", "sin", "cos", "tanh", "match", "redux", "nanosleep", "set",
     };
-    static_assert(sizeof(names) / sizeof(names[0]) == static_cast<int>(Op::Nanosleep) + 1);
+    static_assert(sizeof(names) / sizeof(names[0]) == static_cast<int>(Op::Set) + 1);
     return names[static_cast<int>(op)];
 }
 

@@ -20,6 +20,7 @@ enum class Type : std::uint8_t {
     U8, U16, U32, U64,
     S8, S16, S32, S64,
     F16, F32, F64,
+    BF16, F16x2, BF16x2, // half precision: .f16x2 and .bf16x2 pack two values in 32 bits (low half first)
 };
 
 // Bits of a type (Pred = 1); inline because the simulator asks once per lane.
@@ -29,13 +30,19 @@ constexpr int typeBits(Type type)
     case Type::None: return 0;
     case Type::Pred: return 1;
     case Type::B8: case Type::U8: case Type::S8: return 8;
-    case Type::B16: case Type::U16: case Type::S16: case Type::F16: return 16;
-    case Type::B32: case Type::U32: case Type::S32: case Type::F32: return 32;
+    case Type::B16: case Type::U16: case Type::S16: case Type::F16: case Type::BF16: return 16;
+    case Type::B32: case Type::U32: case Type::S32: case Type::F32: case Type::F16x2: case Type::BF16x2: return 32;
     case Type::B64: case Type::U64: case Type::S64: case Type::F64: return 64;
     }
     return 0;
 }
-constexpr bool isFloat(Type type) { return type == Type::F16 || type == Type::F32 || type == Type::F64; }
+// .f16 .bf16 .f16x2 .bf16x2: executed by exec_half.cpp.
+constexpr bool isHalf(Type type)
+{
+    return type == Type::F16 || type == Type::BF16 || type == Type::F16x2 || type == Type::BF16x2;
+}
+constexpr bool isPackedHalf(Type type) { return type == Type::F16x2 || type == Type::BF16x2; }
+constexpr bool isFloat(Type type) { return type == Type::F32 || type == Type::F64 || isHalf(type); }
 constexpr bool isSigned(Type type) // S8..S64
 {
     return type == Type::S8 || type == Type::S16 || type == Type::S32 || type == Type::S64;
@@ -74,6 +81,7 @@ enum class Op : std::uint8_t {
     // added for real-world kernels (issue 15): bit search, funnel shift, sign copy, the approximate
     // transcendentals (core/sim/README.md gives their error bounds), warp match and reduction, sleep
     Bfind, Shf, Copysign, Ex2, Lg2, Rsqrt, Sin, Cos, Tanh, Match, Redux, Nanosleep,
+    Set, // set.cmp.dtype.stype: a comparison written as a number (type: dtype, type2: stype)
 };
 const char* opName(Op op);
 
@@ -149,6 +157,14 @@ struct Instruction {
     bool shiftAmount = false; // bfind.shiftamt: the left shift that brings the found bit to the top
     bool funnelLeft = false;  // shf.l (else shf.r)
     bool clampShift = false;  // shf .clamp (else .wrap)
+    bool relu = false;        // .relu: negative results become +0 (fma and cvt to half precision)
+    bool satfinite = false;   // cvt .satfinite: overflow gives the largest finite value
+    bool nanResult = false;   // min/max .NaN: a NaN input gives NaN
+    bool xorsignAbs = false;  // min/max .xorsign.abs
+    // A mul (no rounding modifier) that ptxas fuses into this add or sub (core/sim/README.md,
+    // "Contraction"): its index, and which of this instruction's operands (1 or 2) is its product.
+    std::int32_t contractedMul = -1;
+    std::uint8_t contractedOperand = 0;
     std::int32_t guard = -1;  // predicate register, -1 when unguarded
     bool guardNegated = false;
     std::int32_t call = -1;   // Op::Call: index into Function::calls

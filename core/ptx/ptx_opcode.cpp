@@ -46,7 +46,7 @@ const std::unordered_map<std::string_view, Op>& baseOps()
         {"atom", Op::Atom}, {"red", Op::Red},     {"call", Op::Call},   {"bfind", Op::Bfind},
         {"shf", Op::Shf},   {"copysign", Op::Copysign}, {"ex2", Op::Ex2}, {"lg2", Op::Lg2},
         {"rsqrt", Op::Rsqrt}, {"sin", Op::Sin},   {"cos", Op::Cos},     {"tanh", Op::Tanh},
-        {"match", Op::Match}, {"redux", Op::Redux}, {"nanosleep", Op::Nanosleep},
+        {"match", Op::Match}, {"redux", Op::Redux}, {"nanosleep", Op::Nanosleep}, {"set", Op::Set},
     };
     return ops;
 }
@@ -84,6 +84,7 @@ std::optional<Type> typeFromName(std::string_view name)
         {"b64", Type::B64},   {"u8", Type::U8},   {"u16", Type::U16}, {"u32", Type::U32},
         {"u64", Type::U64},   {"s8", Type::S8},   {"s16", Type::S16}, {"s32", Type::S32},
         {"s64", Type::S64},   {"f16", Type::F16}, {"f32", Type::F32}, {"f64", Type::F64},
+        {"bf16", Type::BF16}, {"f16x2", Type::F16x2}, {"bf16x2", Type::BF16x2},
     };
     auto found = types.find(name);
     if (found == types.end())
@@ -194,15 +195,15 @@ void decodeOpcode(std::string_view opcode, Instruction& instruction)
             instruction.isVolatile = true;
             continue;
         }
-        if ((op == Op::Setp || op == Op::Slct) && instruction.cmp == CmpOp::None) {
-            if (op == Op::Setp) {
+        if ((op == Op::Setp || op == Op::Set || op == Op::Slct) && instruction.cmp == CmpOp::None) {
+            if (op == Op::Setp || op == Op::Set) {
                 if (auto cmp = cmpFromName(part)) {
                     instruction.cmp = *cmp;
                     continue;
                 }
             }
         }
-        if (op == Op::Setp && instruction.cmp != CmpOp::None && instruction.boolOp == BoolOp::None) {
+        if ((op == Op::Setp || op == Op::Set) && instruction.cmp != CmpOp::None && instruction.boolOp == BoolOp::None) {
             if (part == "and") { instruction.boolOp = BoolOp::And; continue; }
             if (part == "or") { instruction.boolOp = BoolOp::Or; continue; }
             if (part == "xor") { instruction.boolOp = BoolOp::Xor; continue; }
@@ -255,6 +256,14 @@ void decodeOpcode(std::string_view opcode, Instruction& instruction)
             continue;
         }
         if (op == Op::Bfind && part == "shiftamt") { instruction.shiftAmount = true; continue; }
+        if ((op == Op::Fma || op == Op::Cvt) && part == "relu") { instruction.relu = true; continue; }
+        if (op == Op::Cvt && part == "satfinite") { instruction.satfinite = true; continue; }
+        if ((op == Op::Min || op == Op::Max) && part == "NaN") { instruction.nanResult = true; continue; }
+        if ((op == Op::Min || op == Op::Max) && part == "xorsign" && i + 1 < parts.size() && parts[i + 1] == "abs") {
+            instruction.xorsignAbs = true; // .xorsign and .abs go together (PTX ISA, half-precision min/max)
+            ++i;
+            continue;
+        }
         if (op == Op::Shf && (part == "l" || part == "r")) { instruction.funnelLeft = part == "l"; continue; }
         if (op == Op::Shf && (part == "clamp" || part == "wrap")) { instruction.clampShift = part == "clamp"; continue; }
         if ((op == Op::Ld || op == Op::St || op == Op::Atom || op == Op::Red || op == Op::MemBar) &&
@@ -265,8 +274,8 @@ void decodeOpcode(std::string_view opcode, Instruction& instruction)
         unsupported();
     }
 
-    // Types: cvt takes destination then source; everything else takes at most one.
-    if (op == Op::Cvt) {
+    // Types: cvt and set take destination then source; everything else takes at most one.
+    if (op == Op::Cvt || op == Op::Set) {
         if (types.size() != 2)
             unsupported();
         instruction.type = types[0];
@@ -284,7 +293,10 @@ void decodeOpcode(std::string_view opcode, Instruction& instruction)
         unsupported();
     if (!needsType && instruction.type != Type::None)
         unsupported();
-    if (op == Op::Setp && instruction.cmp == CmpOp::None)
+    if ((op == Op::Setp || op == Op::Set) && instruction.cmp == CmpOp::None)
+        unsupported();
+    if (op == Op::Set && !(instruction.type == Type::U32 || instruction.type == Type::S32 || instruction.type == Type::F32 ||
+                           instruction.type == Type::U16 || instruction.type == Type::S16 || isHalf(instruction.type)))
         unsupported();
     const Type type = instruction.type;
     const bool is32or64 = typeBits(type) == 32 || typeBits(type) == 64;
@@ -304,10 +316,16 @@ void decodeOpcode(std::string_view opcode, Instruction& instruction)
             unsupported();
         break;
     case Op::Ex2: case Op::Lg2: case Op::Sin: case Op::Cos: case Op::Tanh: case Op::Rsqrt:
-        // Only the .approx forms exist (PTX ISA 1.4+); f64 only for rsqrt; tanh has no .ftz.
+        // Only the .approx forms exist (PTX ISA 1.4+); f64 only for rsqrt; tanh has no .ftz;
+        // ex2 and tanh also take the half types (ex2 of .bf16 only as ex2.approx.ftz.bf16).
         if (!instruction.approx || opcode.find(".full") != std::string_view::npos ||
-            !(type == Type::F32 || (op == Op::Rsqrt && type == Type::F64)) || (op == Op::Tanh && instruction.ftz) ||
-            instruction.rounding != Rounding::None || instruction.saturate)
+            !(type == Type::F32 || (op == Op::Rsqrt && type == Type::F64) ||
+              ((op == Op::Ex2 || op == Op::Tanh) && isHalf(type))) ||
+            (op == Op::Tanh && instruction.ftz) || instruction.rounding != Rounding::None || instruction.saturate)
+            unsupported();
+        if (op == Op::Ex2 && (type == Type::F16 || type == Type::F16x2) && instruction.ftz)
+            unsupported();
+        if (op == Op::Ex2 && (type == Type::BF16 || type == Type::BF16x2) && !instruction.ftz)
             unsupported();
         break;
     case Op::Match: // match.{any,all}.sync.{b32,b64}
@@ -344,9 +362,28 @@ void decodeOpcode(std::string_view opcode, Instruction& instruction)
         unsupported();
     if (op == Op::BarWarpSync && !instruction.sync)
         unsupported();
-    // Half precision, carries and the like are not modelled yet.
-    if (instruction.type == Type::F16 || instruction.type2 == Type::F16)
+    // Half precision (.f16 .bf16 .f16x2 .bf16x2): arithmetic rounds to nearest even only, and the
+    // instructions that take the types are the ISA's "Half Precision" ones plus cvt and setp.
+    if (isHalf(type) || isHalf(instruction.type2)) {
+        const bool halfOp = op == Op::Add || op == Op::Sub || op == Op::Mul || op == Op::Fma || op == Op::Neg ||
+                            op == Op::Abs || op == Op::Min || op == Op::Max || op == Op::Ex2 || op == Op::Tanh ||
+                            op == Op::Setp || op == Op::Set || op == Op::Cvt || op == Op::Mov || op == Op::Ld || op == Op::St;
+        if (!halfOp)
+            unsupported();
+        if (op != Op::Cvt && instruction.rounding != Rounding::None && instruction.rounding != Rounding::Rn)
+            unsupported();
+        if (op == Op::Cvt && (isPackedHalf(instruction.type2) || (isPackedHalf(type) && instruction.type2 != Type::F32)))
+            unsupported(); // packed conversions: only two .f32 into .f16x2 / .bf16x2
+        if (op == Op::Set && isPackedHalf(type) != isPackedHalf(instruction.type2) &&
+            !(isPackedHalf(instruction.type2) && (type == Type::U32 || type == Type::S32)))
+            unsupported();
+    }
+    if (instruction.relu && !(isHalf(type) && (op == Op::Fma || op == Op::Cvt)))
         unsupported();
+    if (instruction.satfinite && !(op == Op::Cvt && isHalf(type)))
+        unsupported();
+    if ((instruction.nanResult || instruction.xorsignAbs) && !isHalf(type))
+        unsupported(); // the f32 forms of min/max .NaN .xorsign.abs are not modelled
     if ((op == Op::Div || op == Op::Rcp || op == Op::Sqrt) && isFloat(instruction.type) &&
         instruction.rounding == Rounding::None && !instruction.approx)
         unsupported();

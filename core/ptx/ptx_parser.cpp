@@ -4,6 +4,7 @@
 #include "ptx/ptx_parser.h"
 
 #include "ptx/cfg.h"
+#include "ptx/contraction.h"
 #include "ptx/ptx_error.h"
 #include "ptx/ptx_lexer.h"
 #include "ptx/ptx_opcode.h"
@@ -278,6 +279,7 @@ private:
             {".b64", Type::B64},   {".u8", Type::U8},   {".u16", Type::U16}, {".u32", Type::U32},
             {".u64", Type::U64},   {".s8", Type::S8},   {".s16", Type::S16}, {".s32", Type::S32},
             {".s64", Type::S64},   {".f16", Type::F16}, {".f32", Type::F32}, {".f64", Type::F64},
+            {".bf16", Type::BF16}, {".f16x2", Type::F16x2}, {".bf16x2", Type::BF16x2},
         };
         auto found = types.find(word);
         if (found == types.end())
@@ -470,9 +472,10 @@ private:
             skipRestOfLine(line);
             return;
         }
-        if (word == ".reg") {
+        if (word == ".reg" || word.starts_with(".reg.")) {
             next();
-            const Type type = parseTypeDirective(expectWord("a register type"));
+            // ".reg.b16 x;" (no space, as some inline asm in cuda_fp16.hpp writes it) is one word.
+            const Type type = parseTypeDirective(word.size() > 4 ? word.substr(4) : expectWord("a register type"));
             do {
                 const std::string_view name = expectWord("a register name");
                 if (accept("<")) {
@@ -921,6 +924,7 @@ private:
             for (Operand& operand : call.arguments) place(operand);
         }
         buildControlFlow(function);
+        markContractions(function);
     }
 
     struct PendingLabel {

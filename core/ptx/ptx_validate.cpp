@@ -83,7 +83,13 @@ void validateOperands(const Function& function, const Instruction& instruction, 
         if (!isDest(0)) bad("needs a destination register");
         needValues(1);
         break;
-    case Op::Cvta: case Op::Cvt: case Op::Abs: case Op::Neg: case Op::Not: case Op::Cnot:
+    case Op::Cvt:
+        // cvt.rn.f16x2.f32 d, a, b packs two conversions.
+        needCount(isPackedHalf(instruction.type) ? 3 : 2, isPackedHalf(instruction.type) ? 3 : 2);
+        if (!isDest(0)) bad("needs a destination register");
+        needValues(1);
+        break;
+    case Op::Cvta: case Op::Abs: case Op::Neg: case Op::Not: case Op::Cnot:
     case Op::Popc: case Op::Clz: case Op::Brev: case Op::Rcp: case Op::Sqrt: case Op::Bfind:
     case Op::Ex2: case Op::Lg2: case Op::Rsqrt: case Op::Sin: case Op::Cos: case Op::Tanh:
         needCount(2, 2);
@@ -111,6 +117,11 @@ void validateOperands(const Function& function, const Instruction& instruction, 
         if (!isDest(0)) bad("needs a destination register");
         needValues(1);
         if (ops[4].kind != K::Imm) bad("needs an immediate truth table");
+        break;
+    case Op::Set:
+        needCount(instruction.boolOp == BoolOp::None ? 3 : 4, instruction.boolOp == BoolOp::None ? 3 : 4);
+        if (!isDest(0)) bad("needs a destination register");
+        needValues(1);
         break;
     case Op::Setp:
         needCount(instruction.boolOp == BoolOp::None ? 3 : 4, instruction.boolOp == BoolOp::None ? 3 : 4);

@@ -253,6 +253,10 @@ void BlockRunner::step(WarpState& warp)
         executeCompare(warp, instruction, mask);
         advance(warp);
         break;
+    case ptx::Op::Set:
+        executeSet(warp, instruction, mask);
+        advance(warp);
+        break;
     default:
         executeAlu(warp, instruction, mask);
         advance(warp);

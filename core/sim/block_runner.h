@@ -136,6 +136,13 @@ private:
     // exec_float.cpp
     void executeFloatFunction(WarpState& warp, const ptx::Instruction& instruction, std::uint32_t mask);
     void executeRoundedFloat(WarpState& warp, const ptx::Instruction& instruction, std::uint32_t mask);
+    void executeContractedFloat(WarpState& warp, const ptx::Instruction& instruction, std::uint32_t mask);
+
+    // exec_half.cpp
+    void executeHalf(WarpState& warp, const ptx::Instruction& instruction, std::uint32_t mask);
+    void executeHalfCompare(WarpState& warp, const ptx::Instruction& instruction, std::uint32_t mask);
+    void executeHalfConvert(WarpState& warp, const ptx::Instruction& instruction, std::uint32_t mask);
+    void executeSet(WarpState& warp, const ptx::Instruction& instruction, std::uint32_t mask);
 
     // exec_memory.cpp
     void executeMemory(WarpState& warp, const ptx::Instruction& instruction, std::uint32_t mask,

@@ -172,6 +172,14 @@ void BlockRunner::executeAlu(WarpState& warp, const ptx::Instruction& in, std::u
         executeRoundedFloat(warp, in, mask);
         return;
     }
+    if (ptx::isHalf(type) && in.op != Op::Mov) {
+        executeHalf(warp, in, mask);
+        return;
+    }
+    if (in.contractedMul >= 0 && (isF32 || isF64)) { // a mul ptxas fuses into this add (contraction.h)
+        executeContractedFloat(warp, in, mask);
+        return;
+    }
     // Register operands are read in place; r is separate, so a destination that is also a source
     // is only overwritten after every lane has been computed.
     const std::uint64_t* a = sources >= 1 ? source(warp, in.operands[1], aStore) : aStore.data();
@@ -477,6 +485,10 @@ void BlockRunner::executeAlu(WarpState& warp, const ptx::Instruction& in, std::u
 void BlockRunner::executeCompare(WarpState& warp, const ptx::Instruction& in, std::uint32_t mask)
 {
     const Type type = in.type;
+    if (ptx::isHalf(type)) {
+        executeHalfCompare(warp, in, mask);
+        return;
+    }
     LaneValues aStore, bStore, c, r, q;
     const std::uint64_t* a = source(warp, in.operands[1], aStore);
     const std::uint64_t* b = source(warp, in.operands[2], bStore);
@@ -599,6 +611,10 @@ void BlockRunner::executeCompare(WarpState& warp, const ptx::Instruction& in, st
 void BlockRunner::executeConvert(WarpState& warp, const ptx::Instruction& in, std::uint32_t mask)
 {
     const Type to = in.type, from = in.type2;
+    if (ptx::isHalf(to) || ptx::isHalf(from)) {
+        executeHalfConvert(warp, in, mask);
+        return;
+    }
     LaneValues a, r;
     read(warp, in.operands[1], a);
     const bool toFloat = ptx::isFloat(to), fromFloat = ptx::isFloat(from);
@@ -618,7 +634,10 @@ void BlockRunner::executeConvert(WarpState& warp, const ptx::Instruction& in, st
     forLanes(mask, [&](std::uint32_t l) {
         if (fromFloat && !toFloat) {
             double x = from == Type::F32 ? static_cast<double>(flushF32(toF32(a[l]), in.ftz)) : toF64(a[l]);
-            if (std::isnan(x)) { r[l] = 0; return; }
+            if (std::isnan(x)) { // PTX ISA, cvt: 0, or 1 << (bits - 1) from .f64 or into 64 bits
+                r[l] = from == Type::F64 || toBits == 64 ? extend(1ull << (toBits - 1), to) : 0;
+                return;
+            }
             x = roundInteger(x);
             if (ptx::isSigned(to)) {
                 const double high = std::ldexp(1.0, toBits - 1);

@@ -8,6 +8,8 @@
 #include "sim/float_math.h"
 #include "sim/lane_math.h"
 
+#include <cmath>
+#include <cstddef>
 #include <cstdint>
 
 namespace warpscope::sim {
@@ -18,6 +20,10 @@ using ptx::Type;
 
 void BlockRunner::executeFloatFunction(WarpState& warp, const ptx::Instruction& in, std::uint32_t mask)
 {
+    if (ptx::isHalf(in.type)) {
+        executeHalf(warp, in, mask);
+        return;
+    }
     LaneValues aStore, bStore, r;
     const std::uint64_t* a = source(warp, in.operands[1], aStore);
     const bool ftz = in.ftz;
@@ -43,6 +49,39 @@ void BlockRunner::executeFloatFunction(WarpState& warp, const ptx::Instruction& 
     }
     default:
         throw ptx::PtxError::unsupported(in.text, in.ptxLine);
+    }
+    write(warp, in.operands[0].reg, r, mask);
+}
+
+// An f32/f64 add or sub that takes the product of a mul ptxas fuses into it (contraction.h): one
+// fma, a*b + c, with the mul's operands as they are now (the contraction rule ensures they have not
+// changed since the mul).
+void BlockRunner::executeContractedFloat(WarpState& warp, const ptx::Instruction& in, std::uint32_t mask)
+{
+    const ptx::Instruction& mul = m_function.instructions[static_cast<std::size_t>(in.contractedMul)];
+    LaneValues aStore, bStore, otherStore, r;
+    const std::uint64_t* a = source(warp, mul.operands[1], aStore);
+    const std::uint64_t* b = source(warp, mul.operands[2], bStore);
+    const std::uint64_t* other = source(warp, in.operands[in.contractedOperand == 1 ? 2 : 1], otherStore);
+    // add: p + o; sub with the product first: p - o; with it second: o - p = (-a) * b + o.
+    const bool negateProduct = in.op == Op::Sub && in.contractedOperand == 2;
+    const bool negateOther = in.op == Op::Sub && in.contractedOperand == 1;
+    const bool ftz = in.ftz;
+    if (in.type == Type::F32) {
+        forLanes(mask, [&](std::uint32_t l) {
+            const float x = flushF32(toF32(a[l]), ftz), y = flushF32(toF32(b[l]), ftz), z = flushF32(toF32(other[l]), ftz);
+            float v = std::fma(negateProduct ? -x : x, y, negateOther ? -z : z);
+            v = flushF32(v, ftz);
+            if (in.saturate) v = saturateFloat(v);
+            r[l] = fromF32(v);
+        });
+    } else {
+        forLanes(mask, [&](std::uint32_t l) {
+            const double x = toF64(a[l]), y = toF64(b[l]), z = toF64(other[l]);
+            double v = std::fma(negateProduct ? -x : x, y, negateOther ? -z : z);
+            if (in.saturate) v = saturateFloat(v);
+            r[l] = fromF64(v);
+        });
     }
     write(warp, in.operands[0].reg, r, mask);
 }

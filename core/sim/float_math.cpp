@@ -110,6 +110,120 @@ float roundedF32(std::uint64_t value, RoundingDirection direction) { return conv
 double roundedF64(std::int64_t value, RoundingDirection direction) { return convertRounded<double>(value, direction); }
 double roundedF64(std::uint64_t value, RoundingDirection direction) { return convertRounded<double>(value, direction); }
 
+namespace {
+
+struct HalfLayout {
+    int exponentBits, fractionBits, bias;
+};
+
+HalfLayout layout(HalfFormat format)
+{
+    return format == HalfFormat::F16 ? HalfLayout{5, 10, 15} : HalfLayout{8, 7, 127};
+}
+
+} // namespace
+
+double halfToDouble(std::uint16_t bits, HalfFormat format)
+{
+    const HalfLayout l = layout(format);
+    const bool negative = (bits >> 15) & 1u;
+    const int exponent = (bits >> l.fractionBits) & ((1 << l.exponentBits) - 1);
+    const int fraction = bits & ((1 << l.fractionBits) - 1);
+    double value = 0;
+    if (exponent == (1 << l.exponentBits) - 1)
+        value = fraction == 0 ? std::numeric_limits<double>::infinity() : std::numeric_limits<double>::quiet_NaN();
+    else if (exponent == 0)
+        value = std::ldexp(static_cast<double>(fraction), 1 - l.bias - l.fractionBits);
+    else
+        value = std::ldexp(static_cast<double>(fraction | (1 << l.fractionBits)), exponent - l.bias - l.fractionBits);
+    return negative ? -value : value;
+}
+
+bool isHalfSubnormal(std::uint16_t bits, HalfFormat format)
+{
+    const HalfLayout l = layout(format);
+    return ((bits >> l.fractionBits) & ((1 << l.exponentBits) - 1)) == 0 && (bits & ((1 << l.fractionBits) - 1)) != 0;
+}
+
+bool isHalfNan(std::uint16_t bits, HalfFormat format)
+{
+    const HalfLayout l = layout(format);
+    return ((bits >> l.fractionBits) & ((1 << l.exponentBits) - 1)) == (1 << l.exponentBits) - 1 &&
+           (bits & ((1 << l.fractionBits) - 1)) != 0;
+}
+
+std::uint16_t halfFromDouble(double value, HalfFormat format, RoundingDirection direction, bool satfinite)
+{
+    const HalfLayout l = layout(format);
+    if (std::isnan(value))
+        return kCanonicalNanHalf;
+    const bool negative = std::signbit(value);
+    const std::uint16_t sign = negative ? 0x8000u : 0u;
+    const int maxExponentField = (1 << l.exponentBits) - 1;
+    const std::uint16_t infinity = static_cast<std::uint16_t>(sign | (maxExponentField << l.fractionBits));
+    const std::uint16_t largest = static_cast<std::uint16_t>(infinity - 1);
+    const double magnitude = std::fabs(value);
+    // Rounding away from zero is what this direction does to a value of this sign.
+    const bool awayFromZero = direction == RoundingDirection::NearestEven ||
+                              (direction == RoundingDirection::Up && !negative) ||
+                              (direction == RoundingDirection::Down && negative);
+    if (std::isinf(magnitude))
+        return satfinite ? largest : infinity;
+    if (magnitude == 0)
+        return sign;
+    // The quantum (value of the last fraction bit) at this magnitude; subnormals share the smallest.
+    int exponent = 0;
+    std::frexp(magnitude, &exponent); // magnitude = m * 2^exponent, m in [0.5, 1)
+    const int minNormal = 1 - l.bias;
+    const int unbiased = std::max(exponent - 1, minNormal);
+    const double quantum = std::ldexp(1.0, unbiased - l.fractionBits);
+    const double scaled = magnitude / quantum; // exact: a power-of-two scaling
+    double units = std::floor(scaled);
+    const double rest = scaled - units;
+    if (rest > 0) {
+        switch (direction) {
+        case RoundingDirection::NearestEven:
+            if (rest > 0.5 || (rest == 0.5 && std::fmod(units, 2.0) != 0)) units += 1;
+            break;
+        case RoundingDirection::TowardZero: break;
+        case RoundingDirection::Down: if (negative) units += 1; break;
+        case RoundingDirection::Up: if (!negative) units += 1; break;
+        }
+    }
+    const double rounded = units * quantum;
+    const double limit = std::ldexp(1.0, maxExponentField - 1 - l.bias + 1); // 2^(emax + 1)
+    if (rounded >= limit)
+        return satfinite || !awayFromZero ? largest : infinity;
+    if (units == 0)
+        return sign;
+    // Encode: subnormal when below the smallest normal.
+    if (rounded < std::ldexp(1.0, minNormal))
+        return static_cast<std::uint16_t>(sign | static_cast<std::uint16_t>(units));
+    int roundedExponent = 0;
+    std::frexp(rounded, &roundedExponent);
+    const int field = roundedExponent - 1 + l.bias;
+    const double fraction = std::ldexp(rounded, -(roundedExponent - 1)) - 1.0; // in [0, 1)
+    const auto fractionBits = static_cast<std::uint16_t>(std::ldexp(fraction, l.fractionBits));
+    return static_cast<std::uint16_t>(sign | (field << l.fractionBits) | fractionBits);
+}
+
+double sumRoundedToOdd(double a, double b)
+{
+    const double sum = a + b;
+    if (!std::isfinite(sum))
+        return sum;
+    // Knuth's TwoSum: the exact error of the rounded sum.
+    const double bPart = sum - a;
+    const double error = (a - (sum - bPart)) + (b - bPart);
+    if (error == 0)
+        return sum;
+    const std::uint64_t bits = std::bit_cast<std::uint64_t>(sum);
+    if ((bits & 1u) != 0)
+        return sum;
+    // Even and inexact: step to the odd neighbour on the error's side.
+    return std::nextafter(sum, error > 0 ? std::numeric_limits<double>::infinity() : -std::numeric_limits<double>::infinity());
+}
+
 float approximateEx2(float x, bool ftz) { return finish(std::exp2(static_cast<double>(flush(x, ftz))), ftz); }
 
 float approximateLg2(float x, bool ftz) { return finish(std::log2(static_cast<double>(flush(x, ftz))), ftz); }
@@ -131,6 +245,19 @@ float approximateSin(float x, bool ftz) { return finish(std::sin(static_cast<dou
 float approximateCos(float x, bool ftz) { return finish(std::cos(static_cast<double>(flush(x, ftz))), ftz); }
 
 float approximateTanh(float x) { return finish(std::tanh(static_cast<double>(x)), false); }
+
+std::uint16_t approximateEx2(std::uint16_t x, HalfFormat format, bool ftz)
+{
+    if (ftz && isHalfSubnormal(x, format))
+        x &= 0x8000u;
+    const std::uint16_t result = halfFromDouble(std::exp2(halfToDouble(x, format)), format, RoundingDirection::NearestEven);
+    return ftz && isHalfSubnormal(result, format) ? static_cast<std::uint16_t>(result & 0x8000u) : result;
+}
+
+std::uint16_t approximateTanh(std::uint16_t x, HalfFormat format)
+{
+    return halfFromDouble(std::tanh(halfToDouble(x, format)), format, RoundingDirection::NearestEven);
+}
 
 const std::vector<ApproximationBound>& approximationBounds()
 {
@@ -162,6 +289,10 @@ const std::vector<ApproximationBound>& approximationBounds()
         {"div.approx.f32", K::Ulp, 2.0, std::exp2(-126.0), std::exp2(126.0),
          "For |b| in [2^-126, 2^126], the maximum ulp error is 2 (the range is the divisor's)."},
         {"div.full.f32", K::Ulp, 2.0, -inf, inf, "The maximum ulp error is 2 across the full range of inputs."},
+        {"ex2.approx.f16", K::Relative, std::exp2(-9.9), -inf, inf, "The maximum relative error for .f16 type is 2^-9.9."},
+        {"ex2.approx.ftz.bf16", K::Relative, std::exp2(-7.0), -inf, inf, "The maximum relative error for .bf16 type is 2^-7."},
+        {"tanh.approx.f16", K::Absolute, std::exp2(-10.987), -inf, inf, "The maximum absolute error for .f16 type is 2^-10.987."},
+        {"tanh.approx.bf16", K::Absolute, std::exp2(-8.0), -inf, inf, "The maximum absolute error for .bf16 type is 2^-8."},
     };
     return bounds;
 }

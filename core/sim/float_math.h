@@ -34,6 +34,22 @@ float roundedF32(std::uint64_t value, RoundingDirection direction);
 double roundedF64(std::int64_t value, RoundingDirection direction);
 double roundedF64(std::uint64_t value, RoundingDirection direction);
 
+// Half precision: IEEE binary16 (.f16: 1 sign, 5 exponent, 10 fraction bits) and bfloat16 (.bf16:
+// 1, 8, 7), as 16-bit patterns.
+enum class HalfFormat : std::uint8_t { F16, BF16 };
+inline constexpr std::uint16_t kCanonicalNanHalf = 0x7fff; // the GPU's NaN result in either format
+
+double halfToDouble(std::uint16_t bits, HalfFormat format); // exact (a NaN stays a NaN)
+// `value` rounded once to the format in `direction`: overflow gives infinity where the direction
+// rounds away from zero (else the largest finite value), or the largest finite value always with
+// satfinite; a NaN gives kCanonicalNanHalf.
+std::uint16_t halfFromDouble(double value, HalfFormat format, RoundingDirection direction, bool satfinite = false);
+bool isHalfSubnormal(std::uint16_t bits, HalfFormat format);
+bool isHalfNan(std::uint16_t bits, HalfFormat format);
+// a + b rounded to odd in double: exact when it fits, else its last bit set, so that one more
+// rounding to any format of 51 bits or fewer is the correctly rounded sum (no double rounding).
+double sumRoundedToOdd(double a, double b);
+
 // The approximate instructions. ftz flushes subnormal inputs and results to sign-preserving zero.
 // A NaN result is the GPU's canonical NaN (0x7fffffff).
 float approximateEx2(float x, bool ftz);    // ex2.approx{.ftz}.f32: 2^x
@@ -43,6 +59,9 @@ double approximateRsqrt(double x);          // rsqrt.approx.f64
 float approximateSin(float x, bool ftz);    // sin.approx{.ftz}.f32
 float approximateCos(float x, bool ftz);    // cos.approx{.ftz}.f32
 float approximateTanh(float x);             // tanh.approx.f32 (subnormals pass through)
+// ex2.approx.f16 / ex2.approx.ftz.bf16 and tanh.approx.{f16,bf16} on one half; ftz as for f32.
+std::uint16_t approximateEx2(std::uint16_t x, HalfFormat format, bool ftz);
+std::uint16_t approximateTanh(std::uint16_t x, HalfFormat format);
 
 inline constexpr std::uint32_t kCanonicalNanF32 = 0x7fffffffu; // what the GPU returns for a NaN result
 
