@@ -72,6 +72,14 @@ nlohmann::json linesJson(const std::vector<sim::LineStats>& lines)
     return array;
 }
 
+nlohmann::json printfJson(const sim::SimResult& result)
+{
+    nlohmann::json lines = nlohmann::json::array();
+    for (const sim::PrintfLine& line : result.printfLines)
+        lines.push_back({{"block", dimJson(line.block)}, {"thread", dimJson(line.thread)}, {"text", line.text}});
+    return lines;
+}
+
 double ratio(std::uint64_t part, std::uint64_t whole)
 {
     return whole == 0 ? 0.0 : static_cast<double>(part) / static_cast<double>(whole);
@@ -260,6 +268,9 @@ int runSim(const SimOptions& options, std::ostream& out, std::ostream& err)
             {"timing_model", timingJson(stats.timing, *preset)},
             {"hazards", hazards},
             {"notes", resolved.notes},
+            {"printf", printfJson(result)},
+            {"printf_dropped", result.printfDropped},
+            {"assert_failures", result.assertFailures},
             {"matches_gold", gold.available ? nlohmann::json(gold.matches) : nlohmann::json(nullptr)},
             {"gold_detail", goldNote.empty() ? gold.detail : goldNote},
             {"lines", linesJson(stats.perSourceLine(*module, *function))},
@@ -317,6 +328,24 @@ int runSim(const SimOptions& options, std::ostream& out, std::ostream& err)
                 << " (warp " << hazard.warp << " lane " << hazard.lane << "): " << hazard.message
                 << (hazard.occurrences > 1 ? " [" + withThousands(static_cast<std::int64_t>(hazard.occurrences)) + " times]" : "")
                 << "\n";
+        if (!result.printfLines.empty() || result.printfDropped > 0) {
+            out << "  printf              " << withThousands(static_cast<std::int64_t>(result.printfLines.size())) << " line"
+                << (result.printfLines.size() == 1 ? "" : "s")
+                << " (by block; the GPU does not define the order between threads)";
+            if (result.printfDropped > 0)
+                out << ", " << withThousands(static_cast<std::int64_t>(result.printfDropped))
+                    << " more past the 1 MB printf buffer";
+            out << "\n";
+            for (const sim::PrintfLine& line : result.printfLines) {
+                std::string text = line.text;
+                if (text.ends_with('\n'))
+                    text.pop_back();
+                for (std::size_t at = text.find('\n'); at != std::string::npos; at = text.find('\n', at + 1))
+                    text.replace(at, 1, "\n      ");
+                out << "    block " << launch::formatDim3(line.block) << " thread " << launch::formatDim3(line.thread) << ": "
+                    << text << "\n";
+            }
+        }
         if (gold.available)
             out << "  gold reference      " << (gold.matches ? "matches" : "DIFFERS") << ": " << gold.detail << "\n";
         else if (!goldNote.empty())
@@ -325,6 +354,11 @@ int runSim(const SimOptions& options, std::ostream& out, std::ostream& err)
     }
     if (result.status != sim::SimStatus::Completed) {
         err << "warpscope sim: " << result.statusMessage << "\n";
+        return 1;
+    }
+    if (result.assertFailures > 0) { // the GPU stops the kernel with cudaErrorAssert
+        err << "warpscope sim: assert() failed in " << withThousands(static_cast<std::int64_t>(result.assertFailures))
+            << " thread" << (result.assertFailures == 1 ? "" : "s") << " (the messages are in the printf output)\n";
         return 1;
     }
     if (gold.available && !gold.matches) {

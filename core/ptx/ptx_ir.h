@@ -177,11 +177,28 @@ struct Instruction {
     bool isMemory() const { return op == Op::Ld || op == Op::St || op == Op::Atom || op == Op::Red; }
 };
 
+// Functions the simulator provides itself instead of a body in the module.
+enum class Builtin : std::uint8_t { None, Vprintf, AssertFail };
+
 // call{.uni} (results), callee, (arguments): the .param variables (or values) passed each way.
 struct CallSite {
     std::string callee;
     std::vector<Operand> results;   // Symbol operands: the caller's .param variables receiving return values
     std::vector<Operand> arguments; // Symbol operands (.param variables), registers or immediates
+    std::int32_t region = -1;       // in a kernel: the callee's FunctionRegion (-1 for a builtin)
+    Builtin builtin = Builtin::None; // vprintf (printf), __assertfail (assert)
+};
+
+// A kernel that calls device functions carries a copy of each function it can reach after its own
+// instructions (each once, not inlined per call): region 0 is the kernel's own code. Registers,
+// variables and labels of a copy are the kernel's (names prefixed "function::"); each call runs in
+// a new frame of the thread's local memory (the simulator's call stack, core/sim/README.md).
+struct FunctionRegion {
+    std::string name;
+    std::int32_t first = 0, end = 0;         // its instructions: [first, end)
+    std::int32_t firstRegister = 0, registerCount = 0;
+    std::uint64_t frameBytes = 0;            // per thread: its .local variables and frame .params
+    std::vector<std::int32_t> params, returnParams; // indices into the kernel's symbols
 };
 
 struct RegisterInfo {
@@ -245,6 +262,8 @@ struct Function {
     std::int32_t ptxLine = 0;
     std::vector<std::int32_t> returnParams; // .func return values (indices into symbols), in order
     std::vector<CallSite> calls;            // Instruction::call indexes this
+    std::vector<FunctionRegion> regions;    // a kernel that calls functions: itself, then each callee
+    bool recursive = false;                 // a call chain reaches a function already on it
     std::vector<std::string> callees;       // functions its call instructions name, each once
     std::vector<UnsupportedConstruct> unsupported; // in this body, in PTX order
 };

@@ -3,6 +3,7 @@
 // the end of their line.
 #include "ptx/ptx_parser.h"
 
+#include "ptx/call_linking.h"
 #include "ptx/cfg.h"
 #include "ptx/contraction.h"
 #include "ptx/ptx_error.h"
@@ -37,6 +38,7 @@ public:
             parseModuleStatement();
         for (Function& function : m_module.functions)
             finishFunction(function);
+        linkCalls(m_module);
         return std::move(m_module);
     }
 
@@ -649,7 +651,6 @@ private:
             decodeOpcode(opcode, instruction);
             if (instruction.op == Op::Call) {
                 parseCall(function, instruction);
-                recordUnsupported(std::string(opcode) + " " + function.calls.back().callee, "call", instruction.ptxLine);
             } else if (!accept(";")) {
                 do {
                     if (instruction.operandCount == instruction.operands.size())

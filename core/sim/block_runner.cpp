@@ -181,8 +181,17 @@ void BlockRunner::step(WarpState& warp)
         executeBranch(warp, instruction, active, mask, counters);
         break;
     case ptx::Op::Ret:
+        if (!warp.frames.empty())
+            executeReturn(warp, mask); // from a device function
+        else
+            executeExit(warp, mask);
+        break;
     case ptx::Op::Exit:
         executeExit(warp, mask);
+        unwindFinishedCalls(warp);
+        break;
+    case ptx::Op::Call:
+        executeCall(warp, instruction, mask);
         break;
     case ptx::Op::BarSync:
         if (mask == 0 && instruction.guard >= 0)

@@ -8,6 +8,7 @@
 #include "launch/launch_geometry.h"
 #include "ptx/ptx_ir.h"
 #include "sim/block_recording.h"
+#include "sim/device_printf.h"
 #include "sim/global_memory.h"
 #include "sim/hazards.h"
 #include "sim/sim_stats.h"
@@ -50,7 +51,25 @@ struct LaunchContext {
     const TraceRequest* traceRequest = nullptr;
     std::int64_t recordBlock = -1;                     // linear block to record for stepping, -1 for none
     BlockRecordingLimits recordLimits;
+    std::uint64_t printfBytes = 1 << 20;               // printf output one runner keeps (SimOptions)
 };
+
+// A device-function call in progress (ptx::FunctionRegion): where the callee's entries start on the
+// warp's stack, its frame in each lane's local memory, and what to restore when it returns.
+struct CallFrame {
+    std::int32_t region = 0;           // the callee
+    std::int32_t callerRegion = 0;
+    std::int32_t call = -1;            // the call site (Function::calls)
+    std::size_t stackIndex = 0;        // the callee's first entry on WarpState::stack
+    std::uint64_t frameBase = 0;       // the callee's frame: local-memory offset in each lane
+    std::uint64_t callerFrameBase = 0;
+    std::uint32_t lanes = 0;           // the lanes that made the call
+    std::vector<std::uint64_t> savedRegisters; // recursion: the callee's registers in the outer activation
+};
+
+// Reconvergence pc of a callee's first stack entry: the function's end, as for a kernel's own entry
+// (StackEntry: -1); the entry ends when its lanes return.
+inline constexpr std::int32_t kReturnsFromCall = -1;
 
 struct WarpState {
     std::int32_t index = 0;          // warp within the block
@@ -63,7 +82,11 @@ struct WarpState {
     std::uint64_t* regs = nullptr;   // registers x 32 lanes
     std::uint8_t* local = nullptr;   // 32 x localBytes
     LaneValues tid[3];               // threadIdx per lane
+    std::vector<CallFrame> frames;   // device-function calls in progress, innermost last
+    std::uint64_t frameBase = 0;     // the running function's frame in local memory
+    std::int32_t region = 0;         // the running function (Function::regions), 0 = the kernel
 };
+
 
 // Per shared word: who last wrote it and read it, in which barrier interval, for race detection.
 struct SharedWordState {
@@ -91,6 +114,9 @@ public:
 
     KernelStats& stats() { return m_stats; }
     Trace& trace() { return m_trace; }
+    std::vector<PrintfLine>& printfLines() { return m_printf; }
+    std::uint64_t printfDropped() const { return m_printfDropped; } // lines past LaunchContext::printfBytes
+    std::uint64_t assertFailures() const { return m_assertFailures; } // threads whose assert() failed
 
     // The timing model's input: what each warp issued. Off by default.
     void setLogging(bool logging) { m_logging = logging; }
@@ -155,6 +181,18 @@ private:
     void executeBranch(WarpState& warp, const ptx::Instruction& instruction, std::uint32_t active,
                        std::uint32_t taken, InstructionCounters& counters);
     void executeExit(WarpState& warp, std::uint32_t exiting);
+
+    // exec_call.cpp: device-function calls, printf, assert
+    void executeCall(WarpState& warp, const ptx::Instruction& instruction, std::uint32_t mask);
+    void executeReturn(WarpState& warp, std::uint32_t returning);
+    void finishCall(WarpState& warp);
+    void unwindFinishedCalls(WarpState& warp);
+    void executePrintf(WarpState& warp, const ptx::CallSite& call, std::uint32_t mask);
+    void executeAssertFail(WarpState& warp, const ptx::CallSite& call, std::uint32_t mask);
+    std::uint64_t callArgument(const WarpState& warp, const ptx::CallSite& call, std::size_t index, std::uint32_t lane) const;
+    bool readDeviceMemory(const WarpState& warp, std::uint32_t lane, std::uint64_t address, void* out, std::size_t bytes) const;
+    std::string readDeviceString(const WarpState& warp, std::uint32_t lane, std::uint64_t address) const;
+    void addPrintfLine(const WarpState& warp, std::uint32_t lane, std::string text);
     void executeBarrier(WarpState& warp, const ptx::Instruction& instruction, std::uint32_t active);
     void executeWarpSync(WarpState& warp, const ptx::Instruction& instruction, std::uint32_t active);
     void executeShuffle(WarpState& warp, const ptx::Instruction& instruction, std::uint32_t mask);
@@ -197,6 +235,10 @@ private:
     std::size_t m_stepStackSizeBefore = 0;
     std::int32_t m_stepAccess = -1;
     std::int32_t m_stepHazard = -1;
+    std::vector<PrintfLine> m_printf;
+    std::uint64_t m_printfBytes = 0;
+    std::uint64_t m_printfDropped = 0;
+    std::uint64_t m_assertFailures = 0;
 };
 
 } // namespace warpscope::sim

@@ -60,6 +60,8 @@ void BlockRunner::read(const WarpState& warp, const ptx::Operand& operand, LaneV
         std::uint64_t address = static_cast<std::uint64_t>(operand.offset);
         if (symbol.space == ptx::Space::Global || symbol.space == ptx::Space::Const)
             address += m_context.symbolAddress[static_cast<std::size_t>(operand.symbol)];
+        else if (symbol.space == ptx::Space::Local || symbol.frameParam)
+            address += warp.frameBase; // the running function's frame (exec_call.cpp)
         out.fill(address);
         return;
     }

@@ -94,6 +94,8 @@ void BlockRunner::executeBarrier(WarpState& warp, const ptx::Instruction& instru
         const StackEntry& entry = warp.stack[e];
         const std::uint32_t lanes = entry.mask & ~placed;
         placed |= lanes;
+        if (!warp.frames.empty() && e >= warp.frames.front().stackIndex)
+            continue; // inside a device function: a lane that returns comes back, it does not leave
         if (entry.pc >= 0 && entry.pc < static_cast<std::int32_t>(m_function.instructions.size()) &&
             m_function.blocks[static_cast<std::size_t>(m_function.blockOfInstruction[static_cast<std::size_t>(entry.pc)])].onlyLeaves)
             leaving |= lanes;

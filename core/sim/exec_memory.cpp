@@ -224,8 +224,10 @@ void BlockRunner::executeMemory(WarpState& warp, const ptx::Instruction& in, std
         const ptx::Symbol& symbol = m_function.symbols[static_cast<std::size_t>(address.symbol)];
         if (symbol.space == Space::Global || symbol.space == Space::Const)
             displacement += m_context.symbolAddress[static_cast<std::size_t>(address.symbol)];
+        else if (symbol.space == Space::Local || symbol.frameParam)
+            displacement += warp.frameBase; // the running function's frame (exec_call.cpp)
         if (space == Space::Generic)
-            space = symbol.space == Space::Const ? Space::Global : symbol.space;
+            space = symbol.frameParam ? Space::Local : symbol.space == Space::Const ? Space::Global : symbol.space;
     }
     if (space == Space::Const)
         space = Space::Global; // constants live in global allocations

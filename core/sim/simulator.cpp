@@ -180,6 +180,7 @@ SimResult simulate(LaunchRequest request, const std::atomic<bool>* cancel,
     context.cancel = cancel;
     context.recordBlock = request.options.recordBlock;
     context.recordLimits = request.options.recordLimits;
+    context.printfBytes = request.options.printfBytes;
     context.traceRequest = &request.options.trace;
     // The timing model hands out issue cycles for the traced blocks and the recorded one (which is
     // not traced: its steps hold the cycles).
@@ -342,6 +343,23 @@ SimResult simulate(LaunchRequest request, const std::atomic<bool>* cancel,
         result.trace.truncated = result.trace.truncated || trace.truncated;
         if (auto recording = runner->takeRecording())
             result.recording = std::move(recording);
+        for (PrintfLine& line : runner->printfLines())
+            result.printfLines.push_back(std::move(line));
+        result.printfDropped += runner->printfDropped();
+        result.assertFailures += runner->assertFailures();
+    }
+    // printf: by block (runners interleave SMs), each block's lines in the order its warps issued them;
+    // the buffer's size holds for the launch as a whole.
+    std::stable_sort(result.printfLines.begin(), result.printfLines.end(),
+                     [](const PrintfLine& a, const PrintfLine& b) { return a.linearBlock < b.linearBlock; });
+    std::uint64_t printed = 0;
+    for (std::size_t i = 0; i < result.printfLines.size(); ++i) {
+        printed += result.printfLines[i].text.size();
+        if (printed > request.options.printfBytes) {
+            result.printfDropped += result.printfLines.size() - i;
+            result.printfLines.resize(i);
+            break;
+        }
     }
     stats.blocksInGrid = blockCount;
     if (sampling && stats.blocksSimulated > 0) {

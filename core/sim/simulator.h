@@ -22,6 +22,7 @@
 #include "ptx/ptx_ir.h"
 #include "sim/global_memory.h"
 #include "sim/block_recording.h"
+#include "sim/device_printf.h"
 #include "sim/hazards.h"
 #include "sim/kernel_args.h"
 #include "sim/sim_stats.h"
@@ -60,6 +61,9 @@ struct SimOptions {
     // otherwise (a partial last block, data-dependent loops). No timing model, no recording and no
     // trace with a sample: they need every block of an SM. The outputs hold only the sample's writes.
     std::uint64_t sampleBlocks = 0;
+    // printf output kept, in bytes: the device's printf buffer (cudaLimitPrintfFifoSize, 1 MB by
+    // default, CUDA Runtime API); what does not fit is dropped and counted, as on the GPU.
+    std::uint64_t printfBytes = 1 << 20;
 };
 
 // The blocks a sample of `count` out of `blocks` runs: the first, the last, and the others evenly
@@ -89,6 +93,9 @@ struct SimResult {
     std::vector<std::uint64_t> bufferAddresses; // device address of each buffer argument (0 for scalars)
     Trace trace;
     std::shared_ptr<BlockRecording> recording; // SimOptions::recordBlock's steps, when asked for
+    std::vector<PrintfLine> printfLines;  // what the kernel's threads printed, by block, then in issue order
+    std::uint64_t printfDropped = 0;      // lines past SimOptions::printfBytes
+    std::uint64_t assertFailures = 0;     // threads whose assert() failed (they stopped there)
     double simSeconds = 0;
 };
 

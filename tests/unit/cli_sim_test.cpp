@@ -190,3 +190,22 @@ TEST(CliSim, TraceFileStartsWithItsFormatAndVersion)
     EXPECT_GT(nlohmann::json::parse(r.out)["trace_events"].get<int>(), 0);
     std::remove(path.c_str());
 }
+
+// printf in a kernel: each thread's line in the text report and in --json, by block.
+TEST(CliSim, PrintfLinesArePrintedPerThread)
+{
+    const std::string source = writeTemp("hello.cu", "extern \"C\" __global__ void hello(int n)\n"
+                                                     "{\n    printf(\"hi %d of %d\\n\", threadIdx.x, n);\n}\n");
+    const SimRun text = runWarpscope("sim " + source + " --grid 2 --block 2 --arg n=i32:7");
+    ASSERT_EQ(text.exitCode, 0) << text.err;
+    EXPECT_NE(text.out.find("printf              4 lines"), std::string::npos) << text.out;
+    EXPECT_NE(text.out.find("    block 1,0,0 thread 1,0,0: hi 1 of 7\n"), std::string::npos) << text.out;
+    const SimRun json = runWarpscope("sim " + source + " --grid 2 --block 2 --arg n=i32:7 --json");
+    ASSERT_EQ(json.exitCode, 0) << json.err;
+    const auto doc = nlohmann::json::parse(json.out);
+    ASSERT_EQ(doc["printf"].size(), 4u);
+    EXPECT_EQ(doc["printf"][2]["text"], "hi 0 of 7\n");
+    EXPECT_EQ(doc["printf"][2]["block"], nlohmann::json::array({1, 0, 0}));
+    EXPECT_EQ(doc["printf_dropped"], 0);
+    std::remove(source.c_str());
+}
