@@ -2,6 +2,7 @@
 
 #include "canvas/canvas_widget.h"
 #include "canvas/imgui_canvas.h"
+#include "common/validated_field.h"
 #include "execution/execution_panel.h"
 #include "links/view_link.h"
 #include "numerics/quant_config.h"
@@ -144,24 +145,37 @@ void MainWindow::buildCanvasArea()
     auto* fieldsLayout = new QHBoxLayout(m_launchFields);
     fieldsLayout->setContentsMargins(0, 0, 0, 0);
     barLayout->addWidget(m_launchFields);
-    auto addField = [&, fieldsLayout](const QString& label, const QString& tip) {
+    // Each field is checked as typed and marked under itself with its own range; the canvas keeps the
+    // last valid launch, and says so, until both are valid again (viz/common/validated_field.h).
+    auto addField = [&, fieldsLayout](const QString& label, const QString& name, const QString& tip,
+                                      viz::ValidatedField::Parser parser) {
         auto* caption = new QLabel(label, m_launchFields);
-        auto* field = new QLineEdit(m_launchFields);
-        field->setMinimumWidth(52);
-        field->setMaximumWidth(120);
+        auto* field = new viz::ValidatedField(name, std::move(parser), m_launchFields);
+        field->lineEdit()->setMinimumWidth(52);
+        field->lineEdit()->setMaximumWidth(120);
+        field->setShowsMessage(false); // too narrow for a sentence: the row under the bar says it
         field->setToolTip(tip);
-        caption->setBuddy(field);
+        caption->setBuddy(field->lineEdit());
         fieldsLayout->addWidget(caption);
         fieldsLayout->addWidget(field);
-        connect(field, &QLineEdit::editingFinished, this, &MainWindow::applyLaunchFields);
+        connect(field, &viz::ValidatedField::valueEdited, this, &MainWindow::applyLaunchFields);
+        connect(field, &viz::ValidatedField::validityChanged, this, &MainWindow::applyLaunchFields);
         return field;
     };
-    m_gridField = addField(QStringLiteral("&Grid"),
-                           QStringLiteral("gridDim as x, x,y or x,y,z (x up to 2^31-1, y and z up to 65535)"));
-    m_blockField = addField(QStringLiteral("&Block"),
+    m_gridField = addField(QStringLiteral("&Grid"), QStringLiteral("launchGrid"),
+                           QStringLiteral("gridDim as x, x,y or x,y,z (x up to 2^31-1, y and z up to 65535)"),
+                           [](const QString& text) { return launch::parseGridDim(text.toStdString(), "grid").x; });
+    m_blockField = addField(QStringLiteral("&Block"), QStringLiteral("launchBlock"),
                             QStringLiteral("blockDim as x, x,y or x,y,z (x, y up to 1024, z up to 64, "
-                                           "at most 1024 threads)"));
+                                           "at most 1024 threads)"),
+                            [](const QString& text) { return launch::parseBlockDim(text.toStdString(), "block").volume(); });
     layout->addWidget(bar);
+    m_launchStale = new QLabel(area);
+    m_launchStale->setObjectName(QStringLiteral("launchStale"));
+    m_launchStale->setWordWrap(true);
+    m_launchStale->setContentsMargins(8, 0, 8, 4);
+    m_launchStale->hide();
+    layout->addWidget(m_launchStale);
 
     m_centralStack = new QStackedWidget(area);
     m_canvasWidget = viz::createCanvasWidget(*m_canvas, m_centralStack);
@@ -394,8 +408,8 @@ void MainWindow::buildMenus()
             m_execution->focusLaunch();
             return;
         }
-        m_gridField->setFocus();
-        m_gridField->selectAll();
+        m_gridField->lineEdit()->setFocus();
+        m_gridField->lineEdit()->selectAll();
     });
     editLaunch->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
     view->addSeparator();
@@ -612,6 +626,7 @@ void MainWindow::setLaunch(const launch::LaunchShape& shape)
     m_launch = shape;
     m_gridField->setText(QString::fromStdString(launch::formatDim3(shape.grid)));
     m_blockField->setText(QString::fromStdString(launch::formatDim3(shape.block)));
+    m_launchStale->hide();
     m_hierarchy->setLaunch(shape);
     occupancy::OccupancyInput input = m_occupancy->inputs();
     if (input.threadsPerBlock != shape.threadsPerBlock()) {
@@ -625,16 +640,28 @@ void MainWindow::setLaunch(const launch::LaunchShape& shape)
 
 void MainWindow::applyLaunchFields()
 {
-    try {
-        launch::LaunchShape shape;
-        shape.grid = launch::parseGridDim(m_gridField->text().toStdString(), "grid");
-        shape.block = launch::parseBlockDim(m_blockField->text().toStdString(), "block");
-        showMessage(QString(), false);
-        if (shape != m_launch)
-            setLaunch(shape);
-    } catch (const InputError& error) {
-        showMessage(QString::fromStdString(error.what()), true);
+    // Each field shows its own error under itself; here only: apply when both are valid, else say that
+    // the canvas still shows the last valid launch.
+    if (!m_gridField->valid() || !m_blockField->valid()) {
+        QStringList lines;
+        for (const viz::ValidatedField* field : {m_gridField, m_blockField})
+            if (!field->valid())
+                lines << field->errorText();
+        lines << QStringLiteral("Not applied: the canvas shows the last valid launch, grid %1 × block %2.")
+                     .arg(QString::fromStdString(launch::formatDim3(m_launch.grid)),
+                          QString::fromStdString(launch::formatDim3(m_launch.block)));
+        m_launchStale->setText(lines.join(QLatin1Char('\n')));
+        const bool dark = palette().color(QPalette::Window).lightness() < 128;
+        m_launchStale->setStyleSheet(QStringLiteral("color: %1;").arg(dark ? QStringLiteral("#ff6b6b") : QStringLiteral("#c62828")));
+        m_launchStale->show();
+        return;
     }
+    m_launchStale->hide();
+    launch::LaunchShape shape;
+    shape.grid = launch::parseGridDim(m_gridField->text().toStdString(), "grid");
+    shape.block = launch::parseBlockDim(m_blockField->text().toStdString(), "block");
+    if (shape != m_launch)
+        setLaunch(shape);
 }
 
 void MainWindow::updatePlacement()

@@ -36,6 +36,7 @@ class ImGuiCanvas;
 class OccupancyPanel;
 class PlacementScene;
 class QuantPanel;
+class ValidatedField;
 class SparsityPanel;
 } // namespace warpscope::viz
 
@@ -135,8 +136,10 @@ private:
     QStackedWidget* m_centralStack = nullptr;
     QWidget* m_launchFields = nullptr;
     QTabBar* m_viewTabs = nullptr;
-    QLineEdit* m_gridField = nullptr;
-    QLineEdit* m_blockField = nullptr;
+    viz::ValidatedField* m_gridField = nullptr;   // checked as typed; a bad value is marked in place
+    viz::ValidatedField* m_blockField = nullptr;
+    QLabel* m_launchStale = nullptr;              // under the bar: each bad field's message, and that the
+                                                  // canvas shows the last valid launch
     QListWidget* m_lessonList = nullptr;
     QTextBrowser* m_lessonView = nullptr;
     QLabel* m_messageBanner = nullptr;

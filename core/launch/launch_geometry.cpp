@@ -75,6 +75,12 @@ Dim3 parseIndex(std::string_view text, std::string_view what, const Dim3& extent
 
 Dim3 parseDim3(std::string_view text, std::string_view what)
 {
+    const std::int64_t any[3] = {LaunchLimits::maxGridX, LaunchLimits::maxGridX, LaunchLimits::maxGridX};
+    return parseDim3(text, what, any);
+}
+
+Dim3 parseDim3(std::string_view text, std::string_view what, const std::int64_t (&axisMax)[3])
+{
     const std::vector<std::string_view> parts = commaParts(text);
     if (parts.size() > 3)
         throw InputError(std::string(what) + ": '" + std::string(text) +
@@ -82,7 +88,8 @@ Dim3 parseDim3(std::string_view text, std::string_view what)
     const char* axes[] = {".x", ".y", ".z"};
     std::int64_t values[3] = {1, 1, 1};
     for (std::size_t i = 0; i < parts.size(); ++i)
-        values[i] = parseInteger(parts[i], std::string(what) + axes[i], 1, LaunchLimits::maxGridX);
+        values[i] = parseInteger(parts[i], parts.size() == 1 ? std::string(what) : std::string(what) + axes[i], 1,
+                                 axisMax[i]);
     return Dim3{values[0], values[1], values[2]};
 }
 
@@ -91,7 +98,12 @@ Dim3 parseBlockDim(std::string_view text, std::string_view what)
     const std::string label(what);
     if (text.find(',') == std::string_view::npos)
         return {parseInteger(text, label, 1, LaunchLimits::maxThreadsPerBlock), 1, 1};
-    const Dim3 block = parseDim3(text, what);
+    const std::int64_t axisMax[3] = {LaunchLimits::maxBlockXY, LaunchLimits::maxBlockXY, LaunchLimits::maxBlockZ};
+    const Dim3 block = parseDim3(text, what, axisMax);
+    if (block.volume() > LaunchLimits::maxThreadsPerBlock)
+        throw InputError(label + ": " + formatDim3(block) + " has " + std::to_string(block.volume()) +
+                         " threads (allowed: at most " + std::to_string(LaunchLimits::maxThreadsPerBlock) +
+                         " threads per block)");
     try {
         validateLaunch({{1, 1, 1}, block});
     } catch (const InputError& error) {
@@ -102,7 +114,8 @@ Dim3 parseBlockDim(std::string_view text, std::string_view what)
 
 Dim3 parseGridDim(std::string_view text, std::string_view what)
 {
-    const Dim3 grid = parseDim3(text, what);
+    const std::int64_t axisMax[3] = {LaunchLimits::maxGridX, LaunchLimits::maxGridYZ, LaunchLimits::maxGridYZ};
+    const Dim3 grid = parseDim3(text, what, axisMax);
     try {
         validateLaunch({grid, {1, 1, 1}});
     } catch (const InputError& error) {

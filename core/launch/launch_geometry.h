@@ -49,6 +49,8 @@ void validateLaunch(const LaunchShape& shape);
 
 // "4,2" / "96" / "8,8,4" -> Dim3; missing components are 1. Throws InputError.
 Dim3 parseDim3(std::string_view text, std::string_view what);
+// The same with each axis checked against its own maximum, so a message quotes the field's range.
+Dim3 parseDim3(std::string_view text, std::string_view what, const std::int64_t (&axisMax)[3]);
 std::string formatDim3(const Dim3& dim); // "4,2" (trailing 1s dropped), "1" for 1,1,1
 std::string formatIndex(const Dim3& index); // "(1, 0, 0)": a blockIdx or threadIdx, every component
 // "1,2" -> (1, 2, 0): a blockIdx or threadIdx of one to three components, missing ones 0, each

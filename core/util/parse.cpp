@@ -82,13 +82,17 @@ std::size_t parseByteSize(std::string_view text, std::string_view what, std::siz
     if (!clean.empty() && (clean.back() == 'K' || clean.back() == 'k')) {
         multiplier = 1024;
         clean.pop_back();
+    } else if (!clean.empty() && (clean.back() == 'M' || clean.back() == 'm')) {
+        multiplier = 1024 * 1024;
+        clean.pop_back();
     }
     const std::string label = std::string(what);
     std::int64_t value = 0;
     const auto [ptr, ec] = std::from_chars(clean.data(), clean.data() + clean.size(), value);
     if (clean.empty() || ec != std::errc() || ptr != clean.data() + clean.size())
         throw InputError(label + ": '" + std::string(text) +
-                         "' is not a byte size (bytes, or KiB with a K suffix such as 48K)");
+                         "' is not a byte size (bytes, or KiB with a K suffix such as 48K, MiB with M; allowed: 0.." +
+                         std::to_string(max) + " bytes = " + formatBytes(max) + ")");
     if (value < 0 || static_cast<std::size_t>(value) > max / static_cast<std::size_t>(multiplier))
         throw InputError(label + ": " + std::string(text) + " is out of range (allowed: 0.." +
                          std::to_string(max) + " bytes = " + formatBytes(max) + ")");

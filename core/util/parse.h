@@ -16,7 +16,7 @@ std::int64_t parseInteger(std::string_view text, std::string_view what, std::int
 // spaces are ignored. Errors read "WHAT: 'x' is not a number (...)" ("'x' is not ..." without WHAT).
 double parseReal(std::string_view text, std::string_view what);
 
-// Parses a byte count: "49152", "48K" or "48k" (K = 1024 bytes), in [0, max].
+// Parses a byte count: "49152", "48K" or "48k" (K = 1024 bytes), "1M" (M = 1024 K), in [0, max].
 std::size_t parseByteSize(std::string_view text, std::string_view what, std::size_t max);
 
 // Counts that can pass 2^63: the threads of the largest launch CUDA allows

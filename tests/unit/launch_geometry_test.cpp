@@ -83,6 +83,43 @@ TEST(LaunchGeometry, ValidatesCudaLimits)
     }
 }
 
+TEST(LaunchGeometry, DimensionErrorsQuoteTheirOwnRange)
+{
+    // Garbage in a block component names the block's range (1..1024, z 1..64), never the grid's 2^31 - 1.
+    const auto messageOf = [](auto parse, const char* text, const char* what) {
+        try {
+            parse(text, what);
+        } catch (const InputError& error) {
+            return std::string(error.what());
+        }
+        return std::string("accepted");
+    };
+    EXPECT_EQ(messageOf(parseBlockDim, "abc,2", "block"), "block.x: 'abc' is not an integer (allowed: 1..1024)");
+    EXPECT_EQ(messageOf(parseBlockDim, "2,2000", "block"), "block.y: 2000 is out of range (allowed: 1..1024)");
+    EXPECT_EQ(messageOf(parseBlockDim, "1,1,65", "block"), "block.z: 65 is out of range (allowed: 1..64)");
+    EXPECT_EQ(messageOf(parseBlockDim, "abc", "block"), "block: 'abc' is not an integer (allowed: 1..1024)");
+    EXPECT_EQ(messageOf(parseBlockDim, "64,32", "block"), "block: 64,32 has 2048 threads (allowed: at most 1024 threads per block)");
+    EXPECT_EQ(messageOf(parseGridDim, "4,70000", "grid"), "grid.y: 70000 is out of range (allowed: 1..65535)");
+    EXPECT_EQ(messageOf(parseGridDim, "x", "grid"), "grid: 'x' is not an integer (allowed: 1..2147483647)");
+    EXPECT_EQ(parseBlockDim("16,16", "block"), (Dim3{16, 16, 1}));
+    EXPECT_EQ(parseGridDim("2147483647,65535,65535", "grid"), (Dim3{2147483647, 65535, 65535}));
+}
+
+TEST(LaunchGeometry, ByteSizesTakeKAndM)
+{
+    EXPECT_EQ(parseByteSize("32K", "static", 48 * 1024), 32768u);
+    EXPECT_EQ(parseByteSize("32k", "static", 48 * 1024), 32768u);
+    EXPECT_EQ(parseByteSize("1M", "n", 2 * 1024 * 1024), 1048576u);
+    try {
+        parseByteSize("64K", "static shared memory", 48 * 1024);
+        FAIL() << "64K accepted";
+    } catch (const InputError& error) {
+        EXPECT_STREQ(error.what(), "static shared memory: 64K is out of range (allowed: 0..49152 bytes = 48 KB)");
+    }
+    EXPECT_THROW(parseByteSize("1M", "dynamic", 227 * 1024), InputError);
+    EXPECT_THROW(parseByteSize("12KB", "static", 48 * 1024), InputError);
+}
+
 TEST(LaunchGeometry, ParsesDim3)
 {
     EXPECT_EQ(parseDim3("96", "block"), (Dim3{96, 1, 1}));

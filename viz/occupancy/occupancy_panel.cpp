@@ -1,5 +1,6 @@
 #include "occupancy/occupancy_panel.h"
 #include "common/plot_style.h"
+#include "common/validated_field.h"
 
 #include "gpu/gpu_preset.h"
 #include "util/input_error.h"
@@ -16,7 +17,6 @@
 #include <QMouseEvent>
 #include <QScrollArea>
 #include <QSignalBlocker>
-#include <QSpinBox>
 #include <QTimer>
 #include <QToolTip>
 #include <QVBoxLayout>
@@ -67,30 +67,27 @@ QString sweepKey(const QString& arch, const OccupancyInput& input)
                                     input.carveoutPercent, input.barriersPerBlock);
 }
 
-// A spin box whose arrows move to the next multiple of the single step (100 -> 128 with step 32),
-// while any value in range can still be typed.
-class SnappingSpinBox : public QSpinBox {
-public:
-    using QSpinBox::QSpinBox;
-    void stepBy(int steps) override
-    {
-        const int step = std::max(1, singleStep());
-        const int current = value();
-        const int base = steps > 0 ? current / step : (current + step - 1) / step;
-        setValue(std::clamp((base + steps) * step, minimum(), maximum()));
-    }
-};
-
-QSpinBox* makeSpinBox(QSpinBox* spin, int minimum, int maximum, int step, const QString& suffix,
-                      const QString& toolTip = {})
+// How a byte field shows a value: "32K" for whole KiB (as links write them), else the bytes.
+QString bytesText(std::int64_t bytes)
 {
-    spin->setRange(minimum, maximum);
-    spin->setSingleStep(step);
-    spin->setSuffix(suffix);
-    spin->setGroupSeparatorShown(true);
-    spin->setAccelerated(true);
-    spin->setToolTip(toolTip);
-    return spin;
+    return bytes > 0 && bytes % 1024 == 0 ? QString::number(bytes / 1024) + QStringLiteral("K") : QString::number(bytes);
+}
+
+QString carveoutText(std::int64_t percent) { return percent < 0 ? QStringLiteral("default") : QString::number(percent); }
+
+// "default" or -1 (the driver's choice), or a percentage 0..100.
+std::int64_t parseCarveout(const QString& text)
+{
+    if (text.trimmed().compare(QStringLiteral("default"), Qt::CaseInsensitive) == 0)
+        return -1;
+    try {
+        return parseInteger(text.toStdString(), "carveout", -1, 100);
+    } catch (const InputError& error) {
+        std::string message = error.what();
+        if (const auto at = message.find("allowed: -1..100"); at != std::string::npos)
+            message.replace(at, 16, "allowed: default (or -1), 0..100 %");
+        throw InputError(message);
+    }
 }
 
 QColor errorColor(const QPalette& palette)
@@ -218,43 +215,49 @@ QWidget* OccupancyPanel::buildControls()
     m_presetCombo->setToolTip(tr("GPU preset: the per-architecture limits (warps, blocks, registers and "
                                  "shared memory per SM) that the occupancy calculator uses."));
 
-    // Maxima and the tooltips that quote them follow the preset (applyPresetLimits).
-    m_blockSpin = makeSpinBox(new SnappingSpinBox, 1, 1024, 32, {});
-    m_registersSpin = makeSpinBox(new QSpinBox, 1, 255, 1, {});
-    m_staticSharedSpin = makeSpinBox(new SnappingSpinBox, 0, 48 * 1024, 1024, tr(" B"));
-    m_dynamicSharedSpin = makeSpinBox(new SnappingSpinBox, 0, 48 * 1024, 1024, tr(" B"));
-    m_carveoutSpin = makeSpinBox(
-        new QSpinBox, -1, 100, 1, tr(" %"),
+    // Ranges and the tooltips that quote them follow the preset (applyPresetLimits). Every field is
+    // checked as typed; a bad value is marked under it, never clamped or cut (viz/common/validated_field.h).
+    const auto integer = [](const char* what, std::int64_t low, std::int64_t high) {
+        return [what, low, high](const QString& text) { return parseInteger(text.toStdString(), what, low, high); };
+    };
+    m_blockField = new ValidatedField(QStringLiteral("occupancyBlock"), integer("block size", 1, 1024));
+    m_registersField = new ValidatedField(QStringLiteral("occupancyRegisters"), integer("registers per thread", 1, 255));
+    m_staticSharedField = new ValidatedField(QStringLiteral("occupancyStaticShared"), {});
+    m_dynamicSharedField = new ValidatedField(QStringLiteral("occupancyDynamicShared"), {});
+    m_carveoutField = new ValidatedField(QStringLiteral("occupancyCarveout"), parseCarveout);
+    m_barriersField = new ValidatedField(QStringLiteral("occupancyBarriers"), integer("barriers per block", 0, 16));
+    m_staticSharedField->setFormatter(bytesText);
+    m_dynamicSharedField->setFormatter(bytesText);
+    m_carveoutField->setFormatter(carveoutText);
+    m_registersField->setStepping(1, 1, 255);
+    m_carveoutField->setStepping(1, -1, 100);
+    m_barriersField->setStepping(1, 0, 16);
+    m_staticSharedField->lineEdit()->setPlaceholderText(tr("bytes, or 32K"));
+    m_dynamicSharedField->lineEdit()->setPlaceholderText(tr("bytes, or 32K"));
+    m_registersField->setToolTip(tr("Registers per thread, as ptxas reports them (-Xptxas -v). Up/Down step by 1. "
+                                    "Allowed: 1..255."));
+    m_carveoutField->setToolTip(
         tr("Preferred shared memory carveout (cudaFuncAttributePreferredSharedMemoryCarveout): the share "
-           "of the SM's unified L1/shared storage used as shared memory. Allowed: default (-1) or 0..100 %."));
-    m_carveoutSpin->setSpecialValueText(tr("default"));
-    m_barriersSpin = makeSpinBox(
-        new QSpinBox, 0, 16, 1, {},
+           "of the SM's unified L1/shared storage used as shared memory. Allowed: default (or -1), 0..100 %."));
+    m_barriersField->setToolTip(
         tr("Block barriers the kernel uses (__syncthreads is barrier 0). cuda_occupancy.h limits blocks "
            "by barriers from compute capability 9.0. Allowed: 0..16."));
 
     connect(m_presetCombo, &QComboBox::currentIndexChanged, this, [this] {
         m_arch = m_presetCombo->currentData().toString();
+        // New ranges: each field is checked again against them and marked if it no longer fits; the
+        // values are never clamped to the new maxima.
         applyPresetLimits();
-        // A new preset can lower a maximum; adopt what the clamped fields now show.
-        m_input.threadsPerBlock = m_blockSpin->value();
-        m_input.registersPerThread = m_registersSpin->value();
-        m_input.staticSharedBytes = static_cast<std::size_t>(m_staticSharedSpin->value());
-        m_input.dynamicSharedBytes = static_cast<std::size_t>(m_dynamicSharedSpin->value());
-        recompute();
+        fieldsEdited();
     });
-    const auto bind = [this](QSpinBox* spin, auto field) {
-        connect(spin, &QSpinBox::valueChanged, this, [this, field](int value) {
-            m_input.*field = static_cast<std::remove_reference_t<decltype(m_input.*field)>>(value);
-            recompute();
+    for (ValidatedField* field : {m_blockField, m_registersField, m_staticSharedField, m_dynamicSharedField,
+                                  m_carveoutField, m_barriersField}) {
+        connect(field, &ValidatedField::valueEdited, this, &OccupancyPanel::fieldsEdited);
+        connect(field, &ValidatedField::validityChanged, this, [this](bool valid) {
+            if (!valid)
+                setStale(true);
         });
-    };
-    bind(m_blockSpin, &OccupancyInput::threadsPerBlock);
-    bind(m_registersSpin, &OccupancyInput::registersPerThread);
-    bind(m_staticSharedSpin, &OccupancyInput::staticSharedBytes);
-    bind(m_dynamicSharedSpin, &OccupancyInput::dynamicSharedBytes);
-    bind(m_carveoutSpin, &OccupancyInput::carveoutPercent);
-    bind(m_barriersSpin, &OccupancyInput::barriersPerBlock);
+    }
 
     auto* controls = new QWidget;
     auto* layout = new QVBoxLayout(controls);
@@ -265,13 +268,13 @@ QWidget* OccupancyPanel::buildControls()
 
     auto* columns = new QHBoxLayout;
     auto* launchForm = new QFormLayout;
-    launchForm->addRow(tr("Block size"), m_blockSpin);
-    launchForm->addRow(tr("Registers / thread"), m_registersSpin);
-    launchForm->addRow(tr("Barriers / block"), m_barriersSpin);
+    launchForm->addRow(tr("Block size"), m_blockField);
+    launchForm->addRow(tr("Registers / thread"), m_registersField);
+    launchForm->addRow(tr("Barriers / block"), m_barriersField);
     auto* sharedForm = new QFormLayout;
-    sharedForm->addRow(tr("Static shared"), m_staticSharedSpin);
-    sharedForm->addRow(tr("Dynamic shared"), m_dynamicSharedSpin);
-    sharedForm->addRow(tr("Carveout"), m_carveoutSpin);
+    sharedForm->addRow(tr("Static shared"), m_staticSharedField);
+    sharedForm->addRow(tr("Dynamic shared"), m_dynamicSharedField);
+    sharedForm->addRow(tr("Carveout (%)"), m_carveoutField);
     for (QFormLayout* form : {presetForm, launchForm, sharedForm})
         form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     columns->addLayout(launchForm, 1);
@@ -299,6 +302,9 @@ QWidget* OccupancyPanel::buildResultArea()
         return label;
     };
     m_errorLabel = makeLabel(false);
+    m_staleLabel = makeLabel(true);
+    m_staleLabel->setObjectName(QStringLiteral("occupancyStale"));
+    m_staleLabel->hide();
     m_summaryLabel = makeLabel(true);
     m_limitedByLabel = makeLabel(true);
     m_lanesLabel = makeLabel(false);
@@ -326,6 +332,7 @@ QWidget* OccupancyPanel::buildResultArea()
     grid->setColumnStretch(2, 1);
 
     layout->addWidget(m_errorLabel);
+    layout->addWidget(m_staleLabel);
     layout->addWidget(m_summaryLabel);
     layout->addWidget(m_limitedByLabel);
     layout->addWidget(m_lanesLabel);
@@ -356,14 +363,16 @@ QWidget* OccupancyPanel::buildPlots()
     initHeatmap();
 
     // Clicking a point of the block size or registers plot sets that input.
-    const std::pair<SweepPlot*, QSpinBox*> clickable[] = {{&m_blockPlot, m_blockSpin},
-                                                          {&m_registersPlot, m_registersSpin}};
-    for (const auto& [clickedPlot, clickedSpin] : clickable)
+    const std::pair<SweepPlot*, ValidatedField*> clickable[] = {{&m_blockPlot, m_blockField},
+                                                                {&m_registersPlot, m_registersField}};
+    for (const auto& [clickedPlot, clickedField] : clickable)
         connect(clickedPlot->plot, &QCustomPlot::mousePress, this,
-                [sweep = clickedPlot, spin = clickedSpin](QMouseEvent* event) {
+                [this, sweep = clickedPlot, field = clickedField](QMouseEvent* event) {
                     const SweepPoint* point = pointUnderMouse(sweep->plot, sweep->points, sweep->xScale, event);
-                    if (event->button() == Qt::LeftButton && point != nullptr)
-                        spin->setValue(point->x);
+                    if (event->button() == Qt::LeftButton && point != nullptr) {
+                        field->setValue(point->x);
+                        fieldsEdited();
+                    }
                 });
     for (SweepPlot* sweep : {&m_blockPlot, &m_registersPlot, &m_sharedPlot})
         connect(sweep->plot, &QCustomPlot::mouseMove, this,
@@ -445,31 +454,44 @@ void OccupancyPanel::applyPresetLimits()
     const auto preset = currentPreset();
     if (!preset)
         return;
-    const QSignalBlocker blockBlocker(m_blockSpin);
-    const QSignalBlocker registersBlocker(m_registersSpin);
-    const QSignalBlocker staticBlocker(m_staticSharedSpin);
-    const QSignalBlocker dynamicBlocker(m_dynamicSharedSpin);
-    m_blockSpin->setMaximum(preset->maxThreadsPerBlock);
-    m_registersSpin->setMaximum(preset->maxRegistersPerThread);
-    m_staticSharedSpin->setMaximum(static_cast<int>(preset->sharedPerBlock));
-    m_dynamicSharedSpin->setMaximum(static_cast<int>(preset->sharedPerBlockOptin));
+    const auto maxThreads = static_cast<std::int64_t>(preset->maxThreadsPerBlock);
+    const auto maxRegisters = static_cast<std::int64_t>(preset->maxRegistersPerThread);
+    const std::size_t staticMax = preset->sharedPerBlock;
+    const std::size_t dynamicMax = preset->sharedPerBlockOptin;
+    m_blockField->setParser([maxThreads](const QString& text) {
+        return parseInteger(text.toStdString(), "block size", 1, maxThreads);
+    });
+    m_registersField->setParser([maxRegisters](const QString& text) {
+        return parseInteger(text.toStdString(), "registers per thread", 1, maxRegisters);
+    });
+    m_staticSharedField->setParser([staticMax](const QString& text) {
+        return static_cast<std::int64_t>(parseByteSize(text.toStdString(), "static shared memory", staticMax));
+    });
+    m_dynamicSharedField->setParser([dynamicMax](const QString& text) {
+        return static_cast<std::int64_t>(parseByteSize(text.toStdString(), "dynamic shared memory", dynamicMax));
+    });
+    m_blockField->setStepping(preset->warpSize, 1, maxThreads);
+    m_registersField->setStepping(1, 1, maxRegisters);
+    m_staticSharedField->setStepping(1024, 0, static_cast<std::int64_t>(staticMax));
+    m_dynamicSharedField->setStepping(1024, 0, static_cast<std::int64_t>(dynamicMax));
 
     const QString arch = toQString(preset->arch);
-    m_blockSpin->setToolTip(tr("Threads per block (blockDim.x * y * z). The arrows step by a warp (%1); "
-                               "any value can be typed. Allowed: 1..%2.")
-                                .arg(preset->warpSize)
-                                .arg(preset->maxThreadsPerBlock));
-    m_staticSharedSpin->setToolTip(
-        tr("Static shared memory per block (__shared__ arrays), in bytes. Allowed: 0..%1 (%2).")
-            .arg(QString::fromStdString(withThousands(static_cast<std::int64_t>(preset->sharedPerBlock))),
-                 QString::fromStdString(formatBytes(preset->sharedPerBlock))));
-    m_dynamicSharedSpin->setToolTip(
-        tr("Dynamic shared memory per block (the third <<<>>> launch argument), in bytes. Allowed: "
-           "0..%1 (%2, the opt-in limit of %3; static + dynamic above %4 needs "
+    m_blockField->setToolTip(tr("Threads per block (blockDim.x * y * z). Up/Down step by a warp (%1). "
+                                "Allowed: 1..%2.")
+                                 .arg(preset->warpSize)
+                                 .arg(preset->maxThreadsPerBlock));
+    m_staticSharedField->setToolTip(
+        tr("Static shared memory per block (__shared__ arrays): bytes, or KiB with K (32K), MiB with M. "
+           "Allowed: 0..%1 (%2).")
+            .arg(QString::fromStdString(withThousands(static_cast<std::int64_t>(staticMax))),
+                 QString::fromStdString(formatBytes(staticMax))));
+    m_dynamicSharedField->setToolTip(
+        tr("Dynamic shared memory per block (the third <<<>>> launch argument): bytes, or KiB with K (32K), "
+           "MiB with M. Allowed: 0..%1 (%2, the opt-in limit of %3; static + dynamic above %4 needs "
            "cudaFuncSetAttribute(MaxDynamicSharedMemorySize)).")
-            .arg(QString::fromStdString(withThousands(static_cast<std::int64_t>(preset->sharedPerBlockOptin))),
-                 QString::fromStdString(formatBytes(preset->sharedPerBlockOptin)), arch,
-                 QString::fromStdString(formatBytes(preset->sharedPerBlock))));
+            .arg(QString::fromStdString(withThousands(static_cast<std::int64_t>(dynamicMax))),
+                 QString::fromStdString(formatBytes(dynamicMax)), arch,
+                 QString::fromStdString(formatBytes(staticMax))));
 }
 
 void OccupancyPanel::syncControlsFromInput()
@@ -478,19 +500,47 @@ void OccupancyPanel::syncControlsFromInput()
     if (const int index = m_presetCombo->findData(m_arch); index >= 0)
         m_presetCombo->setCurrentIndex(index);
     applyPresetLimits();
-    const std::initializer_list<QSpinBox*> spins{m_blockSpin,         m_registersSpin, m_staticSharedSpin,
-                                                 m_dynamicSharedSpin, m_carveoutSpin,  m_barriersSpin};
-    for (QSpinBox* spin : spins)
-        spin->blockSignals(true);
-    // Out-of-range inputs show clamped here but stay as given in m_input, so the error names them.
-    m_blockSpin->setValue(m_input.threadsPerBlock);
-    m_registersSpin->setValue(m_input.registersPerThread);
-    m_staticSharedSpin->setValue(static_cast<int>(std::min<std::size_t>(m_input.staticSharedBytes, INT_MAX)));
-    m_dynamicSharedSpin->setValue(static_cast<int>(std::min<std::size_t>(m_input.dynamicSharedBytes, INT_MAX)));
-    m_carveoutSpin->setValue(m_input.carveoutPercent);
-    m_barriersSpin->setValue(m_input.barriersPerBlock);
-    for (QSpinBox* spin : spins)
-        spin->blockSignals(false);
+    // Values out of range show as given and are marked, so the message names them.
+    m_blockField->setValue(m_input.threadsPerBlock);
+    m_registersField->setValue(m_input.registersPerThread);
+    m_staticSharedField->setValue(static_cast<std::int64_t>(std::min<std::size_t>(m_input.staticSharedBytes, INT64_MAX)));
+    m_dynamicSharedField->setValue(static_cast<std::int64_t>(std::min<std::size_t>(m_input.dynamicSharedBytes, INT64_MAX)));
+    m_carveoutField->setValue(m_input.carveoutPercent);
+    m_barriersField->setValue(m_input.barriersPerBlock);
+}
+
+void OccupancyPanel::fieldsEdited()
+{
+    const ValidatedField* fields[] = {m_blockField,         m_registersField, m_staticSharedField,
+                                      m_dynamicSharedField, m_carveoutField,  m_barriersField};
+    for (const ValidatedField* field : fields)
+        if (!field->valid()) {
+            setStale(true);
+            return;
+        }
+    OccupancyInput input;
+    input.threadsPerBlock = static_cast<int>(*m_blockField->value());
+    input.registersPerThread = static_cast<int>(*m_registersField->value());
+    input.staticSharedBytes = static_cast<std::size_t>(*m_staticSharedField->value());
+    input.dynamicSharedBytes = static_cast<std::size_t>(*m_dynamicSharedField->value());
+    input.carveoutPercent = static_cast<int>(*m_carveoutField->value());
+    input.barriersPerBlock = static_cast<int>(*m_barriersField->value());
+    const auto preset = currentPreset();
+    if (preset) {
+        // A rule across fields (static + dynamic over the opt-in limit): marked on the dynamic field.
+        try {
+            occupancy::validateInput(*preset, input);
+            m_dynamicSharedField->setExternalError({});
+        } catch (const InputError& error) {
+            m_dynamicSharedField->setExternalError(QString::fromUtf8(error.what()));
+            setStale(true);
+            return;
+        }
+    }
+    if (input == m_input && m_result && !m_stale)
+        return;
+    m_input = input;
+    recompute();
 }
 
 void OccupancyPanel::recompute()
@@ -505,10 +555,15 @@ void OccupancyPanel::recompute()
     try {
         m_result = occupancy::computeOccupancy(*preset, m_input);
     } catch (const InputError& error) {
-        m_result.reset();
-        showError(QString::fromStdString(error.what()));
+        // Inputs set from outside (setInputs) that break a rule: the fields show them marked.
+        if (m_result) {
+            setStale(true);
+        } else {
+            showError(QString::fromStdString(error.what()));
+        }
         return;
     }
+    setStale(false);
     showResult();
     m_plotTimer->start();
     emit resultChanged(m_arch, *m_result);
@@ -572,6 +627,27 @@ void OccupancyPanel::showError(const QString& message)
 {
     m_errorLabel->setText(message);
     setResultVisible(false);
+}
+
+void OccupancyPanel::setStale(bool stale)
+{
+    m_stale = stale;
+    if (!stale || !m_result) {
+        m_staleLabel->hide();
+        return;
+    }
+    const OccupancyInput& in = m_input;
+    m_staleLabel->setText(tr("Not updated: a field above is invalid. The result and plots still show the last "
+                             "valid inputs (block %1, %2 registers, %3 static + %4 dynamic shared, carveout %5, "
+                             "%6 barriers).")
+                              .arg(in.threadsPerBlock)
+                              .arg(in.registersPerThread)
+                              .arg(QString::fromStdString(formatBytes(in.staticSharedBytes)),
+                                   QString::fromStdString(formatBytes(in.dynamicSharedBytes)),
+                                   carveoutText(in.carveoutPercent))
+                              .arg(in.barriersPerBlock));
+    m_staleLabel->setStyleSheet(QStringLiteral("color: %1;").arg(errorColor(palette()).name()));
+    m_staleLabel->show();
 }
 
 void OccupancyPanel::setResultVisible(bool visible)

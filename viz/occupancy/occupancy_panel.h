@@ -19,7 +19,6 @@ class QComboBox;
 class QEvent;
 class QLabel;
 class QMouseEvent;
-class QSpinBox;
 class QTimer;
 class QCustomPlot;
 class QCPGraph;
@@ -31,6 +30,8 @@ class QCPTextElement;
 
 namespace warpscope::viz {
 
+class ValidatedField;
+
 class OccupancyPanel : public QWidget {
     Q_OBJECT
 public:
@@ -41,10 +42,12 @@ public:
     void setInputs(const QString& arch, const occupancy::OccupancyInput& input);
     // The preset arch the inputs refer to, "sm_90".
     QString arch() const;
-    // The inputs the last recompute used.
+    // The inputs the last successful recompute used (the figure's), not a field's invalid text.
     occupancy::OccupancyInput inputs() const;
-    // The last successful result; nullopt while the inputs are invalid.
+    // The last successful result: while a field is invalid it stays, marked stale (stale()).
     const std::optional<occupancy::OccupancyResult>& result() const;
+    // True while a field holds an invalid value: the result and plots show inputs() instead.
+    bool stale() const { return m_stale; }
 
 signals:
     // After every recompute that succeeded (the placement view and the status bar listen).
@@ -87,9 +90,11 @@ private:
 
     void applyPresetLimits();
     void syncControlsFromInput();
+    void fieldsEdited(); // a field changed: recompute from the fields if every one is valid
     void recompute();
     void showResult();
     void showError(const QString& message);
+    void setStale(bool stale);
     void setResultVisible(bool visible);
     void rebuildPlots();
     void rebuildSweep(SweepPlot& sweep, const QString& key, double currentX, double currentY,
@@ -109,12 +114,14 @@ private:
     std::optional<occupancy::OccupancyResult> m_result;
 
     QComboBox* m_presetCombo = nullptr;
-    QSpinBox* m_blockSpin = nullptr;
-    QSpinBox* m_registersSpin = nullptr;
-    QSpinBox* m_staticSharedSpin = nullptr;
-    QSpinBox* m_dynamicSharedSpin = nullptr;
-    QSpinBox* m_carveoutSpin = nullptr;
-    QSpinBox* m_barriersSpin = nullptr;
+    ValidatedField* m_blockField = nullptr;
+    ValidatedField* m_registersField = nullptr;
+    ValidatedField* m_staticSharedField = nullptr;
+    ValidatedField* m_dynamicSharedField = nullptr;
+    ValidatedField* m_carveoutField = nullptr;
+    ValidatedField* m_barriersField = nullptr;
+    bool m_stale = false;
+    QLabel* m_staleLabel = nullptr;     // says the figure shows the last valid inputs, and which
 
     QLabel* m_summaryLabel = nullptr;
     QLabel* m_limitedByLabel = nullptr;

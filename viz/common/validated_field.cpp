@@ -1,0 +1,166 @@
+#include "common/validated_field.h"
+
+#include "util/input_error.h"
+
+#include <QEvent>
+#include <QKeyEvent>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPalette>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <exception>
+#include <utility>
+
+namespace warpscope::viz {
+namespace {
+
+QColor errorColor(const QPalette& palette)
+{
+    return palette.color(QPalette::Window).lightness() < 128 ? QColor(0xff, 0x6b, 0x6b) : QColor(0xc6, 0x28, 0x28);
+}
+
+} // namespace
+
+ValidatedField::ValidatedField(const QString& objectName, Parser parser, QWidget* parent)
+    : QWidget(parent), m_parser(std::move(parser))
+{
+    setObjectName(objectName);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(1);
+    m_edit = new QLineEdit(this);
+    m_edit->setObjectName(objectName + QStringLiteral("Edit"));
+    m_edit->installEventFilter(this);
+    m_message = new QLabel(this);
+    m_message->setObjectName(objectName + QStringLiteral("Message"));
+    m_message->setWordWrap(true);
+    m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_message->hide();
+    layout->addWidget(m_edit);
+    layout->addWidget(m_message);
+    setFocusProxy(m_edit);
+    connect(m_edit, &QLineEdit::textEdited, this, [this] { check(true); });
+}
+
+void ValidatedField::setStepping(std::int64_t step, std::int64_t minimum, std::int64_t maximum)
+{
+    m_step = std::max<std::int64_t>(1, step);
+    m_minimum = minimum;
+    m_maximum = maximum;
+}
+
+void ValidatedField::setParser(Parser parser)
+{
+    m_parser = std::move(parser);
+    check(false);
+}
+
+void ValidatedField::setValue(std::int64_t value)
+{
+    m_edit->setText(m_formatter ? m_formatter(value) : QString::number(value));
+    m_externalError.clear();
+    check(false);
+}
+
+void ValidatedField::setText(const QString& text)
+{
+    m_edit->setText(text);
+    m_externalError.clear();
+    check(false);
+}
+
+void ValidatedField::setTextAsTyped(const QString& text)
+{
+    m_edit->setText(text);
+    check(true);
+}
+
+void ValidatedField::setShowsMessage(bool shows)
+{
+    m_showsMessage = shows;
+    showState();
+}
+
+QString ValidatedField::text() const { return m_edit->text(); }
+
+QString ValidatedField::errorText() const { return m_parseError.isEmpty() ? m_externalError : m_parseError; }
+
+void ValidatedField::setExternalError(const QString& message)
+{
+    if (message == m_externalError)
+        return;
+    const bool wasValid = valid() && m_externalError.isEmpty();
+    m_externalError = message;
+    showState();
+    const bool nowValid = valid() && m_externalError.isEmpty();
+    if (wasValid != nowValid)
+        emit validityChanged(nowValid);
+}
+
+void ValidatedField::check(bool emitEdited)
+{
+    const bool wasValid = valid() && m_externalError.isEmpty();
+    const std::optional<std::int64_t> before = m_value;
+    try {
+        m_value = m_parser(m_edit->text());
+        m_parseError.clear();
+    } catch (const InputError& error) {
+        m_value.reset();
+        m_parseError = QString::fromUtf8(error.what());
+    }
+    // A new value may resolve a mark made elsewhere (the owner checks again and marks it if not).
+    if (m_value != before)
+        m_externalError.clear();
+    showState();
+    const bool nowValid = valid() && m_externalError.isEmpty();
+    if (wasValid != nowValid)
+        emit validityChanged(nowValid);
+    if (emitEdited && m_value)
+        emit valueEdited(*m_value);
+}
+
+void ValidatedField::showState()
+{
+    const QString message = errorText();
+    m_message->setText(message);
+    m_message->setVisible(m_showsMessage && !message.isEmpty());
+    const QColor color = errorColor(palette());
+    m_message->setStyleSheet(QStringLiteral("color: %1;").arg(color.name()));
+    m_edit->setStyleSheet(message.isEmpty() ? QString()
+                                            : QStringLiteral("QLineEdit { border: 2px solid %1; border-radius: 2px; }")
+                                                  .arg(color.name()));
+    m_edit->setToolTip(message.isEmpty() ? toolTip() : message);
+    m_edit->setAccessibleDescription(message);
+}
+
+bool ValidatedField::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_edit && event->type() == QEvent::KeyPress && m_maximum > m_minimum) {
+        const auto* key = static_cast<QKeyEvent*>(event);
+        const int direction = key->key() == Qt::Key_Up ? 1 : key->key() == Qt::Key_Down ? -1 : 0;
+        if (direction != 0 && m_value) {
+            // To the next multiple of the step (100 -> 128 with step 32), inside the range: an explicit
+            // request, unlike typing, so it may move the value.
+            const std::int64_t current = std::clamp(*m_value, m_minimum, m_maximum);
+            const std::int64_t base = direction > 0 ? current / m_step : (current + m_step - 1) / m_step;
+            const std::int64_t next = std::clamp((base + direction) * m_step, m_minimum, m_maximum);
+            if (next != *m_value) {
+                m_edit->setText(m_formatter ? m_formatter(next) : QString::number(next));
+                check(true);
+            }
+            return true;
+        }
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
+void ValidatedField::changeEvent(QEvent* event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange && m_message != nullptr)
+        showState();
+}
+
+} // namespace warpscope::viz

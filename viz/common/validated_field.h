@@ -1,0 +1,79 @@
+// One way to handle typed input in every launch and explorer field: the text is checked as it is
+// typed by the field's own parser (the same one the links and the command line use), a bad value is
+// marked in place with the parser's message, which names the field's own range, and nothing the user
+// typed is ever truncated, clamped or rewritten. Up/Down step a valid value by the field's step.
+#pragma once
+
+#include <QString>
+#include <QWidget>
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+
+class QLabel;
+class QLineEdit;
+
+namespace warpscope::viz {
+
+class ValidatedField : public QWidget {
+    Q_OBJECT
+public:
+    // Reads the text or throws InputError with the message shown under the field.
+    using Parser = std::function<std::int64_t(const QString& text)>;
+    // Writes a value as the field shows it ("96", "32K"); plain digits when not set.
+    using Formatter = std::function<QString(std::int64_t value)>;
+
+    ValidatedField(const QString& objectName, Parser parser, QWidget* parent = nullptr);
+
+    void setFormatter(Formatter formatter) { m_formatter = std::move(formatter); }
+    // Up/Down move to the next multiple of `step` inside [minimum, maximum]; typing is never limited.
+    void setStepping(std::int64_t step, std::int64_t minimum, std::int64_t maximum);
+    void setParser(Parser parser); // a new range (another GPU preset): the text is checked again
+
+    // Shows `value` (formatted) without emitting valueEdited, and checks it.
+    void setValue(std::int64_t value);
+    // Shows text (a launch's "4,2") without emitting valueEdited, and checks it.
+    void setText(const QString& text);
+    // Shows text as given, checks it and emits as if typed (tests, and links that carry text).
+    void setTextAsTyped(const QString& text);
+
+    std::optional<std::int64_t> value() const { return m_value; } // nullopt while the text is invalid
+    bool valid() const { return m_value.has_value(); }
+    QString errorText() const;                                     // empty while valid
+    QString text() const;
+    QLineEdit* lineEdit() const { return m_edit; }
+    QLabel* messageLabel() const { return m_message; }
+
+    // Off: the message is not shown under the field, for an owner that shows it in a row of its own
+    // (the launch bar, where a field is too narrow for a sentence). The field is still marked.
+    void setShowsMessage(bool shows);
+
+    // Marks the field invalid for a reason found outside it (static + dynamic over the opt-in limit),
+    // or clears such a mark with an empty message. The value stays as typed.
+    void setExternalError(const QString& message);
+
+signals:
+    void valueEdited(qint64 value);   // the user typed or stepped to a valid value
+    void validityChanged(bool valid); // the text turned valid or invalid
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+    void changeEvent(QEvent* event) override; // restyles the mark on a palette switch
+
+private:
+    void check(bool emitEdited);
+    void showState();
+
+    QLineEdit* m_edit = nullptr;
+    QLabel* m_message = nullptr;
+    Parser m_parser;
+    Formatter m_formatter;
+    std::int64_t m_step = 1, m_minimum = 0, m_maximum = 0;
+    std::optional<std::int64_t> m_value;
+    QString m_parseError;
+    QString m_externalError;
+    bool m_showsMessage = true;
+};
+
+} // namespace warpscope::viz
