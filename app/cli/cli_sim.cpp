@@ -72,6 +72,16 @@ nlohmann::json linesJson(const std::vector<sim::LineStats>& lines)
     return array;
 }
 
+// A lane mask as the list of its lanes.
+nlohmann::json laneList(std::uint32_t mask)
+{
+    nlohmann::json lanes = nlohmann::json::array();
+    for (int lane = 0; lane < 32; ++lane)
+        if ((mask >> lane) & 1u)
+            lanes.push_back(lane);
+    return lanes;
+}
+
 nlohmann::json printfJson(const sim::SimResult& result)
 {
     nlohmann::json lines = nlohmann::json::array();
@@ -231,6 +241,8 @@ int runSim(const SimOptions& options, std::ostream& out, std::ostream& err)
                                {"address", hazard.address},
                                {"buffer", hazard.buffer},
                                {"occurrences", hazard.occurrences},
+                               {"lanes", laneList(hazard.lanes)},
+                               {"other_lanes", laneList(hazard.otherLanes)},
                                {"message", hazard.message}});
         const nlohmann::json doc = {
             {"kernel", kernelName},

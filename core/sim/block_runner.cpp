@@ -282,7 +282,8 @@ void BlockRunner::step(WarpState& warp)
 }
 
 void BlockRunner::reportHazard(HazardKind kind, const WarpState& warp, int lane, std::uint64_t address,
-                               std::string buffer, std::string message, std::int64_t otherThread, bool otherWrote)
+                               std::string buffer, std::string message, std::int64_t otherThread, bool otherWrote,
+                               std::uint32_t lanes, std::uint32_t otherLanes)
 {
     Hazard hazard;
     hazard.kind = kind;
@@ -305,6 +306,8 @@ void BlockRunner::reportHazard(HazardKind kind, const WarpState& warp, int lane,
     hazard.message = std::move(message);
     hazard.otherThread = otherThread;
     hazard.otherWrote = otherWrote;
+    hazard.lanes = lanes;
+    hazard.otherLanes = otherLanes;
     if (m_recordingActive)
         recordHazard(hazard);
     m_context.hazards->report(std::move(hazard));

@@ -134,7 +134,7 @@ private:
     void tryReleaseBarrier();
     void reportHazard(HazardKind kind, const WarpState& warp, int lane, std::uint64_t address,
                       std::string buffer, std::string message, std::int64_t otherThread = -1,
-                      bool otherWrote = false);
+                      bool otherWrote = false, std::uint32_t lanes = 0, std::uint32_t otherLanes = 0);
     void recordTrace(const WarpState& warp, TraceEventKind kind, std::int32_t pc, std::uint32_t active,
                      std::uint32_t executed, std::int32_t memory, std::uint8_t conflictDegree);
     // block_runner_recording.cpp: the stepping recording of one block.

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstddef>
+#include <cstdio>
 #include <cstdint>
 #include <string>
 
@@ -104,12 +105,15 @@ void BlockRunner::executeBarrier(WarpState& warp, const ptx::Instruction& instru
     }
     const std::uint32_t live = warp.existMask & ~warp.exitedMask & ~leaving;
     if (active != live) {
-        const int lane = std::countr_zero(live & ~active);
+        const std::uint32_t absent = live & ~active;
+        const int lane = std::countr_zero(absent);
         reportHazard(HazardKind::BarrierDivergence, warp, lane, 0, "",
                      "__syncthreads() reached by " + std::to_string(std::popcount(active)) + " of the warp's " +
-                         std::to_string(std::popcount(live)) +
-                         " live threads: the barrier sits in code that not every thread of the block reaches "
-                         "(move it out of the condition)");
+                         std::to_string(std::popcount(live)) + " live threads (" + describeLanes(active) + "; " +
+                         describeLanes(absent) +
+                         " elsewhere): the barrier sits in code that not every thread of the block reaches "
+                         "(move it out of the condition)",
+                     -1, false, active, absent);
     }
     m_barrierPc = warp.stack.back().pc;
     warp.atBarrier = true;
@@ -118,10 +122,15 @@ void BlockRunner::executeBarrier(WarpState& warp, const ptx::Instruction& instru
 
 void BlockRunner::checkMemberMask(const WarpState& warp, std::uint32_t memberMask, std::uint32_t active)
 {
-    if ((active & ~memberMask) != 0) {
-        const int lane = std::countr_zero(active & ~memberMask);
-        reportHazard(HazardKind::WarpSyncMismatch, warp, lane, 0, "",
-                     "lane " + std::to_string(lane) + " executes a warp-synchronous instruction but is not in its member mask");
+    const std::uint32_t outside = active & ~memberMask;
+    if (outside != 0) {
+        char mask[16];
+        std::snprintf(mask, sizeof mask, "0x%08x", memberMask);
+        reportHazard(HazardKind::WarpSyncMismatch, warp, std::countr_zero(outside), 0, "",
+                     describeLanes(outside) + (std::popcount(outside) == 1 ? " executes" : " execute") +
+                         " a warp-synchronous instruction outside its member mask " + mask +
+                         " (undefined behaviour: a lane must be in the mask it passes)",
+                     -1, false, outside, memberMask);
     }
 }
 
@@ -138,8 +147,9 @@ void BlockRunner::executeWarpSync(WarpState& warp, const ptx::Instruction& instr
     const std::uint32_t missing = memberMask & live & ~active;
     if (missing != 0)
         reportHazard(HazardKind::WarpSyncMismatch, warp, std::countr_zero(missing), 0, "",
-                     "__syncwarp names lane " + std::to_string(std::countr_zero(missing)) +
-                         ", which is on another path of a divergent branch");
+                     "__syncwarp by " + describeLanes(active) + " names " + describeLanes(missing) +
+                         ", on another path of a divergent branch: they do not meet here",
+                     -1, false, active, missing);
     warp.warpEpoch += 1;
 }
 
@@ -157,6 +167,8 @@ void BlockRunner::executeShuffle(WarpState& warp, const ptx::Instruction& instru
     const std::uint32_t memberMask = static_cast<std::uint32_t>(member[static_cast<std::size_t>(first)]);
     checkMemberMask(warp, memberMask, mask);
     LaneValues result{}, valid{};
+    std::uint32_t readOutside = 0, outsideSources = 0;    // sources active but outside the member mask
+    std::uint32_t readInactive = 0, inactiveSources = 0;  // sources not executing the shuffle
     for (std::uint32_t lane = 0; lane < 32; ++lane) {
         if (!((mask >> lane) & 1u))
             continue;
@@ -178,13 +190,38 @@ void BlockRunner::executeShuffle(WarpState& warp, const ptx::Instruction& instru
         }
         if (!inRange)
             j = static_cast<std::int32_t>(lane);
-        if (!((mask >> j) & 1u) || !((memberMask >> j) & 1u))
-            reportHazard(HazardKind::ShflInactiveSource, warp, static_cast<int>(lane), 0, "",
-                         "lane " + std::to_string(lane) + " reads lane " + std::to_string(j) +
-                             ", which is not active or not in the member mask: the value is undefined");
+        // Reading a lane outside the member mask is undefined (CUDA Programming Guide, warp shuffle
+        // functions). An active source still holds this instruction's value; an inactive one holds
+        // whatever it had before, which is never handed out: the reading lane gets its own value, as
+        // for a source out of range.
+        if (!inRange) {
+            // out of range: the lane's own value, as the ISA defines
+        } else if (!((mask >> j) & 1u)) {
+            readInactive |= 1u << lane;
+            inactiveSources |= 1u << j;
+            j = static_cast<std::int32_t>(lane);
+        } else if (!((memberMask >> j) & 1u)) {
+            readOutside |= 1u << lane;
+            outsideSources |= 1u << j;
+        }
         result[lane] = source[static_cast<std::size_t>(j)] & 0xffffffffu;
         valid[lane] = inRange ? 1 : 0;
     }
+    char memberText[16];
+    std::snprintf(memberText, sizeof memberText, "0x%08x", memberMask);
+    if (readInactive != 0)
+        reportHazard(HazardKind::ShflInactiveSource, warp, std::countr_zero(readInactive), 0, "",
+                     describeLanes(readInactive) + " read " + describeLanes(inactiveSources) +
+                         ", which do not execute this shuffle (member mask " + memberText +
+                         "): the value is undefined; the simulator gives each reading lane its own value",
+                     -1, false, readInactive, inactiveSources);
+    if (readOutside != 0)
+        reportHazard(HazardKind::ShflInactiveSource, warp, std::countr_zero(readOutside), 0, "",
+                     describeLanes(readOutside) + " read " + describeLanes(outsideSources) +
+                         ", outside the member mask " + memberText +
+                         ": the value is undefined (the simulator gives those lanes' current values; include "
+                         "every lane the shuffle reads in the mask)",
+                     -1, false, readOutside, outsideSources);
     write(warp, instruction.operands[0].reg, result, mask);
     if (instruction.operands[0].pairReg >= 0)
         write(warp, instruction.operands[0].pairReg, valid, mask);
@@ -227,8 +264,9 @@ std::uint32_t BlockRunner::collectiveMembers(const WarpState& warp, const LaneVa
     const std::uint32_t missing = memberMask & warp.existMask & ~warp.exitedMask & ~mask;
     if (missing != 0)
         reportHazard(HazardKind::WarpSyncMismatch, warp, std::countr_zero(missing), 0, "",
-                     "the member mask names lane " + std::to_string(std::countr_zero(missing)) +
-                         ", which is on another path of a divergent branch and does not take part");
+                     "the member mask names " + describeLanes(missing) +
+                         ", on another path of a divergent branch: they do not take part",
+                     -1, false, mask, missing);
     return memberMask;
 }
 

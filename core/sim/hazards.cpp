@@ -1,5 +1,7 @@
 #include "sim/hazards.h"
 
+#include <string>
+
 namespace warpscope::sim {
 
 const char* hazardKindName(HazardKind kind)
@@ -17,6 +19,27 @@ const char* hazardKindName(HazardKind kind)
     case HazardKind::MisalignedAccess: return "misaligned_access";
     }
     return "unknown";
+}
+
+std::string describeLanes(std::uint32_t mask)
+{
+    std::string text;
+    int count = 0;
+    for (int lane = 0; lane < 32;) {
+        if (!((mask >> lane) & 1u)) {
+            ++lane;
+            continue;
+        }
+        int last = lane;
+        while (last + 1 < 32 && ((mask >> (last + 1)) & 1u))
+            ++last;
+        text += (text.empty() ? "" : ", ") + std::to_string(lane) + (last > lane ? "-" + std::to_string(last) : "");
+        count += last - lane + 1;
+        lane = last + 1;
+    }
+    if (count == 0)
+        return "no lane";
+    return (count == 1 ? "lane " : "lanes ") + text;
 }
 
 void HazardLog::report(Hazard hazard)

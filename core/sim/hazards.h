@@ -48,7 +48,14 @@ struct Hazard {
     std::uint64_t occurrences = 1;
     std::int64_t otherThread = -1; // SharedRace: the block's linear thread that made the earlier access
     bool otherWrote = false;       // SharedRace: that access was a write (else a read)
+    // Warp-level hazards (shuffles, warp syncs, barriers): every lane of the warp involved, and the
+    // lanes on the other side (a shuffle's source lanes, the lanes a barrier or sync waited for).
+    std::uint32_t lanes = 0;
+    std::uint32_t otherLanes = 0;
 };
+
+// "lane 5", "lanes 0-3, 8, 10-12": a lane mask for a sentence.
+std::string describeLanes(std::uint32_t mask);
 
 class HazardLog {
 public:
