@@ -1,5 +1,6 @@
 #include "ptx/cuda_compiler.h"
 
+#include "ptx/compile_cache.h"
 #include "util/input_error.h"
 
 #include <nvrtc.h>
@@ -452,6 +453,20 @@ CompileResult compileCuda(std::string_view source, std::string_view fileName, co
     for (const auto& argument : arguments)
         argv.push_back(argument.c_str());
 
+    // The same source, options and NVRTC as before: the same PTX and log, without NVRTC.
+    std::vector<std::string> keyed = arguments;
+    keyed.push_back("nvrtc " + nvrtcVersion());
+    const std::string key = options.useCache ? compileCacheKey(text, name, keyed) : std::string();
+    if (std::optional<CachedCompile> cached = findCachedCompile(key)) {
+        CompileResult result;
+        result.ok = true;
+        result.ptx = std::move(cached->ptx);
+        result.log = std::move(cached->log);
+        result.diagnostics = parseNvrtcLog(result.log, name, text);
+        result.fromCache = true;
+        return result;
+    }
+
     Program program(text, name);
     const nvrtcResult compiled =
         nvrtcCompileProgram(program.get(), static_cast<int>(argv.size()), argv.data());
@@ -477,6 +492,8 @@ CompileResult compileCuda(std::string_view source, std::string_view fileName, co
     }
     }
     result.diagnostics = parseNvrtcLog(result.log, name, text);
+    if (result.ok)
+        storeCachedCompile(key, {result.ptx, result.log});
     return result;
 }
 

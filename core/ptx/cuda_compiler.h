@@ -17,6 +17,9 @@ struct CompileOptions {
     bool lineInfo = true;
     // Passed to NVRTC after ours (for example "-DBLOCK=256"). One NVRTC rejects is an InputError.
     std::vector<std::string> extraOptions;
+    // Reuse an earlier compile of the same source with the same options and NVRTC (compile_cache.h:
+    // in memory and on disk; WARPSCOPE_COMPILE_CACHE=off turns it off everywhere).
+    bool useCache = true;
 };
 
 struct CompileDiagnostic {
@@ -33,6 +36,7 @@ struct CompileResult {
     std::string ptx;  // empty unless ok
     std::string log;  // NVRTC's log, verbatim
     std::vector<CompileDiagnostic> diagnostics;
+    bool fromCache = false; // served by the compile cache, NVRTC not run
 };
 
 // Compiles one translation unit. fileName names it in diagnostics and in the PTX's .file directive

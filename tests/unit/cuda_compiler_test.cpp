@@ -1,11 +1,14 @@
 // CUDA C++ to PTX with NVRTC: real compiles (no GPU needed), and the log parser against logs in the
 // shape NVRTC 13 writes them.
+#include "ptx/compile_cache.h"
 #include "ptx/cuda_compiler.h"
 #include "util/input_error.h"
 
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <unistd.h>
@@ -225,4 +228,65 @@ TEST(NvrtcLog, FileNamesWithParenthesesAndLinesWithoutAPlace)
     EXPECT_EQ(d[1].file, "nvrtc");
     EXPECT_EQ(d[1].line, 0);
     EXPECT_EQ(formatDiagnostic(d[1]), "nvrtc: error: unrecognized option --x found");
+}
+
+// The compile cache: the same source, name, options and NVRTC give the same PTX and log without
+// NVRTC, from memory and from disk; anything else different is a miss; sources that include their
+// own files and WARPSCOPE_COMPILE_CACHE=off are never cached; a damaged file is compiled again.
+TEST(CompileCache, SecondCompileComesFromTheCache)
+{
+    const std::string folder = tempPath("cache");
+    std::filesystem::remove_all(folder);
+    ::setenv("WARPSCOPE_CACHE_DIR", folder.c_str(), 1);
+    ::unsetenv("WARPSCOPE_COMPILE_CACHE");
+    EXPECT_EQ(compileCacheDirectory(), std::filesystem::path(folder));
+    const std::string source = std::string(vectorAdd) + "// cache test " + std::to_string(getpid()) + "\n";
+    const CompileResult first = compileCuda(source, "cached.cu", {});
+    ASSERT_TRUE(first.ok);
+    EXPECT_FALSE(first.fromCache);
+    const CompileResult second = compileCuda(source, "cached.cu", {});
+    EXPECT_TRUE(second.fromCache);
+    EXPECT_EQ(second.ptx, first.ptx);
+    EXPECT_EQ(second.log, first.log);
+    // From disk, in a process that has not seen it (the memory cache cleared).
+    clearMemoryCompileCache();
+    const CompileResult fromDisk = compileCuda(source, "cached.cu", {});
+    EXPECT_TRUE(fromDisk.fromCache);
+    EXPECT_EQ(fromDisk.ptx, first.ptx);
+    // Another name, arch, option or source: compiled.
+    EXPECT_FALSE(compileCuda(source, "other.cu", {}).fromCache);
+    CompileOptions arch;
+    arch.arch = "compute_80";
+    EXPECT_FALSE(compileCuda(source, "cached.cu", arch).fromCache);
+    CompileOptions define;
+    define.extraOptions = {"-DX=1"};
+    EXPECT_FALSE(compileCuda(source, "cached.cu", define).fromCache);
+    EXPECT_FALSE(compileCuda(source + "\n", "cached.cu", {}).fromCache);
+    CompileOptions off;
+    off.useCache = false;
+    EXPECT_FALSE(compileCuda(source, "cached.cu", off).fromCache);
+    // Warnings come back from the cache as they were.
+    const std::string warning = "extern \"C\" __global__ void w(float* p) { int unused; p[0] = 1.0f; } // " +
+                                std::to_string(getpid()) + "\n";
+    const CompileResult warned = compileCuda(warning, "w.cu", {});
+    const CompileResult warnedAgain = compileCuda(warning, "w.cu", {});
+    EXPECT_TRUE(warnedAgain.fromCache);
+    ASSERT_EQ(warnedAgain.diagnostics.size(), warned.diagnostics.size());
+    ASSERT_FALSE(warned.diagnostics.empty());
+    EXPECT_EQ(formatDiagnostic(warnedAgain.diagnostics[0]), formatDiagnostic(warned.diagnostics[0]));
+    // A damaged file is not trusted.
+    clearMemoryCompileCache();
+    for (const auto& entry : std::filesystem::directory_iterator(folder))
+        std::ofstream(entry.path(), std::ios::trunc) << "warpscope-nvrtc-cache 1\n99999\nbroken";
+    EXPECT_FALSE(compileCuda(source, "cached.cu", {}).fromCache);
+    // Sources with their own includes are never cached: the cache cannot see those files change.
+    EXPECT_EQ(compileCacheKey("#include \"mine.h\"\n", "a.cu", {}), "");
+    // Turned off for the whole process.
+    ::setenv("WARPSCOPE_COMPILE_CACHE", "off", 1);
+    EXPECT_TRUE(compileCacheDirectory().empty());
+    EXPECT_FALSE(compileCuda(source, "cached.cu", {}).fromCache);
+    ::unsetenv("WARPSCOPE_COMPILE_CACHE");
+    ::unsetenv("WARPSCOPE_CACHE_DIR");
+    clearMemoryCompileCache();
+    std::filesystem::remove_all(folder);
 }
