@@ -11,6 +11,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <string>
+#include <string_view>
 #include <sstream>
 
 namespace warpscope::kernels {
@@ -85,8 +87,15 @@ ResolvedTarget resolveTarget(const TargetRequest& request)
     const bool inlineText = !request.inlineText.empty();
     if (extension == ".cu") {
         out.sourceText = inlineText ? request.inlineText : readTextFile(request.target);
-        const ptx::CompileResult compiled = inlineText ? ptx::compileCuda(out.sourceText, request.target, ptx::CompileOptions{})
-                                                       : ptx::compileCudaFile(path, ptx::CompileOptions{});
+        ptx::CompileOptions compileOptions;
+        if (!request.compute.empty()) {
+            if (!ptx::isKnownVirtualArch(request.compute))
+                throw InputError("--compute: unknown virtual architecture '" + request.compute +
+                                 "' (allowed: " + ptx::supportedVirtualArchList() + ")");
+            compileOptions.arch = request.compute;
+        }
+        const ptx::CompileResult compiled = inlineText ? ptx::compileCuda(out.sourceText, request.target, compileOptions)
+                                                       : ptx::compileCudaFile(path, compileOptions);
         if (!compiled.ok) {
             std::string diagnostics;
             for (const ptx::CompileDiagnostic& diagnostic : compiled.diagnostics)
@@ -142,6 +151,34 @@ ResolvedTarget resolveTarget(const TargetRequest& request)
     }
     out.argSpecs = request.args;
     return out;
+}
+
+namespace {
+
+// 90 for "sm_90", "sm_90a", "compute_90"; 0 when there is no number.
+int architectureNumber(std::string_view name)
+{
+    const std::size_t digits = name.find_first_of("0123456789");
+    if (digits == std::string_view::npos)
+        return 0;
+    int value = 0;
+    for (std::size_t i = digits; i < name.size() && name[i] >= '0' && name[i] <= '9'; ++i)
+        value = value * 10 + (name[i] - '0');
+    return value;
+}
+
+} // namespace
+
+void requireTargetFits(const ResolvedTarget& target, const gpu::GpuPreset& preset)
+{
+    if (target.demo || !target.module)
+        return;
+    const int needed = architectureNumber(target.module->target);
+    const int available = architectureNumber(preset.arch);
+    if (needed > available)
+        throw InputError(target.sourceName + ": the PTX targets " + target.module->target + ", which " +
+                         std::string(preset.arch) + " (" + std::string(preset.name) +
+                         ") cannot run: choose a newer GPU with --arch, or compile for an older one with --compute");
 }
 
 sim::LaunchRequest targetLaunchRequest(const ResolvedTarget& target, const gpu::GpuPreset& preset)

@@ -23,6 +23,7 @@ struct TargetRequest {
     std::uint64_t maxBufferBytes = 0; // per buffer; the GPU sizes need up to 1 GiB
     std::string inlineText;         // when set: the .cu/.ptx text itself (the playground's), and target only names it
     LaunchSize size = LaunchSize::Sim; // demo targets: whose args `args` override (files have only `args`)
+    std::string compute;            // .cu files: the virtual architecture NVRTC compiles for (compute_75 when empty)
 };
 
 struct ResolvedTarget {
@@ -51,6 +52,10 @@ public:
 // ptx::UnsupportedPtx (a std::runtime_error: exit code 1) for a kernel that needs PTX the simulator
 // does not support yet.
 ResolvedTarget resolveTarget(const TargetRequest& request);
+
+// A .cu or .ptx file's PTX needs a GPU at least as new as its .target (compute_80 PTX runs on sm_80
+// and later): throws InputError naming both when `preset` is older. Demo kernels always fit.
+void requireTargetFits(const ResolvedTarget& target, const gpu::GpuPreset& preset);
 
 // A simulator request for the resolved launch on `preset`, with default options and a copy of the
 // arguments. The request points into `target`'s module: `target` must outlive it.

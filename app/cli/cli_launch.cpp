@@ -2,6 +2,8 @@
 
 #include "util/input_error.h"
 
+#include <filesystem>
+
 namespace warpscope::cli {
 
 void addLaunchOptions(CLI::App* command, LaunchOptions& options)
@@ -15,6 +17,9 @@ void addLaunchOptions(CLI::App* command, LaunchOptions& options)
                         "an argument spec, e.g. n=i32:4096, a=f32[n]:random(1) (see kernels/README.md); repeatable")
         ->allow_extra_args(false);
     command->add_option("--arch", options.arch, "GPU preset for limits: sm_70 .. sm_90")->capture_default_str();
+    command->add_option("--compute", options.compute,
+                        "FILE.cu: the virtual architecture NVRTC compiles for, compute_75 (the default) .. compute_90; "
+                        "the --arch GPU must be at least as new");
 }
 
 std::optional<PreparedLaunch> prepareLaunch(const LaunchOptions& options, const sim::SimOptions& simOptions,
@@ -31,6 +36,9 @@ std::optional<PreparedLaunch> prepareLaunch(const LaunchOptions& options, const 
     target.smem = options.smem;
     target.args = options.args;
     target.maxBufferBytes = simOptions.maxBufferBytes;
+    target.compute = options.compute;
+    if (!options.compute.empty() && std::filesystem::path(options.target).extension() != ".cu")
+        throw InputError("--compute is for .cu files, which NVRTC compiles; '" + options.target + "' is not one");
     PreparedLaunch prepared;
     try {
         prepared.resolved = kernels::resolveTarget(target);
@@ -39,6 +47,7 @@ std::optional<PreparedLaunch> prepareLaunch(const LaunchOptions& options, const 
         return std::nullopt;
     }
     prepared.preset = *preset;
+    kernels::requireTargetFits(prepared.resolved, *preset);
     prepared.request = kernels::targetLaunchRequest(prepared.resolved, *preset);
     prepared.request.options = simOptions;
     return prepared;

@@ -24,9 +24,10 @@ struct LaunchOptions {
     std::string smem;
     std::vector<std::string> args;
     std::string arch = "sm_90";
+    std::string compute;           // .cu files: NVRTC's virtual architecture (compute_75 when empty)
 };
 
-// --kernel, --grid, --block, --smem, --arg, --arch and the positional target.
+// --kernel, --grid, --block, --smem, --arg, --arch, --compute and the positional target.
 void addLaunchOptions(CLI::App* command, LaunchOptions& options);
 
 struct PreparedLaunch {

@@ -209,3 +209,26 @@ TEST(CliSim, PrintfLinesArePrintedPerThread)
     EXPECT_EQ(doc["printf_dropped"], 0);
     std::remove(source.c_str());
 }
+
+// --compute compiles a .cu for a newer virtual architecture (redux.sync needs compute_80); the
+// --arch GPU must be at least as new.
+TEST(CliSim, ComputeChoosesNvrtcsArchitectureForCudaFiles)
+{
+    const std::string source = writeTemp("warpsum.cu", "extern \"C\" __global__ void warpsum(const unsigned* x, unsigned* y)\n"
+                                                       "{\n    y[threadIdx.x] = __reduce_add_sync(0xffffffff, x[threadIdx.x]);\n}\n");
+    const SimRun ok = runWarpscope("sim " + source + " --compute compute_80 --arch sm_80 --grid 1 --block 32 "
+                                   "--arg 'x=u32[32]:iota' --arg 'y=u32[32]' --dump y");
+    ASSERT_EQ(ok.exitCode, 0) << ok.err;
+    EXPECT_EQ(ok.out.substr(0, 4), "496\n"); // 0 + 1 + ... + 31
+    const SimRun old = runWarpscope("sim " + source + " --compute compute_80 --arch sm_75 --grid 1 --block 32 "
+                                    "--arg 'x=u32[32]' --arg 'y=u32[32]'");
+    EXPECT_EQ(old.exitCode, 2);
+    EXPECT_EQ(lines(old.err), 1) << old.err;
+    EXPECT_NE(old.err.find("the PTX targets sm_80, which sm_75 (T4) cannot run"), std::string::npos) << old.err;
+    const SimRun unknown = runWarpscope("sim " + source + " --compute compute_99 --grid 1 --block 32 --arg 'x=u32[32]' --arg 'y=u32[32]'");
+    EXPECT_EQ(unknown.exitCode, 2);
+    EXPECT_NE(unknown.err.find("allowed: compute_75"), std::string::npos) << unknown.err;
+    const SimRun demo = runWarpscope("sim vector_add --compute compute_80");
+    EXPECT_EQ(demo.exitCode, 2) << demo.err;
+    std::remove(source.c_str());
+}
