@@ -3,6 +3,7 @@
 #include "study/quiz.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace warpscope::study {
 namespace {

@@ -12,6 +12,7 @@
 #include "study/cards.h"
 #include "study/progress.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>

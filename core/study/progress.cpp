@@ -2,6 +2,7 @@
 
 #include "util/input_error.h"
 
+#include <cstddef>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>

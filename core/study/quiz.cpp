@@ -10,6 +10,8 @@
 #include <cstddef>
 #include <iomanip>
 #include <sstream>
+#include <system_error>
+#include <utility>
 
 namespace warpscope::study {
 

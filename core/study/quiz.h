@@ -7,6 +7,7 @@
 // predict-then-reveal (numeric; the item's figure link sets up the figure that shows the answer).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>

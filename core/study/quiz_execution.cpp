@@ -10,8 +10,10 @@
 #include "perf/stream_overlap.h"
 #include "util/parse.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace warpscope::study::bank {
