@@ -7,6 +7,7 @@
 #include "ptx/ptx_ir.h"
 
 #include <cstdint>
+#include <string_view>
 
 namespace warpscope::ptx {
 

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <filesystem>
 #include <set>
+#include <utility>
 
 namespace warpscope::ptx {
 

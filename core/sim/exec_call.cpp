@@ -22,6 +22,7 @@
 #include <cstring>
 #include <optional>
 #include <string>
+#include <utility>
 
 namespace warpscope::sim {
 

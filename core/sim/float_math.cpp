@@ -6,6 +6,7 @@
 // two fesetround calls, so it cannot be scheduled outside them.
 #include "sim/float_math.h"
 
+#include <algorithm>
 #include <bit>
 #include <cfenv>
 #include <cmath>
