@@ -24,9 +24,12 @@ FlashcardPanel::FlashcardPanel(ProgressStore& store, QWidget* parent) : QWidget(
     for (const study::Topic& topic : study::topics())
         m_topic->addItem(QString::fromUtf8(topic.title.data(), static_cast<int>(topic.title.size())),
                          QString::fromUtf8(topic.key.data(), static_cast<int>(topic.key.size())));
+    m_topic->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_topic->setMinimumContentsLength(12);
     layout->addWidget(m_topic);
     m_status = new QLabel(this);
     m_status->setTextFormat(Qt::PlainText);
+    m_status->setWordWrap(true);
     m_status->setStyleSheet(QStringLiteral("color: palette(placeholder-text);"));
     layout->addWidget(m_status);
     m_front = new QLabel(this);

@@ -28,6 +28,8 @@ QuizPanel::QuizPanel(ProgressStore& store, QWidget* parent)
         m_topic->addItem(QString::fromUtf8(topic.title.data(), static_cast<int>(topic.title.size())),
                          QString::fromUtf8(topic.key.data(), static_cast<int>(topic.key.size())));
     m_topic->setToolTip(QStringLiteral("Practise one topic, or all of them"));
+    m_topic->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_topic->setMinimumContentsLength(12);
     auto* next = new QPushButton(QStringLiteral("&New Question"), this);
     next->setToolTip(QStringLiteral("A new question with freshly drawn numbers (Ctrl+N in this panel)"));
     top->addWidget(m_topic, 1);
@@ -36,6 +38,7 @@ QuizPanel::QuizPanel(ProgressStore& store, QWidget* parent)
 
     m_header = new QLabel(this);
     m_header->setTextFormat(Qt::PlainText);
+    m_header->setWordWrap(true); // a long topic title must not widen the dock (and the window)
     m_header->setStyleSheet(QStringLiteral("color: palette(placeholder-text);"));
     layout->addWidget(m_header);
     m_prompt = new QLabel(this);
