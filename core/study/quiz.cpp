@@ -321,6 +321,14 @@ void setNumber(QuizItem& item, double expected, double tolerance, const std::str
     }
 }
 
+gpu::GpuPreset randomPreset(QuizRng& rng)
+{
+    const auto presets = gpu::allPresets();
+    return presets[static_cast<std::size_t>(rng.uniform(0, static_cast<int>(presets.size()) - 1))];
+}
+
+std::string presetLabel(const gpu::GpuPreset& preset) { return std::string(preset.name) + " (" + std::string(preset.arch) + ")"; }
+
 std::string linkNumber(double value)
 {
     char text[64];

@@ -1,6 +1,7 @@
 // Internal to the quiz: how the topic files add their questions, and the helpers they share.
 #pragma once
 
+#include "gpu/gpu_preset.h"
 #include "study/quiz.h"
 
 #include <string>
@@ -18,6 +19,10 @@ void setChoices(QuizItem& item, QuizRng& rng, const std::string& correct, const 
 
 // Sets a numeric answer: expected value, tolerance, unit and the text shown.
 void setNumber(QuizItem& item, double expected, double tolerance, const std::string& unit);
+
+// One of the GPU presets, drawn by `rng`; and its label, "H100 SXM (sm_90)".
+gpu::GpuPreset randomPreset(QuizRng& rng);
+std::string presetLabel(const gpu::GpuPreset& preset);
 
 std::string percent(double share, int significant = 4); // 0.75 -> "75 %"
 

@@ -23,14 +23,6 @@ using std::to_string;
 
 gpu::GpuPreset presetFor(std::string_view arch) { return *gpu::findPreset(arch); }
 
-gpu::GpuPreset randomPreset(QuizRng& rng)
-{
-    const auto presets = gpu::allPresets();
-    return presets[static_cast<std::size_t>(rng.uniform(0, static_cast<int>(presets.size()) - 1))];
-}
-
-std::string presetLabel(const gpu::GpuPreset& preset) { return std::string(preset.name) + " (" + std::string(preset.arch) + ")"; }
-
 std::string occupancyLink(const gpu::GpuPreset& preset, int block, int regs, std::size_t dynamicShared = 0)
 {
     return "warpscope:occupancy?arch=" + std::string(preset.arch) + "&block=" + to_string(block) + "&regs=" + to_string(regs) +

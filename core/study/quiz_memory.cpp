@@ -21,14 +21,6 @@ namespace {
 
 using std::to_string;
 
-std::string presetLabel(const gpu::GpuPreset& preset) { return std::string(preset.name) + " (" + std::string(preset.arch) + ")"; }
-
-gpu::GpuPreset randomPreset(QuizRng& rng)
-{
-    const auto presets = gpu::allPresets();
-    return presets[static_cast<std::size_t>(rng.uniform(0, static_cast<int>(presets.size()) - 1))];
-}
-
 // A full warp: lane i accesses base + (offset + i * stride) * elementBytes.
 std::vector<sim::LaneAccess> warpAccess(std::uint64_t base, std::int64_t offsetElements, std::int64_t strideElements, std::uint32_t elementBytes)
 {
