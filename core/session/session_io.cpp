@@ -1,5 +1,6 @@
 #include "session/session_io.h"
 
+#include "launch/launch_geometry.h"
 #include "util/input_error.h"
 
 #include <nlohmann/json.hpp>
@@ -14,6 +15,7 @@
 #include <ostream>
 #include <sstream>
 #include <stdexcept>
+#include <string>
 
 namespace warpscope::session {
 
@@ -101,7 +103,11 @@ namespace {
 
 json dim3(const Dim3& d) { return json::array({d[0], d[1], d[2]}); }
 
-Dim3 readDim3(const json& j, const char* key)
+enum class DimKind { Grid, Block };
+
+// A grid or block as CUDA allows it (launch::LaunchLimits): each component an integer from 1 to its
+// axis limit, and a block of at most 1024 threads. Anything else is damage, never wrapped into range.
+Dim3 readDim3(const json& j, const char* key, DimKind kind)
 {
     Dim3 out{1, 1, 1};
     if (!j.contains(key))
@@ -109,8 +115,26 @@ Dim3 readDim3(const json& j, const char* key)
     const json& a = j.at(key);
     if (!a.is_array() || a.size() != 3)
         throw std::runtime_error(std::string("field '") + key + "' must be an array of 3 integers");
-    for (std::size_t i = 0; i < 3; ++i)
-        out[i] = a.at(i).get<std::uint32_t>();
+    using launch::LaunchLimits;
+    const std::int64_t limits[2][3] = {
+        {LaunchLimits::maxGridX, LaunchLimits::maxGridYZ, LaunchLimits::maxGridYZ},
+        {LaunchLimits::maxBlockXY, LaunchLimits::maxBlockXY, LaunchLimits::maxBlockZ}};
+    const std::int64_t* max = limits[kind == DimKind::Grid ? 0 : 1];
+    static constexpr const char* axes[3] = {"x", "y", "z"};
+    for (std::size_t i = 0; i < 3; ++i) {
+        const json& v = a.at(i);
+        // nlohmann reads every non-negative integer as unsigned; negatives, fractions and text are not.
+        const bool inRange = v.is_number_unsigned() && v.get<std::uint64_t>() >= 1 &&
+                             v.get<std::uint64_t>() <= static_cast<std::uint64_t>(max[i]);
+        if (!inRange)
+            throw std::runtime_error(std::string("field '") + key + "' " + axes[i] + " = " + v.dump() +
+                                     " is outside CUDA's limits (allowed: integers 1.." + std::to_string(max[i]) + ")");
+        out[i] = static_cast<std::uint32_t>(v.get<std::uint64_t>());
+    }
+    const std::uint64_t threads = std::uint64_t{out[0]} * out[1] * out[2];
+    if (kind == DimKind::Block && threads > static_cast<std::uint64_t>(LaunchLimits::maxThreadsPerBlock))
+        throw std::runtime_error(std::string("field '") + key + "' has " + std::to_string(threads) +
+                                 " threads (allowed: at most 1024 per block)");
     return out;
 }
 
@@ -349,8 +373,8 @@ KernelRecord readKernel(const json& j)
     k.sourceName = field<std::string>(j, "source_name");
     k.ptxHash = field<std::string>(j, "ptx_fnv1a64");
     k.sourceHash = field<std::string>(j, "source_fnv1a64");
-    k.grid = readDim3(j, "grid");
-    k.block = readDim3(j, "block");
+    k.grid = readDim3(j, "grid", DimKind::Grid);
+    k.block = readDim3(j, "block", DimKind::Block);
     k.dynamicSharedBytes = field<std::uint64_t>(j, "dynamic_shared_bytes");
     k.args = field<std::vector<std::string>>(j, "args");
     k.launchSize = field<std::string>(j, "launch_size");
@@ -375,8 +399,8 @@ ActivityRecord readActivity(const json& j)
     a.staticSharedBytes = field<std::uint64_t>(j, "static_shared_bytes");
     a.dynamicSharedBytes = field<std::uint64_t>(j, "dynamic_shared_bytes");
     a.localBytesPerThread = field<std::uint64_t>(j, "local_bytes_per_thread");
-    a.grid = readDim3(j, "grid");
-    a.block = readDim3(j, "block");
+    a.grid = readDim3(j, "grid", DimKind::Grid);
+    a.block = readDim3(j, "block", DimKind::Block);
     a.droppedRecords = field<std::uint64_t>(j, "dropped_records");
     a.timer = field<std::string>(j, "timer");
     return a;

@@ -165,6 +165,40 @@ TEST(SessionFormat, DamagedSampleAndHierarchyRecordsAreSkippedWithTheirLine)
     EXPECT_FALSE(read.session.hierarchy);
 }
 
+TEST(SessionFormat, GridsAndBlocksOutsideCudasLimitsAreSkippedWithTheirLine)
+{
+    // CUDA C++ Programming Guide, compute capabilities table: gridDim.x <= 2^31 - 1, y and z <= 65535;
+    // blockDim x and y <= 1024, z <= 64, at most 1024 threads. A value outside is damage, never wrapped.
+    const std::string text =
+        "{\"format\":\"warpscope-session\",\"version\":1}\n"
+        "{\"type\":\"kernel\",\"id\":\"a\",\"grid\":[-1,0,99999999999999],\"block\":[32,1,1]}\n"
+        "{\"type\":\"kernel\",\"id\":\"b\",\"grid\":[2147483648,1,1],\"block\":[32,1,1]}\n"
+        "{\"type\":\"kernel\",\"id\":\"c\",\"grid\":[1,65536,1],\"block\":[32,1,1]}\n"
+        "{\"type\":\"kernel\",\"id\":\"d\",\"grid\":[1,1,1],\"block\":[64,1,65]}\n"
+        "{\"type\":\"kernel\",\"id\":\"e\",\"grid\":[1,1,1],\"block\":[1024,2,1]}\n"
+        "{\"type\":\"kernel\",\"id\":\"f\",\"grid\":[1.5,1,1],\"block\":[32,1,1]}\n"
+        "{\"type\":\"activity\",\"kernel\":\"g\",\"grid\":[1,1,1],\"block\":[0,1,1]}\n"
+        "{\"type\":\"kernel\",\"id\":\"ok\",\"grid\":[2147483647,65535,65535],\"block\":[1024,1,1]}\n"
+        "{\"type\":\"end\",\"status\":\"ok\"}\n";
+    const SessionReadResult read = readText(text);
+    ASSERT_EQ(read.problems.size(), 7u);
+    EXPECT_NE(read.problems[0].find("line 2: 'kernel' record: field 'grid' x = -1 is outside CUDA's limits "
+                                    "(allowed: integers 1..2147483647)"), std::string::npos) << read.problems[0];
+    EXPECT_NE(read.problems[1].find("line 3: 'kernel' record: field 'grid' x = 2147483648"), std::string::npos) << read.problems[1];
+    EXPECT_NE(read.problems[2].find("line 4: 'kernel' record: field 'grid' y = 65536 is outside CUDA's limits "
+                                    "(allowed: integers 1..65535)"), std::string::npos) << read.problems[2];
+    EXPECT_NE(read.problems[3].find("line 5: 'kernel' record: field 'block' z = 65 is outside CUDA's limits "
+                                    "(allowed: integers 1..64)"), std::string::npos) << read.problems[3];
+    EXPECT_NE(read.problems[4].find("line 6: 'kernel' record: field 'block' has 2048 threads (allowed: at most 1024 per block)"),
+              std::string::npos) << read.problems[4];
+    EXPECT_NE(read.problems[5].find("line 7: 'kernel' record: field 'grid' x = 1.5"), std::string::npos) << read.problems[5];
+    EXPECT_NE(read.problems[6].find("line 8: 'activity' record: field 'block' x = 0"), std::string::npos) << read.problems[6];
+    ASSERT_EQ(read.session.kernels.size(), 1u);
+    EXPECT_EQ(read.session.kernels[0].id, "ok");
+    EXPECT_EQ(read.session.kernels[0].grid, (Dim3{2147483647u, 65535u, 65535u}));
+    EXPECT_TRUE(read.session.activities.empty());
+}
+
 TEST(SessionFormat, UnknownVersionIsRefusedAndSaysSo)
 {
     const SessionReadResult read = readText("{\"format\":\"warpscope-session\",\"version\":2}\n{\"type\":\"end\",\"status\":\"ok\"}\n");
