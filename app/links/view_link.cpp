@@ -6,14 +6,22 @@
 #include "numerics/distributions.h"
 #include "numerics/number_format.h"
 #include "numerics/quant_config.h"
+#include "training/collectives.h"
+#include "training/memory_budget.h"
 #include "util/input_error.h"
 #include "util/parse.h"
 
 #include <cctype>
 #include <cerrno>
 #include <cmath>
+#include <cstddef>
+#include <cstdint>
 #include <cstdlib>
+#include <iterator>
+#include <optional>
 #include <set>
+#include <string>
+#include <string_view>
 #include <vector>
 
 namespace warpscope::app {
@@ -41,6 +49,12 @@ const std::vector<ViewSpec>& viewSpecs()
         {"sparsity", LinkView::Sparsity, {"layer"}},
         {"step", LinkView::Step, {"kernel", "block", "warp", "at"}},
         {"memory", LinkView::Memory, {"kernel", "block", "warp", "at"}},
+        {"streams", LinkView::Streams, {"h2d", "kernel", "d2h", "chunks", "engines"}},
+        {"pipeline", LinkView::Pipeline, {"stages", "microbatches"}},
+        {"memory-budget", LinkView::MemoryBudget,
+         {"params", "precision", "optimizer", "zero", "gpus", "layers", "hidden", "heads", "seq", "batch", "recompute"}},
+        {"allreduce", LinkView::AllReduce, {"gpus", "bytes", "link", "step"}},
+        {"profile", LinkView::Profile, {"session", "tab"}},
     };
     return specs;
 }
@@ -206,6 +220,165 @@ void checkPrecisionLabLink(const ViewLink& link, const std::string& where)
                          " (the values are laid out as rows x (n / rows))");
 }
 
+
+// --- the Performance Models dock (streams, pipeline, memory-budget, allreduce) and profile links
+
+bool isModelView(LinkView view)
+{
+    return view == LinkView::Streams || view == LinkView::Pipeline || view == LinkView::MemoryBudget ||
+           view == LinkView::AllReduce || view == LinkView::Profile;
+}
+
+// A time in milliseconds: a finite decimal in 0..1e6.
+double parseMilliseconds(const std::string& text, const std::string& field)
+{
+    const double ms = parseReal(text, field);
+    if (!(ms >= 0 && ms <= kLinkMaxStreamMs))
+        throw InputError(field + ": " + text + " is out of range (allowed: 0 to 1e6 ms, a decimal such as 2.5)");
+    return ms;
+}
+
+// A buffer size: an integer number of bytes, or with a K, M or G suffix (KiB, MiB, GiB), 1 byte..1 TiB.
+double parseBufferBytes(const std::string& text, const std::string& field)
+{
+    const std::string allowed = " (allowed: 1 to 1024G bytes, an integer with an optional K, M or G suffix: 64M, 1G)";
+    std::string digits = text;
+    double unit = 1;
+    if (!digits.empty()) {
+        const char suffix = static_cast<char>(std::toupper(static_cast<unsigned char>(digits.back())));
+        if (suffix == 'K' || suffix == 'M' || suffix == 'G') {
+            unit = suffix == 'K' ? 1024.0 : suffix == 'M' ? 1024.0 * 1024 : 1024.0 * 1024 * 1024;
+            digits.pop_back();
+        }
+    }
+    bool integer = !digits.empty() && digits.size() <= 15;
+    for (char c : digits)
+        integer = integer && std::isdigit(static_cast<unsigned char>(c));
+    if (!integer)
+        throw InputError(field + ": '" + text + "' is not a byte count" + allowed);
+    const double bytes = static_cast<double>(std::stoll(digits)) * unit;
+    if (bytes < 1 || bytes > kLinkMaxAllReduceBytes)
+        throw InputError(field + ": " + text + " is out of range" + allowed);
+    return bytes;
+}
+
+template <typename Enum, std::size_t N>
+Enum parseKeyword(const std::string& text, const std::string& field, const Enum (&values)[N], std::string_view (*key)(Enum))
+{
+    std::vector<std::string_view> keys;
+    for (Enum value : values) {
+        if (key(value) == text)
+            return value;
+        keys.push_back(key(value));
+    }
+    throw InputError(field + ": unknown value '" + text + "' (allowed: " + joined(keys) + ")");
+}
+
+void parseModelKey(ViewLink& link, const std::string& key, const std::string& value, const std::string& field)
+{
+    auto integer = [&](std::int64_t low, std::int64_t high) { return static_cast<int>(parseInteger(value, field, low, high)); };
+    switch (link.view) {
+    case LinkView::Streams:
+        if (key == "h2d")
+            link.hostToDeviceMs = parseMilliseconds(value, field);
+        else if (key == "kernel")
+            link.kernelMs = parseMilliseconds(value, field);
+        else if (key == "d2h")
+            link.deviceToHostMs = parseMilliseconds(value, field);
+        else if (key == "chunks")
+            link.chunks = integer(1, kLinkMaxStreamChunks);
+        else if (key == "engines")
+            link.copyEngines = integer(1, 2);
+        return;
+    case LinkView::Pipeline:
+        if (key == "stages")
+            link.stages = integer(1, kLinkMaxPipelineStages);
+        else if (key == "microbatches")
+            link.microbatches = integer(1, kLinkMaxMicrobatches);
+        return;
+    case LinkView::MemoryBudget:
+        if (key == "params") {
+            const double parameters = parseReal(value, field);
+            if (!(parameters > 0 && parameters <= kLinkMaxParameters))
+                throw InputError(field + ": " + value + " is out of range (allowed: more than 0, at most 1e13, e.g. 7e9)");
+            link.parameters = parameters;
+        } else if (key == "precision") {
+            static constexpr training::Precision kPrecisions[] = {training::Precision::Fp32, training::Precision::Mixed16,
+                                                                  training::Precision::Inference16,
+                                                                  training::Precision::InferenceInt8};
+            link.precision = parseKeyword(value, field, kPrecisions, &training::precisionKey);
+        } else if (key == "optimizer") {
+            static constexpr training::Optimizer kOptimizers[] = {training::Optimizer::Adam, training::Optimizer::SgdMomentum,
+                                                                  training::Optimizer::Sgd};
+            link.optimizer = parseKeyword(value, field, kOptimizers, &training::optimizerKey);
+        } else if (key == "zero") {
+            link.zeroStage = integer(0, 3);
+        } else if (key == "gpus") {
+            link.gpus = integer(1, kLinkMaxDataParallel);
+        } else if (key == "layers") {
+            link.layers = integer(0, 1000);
+        } else if (key == "hidden") {
+            link.hidden = integer(1, 1000000);
+        } else if (key == "heads") {
+            link.heads = integer(1, 1024);
+        } else if (key == "seq") {
+            link.sequence = integer(1, 10000000);
+        } else if (key == "batch") {
+            link.microBatch = integer(1, 65536);
+        } else if (key == "recompute") {
+            link.recompute = integer(0, 1) == 1;
+        }
+        return;
+    case LinkView::AllReduce:
+        if (key == "gpus") {
+            link.gpus = integer(kLinkMinRingGpus, kLinkMaxRingGpus);
+        } else if (key == "bytes") {
+            link.bufferBytes = parseBufferBytes(value, field);
+        } else if (key == "link") {
+            if (!training::findLink(value)) {
+                std::vector<std::string_view> keys;
+                for (const training::LinkFigure& figure : training::linkFigures())
+                    keys.push_back(figure.key);
+                throw InputError(field + ": unknown link '" + value + "' (allowed: " + joined(keys) + ")");
+            }
+            link.interconnect = value;
+        } else if (key == "step") {
+            // The largest ring's last step here; the ring's own (2 (N-1)) once N is known.
+            link.ringStep = integer(0, 2 * (kLinkMaxRingGpus - 1));
+        }
+        return;
+    case LinkView::Profile:
+        if (key == "session") {
+            link.session = value;
+        } else if (key == "tab") {
+            bool known = false;
+            for (std::string_view tab : kLinkProfileTabs)
+                known = known || tab == value;
+            if (!known)
+                throw InputError(field + ": unknown tab '" + value + "' (allowed: " +
+                                 joined(std::vector<std::string_view>(std::begin(kLinkProfileTabs), std::end(kLinkProfileTabs))) + ")");
+            link.profileTab = value;
+        }
+        return;
+    default: return;
+    }
+}
+
+// Checks between keys of one model link.
+void checkModelLink(const ViewLink& link, const std::string& where)
+{
+    if (link.view == LinkView::Streams && link.hostToDeviceMs && link.kernelMs && link.deviceToHostMs &&
+        *link.hostToDeviceMs + *link.kernelMs + *link.deviceToHostMs <= 0)
+        throw InputError(where + ": h2d, kernel and d2h are all 0 (allowed: at least one above 0 ms)");
+    if (link.view == LinkView::MemoryBudget && link.hidden && link.heads && *link.hidden % *link.heads != 0)
+        throw InputError(where + ": heads " + std::to_string(*link.heads) + " does not divide hidden " +
+                         std::to_string(*link.hidden) + " (each head is hidden / heads wide)");
+    if (link.view == LinkView::AllReduce && link.gpus && link.ringStep && *link.ringStep > 2 * (*link.gpus - 1))
+        throw InputError(where + ": step " + std::to_string(*link.ringStep) + " is past the end: a ring of " +
+                         std::to_string(*link.gpus) + " GPUs takes " + std::to_string(2 * (*link.gpus - 1)) +
+                         " steps (allowed: 0.." + std::to_string(2 * (*link.gpus - 1)) + ")");
+}
+
 } // namespace
 
 ViewLink parseViewLink(std::string_view url)
@@ -256,6 +429,8 @@ ViewLink parseViewLink(std::string_view url)
 
         if (isPrecisionLabView(link.view)) {
             parsePrecisionLabKey(link, key, value, field);
+        } else if (isModelView(link.view)) {
+            parseModelKey(link, key, value, field);
         } else if (link.view == LinkView::Step || link.view == LinkView::Memory) {
             parseStepKey(link, key, value, field);
         } else if (key == "id") {
@@ -304,6 +479,7 @@ ViewLink parseViewLink(std::string_view url)
         throw InputError(where + ": a " + (link.view == LinkView::Step ? "step" : "memory") +
                          " link needs kernel=ID (allowed: " + kernels::demoKernelIds() + ")");
     checkPrecisionLabLink(link, where);
+    checkModelLink(link, where);
     return link;
 }
 

@@ -9,11 +9,19 @@
 //   warpscope:sparsity?layer=1
 //   warpscope:step?kernel=divergence_odd_even&block=0,0,0&warp=1&at=12
 //   warpscope:memory?kernel=copy_strided&warp=0&at=9 (the step keys; the memory hierarchy in front)
+// The Performance Models dock (streams, pipeline, memory-budget, allreduce) and recorded sessions:
+//   warpscope:streams?h2d=4&kernel=6&d2h=4&chunks=4&engines=2
+//   warpscope:pipeline?stages=4&microbatches=8
+//   warpscope:memory-budget?params=7e9&precision=mixed&optimizer=adam&zero=0&gpus=1&layers=32&hidden=4096
+//       &heads=32&seq=4096&batch=1&recompute=0
+//   warpscope:allreduce?gpus=4&bytes=1G&link=nvlink4&step=3
+//   warpscope:profile?session=h200/ladder-matmul.wsprof&tab=roofline
 // Parsing is strict: an unknown view or key, a repeated key, or a bad value is an InputError that
 // names the link, the key and what is allowed. Qt-free.
 #pragma once
 
 #include "launch/launch_geometry.h"
+#include "training/memory_budget.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -24,7 +32,10 @@
 
 namespace warpscope::app {
 
-enum class LinkView { Lesson, Hierarchy, Placement, Occupancy, Formats, Amp, Quant, Sparsity, Step, Memory };
+enum class LinkView {
+    Lesson, Hierarchy, Placement, Occupancy, Formats, Amp, Quant, Sparsity, Step, Memory,
+    Streams, Pipeline, MemoryBudget, AllReduce, Profile
+};
 
 struct ViewLink {
     LinkView view = LinkView::Hierarchy;
@@ -61,11 +72,48 @@ struct ViewLink {
     std::optional<launch::Dim3> blockIndex;     // step: blockIdx of the recorded block ("block=")
     std::optional<int> warp;                    // step: the followed warp, 0..31
     std::optional<std::uint64_t> at;            // step: before the warp's instruction number N
+    // The Performance Models dock. Values are checked on their own (and against each other when the
+    // link gives both); what depends on the figure's current state is the window's to check.
+    std::optional<double> hostToDeviceMs;       // streams: h2d, the whole transfer
+    std::optional<double> kernelMs;             // streams: kernel
+    std::optional<double> deviceToHostMs;       // streams: d2h
+    std::optional<int> chunks;                  // streams: chunks (= streams)
+    std::optional<int> copyEngines;             // streams: engines, 1 or 2
+    std::optional<int> stages;                  // pipeline: P
+    std::optional<int> microbatches;            // pipeline: M
+    std::optional<double> parameters;           // memory-budget: params
+    std::optional<training::Precision> precision; // memory-budget
+    std::optional<training::Optimizer> optimizer; // memory-budget
+    std::optional<int> zeroStage;               // memory-budget: zero, 0..3
+    std::optional<int> gpus;                    // memory-budget: data-parallel degree; allreduce: ring size
+    std::optional<int> layers;                  // memory-budget: the transformer's shape
+    std::optional<int> hidden;
+    std::optional<int> heads;
+    std::optional<int> sequence;                // memory-budget: seq
+    std::optional<int> microBatch;              // memory-budget: batch
+    std::optional<bool> recompute;
+    std::optional<double> bufferBytes;          // allreduce: bytes
+    std::optional<std::string> interconnect;    // allreduce: link, a key of training::linkFigures()
+    std::optional<int> ringStep;                // allreduce: step, 0..2(N-1)
+    std::optional<std::string> session;         // profile: a recorded session's path under the recorded root
+    std::optional<std::string> profileTab;      // profile: metrics, bandwidth, roofline, prediction, session
 };
 
 inline constexpr int kLinkMaxAmpSteps = 100000;              // as `warpscope numerics amp --steps`
 inline constexpr std::size_t kLinkMinQuantValues = 16;       // quant n
 inline constexpr std::size_t kLinkMaxQuantValues = 10000000;
+inline constexpr double kLinkMaxStreamMs = 1e6;               // streams h2d, kernel, d2h
+inline constexpr int kLinkMaxStreamChunks = 64;
+inline constexpr int kLinkMaxPipelineStages = 16;
+inline constexpr int kLinkMaxMicrobatches = 64;
+inline constexpr double kLinkMaxParameters = 1e13;            // memory-budget params
+inline constexpr int kLinkMaxDataParallel = 4096;             // memory-budget gpus
+inline constexpr int kLinkMinRingGpus = 2;                    // allreduce gpus
+inline constexpr int kLinkMaxRingGpus = 16;
+inline constexpr double kLinkMaxAllReduceBytes = 1099511627776.0; // allreduce bytes: 1 TiB = 1024G
+
+// The profile view's tabs a profile link may name, in the view's order.
+inline constexpr std::string_view kLinkProfileTabs[] = {"metrics", "bandwidth", "roofline", "prediction", "session"};
 
 ViewLink parseViewLink(std::string_view url);
 

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+
 using namespace warpscope;
 using namespace warpscope::app;
 
@@ -75,7 +77,8 @@ TEST(ViewLink, MessagesNameTheProblemAndWhatIsAllowed)
         FAIL();
     } catch (const InputError& error) {
         EXPECT_STREQ(error.what(), "link 'warpscope:hierachy?grid=4': unknown view 'hierachy' "
-                                   "(allowed: lesson, hierarchy, placement, occupancy, formats, amp, quant, sparsity, step, memory)");
+                                   "(allowed: lesson, hierarchy, placement, occupancy, formats, amp, quant, sparsity, step, memory, "
+                                   "streams, pipeline, memory-budget, allreduce, profile)");
     }
     try {
         parseViewLink("warpscope:occupancy?regs=300");
@@ -83,4 +86,166 @@ TEST(ViewLink, MessagesNameTheProblemAndWhatIsAllowed)
     } catch (const InputError& error) {
         EXPECT_STREQ(error.what(), "link 'warpscope:occupancy?regs=300': regs: 300 is out of range (allowed: 1..255)");
     }
+}
+
+TEST(ViewLink, ParsesThePerformanceModelViews)
+{
+    const ViewLink streams = parseViewLink("warpscope:streams?h2d=4&kernel=6.5&d2h=0&chunks=4&engines=2");
+    EXPECT_EQ(streams.view, LinkView::Streams);
+    EXPECT_DOUBLE_EQ(*streams.hostToDeviceMs, 4.0);
+    EXPECT_DOUBLE_EQ(*streams.kernelMs, 6.5);
+    EXPECT_DOUBLE_EQ(*streams.deviceToHostMs, 0.0);
+    EXPECT_EQ(*streams.chunks, 4);
+    EXPECT_EQ(*streams.copyEngines, 2);
+    EXPECT_TRUE(streams.kernel.empty()); // the stepper's kernel id is another key's
+    EXPECT_EQ(*parseViewLink("warpscope:streams?chunks=64&engines=1").chunks, 64);
+    EXPECT_DOUBLE_EQ(*parseViewLink("warpscope:streams?kernel=1e6").kernelMs, 1e6);
+
+    const ViewLink pipeline = parseViewLink("warpscope:pipeline?stages=4&microbatches=8");
+    EXPECT_EQ(pipeline.view, LinkView::Pipeline);
+    EXPECT_EQ(*pipeline.stages, 4);
+    EXPECT_EQ(*pipeline.microbatches, 8);
+    EXPECT_EQ(*parseViewLink("warpscope:pipeline?stages=16&microbatches=64").stages, 16);
+    EXPECT_EQ(*parseViewLink("warpscope:pipeline?stages=1&microbatches=1").microbatches, 1);
+
+    const ViewLink budget = parseViewLink("warpscope:memory-budget?params=7e9&precision=mixed&optimizer=adam&zero=2&gpus=8"
+                                          "&layers=32&hidden=4096&heads=32&seq=4096&batch=1&recompute=1");
+    EXPECT_EQ(budget.view, LinkView::MemoryBudget);
+    EXPECT_DOUBLE_EQ(*budget.parameters, 7e9);
+    EXPECT_EQ(*budget.precision, training::Precision::Mixed16);
+    EXPECT_EQ(*budget.optimizer, training::Optimizer::Adam);
+    EXPECT_EQ(*budget.zeroStage, 2);
+    EXPECT_EQ(*budget.gpus, 8);
+    EXPECT_EQ(*budget.layers, 32);
+    EXPECT_EQ(*budget.hidden, 4096);
+    EXPECT_EQ(*budget.heads, 32);
+    EXPECT_EQ(*budget.sequence, 4096);
+    EXPECT_EQ(*budget.microBatch, 1);
+    EXPECT_TRUE(*budget.recompute);
+    EXPECT_EQ(*parseViewLink("warpscope:memory-budget?precision=inference-int8").precision, training::Precision::InferenceInt8);
+    EXPECT_EQ(*parseViewLink("warpscope:memory-budget?precision=fp32").precision, training::Precision::Fp32);
+    EXPECT_EQ(*parseViewLink("warpscope:memory-budget?optimizer=sgd-momentum").optimizer, training::Optimizer::SgdMomentum);
+    EXPECT_EQ(*parseViewLink("warpscope:memory-budget?layers=0").layers, 0);
+    EXPECT_DOUBLE_EQ(*parseViewLink("warpscope:memory-budget?params=1e13").parameters, 1e13);
+
+    const ViewLink ring = parseViewLink("warpscope:allreduce?gpus=4&bytes=1G&link=nvlink4&step=3");
+    EXPECT_EQ(ring.view, LinkView::AllReduce);
+    EXPECT_EQ(*ring.gpus, 4);
+    EXPECT_DOUBLE_EQ(*ring.bufferBytes, 1073741824.0);
+    EXPECT_EQ(*ring.interconnect, "nvlink4");
+    EXPECT_EQ(*ring.ringStep, 3);
+    EXPECT_DOUBLE_EQ(*parseViewLink("warpscope:allreduce?bytes=64M").bufferBytes, 64.0 * 1024 * 1024);
+    EXPECT_DOUBLE_EQ(*parseViewLink("warpscope:allreduce?bytes=3k").bufferBytes, 3072.0);
+    EXPECT_DOUBLE_EQ(*parseViewLink("warpscope:allreduce?bytes=1").bufferBytes, 1.0);
+    EXPECT_DOUBLE_EQ(*parseViewLink("warpscope:allreduce?bytes=1024G").bufferBytes, 1099511627776.0);
+    EXPECT_EQ(*parseViewLink("warpscope:allreduce?gpus=16&step=30").ringStep, 30);
+    EXPECT_EQ(*parseViewLink("warpscope:allreduce?step=30").ringStep, 30); // checked against the panel's ring by the window
+    EXPECT_EQ(*parseViewLink("warpscope:allreduce?link=pcie4").interconnect, "pcie4");
+
+    const ViewLink profile = parseViewLink("warpscope:profile?session=h200/ladder-matmul.wsprof&tab=roofline");
+    EXPECT_EQ(profile.view, LinkView::Profile);
+    EXPECT_EQ(*profile.session, "h200/ladder-matmul.wsprof");
+    EXPECT_EQ(*profile.profileTab, "roofline");
+    EXPECT_FALSE(parseViewLink("warpscope:profile?session=h200/demo-kernels.wsprof").profileTab.has_value());
+}
+
+TEST(ViewLink, RejectsMalformedPerformanceModelLinks)
+{
+    const char* bad[] = {
+        "warpscope:streams?h2d=-1",
+        "warpscope:streams?h2d=1000001",
+        "warpscope:streams?kernel=abc",
+        "warpscope:streams?kernel=inf",
+        "warpscope:streams?d2h=nan",
+        "warpscope:streams?h2d=0&kernel=0&d2h=0",
+        "warpscope:streams?chunks=0",
+        "warpscope:streams?chunks=65",
+        "warpscope:streams?chunks=2.5",
+        "warpscope:streams?engines=0",
+        "warpscope:streams?engines=3",
+        "warpscope:streams?chunks=4&chunks=4",
+        "warpscope:streams?streams=4",
+        "warpscope:streams?at=1",
+        "warpscope:pipeline?stages=0",
+        "warpscope:pipeline?stages=17",
+        "warpscope:pipeline?microbatches=0",
+        "warpscope:pipeline?microbatches=65",
+        "warpscope:pipeline?micro=8",
+        "warpscope:memory-budget?params=0",
+        "warpscope:memory-budget?params=-7e9",
+        "warpscope:memory-budget?params=2e13",
+        "warpscope:memory-budget?params=inf",
+        "warpscope:memory-budget?params=7B",
+        "warpscope:memory-budget?precision=fp16",
+        "warpscope:memory-budget?optimizer=adamw",
+        "warpscope:memory-budget?zero=4",
+        "warpscope:memory-budget?zero=-1",
+        "warpscope:memory-budget?gpus=0",
+        "warpscope:memory-budget?gpus=4097",
+        "warpscope:memory-budget?layers=-1",
+        "warpscope:memory-budget?layers=1001",
+        "warpscope:memory-budget?hidden=0",
+        "warpscope:memory-budget?heads=1025",
+        "warpscope:memory-budget?seq=10000001",
+        "warpscope:memory-budget?batch=65537",
+        "warpscope:memory-budget?recompute=2",
+        "warpscope:memory-budget?hidden=4096&heads=3",
+        "warpscope:memory-budget?link=nvlink4",
+        "warpscope:allreduce?gpus=1",
+        "warpscope:allreduce?gpus=17",
+        "warpscope:allreduce?bytes=0",
+        "warpscope:allreduce?bytes=1025G",
+        "warpscope:allreduce?bytes=1T",
+        "warpscope:allreduce?bytes=1.5G",
+        "warpscope:allreduce?bytes=-1",
+        "warpscope:allreduce?bytes=G",
+        "warpscope:allreduce?link=nvlink5",
+        "warpscope:allreduce?step=-1",
+        "warpscope:allreduce?step=31",
+        "warpscope:allreduce?gpus=4&step=7",
+        "warpscope:allreduce?params=7e9",
+        "warpscope:profile?tab=summary",
+        "warpscope:profile?session=",
+        "warpscope:profile?session=a&session=b",
+        "warpscope:profile?kernel=vector_add",
+    };
+    for (const char* link : bad)
+        EXPECT_THROW(parseViewLink(link), InputError) << link;
+}
+
+TEST(ViewLink, PerformanceModelMessagesNameTheKeyAndWhatIsAllowed)
+{
+    auto message = [](const char* link) {
+        try {
+            parseViewLink(link);
+        } catch (const InputError& error) {
+            return std::string(error.what());
+        }
+        return std::string("(accepted)");
+    };
+    EXPECT_EQ(message("warpscope:streams?chunks=65"), "link 'warpscope:streams?chunks=65': chunks: 65 is out of range (allowed: 1..64)");
+    EXPECT_EQ(message("warpscope:streams?h2d=-1"),
+              "link 'warpscope:streams?h2d=-1': h2d: -1 is out of range (allowed: 0 to 1e6 ms, a decimal such as 2.5)");
+    EXPECT_EQ(message("warpscope:streams?h2d=0&kernel=0&d2h=0"),
+              "link 'warpscope:streams?h2d=0&kernel=0&d2h=0': h2d, kernel and d2h are all 0 (allowed: at least one above 0 ms)");
+    EXPECT_EQ(message("warpscope:streams?streams=4"),
+              "link 'warpscope:streams?streams=4': unknown key 'streams' for streams (allowed: h2d, kernel, d2h, chunks, engines)");
+    EXPECT_EQ(message("warpscope:pipeline?stages=17"),
+              "link 'warpscope:pipeline?stages=17': stages: 17 is out of range (allowed: 1..16)");
+    EXPECT_EQ(message("warpscope:memory-budget?precision=fp16"),
+              "link 'warpscope:memory-budget?precision=fp16': precision: unknown value 'fp16' "
+              "(allowed: fp32, mixed, inference-16, inference-int8)");
+    EXPECT_EQ(message("warpscope:memory-budget?hidden=4096&heads=3"),
+              "link 'warpscope:memory-budget?hidden=4096&heads=3': heads 3 does not divide hidden 4096 "
+              "(each head is hidden / heads wide)");
+    EXPECT_EQ(message("warpscope:allreduce?link=nvlink5"),
+              "link 'warpscope:allreduce?link=nvlink5': link: unknown link 'nvlink5' (allowed: nvlink4, nvlink3, pcie5, pcie4)");
+    EXPECT_EQ(message("warpscope:allreduce?bytes=1T"),
+              "link 'warpscope:allreduce?bytes=1T': bytes: '1T' is not a byte count "
+              "(allowed: 1 to 1024G bytes, an integer with an optional K, M or G suffix: 64M, 1G)");
+    EXPECT_EQ(message("warpscope:allreduce?gpus=4&step=7"),
+              "link 'warpscope:allreduce?gpus=4&step=7': step 7 is past the end: a ring of 4 GPUs takes 6 steps (allowed: 0..6)");
+    EXPECT_EQ(message("warpscope:profile?tab=summary"),
+              "link 'warpscope:profile?tab=summary': tab: unknown tab 'summary' "
+              "(allowed: metrics, bandwidth, roofline, prediction, session)");
 }
