@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstddef>
 #include <string>
+#include <utility>
 
 namespace warpscope::training {
 namespace {
@@ -16,6 +17,13 @@ void checkGpus(int gpus)
 }
 
 int mod(int value, int n) { return ((value % n) + n) % n; }
+
+void checkSteps(int gpus, int steps)
+{
+    if (steps < 0 || steps > 2 * (gpus - 1))
+        throw InputError("ring all-reduce: step " + std::to_string(steps) + " is out of range for " + std::to_string(gpus) +
+                         " GPUs (allowed: 0.." + std::to_string(2 * (gpus - 1)) + ")");
+}
 
 } // namespace
 
@@ -56,6 +64,14 @@ std::vector<std::vector<double>> runRingAllReduce(std::vector<std::vector<double
 {
     const int gpus = static_cast<int>(buffers.size());
     checkGpus(gpus);
+    return runRingAllReduce(std::move(buffers), 2 * (gpus - 1));
+}
+
+std::vector<std::vector<double>> runRingAllReduce(std::vector<std::vector<double>> buffers, int steps)
+{
+    const int gpus = static_cast<int>(buffers.size());
+    checkGpus(gpus);
+    checkSteps(gpus, steps);
     const std::size_t length = buffers.front().size();
     for (const auto& buffer : buffers)
         if (buffer.size() != length)
@@ -63,7 +79,8 @@ std::vector<std::vector<double>> runRingAllReduce(std::vector<std::vector<double
     auto chunkBegin = [&](int chunk) { return length * static_cast<std::size_t>(chunk) / static_cast<std::size_t>(gpus); };
 
     const std::vector<RingTransfer> schedule = ringSchedule(gpus);
-    for (std::size_t first = 0; first < schedule.size(); first += static_cast<std::size_t>(gpus)) {
+    const std::size_t end = static_cast<std::size_t>(steps) * static_cast<std::size_t>(gpus);
+    for (std::size_t first = 0; first < end; first += static_cast<std::size_t>(gpus)) {
         // Every GPU sends at once: take the outgoing chunks before any receiver changes its buffer.
         std::vector<std::vector<double>> outgoing(static_cast<std::size_t>(gpus));
         for (int g = 0; g < gpus; ++g) {
@@ -82,6 +99,29 @@ std::vector<std::vector<double>> runRingAllReduce(std::vector<std::vector<double
         }
     }
     return buffers;
+}
+
+std::vector<std::vector<int>> ringContributions(int gpus, int steps)
+{
+    checkGpus(gpus);
+    checkSteps(gpus, steps);
+    std::vector<std::vector<int>> counts(static_cast<std::size_t>(gpus), std::vector<int>(static_cast<std::size_t>(gpus), 1));
+    const std::vector<RingTransfer> schedule = ringSchedule(gpus);
+    const std::size_t end = static_cast<std::size_t>(steps) * static_cast<std::size_t>(gpus);
+    for (std::size_t first = 0; first < end; first += static_cast<std::size_t>(gpus)) {
+        // All of a step's transfers happen at once: read every sender's count before any receiver changes.
+        std::vector<int> sent(static_cast<std::size_t>(gpus));
+        for (std::size_t g = 0; g < sent.size(); ++g) {
+            const RingTransfer& t = schedule[first + g];
+            sent[g] = counts[static_cast<std::size_t>(t.from)][static_cast<std::size_t>(t.chunk)];
+        }
+        for (std::size_t g = 0; g < sent.size(); ++g) {
+            const RingTransfer& t = schedule[first + g];
+            int& slot = counts[static_cast<std::size_t>(t.to)][static_cast<std::size_t>(t.chunk)];
+            slot = t.phase == RingPhase::ReduceScatter ? slot + sent[g] : sent[g];
+        }
+    }
+    return counts;
 }
 
 double pipelineBubbleFraction(int stages, int microbatches)

@@ -46,6 +46,15 @@ std::vector<RingTransfer> ringSchedule(int gpus);
 // not by N: chunks are split as evenly as possible). Returns every GPU's buffer afterwards; each
 // should be the element-wise sum.
 std::vector<std::vector<double>> runRingAllReduce(std::vector<std::vector<double>> buffers);
+// The same, stopped after the first `steps` steps (0 .. 2(N-1)): the buffers part way through.
+std::vector<std::vector<double>> runRingAllReduce(std::vector<std::vector<double>> buffers, int steps);
+
+// How many GPUs' contributions each chunk holds after the first `steps` steps (0 .. 2(N-1)),
+// replaying ringSchedule: result[g][c] for GPU g and chunk c; 1 everywhere before the first step,
+// N everywhere after the last. A reduce-scatter transfer adds the sender's count to the receiver's
+// (in a ring the two sets never overlap); an all-gather transfer overwrites it. Throws InputError for
+// gpus outside 2..4096 or steps outside 0..2(N-1).
+std::vector<std::vector<int>> ringContributions(int gpus, int steps);
 
 // (p-1) / (m+p-1). Throws InputError when stages or microbatches is below 1.
 double pipelineBubbleFraction(int stages, int microbatches);

@@ -3,6 +3,8 @@
 #include "util/input_error.h"
 
 #include <cmath>
+#include <string>
+#include <vector>
 
 namespace warpscope::training {
 
@@ -59,7 +61,38 @@ double activationBytesPerLayer(const TransformerShape& shape)
     return s * b * h * (34 + 5 * a * s / h);
 }
 
-MemoryBudget memoryBudget(double parameters, Precision precision, Optimizer optimizer, const TransformerShape& shape)
+std::string_view zeroStageName(int stage)
+{
+    switch (stage) {
+    case 0: return "none";
+    case 1: return "P_os";
+    case 2: return "P_os+g";
+    case 3: return "P_os+g+p";
+    default: return "?";
+    }
+}
+
+BytesPerParameter partitionedBytesPerParameter(const BytesPerParameter& bytes, const ZeroPartitioning& zero)
+{
+    if (zero.stage < 0 || zero.stage > 3)
+        throw InputError("ZeRO stage " + std::to_string(zero.stage) + " does not exist (allowed: 0..3)");
+    if (zero.dataParallel < 1)
+        throw InputError("ZeRO: " + std::to_string(zero.dataParallel) + " data-parallel GPUs (allowed: at least 1)");
+    const double n = zero.dataParallel;
+    BytesPerParameter perGpu = bytes;
+    if (zero.stage >= 1) { // P_os: the optimizer states, the FP32 master weights among them
+        perGpu.optimizerStates = bytes.optimizerStates / n;
+        perGpu.masterWeights = bytes.masterWeights / n;
+    }
+    if (zero.stage >= 2) // P_os+g
+        perGpu.gradients = bytes.gradients / n;
+    if (zero.stage >= 3) // P_os+g+p
+        perGpu.weights = bytes.weights / n;
+    return perGpu;
+}
+
+MemoryBudget memoryBudget(double parameters, Precision precision, Optimizer optimizer, const TransformerShape& shape,
+                          const ZeroPartitioning& zero)
 {
     if (!(parameters > 0) || !std::isfinite(parameters))
         throw InputError("parameters must be a positive number (e.g. 7e9)");
@@ -67,15 +100,29 @@ MemoryBudget memoryBudget(double parameters, Precision precision, Optimizer opti
         throw InputError("transformer shape: layers must not be negative");
     MemoryBudget budget;
     budget.parameters = parameters;
+    budget.zero = zero;
     budget.perParameter = bytesPerParameter(precision, optimizer);
-    budget.weightBytes = parameters * budget.perParameter.weights;
-    budget.gradientBytes = parameters * budget.perParameter.gradients;
-    budget.masterBytes = parameters * budget.perParameter.masterWeights;
-    budget.optimizerBytes = parameters * budget.perParameter.optimizerStates;
+    budget.perParameterPerGpu = partitionedBytesPerParameter(budget.perParameter, zero);
+    budget.weightBytes = parameters * budget.perParameterPerGpu.weights;
+    budget.gradientBytes = parameters * budget.perParameterPerGpu.gradients;
+    budget.masterBytes = parameters * budget.perParameterPerGpu.masterWeights;
+    budget.optimizerBytes = parameters * budget.perParameterPerGpu.optimizerStates;
     // The activation formula counts 16-bit activations, so it applies to mixed precision only.
     if (precision == Precision::Mixed16 && shape.layers > 0)
         budget.activationBytes = shape.layers * activationBytesPerLayer(shape);
     return budget;
+}
+
+const std::vector<GpuMemoryCapacity>& gpuMemoryCapacities()
+{
+    constexpr double gib = 1024.0 * 1024.0 * 1024.0;
+    static const std::vector<GpuMemoryCapacity> gpus = {
+        {"A100 40GB", 40, 40 * gib, "NVIDIA A100 Tensor Core GPU datasheet: GPU memory 40GB HBM2 (A100 40GB)"},
+        {"A100 80GB", 80, 80 * gib, "NVIDIA A100 Tensor Core GPU datasheet: GPU memory 80GB HBM2e (A100 80GB)"},
+        {"H100 SXM", 80, 80 * gib, "NVIDIA H100 Tensor Core GPU datasheet: GPU memory 80GB (H100 SXM)"},
+        {"H200", 141, 141 * gib, "NVIDIA H200 Tensor Core GPU datasheet: GPU memory 141GB HBM3e (H200 SXM and NVL)"},
+    };
+    return gpus;
 }
 
 } // namespace warpscope::training
