@@ -14,7 +14,6 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
-#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <random>
@@ -1054,9 +1053,9 @@ TEST(PtxErrors, DirectiveErrorsNameTheDirectivesLine)
 
 // ---- robustness -----------------------------------------------------------------------------------
 
+// How fast the parser is belongs to a benchmark (tests/bench/ptx_parse_bench.cpp), not to this test.
 TEST(PtxParser, MutatedPtxIsParsedOrRejectedWithAnInputError)
 {
-    const auto started = std::chrono::steady_clock::now();
     std::vector<std::string> sources;
     std::set<std::string> topics;
     for (const auto& kernel : warpscope::kernels::demoKernels())
@@ -1146,7 +1145,5 @@ TEST(PtxParser, MutatedPtxIsParsedOrRejectedWithAnInputError)
     }
     EXPECT_GT(parsed, 0);
     EXPECT_GT(rejected, 0);
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    EXPECT_LT(seconds, 10.0) << "the fuzz test should stay fast";
-    std::printf("mutated PTX: %d parsed, %d rejected, %.2f s\n", parsed, rejected, seconds);
+    std::printf("mutated PTX: %d parsed, %d rejected\n", parsed, rejected);
 }
