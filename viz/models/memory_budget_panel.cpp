@@ -1,0 +1,616 @@
+#include "models/memory_budget_panel.h"
+#include "common/plot_style.h"
+#include "common/validated_field.h"
+
+#include "util/input_error.h"
+#include "util/parse.h"
+
+#include <qcustomplot.h>
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QEvent>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QScrollArea>
+#include <QSignalBlocker>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <initializer_list>
+#include <map>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace warpscope::viz {
+namespace {
+
+using training::Optimizer;
+using training::Precision;
+
+constexpr double kMaxParameters = 1e13;
+constexpr int kMaxBarsInFull = 8; // more GPUs than this: GPU 0, 1, 2, a gap, and the last
+
+QString toQString(std::string_view text) { return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size())); }
+
+// Gigabytes (10^9 bytes): "2,160", "151.4", "31.4", "1.88", "0.234".
+QString gigabytes(double bytes)
+{
+    const double gb = bytes / 1e9;
+    if (gb == 0)
+        return QStringLiteral("0");
+    if (gb >= 1000)
+        return QLocale(QLocale::English).toString(gb, 'f', 0);
+    if (gb >= 10)
+        return QString::number(gb, 'f', 1);
+    if (gb >= 1)
+        return QString::number(gb, 'f', 2);
+    return QString::number(gb, 'g', 3);
+}
+
+QString bytesPerParameterText(double bytes)
+{
+    return QString::number(bytes, 'g', 4);
+}
+
+// A parameter count as links write it: "7e9", "7.5e9", "1.3e11", "350" below 10^4.
+QString parametersText(double parameters)
+{
+    if (parameters < 1e4)
+        return QString::number(parameters, 'g', 15);
+    const int exponent = static_cast<int>(std::floor(std::log10(parameters)));
+    const double mantissa = parameters / std::pow(10.0, exponent);
+    const QString m = QString::number(mantissa, 'g', 12);
+    if (m.size() <= 6 && m.toDouble() * std::pow(10.0, exponent) == parameters)
+        return m + QStringLiteral("e") + QString::number(exponent);
+    return QString::number(parameters, 'g', 15);
+}
+
+void checkRange(const char* key, std::int64_t value, std::int64_t low, std::int64_t high)
+{
+    if (value < low || value > high)
+        throw InputError(std::string(key) + ": " + std::to_string(value) + " is out of range (allowed: " + std::to_string(low) +
+                         ".." + std::to_string(high) + ")");
+}
+
+void checkParameters(double parameters, const std::string& text)
+{
+    if (!std::isfinite(parameters) || !(parameters > 0) || parameters > kMaxParameters)
+        throw InputError("params: " + text + " is out of range (allowed: a number of parameters above 0 and at most 1e13, such as 7e9)");
+}
+
+double parseParameters(const QString& text)
+{
+    const double value = parseReal(text.toStdString(), "params");
+    checkParameters(value, text.trimmed().toStdString());
+    return value;
+}
+
+std::int64_t parseIntegerField(const QString& text, const char* key, std::int64_t low, std::int64_t high)
+{
+    return parseInteger(text.toStdString(), key, low, high);
+}
+
+struct Component {
+    const char* name;
+    QColor color;
+};
+
+// Tableau 10: distinct in print and for the common colour-vision deficiencies.
+const std::array<Component, 5> kComponents = {{{"Weights", QColor(0x4e, 0x79, 0xa7)},
+                                               {"Gradients", QColor(0xf2, 0x8e, 0x2b)},
+                                               {"Master weights (FP32)", QColor(0x76, 0xb7, 0xb2)},
+                                               {"Optimizer states", QColor(0xe1, 0x57, 0x59)},
+                                               {"Activations", QColor(0x59, 0xa1, 0x4f)}}};
+
+// The datasheet capacities grouped by size: one line for A100 80GB and H100 SXM together.
+std::vector<std::pair<double, QString>> capacityLines()
+{
+    std::map<double, QStringList> byBytes;
+    for (const training::GpuMemoryCapacity& gpu : training::gpuMemoryCapacities())
+        byBytes[gpu.bytes].append(toQString(gpu.name));
+    std::vector<std::pair<double, QString>> lines;
+    for (const auto& [bytes, names] : byBytes)
+        lines.emplace_back(bytes, names.join(QStringLiteral(", ")));
+    return lines;
+}
+
+QString zeroItemText(int stage)
+{
+    switch (stage) {
+    case 0: return QObject::tr("0: none (each GPU keeps everything)");
+    case 1: return QObject::tr("1: P_os (optimizer states split)");
+    case 2: return QObject::tr("2: P_os+g (+ gradients split)");
+    default: return QObject::tr("3: P_os+g+p (+ weights split)");
+    }
+}
+
+} // namespace
+
+MemoryBudgetPanel::MemoryBudgetPanel(QWidget* parent) : QWidget(parent)
+{
+    auto* content = new QWidget;
+    auto* layout = new QVBoxLayout(content);
+    layout->setContentsMargins(6, 6, 6, 6);
+    layout->setSpacing(6);
+    layout->addWidget(buildControls());
+
+    const auto makeLabel = [](const QString& objectName, bool bold) {
+        auto* label = new QLabel;
+        label->setObjectName(objectName);
+        label->setWordWrap(true);
+        label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        if (bold) {
+            QFont font = label->font();
+            font.setBold(true);
+            label->setFont(font);
+        }
+        return label;
+    };
+    m_staleLabel = makeLabel(QStringLiteral("memoryBudgetStale"), true);
+    m_staleLabel->hide();
+    m_summaryLabel = makeLabel(QStringLiteral("memoryBudgetSummary"), true);
+    m_fitLabel = makeLabel(QStringLiteral("memoryBudgetFit"), false);
+    layout->addWidget(m_staleLabel);
+    layout->addWidget(m_summaryLabel);
+    layout->addWidget(m_fitLabel);
+
+    m_plot = new QCustomPlot;
+    m_plot->setObjectName(QStringLiteral("memoryBudgetPlot"));
+    m_plot->setMinimumSize(360, 300);
+    m_plot->yAxis->setLabel(tr("GB per GPU (10⁹ bytes)"));
+    m_plot->legend->setVisible(true);
+    m_plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    m_plot->legend->setWrap(3);
+    m_plot->axisRect()->insetLayout()->take(m_plot->legend);
+    m_plot->plotLayout()->addElement(1, 0, m_plot->legend);
+    m_plot->plotLayout()->setRowStretchFactor(1, 0.001);
+    m_plot->legend->setMargins(QMargins(4, 2, 4, 2));
+
+    m_table = new QTableWidget(6, 4);
+    m_table->setObjectName(QStringLiteral("memoryBudgetTable"));
+    m_table->setHorizontalHeaderLabels({tr("Bytes / parameter\n(whole model)"), tr("Split over\nGPUs"),
+                                        tr("Bytes / parameter\non each GPU"), tr("GB on\neach GPU")});
+    m_table->setVerticalHeaderLabels({tr("Weights"), tr("Gradients"), tr("Master weights (FP32)"), tr("Optimizer states"),
+                                      tr("Model states"), tr("Activations")});
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->setSelectionMode(QAbstractItemView::NoSelection);
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->setSizeAdjustPolicy(QAbstractScrollArea::AdjustToContents);
+    m_table->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_table->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+
+    auto* figureRow = new QHBoxLayout;
+    figureRow->addWidget(m_plot, 1);
+    auto* tableColumn = new QVBoxLayout;
+    tableColumn->addWidget(m_table);
+    tableColumn->addStretch(1);
+    figureRow->addLayout(tableColumn);
+    layout->addLayout(figureRow, 1);
+
+    m_captionLabel = makeLabel(QStringLiteral("memoryBudgetCaption"), false);
+    m_captionLabel->setText(
+        tr("GB = 10⁹ bytes. Model states per parameter: Rajbhandari et al., \"ZeRO\", SC 2020, section 3.1; ZeRO stage 1 "
+           "splits the optimizer states (the FP32 master weights among them) over the data-parallel GPUs, stage 2 also "
+           "the gradients, stage 3 also the 16-bit weights (section 5). Activations: Korthikanti et al., MLSys 2023, "
+           "equation 1 (16-bit, no tensor or sequence parallelism), counted for mixed precision only; never split by ZeRO. "
+           "Capacities: NVIDIA's A100 datasheet (40GB HBM2, 80GB HBM2e), H100 datasheet (H100 SXM 80GB) and H200 datasheet "
+           "(141GB HBM3e). Their GB are 2³⁰ bytes (the H200 recorded in assets/recorded/h200 reports 150.1 × 10⁹ bytes), "
+           "so the lines stand at 42.9, 85.9 and 151.4 GB. Not counted: the CUDA context, framework workspaces, "
+           "temporary buffers and fragmentation."));
+    QFont captionFont = font();
+    captionFont.setPointSizeF(kPlotFontPoints);
+    m_captionLabel->setFont(captionFont);
+    layout->addWidget(m_captionLabel);
+
+    auto* scroll = new QScrollArea;
+    scroll->setWidget(content);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    auto* outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    outer->addWidget(scroll);
+
+    syncControls();
+    redraw();
+}
+
+QWidget* MemoryBudgetPanel::buildControls()
+{
+    const auto integer = [](const char* key, std::int64_t low, std::int64_t high) {
+        return [key, low, high](const QString& text) { return parseIntegerField(text, key, low, high); };
+    };
+    // The field's value is only a token of validity: the settings read the decimal itself (parseParameters).
+    m_parametersField = new ValidatedField(QStringLiteral("memoryBudgetParams"), [](const QString& text) {
+        return static_cast<std::int64_t>(std::llround(parseParameters(text)));
+    });
+    m_gpusField = new ValidatedField(QStringLiteral("memoryBudgetGpus"), integer("gpus", 1, 4096));
+    m_layersField = new ValidatedField(QStringLiteral("memoryBudgetLayers"), integer("layers", 0, 1000));
+    m_hiddenField = new ValidatedField(QStringLiteral("memoryBudgetHidden"), integer("hidden", 1, 1000000));
+    m_headsField = new ValidatedField(QStringLiteral("memoryBudgetHeads"), integer("heads", 1, 1024));
+    m_sequenceField = new ValidatedField(QStringLiteral("memoryBudgetSeq"), integer("seq", 1, 10000000));
+    m_batchField = new ValidatedField(QStringLiteral("memoryBudgetBatch"), integer("batch", 1, 65536));
+    m_gpusField->setStepping(1, 1, 4096);
+    m_layersField->setStepping(1, 0, 1000);
+    m_headsField->setStepping(1, 1, 1024);
+    m_batchField->setStepping(1, 1, 65536);
+    m_parametersField->lineEdit()->setPlaceholderText(tr("such as 7e9"));
+    m_parametersField->setToolTip(tr("Parameters of the model, a decimal such as 7e9 or 1.3e11. Allowed: above 0, at most 1e13."));
+    m_gpusField->setToolTip(tr("Data-parallel GPUs (N_d) that ZeRO splits the model states over. Allowed: 1..4096."));
+    m_layersField->setToolTip(tr("Transformer layers; 0 counts no activations. Allowed: 0..1000."));
+    m_hiddenField->setToolTip(tr("Hidden size h. Allowed: 1..1000000."));
+    m_headsField->setToolTip(tr("Attention heads a; they must divide the hidden size. Allowed: 1..1024."));
+    m_sequenceField->setToolTip(tr("Sequence length s in tokens. Allowed: 1..10000000."));
+    m_batchField->setToolTip(tr("Micro-batch b: the sequences one GPU holds activations for. Allowed: 1..65536."));
+
+    m_precisionCombo = new QComboBox;
+    m_precisionCombo->setObjectName(QStringLiteral("memoryBudgetPrecision"));
+    m_precisionCombo->addItem(tr("Mixed (16-bit, FP32 master)"), static_cast<int>(Precision::Mixed16));
+    m_precisionCombo->addItem(tr("FP32"), static_cast<int>(Precision::Fp32));
+    m_precisionCombo->addItem(tr("Inference, 16-bit"), static_cast<int>(Precision::Inference16));
+    m_precisionCombo->addItem(tr("Inference, INT8"), static_cast<int>(Precision::InferenceInt8));
+    m_optimizerCombo = new QComboBox;
+    m_optimizerCombo->setObjectName(QStringLiteral("memoryBudgetOptimizer"));
+    m_optimizerCombo->addItem(tr("Adam"), static_cast<int>(Optimizer::Adam));
+    m_optimizerCombo->addItem(tr("SGD with momentum"), static_cast<int>(Optimizer::SgdMomentum));
+    m_optimizerCombo->addItem(tr("SGD"), static_cast<int>(Optimizer::Sgd));
+    m_optimizerCombo->setToolTip(tr("Adam keeps two FP32 moments per parameter, SGD with momentum one, plain SGD none. "
+                                    "Inference keeps no optimizer."));
+    m_zeroCombo = new QComboBox;
+    m_zeroCombo->setObjectName(QStringLiteral("memoryBudgetZero"));
+    for (int stage = 0; stage <= 3; ++stage)
+        m_zeroCombo->addItem(zeroItemText(stage), stage);
+    m_zeroCombo->setToolTip(tr("ZeRO stage (Rajbhandari et al., SC 2020): which model states are split over the "
+                               "data-parallel GPUs instead of copied to each."));
+    m_recomputeBox = new QCheckBox(tr("Recompute activations"));
+    m_recomputeBox->setObjectName(QStringLiteral("memoryBudgetRecompute"));
+    m_recomputeBox->setToolTip(tr("Full activation recomputation: each layer keeps only its input (2 s b h bytes) and "
+                                  "recomputes the rest in the backward pass."));
+
+    for (ValidatedField* field : {m_parametersField, m_gpusField, m_layersField, m_hiddenField, m_headsField,
+                                  m_sequenceField, m_batchField}) {
+        connect(field, &ValidatedField::valueEdited, this, &MemoryBudgetPanel::controlsEdited);
+        connect(field, &ValidatedField::validityChanged, this, [this](bool valid) {
+            if (!valid && !m_syncing)
+                setStale(true);
+        });
+    }
+    for (QComboBox* combo : {m_precisionCombo, m_optimizerCombo, m_zeroCombo})
+        connect(combo, &QComboBox::currentIndexChanged, this, &MemoryBudgetPanel::controlsEdited);
+    connect(m_recomputeBox, &QCheckBox::toggled, this, &MemoryBudgetPanel::controlsEdited);
+
+    auto* controls = new QWidget;
+    auto* grid = new QGridLayout(controls);
+    grid->setContentsMargins(0, 0, 0, 0);
+    grid->setHorizontalSpacing(8);
+    grid->setVerticalSpacing(4);
+    const auto add = [grid](int row, int column, const QString& label, QWidget* widget) {
+        auto* name = new QLabel(label);
+        name->setBuddy(widget);
+        grid->addWidget(name, row, 2 * column, Qt::AlignRight | Qt::AlignTop);
+        grid->addWidget(widget, row, 2 * column + 1, Qt::AlignTop);
+    };
+    add(0, 0, tr("Parameters"), m_parametersField);
+    add(0, 1, tr("Precision"), m_precisionCombo);
+    add(0, 2, tr("Optimizer"), m_optimizerCombo);
+    add(1, 0, tr("Data-parallel GPUs"), m_gpusField);
+    add(1, 1, tr("ZeRO stage"), m_zeroCombo);
+    grid->addWidget(m_recomputeBox, 1, 4, 1, 2, Qt::AlignTop);
+    add(2, 0, tr("Layers"), m_layersField);
+    add(2, 1, tr("Hidden size"), m_hiddenField);
+    add(2, 2, tr("Heads"), m_headsField);
+    add(3, 0, tr("Sequence"), m_sequenceField);
+    add(3, 1, tr("Micro-batch"), m_batchField);
+    for (int column : {1, 3, 5})
+        grid->setColumnStretch(column, 1);
+    return controls;
+}
+
+void MemoryBudgetPanel::validate(const MemoryBudgetSettings& s)
+{
+    checkParameters(s.parameters, parametersText(s.parameters).toStdString());
+    const int precision = static_cast<int>(s.precision), optimizer = static_cast<int>(s.optimizer);
+    if (precision < 0 || precision > 3)
+        throw InputError("precision: " + std::to_string(precision) + " is not a precision (allowed: fp32, mixed, inference-16, inference-int8)");
+    if (optimizer < 0 || optimizer > 2)
+        throw InputError("optimizer: " + std::to_string(optimizer) + " is not an optimizer (allowed: adam, sgd-momentum, sgd)");
+    checkRange("zero", s.zeroStage, 0, 3);
+    checkRange("gpus", s.dataParallel, 1, 4096);
+    checkRange("layers", s.shape.layers, 0, 1000);
+    checkRange("hidden", s.shape.hidden, 1, 1000000);
+    checkRange("heads", s.shape.heads, 1, 1024);
+    checkRange("seq", s.shape.sequence, 1, 10000000);
+    checkRange("batch", s.shape.microBatch, 1, 65536);
+    if (s.shape.hidden % s.shape.heads != 0)
+        throw InputError("heads: " + std::to_string(s.shape.heads) + " does not divide hidden " + std::to_string(s.shape.hidden) +
+                         " (allowed: a divisor of hidden, at most 1024)");
+}
+
+void MemoryBudgetPanel::setSettings(const MemoryBudgetSettings& settings)
+{
+    validate(settings);
+    m_settings = settings;
+    syncControls();
+    redraw();
+    setStale(false);
+}
+
+void MemoryBudgetPanel::syncControls()
+{
+    m_syncing = true;
+    const QSignalBlocker b1(m_precisionCombo), b2(m_optimizerCombo), b3(m_zeroCombo), b4(m_recomputeBox);
+    m_parametersField->setText(parametersText(m_settings.parameters));
+    m_gpusField->setValue(m_settings.dataParallel);
+    m_layersField->setValue(m_settings.shape.layers);
+    m_hiddenField->setValue(m_settings.shape.hidden);
+    m_headsField->setValue(m_settings.shape.heads);
+    m_sequenceField->setValue(m_settings.shape.sequence);
+    m_batchField->setValue(m_settings.shape.microBatch);
+    m_headsField->setExternalError({});
+    m_precisionCombo->setCurrentIndex(m_precisionCombo->findData(static_cast<int>(m_settings.precision)));
+    m_optimizerCombo->setCurrentIndex(m_optimizerCombo->findData(static_cast<int>(m_settings.optimizer)));
+    m_zeroCombo->setCurrentIndex(m_settings.zeroStage);
+    m_recomputeBox->setChecked(m_settings.shape.recompute);
+    const bool inference = m_settings.precision == Precision::Inference16 || m_settings.precision == Precision::InferenceInt8;
+    m_optimizerCombo->setEnabled(!inference);
+    m_syncing = false;
+}
+
+void MemoryBudgetPanel::controlsEdited()
+{
+    if (m_syncing)
+        return;
+    const bool inference = m_precisionCombo->currentData().toInt() == static_cast<int>(Precision::Inference16) ||
+                           m_precisionCombo->currentData().toInt() == static_cast<int>(Precision::InferenceInt8);
+    m_optimizerCombo->setEnabled(!inference);
+    for (ValidatedField* field : {m_parametersField, m_gpusField, m_layersField, m_hiddenField, m_sequenceField, m_batchField})
+        if (!field->valid()) {
+            setStale(true);
+            return;
+        }
+    if (!m_headsField->value()) {
+        setStale(true);
+        return;
+    }
+    MemoryBudgetSettings next;
+    next.parameters = parseParameters(m_parametersField->text());
+    next.precision = static_cast<Precision>(m_precisionCombo->currentData().toInt());
+    next.optimizer = static_cast<Optimizer>(m_optimizerCombo->currentData().toInt());
+    next.zeroStage = m_zeroCombo->currentData().toInt();
+    next.dataParallel = static_cast<int>(*m_gpusField->value());
+    next.shape.layers = static_cast<int>(*m_layersField->value());
+    next.shape.hidden = static_cast<int>(*m_hiddenField->value());
+    next.shape.heads = static_cast<int>(*m_headsField->value());
+    next.shape.sequence = static_cast<int>(*m_sequenceField->value());
+    next.shape.microBatch = static_cast<int>(*m_batchField->value());
+    next.shape.recompute = m_recomputeBox->isChecked();
+    try {
+        validate(next);
+    } catch (const InputError& error) {
+        // Every field is in range on its own, so only heads-divides-hidden is left: mark it on heads.
+        m_headsField->setExternalError(QString::fromUtf8(error.what()));
+        setStale(true);
+        return;
+    }
+    m_headsField->setExternalError({});
+    m_settings = next;
+    redraw();
+    setStale(false);
+}
+
+void MemoryBudgetPanel::setStale(bool stale)
+{
+    m_stale = stale;
+    m_staleLabel->setVisible(stale);
+    if (stale)
+        m_staleLabel->setText(tr("A field is not valid (marked): the figure still shows the last valid settings."));
+}
+
+std::vector<double> MemoryBudgetPanel::barGigabytes() const
+{
+    return {m_budget.weightBytes / 1e9, m_budget.gradientBytes / 1e9, m_budget.masterBytes / 1e9,
+            m_budget.optimizerBytes / 1e9, m_budget.activationBytes / 1e9};
+}
+
+int MemoryBudgetPanel::barCount() const { return m_barCount; }
+
+QString MemoryBudgetPanel::fitText() const { return m_fitLabel->text(); }
+
+void MemoryBudgetPanel::redraw()
+{
+    const MemoryBudgetSettings& s = m_settings;
+    m_budget = training::memoryBudget(s.parameters, s.precision, s.optimizer, s.shape, {s.zeroStage, s.dataParallel});
+
+    const QString precisionName = m_precisionCombo->itemText(m_precisionCombo->findData(static_cast<int>(s.precision)));
+    const bool inference = s.precision == Precision::Inference16 || s.precision == Precision::InferenceInt8;
+    QString recipe = inference ? precisionName : precisionName + QStringLiteral(", ") +
+                                                     m_optimizerCombo->itemText(m_optimizerCombo->findData(static_cast<int>(s.optimizer)));
+    if (s.dataParallel > 1 || s.zeroStage > 0)
+        recipe += tr(", ZeRO stage %1 (%2) over %3 GPU%4")
+                      .arg(s.zeroStage)
+                      .arg(toQString(training::zeroStageName(s.zeroStage)))
+                      .arg(s.dataParallel)
+                      .arg(s.dataParallel == 1 ? QString() : QStringLiteral("s"));
+    QString summary = tr("%1 parameters, %2: %3 GB per GPU = %4 GB of model states + %5 GB of activations.")
+                          .arg(parametersText(s.parameters), recipe, gigabytes(m_budget.totalBytes()),
+                               gigabytes(m_budget.modelStateBytes()), gigabytes(m_budget.activationBytes));
+    if (s.zeroStage > 0 && s.dataParallel > 1) {
+        const training::MemoryBudget replicated = training::memoryBudget(s.parameters, s.precision, s.optimizer, s.shape);
+        summary += tr(" Without ZeRO each GPU would keep %1 GB of model states.").arg(gigabytes(replicated.modelStateBytes()));
+    }
+    if (!inference && s.precision != Precision::Mixed16 && s.shape.layers > 0)
+        summary += tr(" Activations are not counted for FP32 (the formula is for 16-bit activations).");
+    m_summaryLabel->setText(summary);
+
+    QStringList fits, tooBig;
+    for (const training::GpuMemoryCapacity& gpu : training::gpuMemoryCapacities()) {
+        const QString name = toQString(gpu.name);
+        const double spare = gpu.bytes - m_budget.totalBytes();
+        if (spare >= 0)
+            fits << tr("%1 (%2 GB spare of %3)").arg(name, gigabytes(spare), gigabytes(gpu.bytes));
+        else
+            tooBig << tr("%1 (%2 GB short of %3)").arg(name, gigabytes(-spare), gigabytes(gpu.bytes));
+    }
+    QStringList fitParts;
+    if (!fits.isEmpty())
+        fitParts << tr("Fits on %1.").arg(fits.join(QStringLiteral(", ")));
+    if (!tooBig.isEmpty())
+        fitParts << tr("Does not fit on %1.").arg(tooBig.join(QStringLiteral(", ")));
+    m_fitLabel->setText(fitParts.join(QLatin1Char(' ')));
+
+    drawPlot();
+    fillTable();
+    emit settingsChanged();
+}
+
+void MemoryBudgetPanel::drawPlot()
+{
+    const QPalette& pal = palette();
+    m_plot->clearPlottables();
+    m_plot->clearItems();
+    m_plot->setBackground(pal.brush(QPalette::Base));
+    m_plot->axisRect()->setBackground(pal.brush(QPalette::Base));
+    m_plot->legend->setBrush(pal.brush(QPalette::Base));
+    m_plot->legend->setBorderPen(Qt::NoPen);
+    m_plot->legend->setTextColor(pal.color(QPalette::Text));
+    m_plot->legend->setFont(plotFont(font()));
+    styleAxis(m_plot->xAxis, pal, font());
+    styleAxis(m_plot->yAxis, pal, font());
+    m_plot->xAxis->grid()->setVisible(false);
+
+    // The GPUs drawn: all of them up to 8; past that GPU 0, 1, 2, a gap and the last (they are all alike).
+    const int gpus = m_settings.dataParallel;
+    std::vector<std::pair<double, QString>> bars;
+    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+    if (gpus <= kMaxBarsInFull) {
+        for (int g = 0; g < gpus; ++g)
+            bars.emplace_back(g + 1, tr("GPU %1").arg(g));
+    } else {
+        for (int g = 0; g < 3; ++g)
+            bars.emplace_back(g + 1, tr("GPU %1").arg(g));
+        ticker->addTick(4, tr("… %1 more …").arg(gpus - 4));
+        bars.emplace_back(5, tr("GPU %1").arg(gpus - 1));
+    }
+    for (const auto& [x, label] : bars)
+        ticker->addTick(x, label);
+    m_barCount = static_cast<int>(bars.size());
+    m_plot->xAxis->setTicker(ticker);
+    m_plot->xAxis->setRange(0.3, bars.back().first + 0.7);
+
+    const std::vector<double> values = barGigabytes();
+    QCPBars* below = nullptr;
+    QVector<double> keys;
+    for (const auto& bar : bars)
+        keys << bar.first;
+    const double width = std::min(0.7, 0.35 + 0.05 * static_cast<double>(bars.size()));
+    for (std::size_t c = 0; c < kComponents.size(); ++c) {
+        auto* component = new QCPBars(m_plot->xAxis, m_plot->yAxis);
+        component->setName(tr(kComponents[c].name));
+        component->setWidth(width);
+        component->setPen(QPen(pal.color(QPalette::Base), 1));
+        component->setBrush(kComponents[c].color);
+        component->setData(keys, QVector<double>(keys.size(), values[c]));
+        if (below != nullptr)
+            component->moveAbove(below);
+        below = component;
+        if (values[c] == 0)
+            component->removeFromLegend();
+    }
+
+    // The capacity lines, with their datasheet names; in GB of 10^9 bytes (capacities are 2^30-byte GB).
+    const std::vector<std::pair<double, QString>> lines = capacityLines();
+    const double total = m_budget.totalBytes() / 1e9;
+    const double top = std::max(total, lines.back().first / 1e9) * 1.15;
+    m_plot->yAxis->setRange(0, top);
+    // Labels closer than about a twelfth of the axis would overlap: then one label names them all.
+    bool crowded = false;
+    for (std::size_t i = 1; i < lines.size(); ++i)
+        crowded = crowded || (lines[i].first - lines[i - 1].first) / 1e9 < top / 12;
+    QColor lineColor = pal.color(QPalette::Text);
+    lineColor.setAlphaF(0.7);
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        const double y = lines[i].first / 1e9;
+        auto* line = new QCPItemStraightLine(m_plot);
+        line->point1->setCoords(0, y);
+        line->point2->setCoords(1, y);
+        line->setPen(QPen(lineColor, 1, Qt::DashLine));
+        if (crowded && i + 1 < lines.size())
+            continue;
+        auto* label = new QCPItemText(m_plot);
+        label->position->setTypeX(QCPItemPosition::ptAxisRectRatio);
+        label->position->setTypeY(QCPItemPosition::ptPlotCoords);
+        label->position->setCoords(0.995, y);
+        label->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
+        label->setFont(plotFont(font()));
+        label->setColor(pal.color(QPalette::Text));
+        label->setBrush(pal.brush(QPalette::Base));
+        label->setPadding(QMargins(2, 0, 2, 1));
+        if (crowded) {
+            QStringList all;
+            for (const auto& [bytes, names] : lines)
+                all << tr("%1: %2 GB").arg(names, gigabytes(bytes));
+            label->setText(tr("Capacities (dashed, from the bottom): %1").arg(all.join(QStringLiteral("; "))));
+        } else {
+            label->setText(tr("%1: %2 GB").arg(lines[i].second, gigabytes(lines[i].first)));
+        }
+    }
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void MemoryBudgetPanel::fillTable()
+{
+    const training::BytesPerParameter& whole = m_budget.perParameter;
+    const training::BytesPerParameter& each = m_budget.perParameterPerGpu;
+    const int stage = m_settings.zeroStage, n = m_settings.dataParallel;
+    const auto split = [stage, n](int fromStage) {
+        return stage >= fromStage && n > 1 ? QStringLiteral("÷ %1").arg(n) : QObject::tr("no");
+    };
+    const QString dash = QStringLiteral("–");
+    const std::array<std::array<QString, 4>, 6> rows = {{
+        {bytesPerParameterText(whole.weights), split(3), bytesPerParameterText(each.weights), gigabytes(m_budget.weightBytes)},
+        {bytesPerParameterText(whole.gradients), split(2), bytesPerParameterText(each.gradients), gigabytes(m_budget.gradientBytes)},
+        {bytesPerParameterText(whole.masterWeights), split(1), bytesPerParameterText(each.masterWeights), gigabytes(m_budget.masterBytes)},
+        {bytesPerParameterText(whole.optimizerStates), split(1), bytesPerParameterText(each.optimizerStates),
+         gigabytes(m_budget.optimizerBytes)},
+        {bytesPerParameterText(whole.total()), dash, bytesPerParameterText(each.total()), gigabytes(m_budget.modelStateBytes())},
+        {dash, tr("no"), dash, gigabytes(m_budget.activationBytes)},
+    }};
+    for (int r = 0; r < 6; ++r)
+        for (int c = 0; c < 4; ++c) {
+            auto* item = new QTableWidgetItem(rows[static_cast<std::size_t>(r)][static_cast<std::size_t>(c)]);
+            item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            if (r == 4) {
+                QFont bold = item->font();
+                bold.setBold(true);
+                item->setFont(bold);
+            }
+            m_table->setItem(r, c, item);
+        }
+    m_table->resizeColumnsToContents();
+    m_table->setToolTip(tr("Bytes per parameter as the ZeRO paper counts them (section 3.1): mixed-precision Adam keeps "
+                           "2 (16-bit weights) + 2 (16-bit gradients) + 4 (FP32 master weights) + 8 (two FP32 moments) = "
+                           "16 bytes. Activations grow with the shape, not the parameters."));
+}
+
+void MemoryBudgetPanel::changeEvent(QEvent* event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange && m_plot != nullptr) {
+        drawPlot();
+        QFont captionFont = font();
+        captionFont.setPointSizeF(kPlotFontPoints);
+        m_captionLabel->setFont(captionFont);
+    }
+}
+
+} // namespace warpscope::viz

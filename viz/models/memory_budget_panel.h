@@ -1,0 +1,97 @@
+// The training-memory calculator: a model's settings (parameters, precision, optimizer, ZeRO stage,
+// data-parallel GPUs, transformer shape), the memory each GPU needs from training::memoryBudget as
+// stacked bars against the datasheet capacities of A100, H100 and H200, the bytes per parameter by
+// component, and whether it fits on each GPU.
+#pragma once
+
+#include "training/memory_budget.h"
+
+#include <QWidget>
+
+#include <vector>
+
+class QCheckBox;
+class QComboBox;
+class QCustomPlot;
+class QEvent;
+class QLabel;
+class QTableWidget;
+
+namespace warpscope::viz {
+
+class ValidatedField;
+
+struct MemoryBudgetSettings {
+    double parameters = 7e9;                              // (0, 1e13]
+    training::Precision precision = training::Precision::Mixed16;
+    training::Optimizer optimizer = training::Optimizer::Adam;
+    int zeroStage = 0;                                    // 0..3
+    int dataParallel = 1;                                 // 1..4096
+    training::TransformerShape shape{32, 4096, 32, 4096, 1, false}; // layers, hidden, heads, sequence, microBatch, recompute
+};
+
+class MemoryBudgetPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit MemoryBudgetPanel(QWidget* parent = nullptr);
+
+    // Checks every setting (ranges as the memory-budget link's keys; heads must divide hidden) and
+    // redraws; throws InputError naming the key and its allowed range, and changes nothing then.
+    void setSettings(const MemoryBudgetSettings& settings);
+    MemoryBudgetSettings settings() const { return m_settings; } // what the figure shows
+    const training::MemoryBudget& budget() const { return m_budget; } // the per-GPU budget the figure draws
+
+    // The same checks as setSettings, without applying anything.
+    static void validate(const MemoryBudgetSettings& settings);
+
+    // Drawn values, for tests: the stacked components of one bar in GB (10^9 bytes): weights,
+    // gradients, master weights, optimizer states, activations.
+    std::vector<double> barGigabytes() const;
+    int barCount() const;                 // bars drawn: every GPU up to 8, else GPU 0, 1, 2 and the last
+    QString fitText() const;              // the line saying where it fits
+    QTableWidget* componentTable() const { return m_table; }
+    QCustomPlot* plot() const { return m_plot; }
+    bool stale() const { return m_stale; } // a field holds an invalid value; the figure shows settings()
+
+signals:
+    void settingsChanged(); // after every redraw from new settings (a field, a combo or setSettings)
+
+protected:
+    void changeEvent(QEvent* event) override; // restyles the figure on a palette switch
+
+private:
+    QWidget* buildControls();
+    void syncControls();      // the fields and combos show m_settings (no signals)
+    void controlsEdited();    // a field or combo changed: apply it if every field is valid
+    void redraw();
+    void drawPlot();
+    void fillTable();
+    void setStale(bool stale);
+
+    MemoryBudgetSettings m_settings;
+    training::MemoryBudget m_budget;
+    bool m_stale = false;
+    bool m_syncing = false;
+
+    ValidatedField* m_parametersField = nullptr;
+    QComboBox* m_precisionCombo = nullptr;
+    QComboBox* m_optimizerCombo = nullptr;
+    QComboBox* m_zeroCombo = nullptr;
+    ValidatedField* m_gpusField = nullptr;
+    ValidatedField* m_layersField = nullptr;
+    ValidatedField* m_hiddenField = nullptr;
+    ValidatedField* m_headsField = nullptr;
+    ValidatedField* m_sequenceField = nullptr;
+    ValidatedField* m_batchField = nullptr;
+    QCheckBox* m_recomputeBox = nullptr;
+
+    QLabel* m_summaryLabel = nullptr;
+    QLabel* m_staleLabel = nullptr;
+    QLabel* m_fitLabel = nullptr;
+    QCustomPlot* m_plot = nullptr;
+    QTableWidget* m_table = nullptr;
+    QLabel* m_captionLabel = nullptr;
+    int m_barCount = 0;
+};
+
+} // namespace warpscope::viz
