@@ -21,6 +21,7 @@
 #include <QTableWidget>
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <functional>
@@ -390,6 +391,13 @@ void ModelsPanelsTest::renderPanels()
     zero.dataParallel = 64;
     budget.setSettings(zero);
     savePng(budget, QStringLiteral("memory_budget_zero3.png"));
+    MemoryBudgetSettings large = budget.settings(); // 70B: the capacity lines crowd at the bottom and share a label
+    large.parameters = 70e9;
+    large.zeroStage = 1;
+    large.dataParallel = 8;
+    large.precision = training::Precision::Fp32;
+    budget.setSettings(large);
+    savePng(budget, QStringLiteral("memory_budget_70b.png"));
     AllReducePanel ring;
     ring.setSettings({4, 1073741824.0, "nvlink4", 3});
     savePng(ring, QStringLiteral("allreduce_4.png"));

@@ -25,6 +25,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <numbers>
 #include <string>
@@ -141,16 +142,33 @@ protected:
         }
         const double boxW = columns * cell + 8, boxH = rows * cell + titleHeight + 6;
         const QPointF center(w / 2, h / 2);
+        // Equal arcs along the ellipse, clockwise from the top: equal angles would crowd the boxes at the
+        // ends of a wide ellipse.
+        constexpr int kSamples = 720;
+        std::vector<QPointF> outline;
+        std::vector<double> along{0.0};
+        for (int i = 0; i <= kSamples; ++i) {
+            const double angle = -std::numbers::pi / 2 + 2 * std::numbers::pi * i / kSamples;
+            outline.emplace_back(center.x() + rx * std::cos(angle), center.y() + ry * std::sin(angle));
+            if (i > 0)
+                along.push_back(along.back() + QLineF(outline[static_cast<std::size_t>(i - 1)], outline.back()).length());
+        }
         std::vector<QPointF> centers;
         for (int g = 0; g < n; ++g) {
-            const double angle = -std::numbers::pi / 2 + 2 * std::numbers::pi * g / n;
-            centers.emplace_back(center.x() + rx * std::cos(angle), center.y() + ry * std::sin(angle));
+            const double target = along.back() * g / n;
+            const auto at = std::lower_bound(along.begin(), along.end(), target);
+            centers.push_back(outline[static_cast<std::size_t>(at - along.begin())]);
         }
 
-        // Arrows first, under the boxes.
+        // Arrows first, under the boxes; their labels last, over everything.
         QFont labelFont = baseFont;
         labelFont.setBold(true);
-        painter.setFont(labelFont);
+        struct Label {
+            QRectF rect;
+            QString text;
+            QColor color;
+        };
+        std::vector<Label> labels;
         for (const RingTransfer& t : m_transfers) {
             const QPointF a = centers[static_cast<std::size_t>(t.from)], b = centers[static_cast<std::size_t>(t.to)];
             QPointF d = b - a;
@@ -179,14 +197,14 @@ protected:
             head.closeSubpath();
             painter.fillPath(head, color);
             const QString text = (n <= 6 ? QStringLiteral("chunk %1 ") : QStringLiteral("c%1 ")).arg(t.chunk) + phaseShort(t.phase);
-            const QPointF mid = (start + end) / 2 + right * 12;
+            // The label beside the arrow, on its right (inside the ring), clear of the line whatever its slope.
             const QRectF box = QFontMetricsF(labelFont).boundingRect(text).adjusted(-3, -1, 3, 1);
-            QRectF placed(mid - QPointF(box.width() / 2, box.height() / 2), box.size());
-            painter.setPen(Qt::NoPen);
-            painter.setBrush(pal.brush(QPalette::Base));
-            painter.drawRoundedRect(placed, 3, 3);
-            painter.setPen(color);
-            painter.drawText(placed, Qt::AlignCenter, text);
+            double clearance = std::abs(right.x()) * box.width() / 2 + std::abs(right.y()) * box.height() / 2 + 3;
+            // Between close boxes there is no room beside the arrow: the label goes further in, past the boxes.
+            if (QLineF(start, end).length() < std::abs(d.x()) * box.width() + std::abs(d.y()) * box.height() + 8)
+                clearance += std::abs(right.x()) * boxW / 2 + std::abs(right.y()) * boxH / 2;
+            const QPointF mid = (start + end) / 2 + right * clearance;
+            labels.push_back({QRectF(mid - QPointF(box.width() / 2, box.height() / 2), box.size()), text, color});
         }
 
         // GPU boxes and their cells.
@@ -228,6 +246,15 @@ protected:
                     painter.drawText(cellRect, Qt::AlignCenter, QString::number(count));
                 }
             }
+        }
+
+        painter.setFont(labelFont);
+        for (const Label& label : labels) {
+            painter.setPen(Qt::NoPen);
+            painter.setBrush(pal.brush(QPalette::Base));
+            painter.drawRoundedRect(label.rect, 3, 3);
+            painter.setPen(label.color);
+            painter.drawText(label.rect, Qt::AlignCenter, label.text);
         }
 
         painter.setFont(baseFont);
@@ -296,7 +323,9 @@ AllReducePanel::AllReducePanel(QWidget* parent) : QWidget(parent)
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->setSizeAdjustPolicy(QAbstractScrollArea::AdjustToContents);
     m_table->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_table->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_table->setWordWrap(false);
+    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 8);
     layout->addWidget(m_table);
 
     m_captionLabel = new QLabel(

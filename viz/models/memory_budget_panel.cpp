@@ -15,6 +15,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLocale>
 #include <QScrollArea>
 #include <QSignalBlocker>
 #include <QTableWidget>
@@ -23,6 +24,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <initializer_list>
 #include <map>
@@ -168,6 +170,7 @@ MemoryBudgetPanel::MemoryBudgetPanel(QWidget* parent) : QWidget(parent)
     m_plot->setObjectName(QStringLiteral("memoryBudgetPlot"));
     m_plot->setMinimumSize(360, 300);
     m_plot->yAxis->setLabel(tr("GB per GPU (10⁹ bytes)"));
+    m_plot->xAxis->setLabel(tr("Data-parallel GPU (each holds as much)"));
     m_plot->legend->setVisible(true);
     m_plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
     m_plot->legend->setWrap(3);
@@ -178,10 +181,9 @@ MemoryBudgetPanel::MemoryBudgetPanel(QWidget* parent) : QWidget(parent)
 
     m_table = new QTableWidget(6, 4);
     m_table->setObjectName(QStringLiteral("memoryBudgetTable"));
-    m_table->setHorizontalHeaderLabels({tr("Bytes / parameter\n(whole model)"), tr("Split over\nGPUs"),
-                                        tr("Bytes / parameter\non each GPU"), tr("GB on\neach GPU")});
-    m_table->setVerticalHeaderLabels({tr("Weights"), tr("Gradients"), tr("Master weights (FP32)"), tr("Optimizer states"),
-                                      tr("Model states"), tr("Activations")});
+    m_table->setHorizontalHeaderLabels({tr("Bytes/param\nmodel"), tr("Split"), tr("Bytes/param\neach GPU"), tr("GB\neach GPU")});
+    m_table->setVerticalHeaderLabels({tr("Weights"), tr("Gradients"), tr("Master (FP32)"), tr("Optimizer"), tr("Model states"),
+                                      tr("Activations")});
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setSelectionMode(QAbstractItemView::NoSelection);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
@@ -191,7 +193,7 @@ MemoryBudgetPanel::MemoryBudgetPanel(QWidget* parent) : QWidget(parent)
     m_table->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
 
     auto* figureRow = new QHBoxLayout;
-    figureRow->addWidget(m_plot, 1);
+    figureRow->addWidget(m_plot, 3);
     auto* tableColumn = new QVBoxLayout;
     tableColumn->addWidget(m_table);
     tableColumn->addStretch(1);
@@ -486,7 +488,11 @@ void MemoryBudgetPanel::drawPlot()
     m_plot->legend->setFont(plotFont(font()));
     styleAxis(m_plot->xAxis, pal, font());
     styleAxis(m_plot->yAxis, pal, font());
+    styleAxis(m_plot->yAxis2, pal, font());
     m_plot->xAxis->grid()->setVisible(false);
+    m_plot->yAxis2->grid()->setVisible(false);
+    m_plot->yAxis2->setVisible(true);
+    m_plot->yAxis2->setSubTicks(false);
 
     // The GPUs drawn: all of them up to 8; past that GPU 0, 1, 2, a gap and the last (they are all alike).
     const int gpus = m_settings.dataParallel;
@@ -494,12 +500,12 @@ void MemoryBudgetPanel::drawPlot()
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
     if (gpus <= kMaxBarsInFull) {
         for (int g = 0; g < gpus; ++g)
-            bars.emplace_back(g + 1, tr("GPU %1").arg(g));
+            bars.emplace_back(g + 1, QString::number(g));
     } else {
         for (int g = 0; g < 3; ++g)
-            bars.emplace_back(g + 1, tr("GPU %1").arg(g));
-        ticker->addTick(4, tr("… %1 more …").arg(gpus - 4));
-        bars.emplace_back(5, tr("GPU %1").arg(gpus - 1));
+            bars.emplace_back(g + 1, QString::number(g));
+        ticker->addTick(4, QStringLiteral("⋯"));
+        bars.emplace_back(5, QString::number(gpus - 1));
     }
     for (const auto& [x, label] : bars)
         ticker->addTick(x, label);
@@ -527,43 +533,41 @@ void MemoryBudgetPanel::drawPlot()
             component->removeFromLegend();
     }
 
-    // The capacity lines, with their datasheet names; in GB of 10^9 bytes (capacities are 2^30-byte GB).
+    // The capacity lines, named on the right axis at their heights; in GB of 10^9 bytes (the datasheets'
+    // GB are 2^30 bytes). Lines closer than a fourteenth of the axis share one label, a line per GPU.
     const std::vector<std::pair<double, QString>> lines = capacityLines();
     const double total = m_budget.totalBytes() / 1e9;
-    const double top = std::max(total, lines.back().first / 1e9) * 1.15;
+    const double top = std::max(total, lines.back().first / 1e9) * 1.12;
     m_plot->yAxis->setRange(0, top);
-    // Labels closer than about a twelfth of the axis would overlap: then one label names them all.
-    bool crowded = false;
-    for (std::size_t i = 1; i < lines.size(); ++i)
-        crowded = crowded || (lines[i].first - lines[i - 1].first) / 1e9 < top / 12;
+    m_plot->yAxis2->setRange(0, top);
     QColor lineColor = pal.color(QPalette::Text);
     lineColor.setAlphaF(0.7);
+    QSharedPointer<QCPAxisTickerText> capacityTicker(new QCPAxisTickerText);
+    std::vector<std::pair<double, QString>> group; // lines too close to label apart
     for (std::size_t i = 0; i < lines.size(); ++i) {
         const double y = lines[i].first / 1e9;
         auto* line = new QCPItemStraightLine(m_plot);
         line->point1->setCoords(0, y);
         line->point2->setCoords(1, y);
         line->setPen(QPen(lineColor, 1, Qt::DashLine));
-        if (crowded && i + 1 < lines.size())
+        group.emplace_back(y, lines[i].second + QStringLiteral(" ") + gigabytes(lines[i].first) + QStringLiteral(" GB"));
+        const bool last = i + 1 == lines.size();
+        if (!last && (lines[i + 1].first - lines[i].first) / 1e9 < top / 14)
             continue;
-        auto* label = new QCPItemText(m_plot);
-        label->position->setTypeX(QCPItemPosition::ptAxisRectRatio);
-        label->position->setTypeY(QCPItemPosition::ptPlotCoords);
-        label->position->setCoords(0.995, y);
-        label->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
-        label->setFont(plotFont(font()));
-        label->setColor(pal.color(QPalette::Text));
-        label->setBrush(pal.brush(QPalette::Base));
-        label->setPadding(QMargins(2, 0, 2, 1));
-        if (crowded) {
-            QStringList all;
-            for (const auto& [bytes, names] : lines)
-                all << tr("%1: %2 GB").arg(names, gigabytes(bytes));
-            label->setText(tr("Capacities (dashed, from the bottom): %1").arg(all.join(QStringLiteral("; "))));
-        } else {
-            label->setText(tr("%1: %2 GB").arg(lines[i].second, gigabytes(lines[i].first)));
+        if (group.size() == 1) { // the name over its size, at the line's height
+            capacityTicker->addTick(y, lines[i].second + QStringLiteral("\n") + gigabytes(lines[i].first) + QStringLiteral(" GB"));
+        } else { // one line of text per GPU, highest first, centred on the group
+            QStringList text;
+            double sum = 0;
+            for (auto it = group.rbegin(); it != group.rend(); ++it) {
+                text << it->second;
+                sum += it->first;
+            }
+            capacityTicker->addTick(sum / static_cast<double>(group.size()), text.join(QLatin1Char('\n')));
         }
+        group.clear();
     }
+    m_plot->yAxis2->setTicker(capacityTicker);
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
