@@ -4,6 +4,7 @@
 #include "ptx/cuda_compiler.h"
 #include "ptx/ptx_ir.h"
 #include "ptx/ptx_parser.h"
+#include "util/atomic_file.h"
 #include "util/input_error.h"
 
 #include <cerrno>
@@ -61,6 +62,17 @@ void checkOutputPath(const std::string& out, const std::string& source)
     } else if (::access(folder.c_str(), W_OK) != 0) {
         throw InputError("--out: cannot create '" + out + "': " + std::strerror(errno));
     }
+}
+
+// --out: written beside the target and renamed over it, so a failed write keeps the earlier file.
+void writePtx(const std::string& path, const std::string& ptx)
+{
+    AtomicFileWriter file(path);
+    if (!file.open())
+        throw InputError("--out: cannot write '" + path + "': " + file.error());
+    file.stream() << ptx;
+    if (!file.commit())
+        throw std::runtime_error("writing '" + path + "' failed: " + file.error() + " (the earlier file, if any, is unchanged)");
 }
 
 void printDiagnostics(const ptx::CompileResult& result, const std::string& file, std::ostream& err)
@@ -133,12 +145,8 @@ int runCompile(const CompileOptions& options, std::ostream& out, std::ostream& e
     }
 
     if (options.check) {
-        if (!options.out.empty()) {
-            std::ofstream file(options.out, std::ios::binary | std::ios::trunc);
-            file << result.ptx;
-            if (!file)
-                throw std::runtime_error("writing '" + options.out + "' failed: " + std::strerror(errno));
-        }
+        if (!options.out.empty())
+            writePtx(options.out, result.ptx);
         printDiagnostics(result, options.file, err);
         return reportSupport(options.file, result.ptx, out);
     }
@@ -146,13 +154,7 @@ int runCompile(const CompileOptions& options, std::ostream& out, std::ostream& e
     if (options.out.empty()) {
         out << result.ptx;
     } else {
-        std::ofstream file(options.out, std::ios::binary | std::ios::trunc);
-        if (!file)
-            throw InputError("--out: cannot write '" + options.out + "': " + std::strerror(errno));
-        file << result.ptx;
-        file.close();
-        if (!file)
-            throw std::runtime_error("writing '" + options.out + "' failed: " + std::strerror(errno));
+        writePtx(options.out, result.ptx);
     }
     printDiagnostics(result, options.file, err); // warnings, after the PTX is safely out
     return toInt(ExitCode::Ok);

@@ -4,6 +4,7 @@
 #include "cli/exit_codes.h"
 #include "session/metric_catalog.h"
 #include "session/session_io.h"
+#include "util/atomic_file.h"
 #include "util/input_error.h"
 #include "util/parse.h"
 
@@ -15,8 +16,12 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
+#include <optional>
 #include <ostream>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
 
 extern char** environ;
 
@@ -78,11 +83,13 @@ int runProfile(const ProfileOptions& options, std::ostream& out, std::ostream& e
     if (parseInteger(options.sampleBlocks, "--sample-blocks", 0, INT64_MAX) == 1)
         throw InputError("--sample-blocks 1: a sample needs at least 2 blocks (the first and the last), or 0 for the "
                          "automatic choice");
-    std::ofstream saved;
+    // --out is written beside its target and renamed over it at the end, so an earlier file there is
+    // replaced only by a stream that was read (never emptied by a probe that refused its input).
+    std::optional<AtomicFileWriter> saved;
     if (!options.out.empty()) {
-        saved.open(options.out, std::ios::binary | std::ios::trunc);
-        if (!saved)
-            throw InputError("--out: cannot write '" + options.out + "'");
+        saved.emplace(options.out);
+        if (!saved->open())
+            throw InputError("--out: cannot write '" + options.out + "': " + saved->error());
     }
     const std::string probe = probePath();
     if (access(probe.c_str(), X_OK) != 0) {
@@ -132,7 +139,7 @@ int runProfile(const ProfileOptions& options, std::ostream& out, std::ostream& e
     ssize_t length = 0;
     while ((length = getline(&line, &capacity, stream)) > 0) {
         std::string_view text(line, static_cast<std::size_t>(length));
-        if (saved.is_open()) saved << text;
+        if (saved) saved->stream() << text;
         if (options.json) out << text << std::flush;
         if (!text.empty() && text.back() == '\n') text.remove_suffix(1);
         reader.feedLine(text);
@@ -142,6 +149,14 @@ int runProfile(const ProfileOptions& options, std::ostream& out, std::ostream& e
     int status = 0;
     waitpid(child, &status, 0);
     reader.finish();
+    bool savedOk = true;
+    if (saved && !reader.headerSeen()) {
+        saved->discard();
+    } else if (saved && !saved->commit()) {
+        err << "warpscope profile: --out: cannot write '" << options.out << "': " << saved->error()
+            << " (the earlier file, if any, is unchanged)\n";
+        savedOk = false;
+    }
     if (!options.json && reader.headerSeen())
         printSessionSummary(reader.session(), out);
     // Without a header the probe refused its input and already said why on stderr.
@@ -152,7 +167,8 @@ int runProfile(const ProfileOptions& options, std::ostream& out, std::ostream& e
         err << "warpscope profile: warpscope-probe was killed by signal " << WTERMSIG(status) << "\n";
         return toInt(ExitCode::Failure);
     }
-    return WIFEXITED(status) ? WEXITSTATUS(status) : toInt(ExitCode::Failure);
+    const int probeExit = WIFEXITED(status) ? WEXITSTATUS(status) : toInt(ExitCode::Failure);
+    return probeExit == toInt(ExitCode::Ok) && !savedOk ? toInt(ExitCode::Failure) : probeExit;
 }
 
 } // namespace warpscope::cli

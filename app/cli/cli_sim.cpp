@@ -5,6 +5,7 @@
 #include "gpu/gpu_preset.h"
 #include "sim/simulator.h"
 #include "sim/trace_io.h"
+#include "util/atomic_file.h"
 #include "util/input_error.h"
 #include "util/parse.h"
 
@@ -193,9 +194,12 @@ int runSim(const SimOptions& options, std::ostream& out, std::ostream& err)
     sim::LaunchRequest request = std::move(prepared.request);
     if (!options.trace.empty()) {
         request.options.trace.blocks = parseBlockList(options.traceBlocks, static_cast<std::uint64_t>(launch.grid.volume()));
-        std::ofstream probe(options.trace, std::ios::binary | std::ios::app);
-        if (!probe)
-            throw InputError("--trace: cannot write '" + options.trace + "'");
+        // Checked before simulating, without touching a trace already there (it is replaced only
+        // when the new one is written in full).
+        AtomicFileWriter probe(options.trace);
+        if (!probe.open())
+            throw InputError("--trace: cannot write '" + options.trace + "': " + probe.error());
+        probe.discard();
     }
     const sim::SimResult result = sim::simulate(request);
 

@@ -1,11 +1,13 @@
 #include "sim/trace_io.h"
 
+#include "util/atomic_file.h"
 #include "util/input_error.h"
 
 #include <charconv>
 #include <cstdint>
 #include <cstring>
 #include <fstream>
+#include <ostream>
 #include <sstream>
 #include <stdexcept>
 #include <system_error>
@@ -77,16 +79,19 @@ void writeTrace(const std::string& path, const Trace& trace, const ptx::Function
         put(body, access.space);
         put(body, access.isStore);
     }
-    std::ofstream file(path, std::ios::binary | std::ios::trunc);
-    if (!file)
-        throw std::runtime_error("cannot write the trace to '" + path + "'");
+    // Beside the target, renamed over it when complete: a failed write keeps the earlier trace.
+    AtomicFileWriter writer(path);
+    if (!writer.open())
+        throw std::runtime_error("cannot write the trace to '" + path + "': " + writer.error());
+    std::ostream& file = writer.stream();
     file << "warpscope-trace " << trace.version << "\n";
     file << "{\"kernel\":\"" << kernelName << "\",\"entry\":\"" << function.name << "\",\"events\":" << trace.events.size()
          << ",\"memory_records\":" << trace.memory.size() << ",\"event_bytes\":" << kEventBytes
          << ",\"memory_record_bytes\":" << kMemoryBytes << ",\"truncated\":" << (trace.truncated ? "true" : "false") << "}\n";
     file.write(body.data(), static_cast<std::streamsize>(body.size()));
-    if (!file)
-        throw std::runtime_error("writing the trace to '" + path + "' failed");
+    if (!writer.commit())
+        throw std::runtime_error("writing the trace to '" + path + "' failed: " + writer.error() +
+                                 " (the earlier file, if any, is unchanged)");
 }
 
 TraceFile readTrace(const std::string& path)
