@@ -57,6 +57,8 @@ ProfilePanel::ProfilePanel(QWidget* parent) : QWidget(parent)
     m_progress->setObjectName(QStringLiteral("profileProgress"));
     m_progress->setTextVisible(true);
     m_progressText = new QLabel(this);
+    m_progressText->setObjectName(QStringLiteral("profileProgressText"));
+    m_progressText->setTextFormat(Qt::PlainText); // the stage and kernel come from the probe's stream
     m_progressText->setMinimumWidth(120);
 
     auto* runRow = new QHBoxLayout;
@@ -338,9 +340,8 @@ bool ProfilePanel::openBaselineFile(const QString& path)
     m_views->setBaseline(std::move(loaded.session));
     if (!loaded.problems.isEmpty())
         showBanner(tr("The baseline %1 was read with %2 problem(s): %3")
-                       .arg(QFileInfo(path).fileName().toHtmlEscaped())
-                       .arg(loaded.problems.size())
-                       .arg(loaded.problems.join(QStringLiteral("; ")).toHtmlEscaped()),
+                       .arg(QFileInfo(path).fileName().toHtmlEscaped(), QString::number(loaded.problems.size()),
+                            loaded.problems.join(QStringLiteral("; ")).toHtmlEscaped()),
                    QStringLiteral("warning"));
     updateTitle();
     emit stateChanged();

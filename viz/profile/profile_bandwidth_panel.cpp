@@ -61,7 +61,7 @@ public:
     {
         setMinimumHeight(fontMetrics().height() + 22);
         setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
-        setToolTip(bar.caption);
+        setToolTip(profile::plainToolTip(bar.caption));
     }
     QSize sizeHint() const override { return {400, fontMetrics().height() + 22}; }
 
@@ -270,11 +270,15 @@ void ProfileBandwidthPanel::setSession(const session::Session& current, const se
     const QColor muted = palette().color(QPalette::PlaceholderText);
     for (const BandwidthKernel& kernel : m_model) {
         auto* title = new QLabel(QStringLiteral("<b>%1</b>").arg(kernel.label.toHtmlEscaped()), m_rows);
+        title->setObjectName(QStringLiteral("bandwidthKernelTitle"));
+        title->setTextFormat(Qt::RichText);
         title->setContentsMargins(0, 8, 0, 0);
         m_rowsLayout->addWidget(title);
         for (const BandwidthBar& bar : kernel.bars)
             m_rowsLayout->addWidget(new BandwidthBarWidget(bar, m_rows));
         auto* meaning = new QLabel(kernel.meaning, m_rows);
+        meaning->setObjectName(QStringLiteral("bandwidthMeaning"));
+        meaning->setTextFormat(Qt::PlainText); // it may quote the session's error message
         meaning->setWordWrap(true);
         meaning->setStyleSheet(QStringLiteral("color: %1;").arg(muted.name()));
         m_rowsLayout->addWidget(meaning);

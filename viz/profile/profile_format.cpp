@@ -4,6 +4,7 @@
 #include "session/session.h"
 
 #include <QLocale>
+#include <QTextDocument>
 
 #include <algorithm>
 
@@ -292,6 +293,11 @@ QString noMetricsReason(const session::Session& session, const std::string& kern
         return QStringLiteral("No metrics record for this kernel: the stream has no end record, so the probe is "
                               "still running or stopped before this kernel's counter passes.");
     return QStringLiteral("The session has no metrics record for this kernel.");
+}
+
+QString plainToolTip(const QString& text)
+{
+    return Qt::mightBeRichText(text) ? Qt::convertFromPlainText(text, Qt::WhiteSpaceNormal) : text;
 }
 
 } // namespace warpscope::viz::profile

@@ -62,4 +62,9 @@ QString noMetricsReason(const session::Session& session, const std::string& kern
 // The error record with `code` (session-wide or for any kernel), or null.
 const session::ErrorRecord* findError(const session::Session& session, const std::string& code);
 
+// A tooltip that shows `text` exactly as written. Qt shows a tooltip as rich text when it looks like
+// HTML (Qt::mightBeRichText: a known tag, or "&lt;", before the first line break), so a name from a
+// session such as "<b>x</b>" would be rendered as markup; such text is escaped into a paragraph.
+QString plainToolTip(const QString& text);
+
 } // namespace warpscope::viz::profile

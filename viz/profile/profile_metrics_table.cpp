@@ -219,8 +219,8 @@ void ProfileMetricsTable::setSession(const session::Session& current, const sess
         bold.setBold(true);
         group->setFont(TitleColumn, bold);
         if (const session::KernelRecord* record = current.findKernel(kernel))
-            group->setToolTip(TitleColumn, QStringLiteral("%1 (entry %2)").arg(QString::fromStdString(record->sourceName),
-                                                                               QString::fromStdString(record->entry)));
+            group->setToolTip(TitleColumn, plainToolTip(QStringLiteral("%1 (entry %2)").arg(QString::fromStdString(record->sourceName),
+                                                                                            QString::fromStdString(record->entry))));
 
         std::vector<Row> rows;
         const session::ActivityRecord* activity = current.activityFor(kernel);
@@ -252,7 +252,8 @@ void ProfileMetricsTable::setSession(const session::Session& current, const sess
             const QString tip = toolTipFor(row);
             item->setToolTip(TitleColumn, tip);
             item->setToolTip(NameColumn, tip);
-            item->setToolTip(ValueColumn, row.valueText.isEmpty() ? exactText(row.value, row.unit) : row.explanation);
+            // The exact value names the unit the session reported; the explanation may quote its errors.
+            item->setToolTip(ValueColumn, plainToolTip(row.valueText.isEmpty() ? exactText(row.value, row.unit) : row.explanation));
             if (row.unavailable) {
                 QFont italic = item->font(ValueColumn);
                 italic.setItalic(true);
@@ -263,7 +264,7 @@ void ProfileMetricsTable::setSession(const session::Session& current, const sess
                 const bool comparable = !row.unavailable && !std::isnan(row.value);
                 item->setText(BaselineColumn, std::isnan(row.baseline) ? QStringLiteral("\u2014") : valueText(row.baseline, row.unit));
                 item->setToolTip(BaselineColumn, std::isnan(row.baseline) ? tr("Not in the baseline session")
-                                                                          : exactText(row.baseline, row.unit));
+                                                                          : plainToolTip(exactText(row.baseline, row.unit)));
                 item->setText(ChangeColumn, comparable && !std::isnan(row.baseline) ? formatChange(row.value, row.baseline)
                                                                                     : QStringLiteral("\u2014"));
                 item->setTextAlignment(BaselineColumn, Qt::AlignRight | Qt::AlignVCenter);

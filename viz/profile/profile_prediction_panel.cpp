@@ -540,6 +540,8 @@ ProfilePredictionPanel::ProfilePredictionPanel(QWidget* parent) : QWidget(parent
     m_table->setWordWrap(false);
     m_table->setTextElideMode(Qt::ElideRight);
     m_legend = new QLabel(this);
+    m_legend->setObjectName(QStringLiteral("predictionLegend"));
+    m_legend->setTextFormat(Qt::PlainText); // it names the session's presets
     m_legend->setWordWrap(true);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
@@ -576,7 +578,8 @@ void ProfilePredictionPanel::setSession(const session::Session& current, const s
         for (const PredictionRow& row : kernel.rows) {
             auto set = [&](Column column, const QString& text, bool alignRight) {
                 auto* item = new QTableWidgetItem(text);
-                item->setToolTip(column == DifferenceColumn && row.key == QLatin1String("check") ? text : row.toolTip);
+                // Plain text that may quote the session (a check's detail, the occupancy limiter).
+                item->setToolTip(plainToolTip(column == DifferenceColumn && row.key == QLatin1String("check") ? text : row.toolTip));
                 if (alignRight)
                     item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
                 m_table->setItem(r, column, item);
@@ -600,7 +603,7 @@ void ProfilePredictionPanel::setSession(const session::Session& current, const s
             if (!row.note.isEmpty()) {
                 // Why they differ: a muted line under the row, across the value columns.
                 auto* note = new QTableWidgetItem(QStringLiteral("\u21b3 ") + row.note);
-                note->setToolTip(row.toolTip);
+                note->setToolTip(plainToolTip(row.toolTip));
                 note->setForeground(pal.color(QPalette::PlaceholderText));
                 QFont italic = note->font();
                 italic.setItalic(true);

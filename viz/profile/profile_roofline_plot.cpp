@@ -295,7 +295,7 @@ QString ProfileRooflinePlot::hoverText(const QString& kernel, MemoryLevel level)
         const QString name = levelText(level);
         QString text = QStringLiteral("<b>%1</b>").arg(kernel.toHtmlEscaped());
         if (!k.ladder.empty())
-            text += tr(" (%1 ladder, rung %2)").arg(QString::fromStdString(k.ladder).toHtmlEscaped()).arg(k.rung);
+            text += tr(" (%1 ladder, rung %2)").arg(QString::fromStdString(k.ladder).toHtmlEscaped(), QString::number(k.rung));
         text += tr("<br><b>%1</b>: %2 FLOP per %1 byte (%3 moved)")
                     .arg(name, QString::number(p.intensity, 'g', 3), formatBytes(p.bytes));
         text += tr("<br>%1 FP32, %2 %3").arg(formatFlopsPerSecond(k.flopsPerSecond), name, formatBytesPerSecond(p.bytesPerSecond));

@@ -107,7 +107,7 @@ void ProfileRooflineTable::setModel(const session::Session& session, const std::
     for (int row = 0; row < static_cast<int>(kernels.size()); ++row) {
         const session::KernelRoofline& k = kernels[static_cast<std::size_t>(row)];
         auto* name = new QTableWidgetItem(QString::fromStdString(k.kernel));
-        name->setToolTip(kernelLabel(session, k.kernel).toHtmlEscaped());
+        name->setToolTip(plainToolTip(kernelLabel(session, k.kernel)));
         setItem(row, KernelColumn, name);
 
         const session::RooflineGap kernelGap = k.at(MemoryLevel::Dram).gap;
@@ -117,7 +117,7 @@ void ProfileRooflineTable::setModel(const session::Session& session, const std::
                                                       : formatFlopsPerSecond(k.flopsPerSecond));
         QString flopsTip = QStringLiteral("%1 FP32 FLOP in %2").arg(formatCount(k.fp32Flops), formatDurationNs(k.durationSeconds * 1e9));
         if (kernelGap == session::RooflineGap::NoMetrics)
-            flopsTip = noMetricsReason(session, k.kernel).toHtmlEscaped();
+            flopsTip = plainToolTip(noMetricsReason(session, k.kernel)); // it may quote the session's error message
         else if (kernelWide)
             flopsTip += QStringLiteral("<br><i>Not on the plot:</i> ") +
                         QString::fromStdString(session::gapExplanation(kernelGap, MemoryLevel::Dram)).toHtmlEscaped();

@@ -177,7 +177,8 @@ QString sessionPageHtml(const session::Session& s, const QStringList& problems, 
     html += row(QStringLiteral("Producer"), esc(s.header.producer));
     html += row(QStringLiteral("Created"), esc(s.header.createdUtc));
     html += row(QStringLiteral("Host"), esc(s.header.host));
-    html += row(QStringLiteral("Status"), s.end ? QStringLiteral("%1 after %2 s").arg(esc(s.end->status)).arg(s.end->wallSeconds, 0, 'f', 2)
+    // One arg() call for both: a status holding "%2" must not be filled in by the second one.
+    html += row(QStringLiteral("Status"), s.end ? QStringLiteral("%1 after %2 s").arg(esc(s.end->status), QString::number(s.end->wallSeconds, 'f', 2))
                                                 : QStringLiteral("<b>incomplete</b> (no end record)"));
     html += QStringLiteral("</table>");
 
