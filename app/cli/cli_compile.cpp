@@ -7,6 +7,7 @@
 #include "util/atomic_file.h"
 #include "util/input_error.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -111,11 +112,15 @@ int reportSupport(const std::string& file, const std::string& ptxText, std::ostr
     for (const ptx::UnsupportedConstruct* construct : constructs)
         out << file << ": " << ptx::describeUnsupported(module, *construct) << "\n";
     for (const std::string& entry : module.entryNames()) {
-        const std::size_t blocking = module.unsupportedFor(*module.findFunction(entry)).size();
+        const std::vector<const ptx::UnsupportedConstruct*> found = module.unsupportedFor(*module.findFunction(entry));
+        const std::size_t blocking = found.size();
+        const bool cooperative = std::any_of(found.begin(), found.end(), [](const ptx::UnsupportedConstruct* construct) {
+            return ptx::needsCooperativeLaunch(*construct);
+        });
         out << file << ": kernel " << entry
             << (blocking == 0 ? std::string(" can run on the simulator")
                               : " cannot run yet (" + std::to_string(blocking) + " unsupported construct" +
-                                    (blocking == 1 ? ")" : "s)"))
+                                    (blocking == 1 ? ")" : "s)") + (cooperative ? ": it needs a cooperative launch" : ""))
             << "\n";
     }
     if (constructs.empty())

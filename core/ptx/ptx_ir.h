@@ -289,6 +289,9 @@ struct Module {
     std::vector<const UnsupportedConstruct*> allUnsupported() const;
 };
 
+// %envreg1 / %envreg2: the grid workspace of a cooperative launch (cooperative groups' grid.sync()).
+bool needsCooperativeLaunch(const UnsupportedConstruct& construct);
+
 // "PTX line 212 (reduce.cu:17): 'bfind.shiftamt.u32' is not supported by the simulator yet", with
 // " in device function f" when `context` names a function other than the construct's own.
 std::string describeUnsupported(const Module& module, const UnsupportedConstruct& construct,

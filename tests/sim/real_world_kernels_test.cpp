@@ -1,8 +1,11 @@
 // Kernels written the way people write them (issue 15): a layernorm and a softmax with expf and
 // rsqrtf and warp shuffles over warpSize, __ffs, cooperative-groups partitions and __reduce_add_sync,
-// each compiled by NVRTC and checked against a CPU reference. Tolerances follow from the bounds of
+// each compiled by NVRTC and checked against a CPU reference; and grid.sync(), which needs a
+// cooperative launch the simulator refuses with one sentence. Tolerances follow from the bounds of
 // the approximate instructions they compile to (core/sim/README.md).
 #include "sim_test_support.h"
+
+#include "ptx/ptx_error.h"
 
 #include <algorithm>
 #include <bit>
@@ -236,4 +239,57 @@ extern "C" __global__ void block_sum(const unsigned* x, unsigned* sums, int* max
         EXPECT_EQ(sums[static_cast<std::size_t>(b)], sum) << b;
         EXPECT_EQ(maxima[static_cast<std::size_t>(b)], warpMax) << b;
     }
+}
+
+// grid.sync() reads the grid workspace of a cooperative launch: the kernel is refused with one
+// sentence that says so (a runtime_error: exit code 1, the simulator's limit, not bad input); a
+// kernel in the same file that only asks for its grid rank runs.
+TEST(RealWorldKernels, GridSyncNeedsACooperativeLaunch)
+{
+    const std::string source = R"(
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+extern "C" __global__ void gridSum(const float* in, float* partial, float* out, int n)
+{
+    cg::grid_group grid = cg::this_grid();
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (threadIdx.x == 0) partial[blockIdx.x] = 0.0f;
+    grid.sync();
+    if (i < n) atomicAdd(&partial[blockIdx.x], in[i]);
+    grid.sync();
+    if (grid.thread_rank() == 0) { float s = 0; for (int b = 0; b < gridDim.x; ++b) s += partial[b]; *out = s; }
+}
+extern "C" __global__ void gridRank(unsigned long long* rank)
+{
+    rank[cg::this_grid().thread_rank()] = cg::this_grid().thread_rank();
+}
+)";
+    const CompiledKernel sync = compileKernel(source, "gridSum");
+    sim::ResolvedArg n;
+    n.name = "n";
+    n.type = sim::ElementType::I32;
+    n.scalarBits = 64;
+    n.integerValue = 64;
+    try {
+        simulateWithArgs(sync, {2, 1, 1}, {32, 1, 1},
+                         {bufferArg("in", sim::ElementType::F32, std::vector<float>(64, 1.0f)),
+                          bufferArg("partial", sim::ElementType::F32, std::vector<float>(2, 0)),
+                          bufferArg("out", sim::ElementType::F32, std::vector<float>(1, 0)), n});
+        FAIL() << "a kernel that calls grid.sync() ran without a cooperative launch";
+    } catch (const ptx::UnsupportedPtx& error) {
+        const std::string message = error.what();
+        EXPECT_EQ(message.find('\n'), std::string::npos);
+        EXPECT_NE(message.find("(test.cu:"), std::string::npos) << message;
+        EXPECT_NE(message.find("kernel gridSum synchronises the whole grid"), std::string::npos) << message;
+        EXPECT_NE(message.find("needs a cooperative launch (cudaLaunchCooperativeKernel)"), std::string::npos) << message;
+        EXPECT_NE(message.find("every block of the grid must be resident on the GPU at once"), std::string::npos) << message;
+        EXPECT_EQ(message.find("more:"), std::string::npos) << message; // the traps grid.sync() carries are not listed
+    }
+    const CompiledKernel rank = compileKernel(source, "gridRank");
+    const sim::SimResult ranked = simulateWithArgs(
+        rank, {2, 1, 1}, {32, 1, 1}, {bufferArg("rank", sim::ElementType::U64, std::vector<std::uint64_t>(64, 0))});
+    ASSERT_EQ(ranked.status, sim::SimStatus::Completed) << ranked.statusMessage;
+    const std::vector<std::uint64_t> ranks = bufferValues<std::uint64_t>(ranked, "rank");
+    for (std::uint64_t i = 0; i < 64; ++i)
+        EXPECT_EQ(ranks[i], i);
 }
