@@ -8,16 +8,9 @@ namespace warpscope::ptx {
 
 namespace {
 
-// Operand 0 is a destination for every op but these.
-bool firstOperandIsRead(Op op)
-{
-    return op == Op::St || op == Op::Red || op == Op::Bra || op == Op::BarSync || op == Op::BarWarpSync ||
-           op == Op::Nanosleep;
-}
-
 template <class Fn> void forEachWrite(const Instruction& instruction, Fn&& fn)
 {
-    if (instruction.operandCount == 0 || firstOperandIsRead(instruction.op))
+    if (instruction.operandCount == 0 || firstOperandIsRead(instruction))
         return;
     const Operand& destination = instruction.operands[0];
     if (destination.kind == Operand::Kind::Reg) {
@@ -35,7 +28,7 @@ template <class Fn> void forEachRead(const Function& function, const Instruction
 {
     if (instruction.guard >= 0)
         fn(instruction.guard);
-    const int first = firstOperandIsRead(instruction.op) ? 0 : 1;
+    const int first = firstOperandIsRead(instruction) ? 0 : 1;
     for (int i = 0; i < instruction.operandCount; ++i) {
         const Operand& operand = instruction.operands[static_cast<std::size_t>(i)];
         if (operand.kind == Operand::Kind::Address && operand.reg >= 0)

@@ -58,9 +58,23 @@ const char* opName(Op op)
         "brev", "bfe", "bfi", "prmt", "lop3", "setp", "selp", "slct", "bra", "ret", "exit", "bar.sync",
         "bar.warp.sync", "membar", "shfl", "vote", "activemask", "atom", "red", "call",
         "bfind", "shf", "copysign", "ex2", "lg2", "rsqrt", "sin", "cos", "tanh", "match", "redux", "nanosleep", "set",
+        "mbarrier", "cp.async", "cp.async.commit_group", "cp.async.wait_group", "cp.async.mbarrier.arrive",
     };
-    static_assert(sizeof(names) / sizeof(names[0]) == static_cast<int>(Op::Set) + 1);
+    static_assert(sizeof(names) / sizeof(names[0]) == static_cast<int>(Op::CpAsyncMbarrierArrive) + 1);
     return names[static_cast<int>(op)];
+}
+
+bool firstOperandIsRead(const Instruction& instruction)
+{
+    switch (instruction.op) {
+    case Op::St: case Op::Red: case Op::Bra: case Op::BarSync: case Op::BarWarpSync: case Op::Nanosleep:
+    case Op::CpAsync: case Op::CpAsyncCommit: case Op::CpAsyncWait: case Op::CpAsyncMbarrierArrive:
+        return true;
+    case Op::Mbarrier:
+        return instruction.mbarrier == MbarrierOp::Init || instruction.mbarrier == MbarrierOp::Inval;
+    default:
+        return false;
+    }
 }
 
 const Function* Module::findFunction(std::string_view name) const

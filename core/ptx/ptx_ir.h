@@ -82,6 +82,9 @@ enum class Op : std::uint8_t {
     // transcendentals (core/sim/README.md gives their error bounds), warp match and reduction, sleep
     Bfind, Shf, Copysign, Ex2, Lg2, Rsqrt, Sin, Cos, Tanh, Match, Redux, Nanosleep,
     Set, // set.cmp.dtype.stype: a comparison written as a number (type: dtype, type2: stype)
+    // sm_80 asynchronous copies and barrier objects (core/sim/README.md, "Asynchronous copies"):
+    // mbarrier.* (Instruction::mbarrier says which), cp.async into shared memory, its groups and waits
+    Mbarrier, CpAsync, CpAsyncCommit, CpAsyncWait, CpAsyncMbarrierArrive,
 };
 const char* opName(Op op);
 
@@ -95,6 +98,8 @@ enum class ShflMode : std::uint8_t { None, Up, Down, Bfly, Idx };
 enum class VoteMode : std::uint8_t { None, All, Any, Uni, Ballot };
 enum class AtomOp : std::uint8_t { None, Add, Min, Max, Inc, Dec, And, Or, Xor, Exch, Cas }; // also redux.sync's
 enum class MatchMode : std::uint8_t { None, Any, All };
+// mbarrier.<operation>: a barrier object in shared memory with an expected count and a phase.
+enum class MbarrierOp : std::uint8_t { None, Init, Inval, Arrive, ArriveDrop, TestWait, TryWait, PendingCount };
 
 // Vector operand elements that are not registers.
 inline constexpr std::int32_t kSink = -1;            // _ : a discarded element
@@ -146,6 +151,7 @@ struct Instruction {
     VoteMode vote = VoteMode::None;
     AtomOp atomOp = AtomOp::None;     // atom, red, redux
     MatchMode match = MatchMode::None;
+    MbarrierOp mbarrier = MbarrierOp::None;
     std::uint8_t vectorWidth = 1; // ld/st .v2 .v4
     bool ftz = false;
     bool saturate = false;
@@ -161,6 +167,11 @@ struct Instruction {
     bool satfinite = false;   // cvt .satfinite: overflow gives the largest finite value
     bool nanResult = false;   // min/max .NaN: a NaN input gives NaN
     bool xorsignAbs = false;  // min/max .xorsign.abs
+    bool parity = false;      // mbarrier.test_wait/try_wait .parity: the operand is a phase parity, not a state
+    bool noComplete = false;  // mbarrier.arrive .noComplete: the arrival must not complete the phase
+    bool noIncrement = false; // cp.async.mbarrier.arrive .noinc: the pending count is not raised first
+    bool waitAll = false;     // cp.async.wait_all (else wait_group N)
+    bool bypassL1 = false;    // cp.async.cg (cached in L2 only; else .ca)
     // A mul (no rounding modifier) that ptxas fuses into this add or sub (core/sim/README.md,
     // "Contraction"): its index, and which of this instruction's operands (1 or 2) is its product.
     std::int32_t contractedMul = -1;
@@ -176,6 +187,10 @@ struct Instruction {
 
     bool isMemory() const { return op == Op::Ld || op == Op::St || op == Op::Atom || op == Op::Red; }
 };
+
+// Operand 0 is read, not written: st, red, bra, bar, nanosleep, and the instructions that take an
+// address first (cp.async, mbarrier.init/inval, cp.async.mbarrier.arrive) or a count (wait_group).
+bool firstOperandIsRead(const Instruction& instruction);
 
 // Functions the simulator provides itself instead of a body in the module.
 enum class Builtin : std::uint8_t { None, Vprintf, AssertFail };

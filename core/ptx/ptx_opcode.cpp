@@ -6,6 +6,7 @@
 #include "ptx/ptx_error.h"
 
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -156,6 +157,96 @@ bool isIgnorableQualifier(std::string_view name)
     return names.contains(name) || name.starts_with("L1::") || name.starts_with("L2::");
 }
 
+// mbarrier.* and cp.async.* (PTX ISA, "Parallel Synchronization and Communication Instructions:
+// mbarrier" and "Data Movement: cp.async"): the forms sm_80 kernels use (cuda::barrier,
+// cuda::pipeline, memcpy_async), with the acquire/release qualifiers and CTA scope of sm_90. The
+// cluster forms, transaction counts (expect_tx, TMA) and cp.async.bulk stay unsupported.
+void decodeAsync(const std::vector<std::string_view>& parts, Instruction& instruction, const std::function<void()>& unsupported)
+{
+    auto isSharedCta = [](std::string_view part) { return part == "shared" || part == "shared::cta"; };
+    auto ordering = [](std::string_view part) {
+        return part == "release" || part == "acquire" || part == "relaxed" || part == "cta";
+    };
+    if (parts.front() == "mbarrier") {
+        static const std::unordered_map<std::string_view, MbarrierOp> operations = {
+            {"init", MbarrierOp::Init}, {"inval", MbarrierOp::Inval}, {"arrive", MbarrierOp::Arrive},
+            {"arrive_drop", MbarrierOp::ArriveDrop}, {"test_wait", MbarrierOp::TestWait},
+            {"try_wait", MbarrierOp::TryWait}, {"pending_count", MbarrierOp::PendingCount},
+        };
+        auto operation = parts.size() > 1 ? operations.find(parts[1]) : operations.end();
+        if (operation == operations.end())
+            unsupported(); // expect_tx, complete_tx (transaction counts) and anything unknown
+        instruction.op = Op::Mbarrier;
+        instruction.mbarrier = operation->second;
+        bool typed = false;
+        for (std::size_t i = 2; i < parts.size(); ++i) {
+            const std::string_view part = parts[i];
+            const MbarrierOp op = instruction.mbarrier;
+            if (part == "b64" && !typed) { typed = true; instruction.type = Type::B64; continue; }
+            if (isSharedCta(part) && instruction.space == Space::Generic && op != MbarrierOp::PendingCount) {
+                instruction.space = Space::Shared;
+                continue;
+            }
+            if (part == "parity" && (op == MbarrierOp::TestWait || op == MbarrierOp::TryWait) && !instruction.parity) {
+                instruction.parity = true;
+                continue;
+            }
+            if (part == "noComplete" && (op == MbarrierOp::Arrive || op == MbarrierOp::ArriveDrop)) {
+                instruction.noComplete = true;
+                continue;
+            }
+            if (ordering(part) && op != MbarrierOp::Init && op != MbarrierOp::Inval && op != MbarrierOp::PendingCount)
+                continue;
+            unsupported();
+        }
+        if (!typed)
+            unsupported();
+        return;
+    }
+    // cp.async...
+    if (parts.size() < 3 || parts[1] != "async")
+        unsupported(); // cp.reduce.async.bulk and other cp forms
+    instruction.type = Type::None;
+    if (parts[2] == "commit_group" || parts[2] == "wait_group" || parts[2] == "wait_all") {
+        if (parts.size() != 3)
+            unsupported();
+        instruction.op = parts[2] == "commit_group" ? Op::CpAsyncCommit : Op::CpAsyncWait;
+        instruction.waitAll = parts[2] == "wait_all";
+        return;
+    }
+    if (parts[2] == "mbarrier") {
+        if (parts.size() < 4 || parts[3] != "arrive")
+            unsupported();
+        instruction.op = Op::CpAsyncMbarrierArrive;
+        bool typed = false;
+        for (std::size_t i = 4; i < parts.size(); ++i) {
+            if (parts[i] == "noinc" && !instruction.noIncrement) { instruction.noIncrement = true; continue; }
+            if (isSharedCta(parts[i]) && instruction.space == Space::Generic) { instruction.space = Space::Shared; continue; }
+            if (parts[i] == "b64" && !typed) { typed = true; instruction.type = Type::B64; continue; }
+            unsupported();
+        }
+        if (!typed)
+            unsupported();
+        return;
+    }
+    if (parts[2] != "ca" && parts[2] != "cg")
+        unsupported(); // cp.async.bulk (TMA) and anything unknown
+    instruction.op = Op::CpAsync;
+    instruction.bypassL1 = parts[2] == "cg";
+    bool shared = false, global = false;
+    for (std::size_t i = 3; i < parts.size(); ++i) {
+        const std::string_view part = parts[i];
+        if (isSharedCta(part) && !shared && !global) { shared = true; continue; }
+        if (part == "global" && shared && !global) { global = true; continue; }
+        if (global && (part == "L2::64B" || part == "L2::128B" || part == "L2::256B"))
+            continue; // a prefetch size: how much more L2 fetches, not what is copied
+        unsupported(); // .L2::cache_hint (a cache-policy operand) and anything unknown
+    }
+    if (!shared || !global)
+        unsupported();
+    instruction.space = Space::Shared;
+}
+
 } // namespace
 
 void decodeOpcode(std::string_view opcode, Instruction& instruction)
@@ -164,6 +255,10 @@ void decodeOpcode(std::string_view opcode, Instruction& instruction)
     auto unsupported = [&] { throw PtxError::unsupported(std::string(opcode), instruction.ptxLine); };
     if (!isPtxInstructionName(parts.front()))
         throw PtxError("'" + std::string(opcode) + "' is not a PTX instruction", instruction.ptxLine);
+    if (parts.front() == "mbarrier" || parts.front() == "cp") {
+        decodeAsync(parts, instruction, unsupported);
+        return;
+    }
     auto base = baseOps().find(parts.front());
     if (base == baseOps().end())
         unsupported();

@@ -174,11 +174,68 @@ void validateOperands(const Function& function, const Instruction& instruction, 
         needCount(1, 1);
         needValues(0);
         break;
+    case Op::Mbarrier:
+        switch (instruction.mbarrier) {
+        case MbarrierOp::Init: // [addr], count
+            needCount(2, 2);
+            if (ops[0].kind != K::Address) bad("needs the barrier's address [..] first");
+            needValues(1);
+            break;
+        case MbarrierOp::Inval: // [addr]
+            needCount(1, 1);
+            if (ops[0].kind != K::Address) bad("needs the barrier's address [..]");
+            break;
+        case MbarrierOp::Arrive: case MbarrierOp::ArriveDrop: // state, [addr] {, count}
+            needCount(instruction.noComplete ? 3 : 2, 3);
+            if (!isDest(0) && ops[0].kind != K::Sink) bad("needs a destination register for the state (or _)");
+            if (ops[1].kind != K::Address) bad("needs the barrier's address [..]");
+            needValues(2);
+            break;
+        case MbarrierOp::TestWait: case MbarrierOp::TryWait: // waitComplete, [addr], state|parity {, hint}
+            needCount(3, instruction.mbarrier == MbarrierOp::TryWait ? 4 : 3);
+            if (!isDest(0)) bad("needs a predicate destination");
+            if (ops[1].kind != K::Address) bad("needs the barrier's address [..]");
+            needValues(2);
+            break;
+        case MbarrierOp::PendingCount: // count, state
+            needCount(2, 2);
+            if (!isDest(0)) bad("needs a destination register");
+            needValues(1);
+            break;
+        case MbarrierOp::None:
+            break;
+        }
+        break;
+    case Op::CpAsync: { // [dst], [src], cp-size {, src-size | ignore-src}
+        needCount(3, 4);
+        if (ops[0].kind != K::Address || ops[1].kind != K::Address) bad("needs a shared [dst] and a global [src] address");
+        if (ops[2].kind != K::Imm || (ops[2].imm != 4 && ops[2].imm != 8 && ops[2].imm != 16))
+            bad("copies 4, 8 or 16 bytes (cp-size)");
+        if (instruction.bypassL1 && ops[2].imm != 16) bad("(.cg) copies 16 bytes only");
+        if (n == 4) {
+            needValues(3);
+            if (ops[3].kind == K::Imm && ops[3].imm > ops[2].imm) bad("reads at most cp-size bytes (src-size)");
+        }
+        break;
+    }
+    case Op::CpAsyncCommit:
+        needCount(0, 0);
+        break;
+    case Op::CpAsyncWait: // wait_group N (an integer constant); wait_all
+        needCount(instruction.waitAll ? 0 : 1, instruction.waitAll ? 0 : 1);
+        if (!instruction.waitAll && ops[0].kind != K::Imm) bad("needs a constant group count");
+        break;
+    case Op::CpAsyncMbarrierArrive:
+        needCount(1, 1);
+        if (ops[0].kind != K::Address) bad("needs the barrier's address [..]");
+        break;
     }
     // Register destinations must be wide enough for what is written (PTX allows wider).
-    if (n > 0 && isDest(0) && instruction.op != Op::St && instruction.op != Op::Red && instruction.op != Op::Nanosleep &&
-        instruction.op != Op::Bra && instruction.op != Op::BarSync && instruction.op != Op::BarWarpSync) {
+    if (n > 0 && isDest(0) && !firstOperandIsRead(instruction)) {
         Type written = instruction.type;
+        if (instruction.op == Op::Mbarrier)
+            written = instruction.mbarrier == MbarrierOp::TestWait || instruction.mbarrier == MbarrierOp::TryWait ? Type::Pred
+                    : instruction.mbarrier == MbarrierOp::PendingCount ? Type::U32 : Type::B64;
         if (instruction.op == Op::Setp || (instruction.op == Op::Vote && instruction.vote != VoteMode::Ballot))
             written = Type::Pred;
         if ((instruction.op == Op::Mul || instruction.op == Op::Mad) && instruction.mulMode == MulMode::Wide)

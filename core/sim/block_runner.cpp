@@ -9,8 +9,12 @@
 namespace warpscope::sim {
 
 namespace {
-// A warp keeps issuing until it blocks, finishes or has issued this many instructions.
+// A warp keeps issuing until it blocks, finishes, yields (a failed mbarrier wait, nanosleep) or has
+// issued this many instructions.
 constexpr int kWarpQuantum = 32;
+// Rounds in which every running warp only waited, with no arrival, phase or landed copy, before
+// the block counts as deadlocked: a spin loop's backoff (nanosleep between tests) takes a few.
+constexpr int kStalledRoundsForDeadlock = 64;
 } // namespace
 
 BlockRunner::BlockRunner(const LaunchContext& context)
@@ -18,6 +22,10 @@ BlockRunner::BlockRunner(const LaunchContext& context)
 {
     m_stats.perInstruction.resize(m_function.instructions.size());
     m_localBytes = m_function.localBytes;
+    m_usesAsync = std::any_of(m_function.instructions.begin(), m_function.instructions.end(), [](const ptx::Instruction& in) {
+        return in.op == ptx::Op::Mbarrier || in.op == ptx::Op::CpAsync || in.op == ptx::Op::CpAsyncCommit ||
+               in.op == ptx::Op::CpAsyncWait || in.op == ptx::Op::CpAsyncMbarrierArrive;
+    });
 }
 
 void BlockRunner::setUpBlock(std::uint64_t linearBlock)
@@ -33,6 +41,11 @@ void BlockRunner::setUpBlock(std::uint64_t linearBlock)
     m_sharedState.assign((m_context.sharedBytes + 3) / 4, SharedWordState{});
     m_blockEpoch = 1;
     m_barrierPc = -1;
+    m_mbarriers.clear();
+    m_asyncCopies.clear(); // copies nobody waited for never land: the block's shared memory is gone
+    m_asyncArrivals.clear();
+    m_asyncGroup.assign(m_usesAsync ? static_cast<std::size_t>(threads) : 0, 0);
+    m_stalledRounds = 0;
     m_warps.assign(static_cast<std::size_t>(warpCount), WarpState{});
     for (int w = 0; w < warpCount; ++w) {
         WarpState& warp = m_warps[static_cast<std::size_t>(w)];
@@ -89,14 +102,25 @@ RunOutcome BlockRunner::runBlock(std::uint64_t linearBlock)
     std::uint64_t issuedSinceCheck = 0;
     while (true) {
         bool anyRunnable = false;
+        bool onlyWaited = true; // every warp's turn ended in a wait (mbarrier or nanosleep), with no progress
+        const std::uint64_t eventsBefore = m_asyncEvents;
         for (WarpState& warp : m_warps) {
             if (warp.done || warp.atBarrier)
                 continue;
             anyRunnable = true;
-            for (int i = 0; i < kWarpQuantum && !warp.done && !warp.atBarrier; ++i) {
+            warp.yielded = false;
+            for (int i = 0; i < kWarpQuantum && !warp.done && !warp.atBarrier && !warp.yielded; ++i) {
                 step(warp);
                 ++issuedSinceCheck;
             }
+            onlyWaited = onlyWaited && warp.yielded;
+        }
+        // Warps that only test mbarrier phases nobody completes would spin until the block budget:
+        // after enough such rounds the block is reported and stopped (exec_async.cpp).
+        if (m_usesAsync && anyRunnable) {
+            m_stalledRounds = onlyWaited && m_asyncEvents == eventsBefore ? m_stalledRounds + 1 : 0;
+            if (m_stalledRounds >= kStalledRoundsForDeadlock && detectMbarrierDeadlock())
+                m_stalledRounds = 0;
         }
         if (issuedSinceCheck >= 4096 || !anyRunnable) {
             const std::uint64_t used = m_context.budgetUsed->fetch_add(issuedSinceCheck) + issuedSinceCheck;
@@ -222,7 +246,25 @@ void BlockRunner::step(WarpState& warp)
         executeRedux(warp, instruction, mask);
         advance(warp);
         break;
-    case ptx::Op::Nanosleep: // a hint to the scheduler; the functional model has no time to pass
+    case ptx::Op::Nanosleep: // no time passes in the functional model: the warp lets the others run
+        warp.yielded = true;
+        advance(warp);
+        break;
+    case ptx::Op::Mbarrier:
+        executeMbarrier(warp, instruction, mask);
+        advance(warp);
+        break;
+    case ptx::Op::CpAsync:
+        executeAsyncCopy(warp, instruction, mask, counters);
+        advance(warp);
+        break;
+    case ptx::Op::CpAsyncCommit:
+    case ptx::Op::CpAsyncWait:
+        executeAsyncWait(warp, instruction, mask);
+        advance(warp);
+        break;
+    case ptx::Op::CpAsyncMbarrierArrive:
+        executeAsyncArrive(warp, instruction, mask);
         advance(warp);
         break;
     case ptx::Op::Ex2:

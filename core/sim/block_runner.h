@@ -7,6 +7,7 @@
 
 #include "launch/launch_geometry.h"
 #include "ptx/ptx_ir.h"
+#include "sim/async_state.h"
 #include "sim/block_recording.h"
 #include "sim/device_printf.h"
 #include "sim/global_memory.h"
@@ -19,8 +20,11 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -85,6 +89,10 @@ struct WarpState {
     std::vector<CallFrame> frames;   // device-function calls in progress, innermost last
     std::uint64_t frameBase = 0;     // the running function's frame in local memory
     std::int32_t region = 0;         // the running function (Function::regions), 0 = the kernel
+    // Its turn ended early: an mbarrier wait that found its phase incomplete, or nanosleep.
+    bool yielded = false;
+    bool waitFailed = false;         // the yield was a failed mbarrier wait (deadlock detection)
+    std::uint32_t waitBarrier = 0;   // that barrier's shared-memory offset
 };
 
 
@@ -101,6 +109,7 @@ struct SharedWordState {
     std::uint8_t writeBytes = 0;         // bytes (bit per byte) of the last write
     std::uint8_t readBytes = 0;          // bytes read since readEpoch began
     std::uint8_t writtenBytes = 0;       // bytes any thread has written
+    std::uint16_t asyncWrites = 0;       // cp.async copies into this word that have not landed
 };
 
 enum class RunOutcome { Completed, BudgetExceeded, BlockBudgetExceeded, Cancelled };
@@ -204,6 +213,23 @@ private:
     void advance(WarpState& warp);
     void popReconverged(WarpState& warp);
 
+    // exec_async.cpp: mbarrier objects, cp.async and its groups
+    void executeMbarrier(WarpState& warp, const ptx::Instruction& instruction, std::uint32_t mask);
+    void executeAsyncCopy(WarpState& warp, const ptx::Instruction& instruction, std::uint32_t mask,
+                          InstructionCounters& counters);
+    void executeAsyncWait(WarpState& warp, const ptx::Instruction& instruction, std::uint32_t mask);
+    void executeAsyncArrive(WarpState& warp, const ptx::Instruction& instruction, std::uint32_t mask);
+    // The shared-memory offset an mbarrier or cp.async address operand names for `lane` (nullopt,
+    // with a hazard, outside shared memory).
+    std::optional<std::uint64_t> sharedOperandAddress(const WarpState& warp, const ptx::Instruction& instruction,
+                                                      const ptx::Operand& operand, std::uint32_t lane);
+    MbarrierState* findMbarrier(const WarpState& warp, std::uint32_t lane, std::uint64_t offset, const char* use);
+    void arriveOnMbarrier(MbarrierState& barrier, std::uint32_t count, bool drop);
+    void landAsyncCopies(const std::function<bool(const AsyncCopy&)>& which);
+    void triggerAsyncArrivals(std::int64_t barrier);
+    void reportAsyncCopyInFlight(const WarpState& warp, int lane, std::uint64_t address, bool isWrite);
+    bool detectMbarrierDeadlock();
+
     const LaunchContext& m_context;
     const ptx::Function& m_function;
     KernelStats m_stats;
@@ -239,6 +265,15 @@ private:
     std::uint64_t m_printfBytes = 0;
     std::uint64_t m_printfDropped = 0;
     std::uint64_t m_assertFailures = 0;
+    // Asynchronous copies and barrier objects of the current block (exec_async.cpp).
+    bool m_usesAsync = false;                          // the kernel has mbarrier or cp.async instructions
+    std::map<std::uint32_t, MbarrierState> m_mbarriers; // by shared-memory offset
+    std::vector<AsyncCopy> m_asyncCopies;              // in flight, in issue order
+    std::vector<AsyncArrival> m_asyncArrivals;         // waiting for their copies
+    std::vector<std::uint32_t> m_asyncGroup;           // per thread: its open (uncommitted) group
+    std::uint64_t m_asyncSequence = 0;
+    std::uint64_t m_asyncEvents = 0;                   // arrivals, phases, landings: progress for deadlock detection
+    int m_stalledRounds = 0;                           // scheduling rounds in which every warp only waited
 };
 
 } // namespace warpscope::sim

@@ -151,6 +151,8 @@ void BlockRunner::trackSharedAccess(const WarpState& warp, int lane, std::uint64
                 return warpEpoch == warp.warpEpoch;
             return epoch == m_blockEpoch;
         };
+        if (state.asyncWrites > 0) // a cp.async into this word has not landed (exec_async.cpp)
+            reportAsyncCopyInFlight(warp, lane, word * 4, isWrite);
         if ((!isWrite || isAtomic) && (touched & ~state.writtenBytes) != 0) {
             reportHazard(HazardKind::UninitializedSharedRead, warp, lane, word * 4, "shared",
                          "reads shared memory at offset " + std::to_string(word * 4) +

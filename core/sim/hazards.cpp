@@ -17,6 +17,9 @@ const char* hazardKindName(HazardKind kind)
     case HazardKind::ShflInactiveSource: return "shfl_inactive_source";
     case HazardKind::DivisionByZero: return "division_by_zero";
     case HazardKind::MisalignedAccess: return "misaligned_access";
+    case HazardKind::AsyncCopyInFlight: return "async_copy_in_flight";
+    case HazardKind::MbarrierMisuse: return "mbarrier_misuse";
+    case HazardKind::MbarrierDeadlock: return "mbarrier_deadlock";
     }
     return "unknown";
 }

@@ -27,6 +27,9 @@ enum class HazardKind : std::uint8_t {
     ShflInactiveSource,      // a shuffle reads a lane that is inactive or not in the member mask
     DivisionByZero,          // integer division or remainder by zero (the result is undefined)
     MisalignedAccess,        // an address not a multiple of the access size
+    AsyncCopyInFlight,       // shared memory read or written while a cp.async into it has not landed
+    MbarrierMisuse,          // an mbarrier used before init, or initialised with a count out of range
+    MbarrierDeadlock,        // every warp of the block waits on mbarrier phases that cannot complete
 };
 
 const char* hazardKindName(HazardKind kind); // "shared_race"

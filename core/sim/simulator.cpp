@@ -443,7 +443,7 @@ SimResult simulate(LaunchRequest request, const std::atomic<bool>* cancel,
         stats.threadInstructions += counters.threadExecutions;
         stats.branchesUniform += counters.branchesUniform;
         stats.branchesDivergent += counters.branchesDivergent;
-        const bool isLoad = instruction.op == ptx::Op::Ld;
+        const bool isLoad = instruction.op == ptx::Op::Ld || instruction.op == ptx::Op::CpAsync; // cp.async reads global
         const bool isStore = instruction.op == ptx::Op::St;
         GlobalMemoryStats& global = stats.global;
         (isLoad ? global.loadRequests : isStore ? global.storeRequests : global.atomicRequests) += counters.globalRequests;

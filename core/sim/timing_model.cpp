@@ -67,9 +67,7 @@ StaticInfo describe(const ptx::Instruction& in)
             info.destinations[info.destinationCount++] = reg;
     };
     addSource(in.guard);
-    const bool firstIsDestination = !(in.op == ptx::Op::St || in.op == ptx::Op::Red || in.op == ptx::Op::Bra ||
-                                      in.op == ptx::Op::BarSync || in.op == ptx::Op::BarWarpSync ||
-                                      in.op == ptx::Op::Nanosleep);
+    const bool firstIsDestination = !ptx::firstOperandIsRead(in);
     for (int i = 0; i < in.operandCount; ++i) {
         const ptx::Operand& operand = in.operands[static_cast<std::size_t>(i)];
         const bool destination = i == 0 && firstIsDestination;
@@ -105,6 +103,12 @@ StaticInfo describe(const ptx::Instruction& in)
     case ptx::Op::Red:
         info.kind = in.space == ptx::Space::Shared ? TimingClass::SharedAtomic : TimingClass::GlobalAtomic;
         break;
+    case ptx::Op::CpAsync: // reads global memory like a load, with no register waiting for it
+        info.kind = TimingClass::GlobalLoad;
+        break;
+    case ptx::Op::Mbarrier: // an atomic update of the barrier object in shared memory
+        info.kind = TimingClass::SharedAtomic;
+        break;
     case ptx::Op::Div:
     case ptx::Op::Rem:
     case ptx::Op::Rcp:
@@ -127,6 +131,9 @@ StaticInfo describe(const ptx::Instruction& in)
     case ptx::Op::BarWarpSync:
     case ptx::Op::Call:
     case ptx::Op::Nanosleep:
+    case ptx::Op::CpAsyncCommit:
+    case ptx::Op::CpAsyncWait: // the model does not hold the warp until its copies land
+    case ptx::Op::CpAsyncMbarrierArrive:
         info.kind = TimingClass::Control;
         break;
     default:

@@ -232,6 +232,15 @@ const char* hazardWhy(sim::HazardKind kind)
         return "Integer division by zero has no defined result on a GPU: no trap, just an unspecified value.";
     case sim::HazardKind::MisalignedAccess:
         return "GPUs require accesses aligned to their size: a misaligned one ends the launch with an error.";
+    case sim::HazardKind::AsyncCopyInFlight:
+        return "A cp.async lands in shared memory at some time before the wait for its group (or its mbarrier): "
+               "until then a read may see the old bytes or the new ones, and a write may be overwritten.";
+    case sim::HazardKind::MbarrierMisuse:
+        return "An mbarrier must be initialised (mbarrier.init, cuda::barrier's init) before any thread arrives "
+               "on it or waits for it, with an expected count from 1 to 2^20 - 1; otherwise its behaviour is undefined.";
+    case sim::HazardKind::MbarrierDeadlock:
+        return "The phase the threads wait for needs arrivals that never come: on a GPU the block waits forever "
+               "and the launch never finishes.";
     }
     return "";
 }
