@@ -77,7 +77,7 @@ public:
 private:
     [[noreturn]] void fail(const std::string& why) const
     {
-        throw InputError(std::string(m_what) + ": expression '" + std::string(m_text) + "' " + why +
+        throw InputError(m_what + ": expression '" + std::string(m_text) + "' " + why +
                          " (allowed: integers, integer scalar names, + - * / %, parentheses, cdiv(a,b), min(a,b), max(a,b))");
     }
     void skipSpace()
@@ -216,7 +216,7 @@ private:
     }
 
     std::string_view m_text;
-    std::string_view m_what;
+    std::string m_what; // owned: callers pass a temporary ("argument 'n'")
     std::function<std::int64_t(std::string_view)> m_lookup;
     std::size_t m_pos = 0;
     int m_depth = 0;  // parentheses and function calls: bounded so a hostile expression cannot exhaust the stack

@@ -457,6 +457,16 @@ TEST(ArgResolve, NegativeLengthsAreRejected)
     EXPECT_TRUE(empty[0].bytes.empty());
 }
 
+TEST(ArgResolve, ExpressionErrorsNameTheArgument)
+{
+    // The message's prefix is built for the evaluation and must outlive it (it once dangled and
+    // printed garbage): the scalar's and the buffer length's errors both name their argument.
+    const std::string scalar = resolveError({"n=i32:1/0"});
+    EXPECT_EQ(scalar.rfind("argument 'n=i32:1/0': expression '1/0' ", 0), 0u) << scalar;
+    const std::string length = resolveError({"x=f32[5%0]"});
+    EXPECT_EQ(length.rfind("argument 'x=f32[5%0]' length: expression '5%0' ", 0), 0u) << length;
+}
+
 TEST(ArgResolve, NamesMustBeIntegerScalars)
 {
     resolveError({"alpha=f32:2", "x=f32[alpha]"});
