@@ -3,6 +3,7 @@
 #include "cli/exit_codes.h"
 #include "canvas/canvas_widget.h"
 #include "execution/execution_panel.h"
+#include "models/models_dock.h"
 #include "links/view_link.h"
 #include "util/input_error.h"
 #include "util/parse.h"
@@ -33,7 +34,10 @@
 #include <QUrl>
 
 #include <climits>
+#include <cstddef>
 #include <cstdint>
+#include <iterator>
+#include <utility>
 #include <cstdio>
 #include <stdexcept>
 #include <functional>
@@ -50,8 +54,9 @@ CLI::App* addScreenshotCommand(CLI::App& app, ScreenshotOptions& options)
     command->add_option("--out", options.out, "PNG file to write")->required();
     command->add_option("--lesson", options.lesson, "lesson id to show (hierarchy, occupancy, ...)");
     command->add_option("--view", options.view,
-                        "hierarchy, placement, occupancy, profile, formats, amp, quant, sparsity, execution, memory, quiz, cards "
-                        "or advisor (default: the --link's view, profile with --session, else hierarchy)");
+                        "hierarchy, placement, occupancy, profile, formats, amp, quant, sparsity, execution, memory, quiz, cards, "
+                        "advisor, streams, pipeline, memory-budget or allreduce (default: the --link's view, profile with "
+                        "--session, else hierarchy)");
     command->add_option("--size", options.size, "window size WxH in logical pixels, 640x480..7680x4320")
         ->capture_default_str();
     command->add_option("--link", options.link,
@@ -69,8 +74,8 @@ CLI::App* addScreenshotCommand(CLI::App& app, ScreenshotOptions& options)
     command->add_option("--question", options.question, "quiz: the question to show, ID or ID:SEED (e.g. shared-memory.stride:3)");
     command->add_option("--answer", options.answer, "quiz: an answer to check before the shot");
     command->add_option("--profile-tab", options.profileTab,
-                        "the profile view shown: metrics, bandwidth, roofline, prediction or session")
-        ->capture_default_str();
+                        "the profile view shown: metrics, bandwidth, roofline, prediction or session (default: a profile "
+                        "link's tab, else metrics)");
     return command;
 }
 
@@ -115,6 +120,21 @@ std::optional<app::PrecisionLabTab> labTab(const std::string& view, std::optiona
     return std::nullopt;
 }
 
+// The performance models' tab for a view name or a link's view; nullopt for the other views.
+std::optional<viz::ModelsTab> modelsTab(const std::string& view, std::optional<app::LinkView> linkView)
+{
+    const std::pair<const char*, app::LinkView> views[] = {{"streams", app::LinkView::Streams},
+                                                           {"pipeline", app::LinkView::Pipeline},
+                                                           {"memory-budget", app::LinkView::MemoryBudget},
+                                                           {"allreduce", app::LinkView::AllReduce}};
+    const viz::ModelsTab tabs[] = {viz::ModelsTab::Streams, viz::ModelsTab::Pipeline, viz::ModelsTab::MemoryBudget,
+                                   viz::ModelsTab::AllReduce};
+    for (std::size_t i = 0; i < std::size(views); ++i)
+        if (view == views[i].first || (view.empty() && linkView == views[i].second))
+            return tabs[i];
+    return std::nullopt;
+}
+
 } // namespace
 
 int runScreenshot(const ScreenshotOptions& options, const char* argv0)
@@ -128,10 +148,11 @@ int runScreenshot(const ScreenshotOptions& options, const char* argv0)
     if (!options.view.empty() && options.view != "hierarchy" && options.view != "placement" &&
         options.view != "occupancy" && options.view != "profile" && options.view != "formats" && options.view != "amp" &&
         options.view != "quant" && options.view != "sparsity" && options.view != "execution" && options.view != "memory" &&
-        options.view != "quiz" && options.view != "cards" && options.view != "advisor")
+        options.view != "quiz" && options.view != "cards" && options.view != "advisor" && options.view != "streams" &&
+        options.view != "pipeline" && options.view != "memory-budget" && options.view != "allreduce")
         throw InputError("--view: unknown view '" + options.view +
                          "' (allowed: hierarchy, placement, occupancy, profile, formats, amp, quant, sparsity, execution, memory, "
-                         "quiz, cards, advisor)");
+                         "quiz, cards, advisor, streams, pipeline, memory-budget, allreduce)");
     const bool studyView = options.view == "quiz" || options.view == "cards" || options.view == "advisor";
     if ((!options.progress.empty() || !options.question.empty() || !options.answer.empty()) && !studyView)
         throw InputError("--progress, --question and --answer go with --view quiz, cards or advisor");
@@ -157,12 +178,23 @@ int runScreenshot(const ScreenshotOptions& options, const char* argv0)
     const int timeoutSeconds = static_cast<int>(parseInteger(options.timeoutSeconds, "--timeout", 1, 3600));
     if (options.palette != "system" && options.palette != "light" && options.palette != "dark")
         throw InputError("--palette: unknown palette '" + options.palette + "' (allowed: system, light, dark)");
-    const bool profileView = options.view == "profile" || (options.view.empty() && !options.session.empty());
+    // The link's own syntax and values need no window either (lesson ids and limits that depend on
+    // the current state are checked when the window applies it).
+    std::optional<app::LinkView> linkView;
+    if (!options.link.empty()) {
+        try {
+            linkView = app::parseViewLink(options.link).view;
+        } catch (const InputError& error) {
+            throw InputError("--link: " + std::string(error.what()));
+        }
+    }
+    const bool profileLink = linkView == app::LinkView::Profile;
+    const bool profileView = options.view == "profile" || (options.view.empty() && (!options.session.empty() || profileLink));
     if (!options.session.empty() && !profileView && options.view != "memory")
         throw InputError("--session: shown only in --view profile or memory (not '" + options.view + "')");
     if (!options.baseline.empty() && options.session.empty())
         throw InputError("--baseline: needs --session (the session to compare with the baseline)");
-    const auto profileTab = viz::ProfileViews::tabFromName(QString::fromStdString(options.profileTab));
+    const auto profileTab = viz::ProfileViews::tabFromName(QString::fromStdString(options.profileTab.empty() ? "metrics" : options.profileTab));
     if (!profileTab)
         throw InputError("--profile-tab: unknown view '" + options.profileTab +
                          "' (allowed: metrics, bandwidth, roofline, prediction, session)");
@@ -176,16 +208,6 @@ int runScreenshot(const ScreenshotOptions& options, const char* argv0)
         if (!(*target)->headerSeen)
             throw InputError(std::string(flag) + ": " +
                              ((*target)->problems.isEmpty() ? *path : (*target)->problems.front().toStdString()));
-    }
-    // The link's own syntax and values need no window either (lesson ids and limits that depend on
-    // the current state are checked when the window applies it).
-    std::optional<app::LinkView> linkView;
-    if (!options.link.empty()) {
-        try {
-            linkView = app::parseViewLink(options.link).view;
-        } catch (const InputError& error) {
-            throw InputError("--link: " + std::string(error.what()));
-        }
     }
     const QFileInfo out(QString::fromStdString(options.out));
     if (out.fileName().isEmpty() || !out.absoluteDir().exists())
@@ -260,7 +282,9 @@ int runScreenshot(const ScreenshotOptions& options, const char* argv0)
         window.profilePanel()->openSessionFile(QString::fromStdString(options.session));
     if (baseline)
         window.profilePanel()->openBaselineFile(QString::fromStdString(options.baseline));
-    window.profilePanel()->views()->showTab(*profileTab);
+    if (!options.profileTab.empty() || !profileLink)
+        window.profilePanel()->views()->showTab(*profileTab); // else the link's tab, or the view's first
+    const auto models = modelsTab(options.view, linkView);
     window.show();
     if (options.view == "occupancy")
         window.focusOccupancy();
@@ -268,6 +292,8 @@ int runScreenshot(const ScreenshotOptions& options, const char* argv0)
         window.focusProfiler();
     if (formatsView)
         window.focusFormats(); // again once shown: docks take their sizes from the shown window
+    if (models)
+        window.focusModels(*models); // again once shown, as the others
     if (const auto tab = labTab(options.view, linkView)) {
         window.focusPrecisionLab(*tab);
         settle(window, 200);

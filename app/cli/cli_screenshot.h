@@ -3,7 +3,8 @@
 // when there is no display. `--view profile --session FILE [--baseline FILE]` shows a saved
 // profiling session in the profile views; `--view formats` the number-format explorer (set it up
 // with --link 'warpscope:formats?format=fp16&value=0.1'); `--view amp|quant|sparsity` a tab of the
-// precision lab, grabbed once its background work (training, quantization) has finished.
+// precision lab, grabbed once its background work (training, quantization) has finished;
+// `--view streams|pipeline|memory-budget|allreduce` a tab of the performance models.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -20,7 +21,7 @@ struct ScreenshotOptions {
     std::string link;
     std::string session;     // a .wsprof to show in the profile views
     std::string baseline;    // a .wsprof to compare it with
-    std::string profileTab = "metrics";
+    std::string profileTab;  // empty: a profile link's tab, else metrics
     std::string palette = "system"; // system, light or dark: the window's colours
     std::string timeoutSeconds = "120"; // amp, quant, sparsity: the longest wait for their background work
     std::string progress;    // quiz, cards, advisor: a progress file to show (read, never written)

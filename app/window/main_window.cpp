@@ -9,6 +9,7 @@
 #include "occupancy/occupancy.h"
 #include "precision/amp/amp_panel.h"
 #include "formats/format_explorer_panel.h"
+#include "models/models_dock.h"
 #include "occupancy/occupancy_panel.h"
 #include "precision/quant/quant_panel.h"
 #include "precision/sparsity/sparsity_panel.h"
@@ -43,6 +44,8 @@
 #include <QUrl>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace warpscope::app {
 
 namespace {
@@ -68,6 +71,7 @@ MainWindow::MainWindow(Options options, QWidget* parent)
     buildCanvasArea();
     buildDocks();
     buildStudyDock();
+    buildModelsDock();
     buildMenus();
     statusBar()->showMessage(QStringLiteral("Ready"));
 
@@ -339,6 +343,33 @@ void MainWindow::buildPrecisionLabDock()
     connect(m_amp, &viz::AmpPanel::runFinished, this, [this] { statusBar()->showMessage(m_amp->statusText(), 8000); });
 }
 
+void MainWindow::buildModelsDock()
+{
+    // Among the docks on the right, behind the Occupancy tab as the others, until a link or the View
+    // menu brings it to the front. The panels scroll inside their tabs, so the dock's minimum width
+    // stays small and never widens the window.
+    m_models = new viz::ModelsDock(this);
+    m_modelsDock = new QDockWidget(QStringLiteral("Performance Models"), this);
+    m_modelsDock->setObjectName(QStringLiteral("ModelsDock"));
+    m_modelsDock->setWidget(m_models);
+    addDockWidget(Qt::RightDockWidgetArea, m_modelsDock);
+    tabifyDockWidget(m_studyDock, m_modelsDock);
+    m_occupancyDock->raise();
+}
+
+void MainWindow::focusModels(viz::ModelsTab tab)
+{
+    m_modelsDock->show();
+    m_modelsDock->raise();
+    m_models->showTab(tab);
+    // As the precision lab: the figures want width, the lesson beside them stays readable.
+    const int lessons = std::clamp(width() * 19 / 100, 220, 400);
+    const int models = std::max(480, std::min(width() * 64 / 100, width() - lessons - 400));
+    resizeDocks({m_lessonDock, m_modelsDock}, {lessons, models}, Qt::Horizontal);
+}
+
+viz::ModelsTab MainWindow::modelsTab() const { return m_models->currentTab(); }
+
 void MainWindow::buildMenus()
 {
     QMenu* file = menuBar()->addMenu(QStringLiteral("&File"));
@@ -395,6 +426,9 @@ void MainWindow::buildMenus()
     QAction* execution = view->addAction(QStringLiteral("&Execution (Step Through a Kernel)"), this,
                                          [this] { showCanvasView(CanvasView::Execution); });
     execution->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_9));
+    QAction* models = view->addAction(QStringLiteral("Performance Mo&dels"), this, [this] { focusModels(m_models->currentTab()); });
+    models->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P));
+    models->setToolTip(QStringLiteral("Streams, the pipeline bubble, training memory per GPU and the ring all-reduce"));
     view->addSeparator();
     QAction* fit = view->addAction(QStringLiteral("&Fit Canvas"), this, [this] {
         if (canvasView() == CanvasView::Execution)
@@ -420,8 +454,10 @@ void MainWindow::buildMenus()
     view->addAction(m_formatsDock->toggleViewAction());
     view->addAction(m_labDock->toggleViewAction());
     view->addAction(m_studyDock->toggleViewAction());
+    view->addAction(m_modelsDock->toggleViewAction());
     view->addAction(QStringLiteral("&Reset Layout"), this, [this] {
-        for (QDockWidget* dock : {m_lessonDock, m_occupancyDock, m_detailsDock, m_profileDock, m_formatsDock, m_labDock, m_studyDock}) {
+        for (QDockWidget* dock : {m_lessonDock, m_occupancyDock, m_detailsDock, m_profileDock, m_formatsDock, m_labDock, m_studyDock,
+                                   m_modelsDock}) {
             dock->setFloating(false);
             dock->show();
         }
@@ -430,6 +466,7 @@ void MainWindow::buildMenus()
         tabifyDockWidget(m_profileDock, m_formatsDock);
         tabifyDockWidget(m_formatsDock, m_labDock);
         tabifyDockWidget(m_labDock, m_studyDock);
+        tabifyDockWidget(m_studyDock, m_modelsDock);
         m_occupancyDock->raise();
         resizeDocks({m_lessonDock, m_occupancyDock}, {400, 500}, Qt::Horizontal);
     });

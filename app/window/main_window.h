@@ -1,7 +1,9 @@
 // The Warpscope window: lessons on the left, the canvas (hierarchy / placement scenes) or the
 // execution view (the stepper) in the centre with the launch controls above it, the occupancy explorer, the profiler, the number-format
 // explorer, the precision lab (mixed-precision trainer, quantization, 2:4 sparsity: one dock, three
-// tabs) and a details panel in docks. Lesson links (warpscope:...) drive all of them through openLink().
+// tabs), the performance models (streams, pipeline, memory budget, all-reduce: one dock, four tabs)
+// and a details panel in docks. Lesson links (warpscope:...) drive all of them
+// through openLink().
 #pragma once
 
 #include "launch/launch_geometry.h"
@@ -33,11 +35,13 @@ class ExecutionPanel;
 class HierarchyScene;
 class FormatExplorerPanel;
 class ImGuiCanvas;
+class ModelsDock;
 class OccupancyPanel;
 class PlacementScene;
 class QuantPanel;
 class ValidatedField;
 class SparsityPanel;
+enum class ModelsTab;
 } // namespace warpscope::viz
 
 namespace warpscope::app {
@@ -72,6 +76,8 @@ public:
     void focusFormats();                               // raise and widen the number-format dock
     void focusPrecisionLab(PrecisionLabTab tab);       // raise and widen the precision lab on one tab
     PrecisionLabTab precisionLabTab() const;
+    void focusModels(viz::ModelsTab tab);              // raise and widen the performance models on one tab
+    viz::ModelsTab modelsTab() const;
     bool precisionLabBusy() const;                     // a training or quantization is running or queued
     void setLaunch(const launch::LaunchShape& shape);  // must be valid
     const launch::LaunchShape& launchShape() const { return m_launch; }
@@ -86,6 +92,7 @@ public:
     viz::AmpPanel* ampPanel() const { return m_amp; }
     viz::QuantPanel* quantPanel() const { return m_quant; }
     viz::SparsityPanel* sparsityPanel() const { return m_sparsity; }
+    viz::ModelsDock* modelsDock() const { return m_models; }
     StudyDock* studyDock() const { return m_study; }
     ProgressStore* progressStore() const { return m_progressStore; }
     void focusStudy(StudyTab tab);
@@ -118,6 +125,9 @@ private:
     void updateProfileActions();
     void buildPrecisionLabDock();
     void buildStudyDock();
+    void buildModelsDock();
+    void applyModelLink(const ViewLink& link, const QUrl& url);
+    void applyProfileLink(const ViewLink& link, const QUrl& url);
     void buildStudyMenu();
     void openStudySearch();
     void applyPrecisionLabLink(const ViewLink& link, const QUrl& url);
@@ -158,6 +168,8 @@ private:
     viz::QuantPanel* m_quant = nullptr;
     viz::SparsityPanel* m_sparsity = nullptr;
     QDockWidget* m_studyDock = nullptr;
+    QDockWidget* m_modelsDock = nullptr;
+    viz::ModelsDock* m_models = nullptr;
     StudyDock* m_study = nullptr;
     ProgressStore* m_progressStore = nullptr;
     QString m_pendingStudyMessage;            // a damaged progress file, said once the window is up

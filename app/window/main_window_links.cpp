@@ -1,11 +1,17 @@
 // MainWindow, part two: the warpscope: links (lessons, launch views, occupancy, the number formats,
-// the precision lab and the stepper), applied only when the whole link is valid.
+// the precision lab, the stepper, the performance models and recorded sessions), applied only when
+// the whole link is valid.
 #include "window/main_window.h"
 
 #include "canvas/imgui_canvas.h"
 #include "demo_kernels.h"
 #include "execution/execution_panel.h"
 #include "links/view_link.h"
+#include "models/allreduce_panel.h"
+#include "models/memory_budget_panel.h"
+#include "models/models_dock.h"
+#include "models/pipeline_panel.h"
+#include "models/streams_panel.h"
 #include "numerics/quant_config.h"
 #include "precision/amp/amp_panel.h"
 #include "formats/format_explorer_panel.h"
@@ -14,15 +20,22 @@
 #include "precision/sparsity/sparsity_panel.h"
 #include "hierarchy/hierarchy_scene.h"
 #include "placement/placement_scene.h"
+#include "profile/profile_panel.h"
+#include "profile/profile_views.h"
+#include "profile/recorded_sessions.h"
 #include "util/input_error.h"
 #include "util/parse.h"
 
+#include <QDir>
 #include <QDockWidget>
 #include <QLineEdit>
 #include <QTabBar>
 #include <QTabWidget>
 #include <QScopedValueRollback>
 #include <QUrl>
+
+#include <cstdint>
+#include <string>
 
 namespace warpscope::app {
 
@@ -61,6 +74,17 @@ std::optional<QString> MainWindow::openLink(const QUrl& url)
         }
         if (link.view == LinkView::Amp || link.view == LinkView::Quant || link.view == LinkView::Sparsity) {
             applyPrecisionLabLink(link, url);
+            showMessage(QString(), false);
+            return std::nullopt;
+        }
+        if (link.view == LinkView::Streams || link.view == LinkView::Pipeline || link.view == LinkView::MemoryBudget ||
+            link.view == LinkView::AllReduce) {
+            applyModelLink(link, url);
+            showMessage(QString(), false);
+            return std::nullopt;
+        }
+        if (link.view == LinkView::Profile) {
+            applyProfileLink(link, url);
             showMessage(QString(), false);
             return std::nullopt;
         }
@@ -110,7 +134,12 @@ std::optional<QString> MainWindow::openLink(const QUrl& url)
         case LinkView::Quant:
         case LinkView::Sparsity:
         case LinkView::Step:
-        case LinkView::Memory: break;
+        case LinkView::Memory:
+        case LinkView::Streams:
+        case LinkView::Pipeline:
+        case LinkView::MemoryBudget:
+        case LinkView::AllReduce:
+        case LinkView::Profile: break;
         }
         return std::nullopt;
     } catch (const InputError& error) {
@@ -177,6 +206,95 @@ void MainWindow::applyPendingStep(bool ok)
 // The link parser (Qt-free) and the panels agree on the ranges.
 static_assert(kLinkMaxAmpSteps == viz::kAmpMaxSteps);
 static_assert(kLinkMinQuantValues == viz::kQuantMinValues && kLinkMaxQuantValues == viz::kQuantMaxValues);
+
+static_assert(kLinkMaxStreamMs == viz::kStreamsMaxMs && kLinkMaxStreamChunks == viz::kStreamsMaxChunks);
+static_assert(kLinkMaxPipelineStages == viz::kPipelineMaxStages && kLinkMaxMicrobatches == viz::kPipelineMaxMicrobatches);
+
+// A model link overrides the keys it gives on the panel's current settings; the panel checks the
+// whole (setSettings changes nothing when it throws), and only then is the tab shown.
+void MainWindow::applyModelLink(const ViewLink& link, const QUrl& url)
+{
+    const std::string where = "link '" + url.toString().toStdString() + "': ";
+    try {
+        switch (link.view) {
+        case LinkView::Streams: {
+            viz::StreamsSettings settings = m_models->streams()->settings();
+            settings.hostToDeviceMs = link.hostToDeviceMs.value_or(settings.hostToDeviceMs);
+            settings.kernelMs = link.kernelMs.value_or(settings.kernelMs);
+            settings.deviceToHostMs = link.deviceToHostMs.value_or(settings.deviceToHostMs);
+            settings.chunks = link.chunks.value_or(settings.chunks);
+            settings.copyEngines = link.copyEngines.value_or(settings.copyEngines);
+            m_models->streams()->setSettings(settings);
+            focusModels(viz::ModelsTab::Streams);
+            return;
+        }
+        case LinkView::Pipeline: {
+            viz::PipelineSettings settings = m_models->pipeline()->settings();
+            settings.stages = link.stages.value_or(settings.stages);
+            settings.microbatches = link.microbatches.value_or(settings.microbatches);
+            m_models->pipeline()->setSettings(settings);
+            focusModels(viz::ModelsTab::Pipeline);
+            return;
+        }
+        case LinkView::MemoryBudget: {
+            viz::MemoryBudgetSettings settings = m_models->memoryBudget()->settings();
+            settings.parameters = link.parameters.value_or(settings.parameters);
+            settings.precision = link.precision.value_or(settings.precision);
+            settings.optimizer = link.optimizer.value_or(settings.optimizer);
+            settings.zeroStage = link.zeroStage.value_or(settings.zeroStage);
+            settings.dataParallel = link.gpus.value_or(settings.dataParallel);
+            settings.shape.layers = link.layers.value_or(settings.shape.layers);
+            settings.shape.hidden = link.hidden.value_or(settings.shape.hidden);
+            settings.shape.heads = link.heads.value_or(settings.shape.heads);
+            settings.shape.sequence = link.sequence.value_or(settings.shape.sequence);
+            settings.shape.microBatch = link.microBatch.value_or(settings.shape.microBatch);
+            settings.shape.recompute = link.recompute.value_or(settings.shape.recompute);
+            m_models->memoryBudget()->setSettings(settings);
+            focusModels(viz::ModelsTab::MemoryBudget);
+            return;
+        }
+        case LinkView::AllReduce: {
+            viz::AllReduceSettings settings = m_models->allReduce()->settings();
+            settings.gpus = link.gpus.value_or(settings.gpus);
+            settings.bufferBytes = link.bufferBytes.value_or(settings.bufferBytes);
+            settings.link = link.interconnect.value_or(settings.link);
+            settings.step = link.ringStep.value_or(settings.step);
+            m_models->allReduce()->setSettings(settings);
+            focusModels(viz::ModelsTab::AllReduce);
+            return;
+        }
+        default: return;
+        }
+    } catch (const InputError& error) {
+        throw InputError(where + error.what());
+    }
+}
+
+// A profile link opens a recorded session as File > Open Recorded Session does, named by its path
+// under the recorded root, and shows the tab it names (or keeps the current one).
+void MainWindow::applyProfileLink(const ViewLink& link, const QUrl& url)
+{
+    const std::string where = "link '" + url.toString().toStdString() + "': ";
+    const auto& recorded = m_profile->recordedSessions();
+    std::optional<int> index;
+    QStringList names;
+    const QDir root(recordedSessionsRoot());
+    for (int i = 0; i < recorded.size(); ++i) {
+        const QString name = root.relativeFilePath(recorded.at(i).path);
+        names << name;
+        if (link.session && name == QString::fromStdString(*link.session))
+            index = i;
+    }
+    if (link.session && !index)
+        throw InputError(where + "session: unknown recorded session '" + *link.session + "' (allowed: " +
+                         (names.isEmpty() ? noRecordedSessionsText().toLower().toStdString() : names.join(QStringLiteral(", ")).toStdString()) +
+                         ")");
+    if (index && !m_profile->openRecordedSession(*index))
+        throw InputError(where + "session: " + *link.session + " could not be opened (the Profile view says why)");
+    if (link.profileTab)
+        m_profile->views()->showTab(*viz::ProfileViews::tabFromName(QString::fromStdString(*link.profileTab)));
+    focusProfiler();
+}
 
 void MainWindow::applyPrecisionLabLink(const ViewLink& link, const QUrl& url)
 {

@@ -1,0 +1,55 @@
+#include "models/models_style.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace warpscope::viz {
+
+QColor modelColour(ModelColour kind, bool dark)
+{
+    // Okabe and Ito, "Color Universal Design" (2008): blue, bluish green, vermillion, sky blue, orange.
+    switch (kind) {
+    case ModelColour::Copy: return dark ? QColor(0x56, 0xb4, 0xe9) : QColor(0x00, 0x72, 0xb2);
+    case ModelColour::Compute: return dark ? QColor(0x2f, 0xc4, 0x95) : QColor(0x00, 0x9e, 0x73);
+    case ModelColour::CopyBack: return dark ? QColor(0xf0, 0x8a, 0x4b) : QColor(0xd5, 0x5e, 0x00);
+    case ModelColour::Forward: return dark ? QColor(0x56, 0xb4, 0xe9) : QColor(0x00, 0x72, 0xb2);
+    case ModelColour::Backward: return dark ? QColor(0xf0, 0xb0, 0x3c) : QColor(0xc7, 0x7c, 0x00);
+    }
+    return Qt::gray;
+}
+
+QColor textOn(const QColor& fill)
+{
+    // WCAG relative luminance; white text below the crossover where black and white contrast equally.
+    auto channel = [](double c) { return c <= 0.03928 ? c / 12.92 : std::pow((c + 0.055) / 1.055, 2.4); };
+    const double luminance = 0.2126 * channel(fill.redF()) + 0.7152 * channel(fill.greenF()) + 0.0722 * channel(fill.blueF());
+    return luminance > 0.179 ? QColor(Qt::black) : QColor(Qt::white);
+}
+
+QColor modelTrackColour(const QPalette& palette)
+{
+    QColor track = palette.color(QPalette::Text);
+    track.setAlphaF(0.07);
+    return track;
+}
+
+QColor bubbleColour(const QPalette& palette)
+{
+    QColor bubble = palette.color(QPalette::Text);
+    bubble.setAlphaF(0.28);
+    return bubble;
+}
+
+double niceTickStep(double range, int maxTicks)
+{
+    if (!(range > 0) || maxTicks < 1)
+        return 1;
+    const double raw = range / maxTicks;
+    const double power = std::pow(10.0, std::floor(std::log10(raw)));
+    for (double factor : {1.0, 2.0, 2.5, 5.0, 10.0})
+        if (factor * power >= raw)
+            return factor * power;
+    return 10 * power;
+}
+
+} // namespace warpscope::viz

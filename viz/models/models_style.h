@@ -1,0 +1,19 @@
+// Shared look of the Performance Models figures (streams timeline, pipeline chart), on top of the
+// precision lab's palette helpers: one colour per kind of work, light and dark variants, and the
+// text colour that reads on each.
+#pragma once
+
+#include <QColor>
+#include <QPalette>
+
+namespace warpscope::viz {
+
+enum class ModelColour { Copy, Compute, CopyBack, Forward, Backward };
+
+QColor modelColour(ModelColour kind, bool dark); // Okabe-Ito hues (colour-blind safe), lighter on dark
+QColor textOn(const QColor& fill);               // black or white, whichever contrasts more
+QColor modelTrackColour(const QPalette& palette); // a row's empty track: a faint tint of the text
+QColor bubbleColour(const QPalette& palette);     // idle time, hatched over the track
+double niceTickStep(double range, int maxTicks);  // 1, 2, 2.5 or 5 x 10^k, at most maxTicks steps
+
+} // namespace warpscope::viz
