@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <cstddef>
 #include <iomanip>
 #include <ostream>
 #include <sstream>
@@ -138,6 +139,34 @@ nlohmann::ordered_json rooflineJson(const session::Session& s)
     return ordered_json{{"roofs", roofsJson}, {"kernels", kernels}};
 }
 
+// A session may come from someone else: its strings must not drive the terminal. Control characters
+// (C0 except newline and tab, DEL, and C1 as UTF-8, such as the escape that starts colour and cursor
+// sequences) are printed as \xHH instead.
+std::string terminalSafe(const std::string& text)
+{
+    static const char* hex = "0123456789abcdef";
+    std::string out;
+    out.reserve(text.size());
+    auto escape = [&](unsigned char c) {
+        out += "\\x";
+        out += hex[c >> 4];
+        out += hex[c & 0xF];
+    };
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const auto c = static_cast<unsigned char>(text[i]);
+        if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7F) {
+            escape(c);
+        } else if (c == 0xC2 && i + 1 < text.size() && static_cast<unsigned char>(text[i + 1]) >= 0x80 &&
+                   static_cast<unsigned char>(text[i + 1]) <= 0x9F) {
+            escape(c);
+            escape(static_cast<unsigned char>(text[++i]));
+        } else {
+            out += static_cast<char>(c);
+        }
+    }
+    return out;
+}
+
 } // namespace
 
 void printSessionSummary(const session::Session& s, std::ostream& out)
@@ -252,15 +281,19 @@ int runSessionShow(const SessionShowOptions& options, std::ostream& out, std::os
 {
     const session::SessionReadResult read = session::readSessionFile(options.file);
     if (!read.headerSeen) {
-        err << "warpscope session show: " << (read.problems.empty() ? options.file + ": not a session" : read.problems.front()) << "\n";
+        err << "warpscope session show: "
+            << terminalSafe(read.problems.empty() ? options.file + ": not a session" : read.problems.front()) << "\n";
         return toInt(ExitCode::BadInput);
     }
-    if (options.json)
-        printSessionJson(read, out);
-    else
-        printSessionSummary(read.session, out);
+    if (options.json) {
+        printSessionJson(read, out); // JSON escapes control characters itself
+    } else {
+        std::ostringstream summary;
+        printSessionSummary(read.session, summary);
+        out << terminalSafe(summary.str());
+    }
     for (const std::string& problem : read.problems)
-        err << "warpscope session show: " << problem << "\n";
+        err << "warpscope session show: " << terminalSafe(problem) << "\n";
     return read.problems.empty() ? toInt(ExitCode::Ok) : toInt(ExitCode::Failure);
 }
 

@@ -178,6 +178,26 @@ TEST(CliSession, DamagedAndForeignFiles)
     EXPECT_NE(result.err.find("cannot open session file"), std::string::npos) << result.err;
 }
 
+TEST(CliSession, ControlCharactersFromASessionNeverReachTheTerminal)
+{
+    // ESC [ 2 J clears a terminal; ESC ] 0 ; sets its title; U+009B is the one-byte C1 CSI (UTF-8 C2 9B).
+    const std::string hostile = tempPath("escapes.wsprof");
+    writeFile(hostile, "{\"format\":\"warpscope-session\",\"version\":1,\"host\":\"h\\u001b]0;owned\\u0007\"}\n"
+                       "{\"type\":\"kernel\",\"id\":\"k\",\"title\":\"clear\\u001b[2Jme \\u009b31m\"}\n"
+                       "{\"type\":\"end\",\"status\":\"ok\"}\n"
+                       "\u001b[31mgarbage\n");
+    const auto result = runWarpscope("session show " + hostile);
+    EXPECT_EQ(result.exitCode, 1) << result.err; // the garbage line is a problem
+    for (const std::string* text : {&result.out, &result.err}) {
+        EXPECT_EQ(text->find('\x1b'), std::string::npos) << *text;
+        EXPECT_EQ(text->find('\x07'), std::string::npos) << *text;
+        EXPECT_EQ(text->find("\xc2\x9b"), std::string::npos) << *text;
+    }
+    EXPECT_NE(result.out.find("kernel k - clear\\x1b[2Jme \\xc2\\x9b31m"), std::string::npos) << result.out;
+    EXPECT_NE(result.out.find("on h\\x1b]0;owned\\x07"), std::string::npos) << result.out;
+    EXPECT_NE(result.err.find("\\x1b[31mgarbage"), std::string::npos) << result.err;
+}
+
 // `session show` gives each kernel's hierarchical roofline (tests/unit/roofline_test.cpp works the
 // numbers of this fixture out by hand): per level its bytes, intensity, bandwidth and share of the
 // roof, null where there is none, and the roofs.
