@@ -15,7 +15,36 @@
 #include <QShortcut>
 #include <QVBoxLayout>
 
+#include <functional>
+#include <utility>
+
 namespace warpscope::app {
+
+namespace {
+
+// A choice's text, wrapped to the dock's width; a click picks the choice as a click on its button would.
+class ChoiceLabel : public QLabel {
+public:
+    ChoiceLabel(const QString& text, std::function<void()> picked, QWidget* parent)
+        : QLabel(text, parent), m_picked(std::move(picked))
+    {
+        setTextFormat(Qt::PlainText);
+        setWordWrap(true);
+        setCursor(Qt::PointingHandCursor);
+    }
+
+protected:
+    void mousePressEvent(QMouseEvent* event) override
+    {
+        m_picked();
+        QLabel::mousePressEvent(event);
+    }
+
+private:
+    std::function<void()> m_picked;
+};
+
+} // namespace
 
 QuizPanel::QuizPanel(ProgressStore& store, QWidget* parent)
     : QWidget(parent), m_store(store), m_seedCounter(static_cast<std::uint64_t>(QDateTime::currentMSecsSinceEpoch()))
@@ -138,17 +167,24 @@ void QuizPanel::showQuestion(const QString& id, std::uint64_t seed)
                                QString::fromStdString(m_item->id))
                           .arg(seed));
     m_prompt->setText(QString::fromStdString(m_item->prompt));
-    for (QAbstractButton* button : m_choices->buttons()) {
-        m_choices->removeButton(button);
-        delete button;
-    }
     const bool choice = m_item->kind == study::QuestionKind::Choice;
+    for (QWidget* row : m_choiceRows)
+        delete row; // and its radio button, which leaves the group as it is destroyed
+    m_choiceRows.clear();
     for (std::size_t i = 0; i < m_item->choices.size(); ++i) {
-        auto* radio = new QRadioButton(QStringLiteral("%1) %2").arg(QChar('a' + static_cast<int>(i))).arg(QString::fromStdString(m_item->choices[i])),
-                                       m_choicesBox);
-        radio->setToolTip(QString::fromStdString(m_item->choices[i]));
+        // A radio button's text never wraps, so a long choice would widen the dock and the window:
+        // the button carries the letter and a wrapping label beside it the choice (a click on it picks).
+        auto* row = new QWidget(m_choicesBox);
+        auto* rowLayout = new QHBoxLayout(row);
+        rowLayout->setContentsMargins(0, 0, 0, 0);
+        auto* radio = new QRadioButton(QStringLiteral("%1)").arg(QChar('a' + static_cast<int>(i))), row);
+        auto* text = new ChoiceLabel(QString::fromStdString(m_item->choices[i]), [radio] { radio->setChecked(true); }, row);
+        radio->setAccessibleName(text->text());
+        rowLayout->addWidget(radio, 0, Qt::AlignTop);
+        rowLayout->addWidget(text, 1);
         m_choices->addButton(radio, static_cast<int>(i));
-        m_choicesLayout->addWidget(radio);
+        m_choicesLayout->addWidget(row);
+        m_choiceRows.push_back(row);
     }
     m_choicesBox->setVisible(choice);
     m_answer->setVisible(!choice);

@@ -10,6 +10,7 @@
 #include <QWidget>
 
 #include <optional>
+#include <vector>
 
 class QButtonGroup;
 class QComboBox;
@@ -56,6 +57,7 @@ private:
     QWidget* m_choicesBox = nullptr;
     QVBoxLayout* m_choicesLayout = nullptr;
     QButtonGroup* m_choices = nullptr;
+    std::vector<QWidget*> m_choiceRows; // one per choice: its radio button and its wrapped text
     QLineEdit* m_answer = nullptr;
     QLabel* m_fieldError = nullptr;
     QPushButton* m_check = nullptr;
