@@ -71,7 +71,9 @@ long long parseDay(const std::string& text, const std::string& what)
 namespace {
 
 // The lessons the app ships, in order (the window's lesson list; the app's tests check they agree).
-const char* const kDefaultLessons[] = {"hierarchy", "occupancy", "precision", "quantization", "stepping", "memory", "shared-memory"};
+const char* const kDefaultLessons[] = {"hierarchy", "occupancy", "precision", "quantization", "stepping", "memory",
+                                       "shared-memory", "divergence", "reduction", "latency", "matmul", "roofline",
+                                       "streams", "training-memory", "multi-gpu", "inference"};
 
 std::uint64_t parseSeed(const std::string& text)
 {

@@ -27,26 +27,26 @@ std::string_view questionKindKey(QuestionKind kind)
 
 const std::vector<Topic>& topics()
 {
-    // Lessons are named only where one exists; the app's tests check every name.
+    // Every topic names the lesson that teaches it; the app's tests check every name.
     static const std::vector<Topic> list = {
         {"hierarchy", "Threads, warps, blocks and grids", "hierarchy"},
         {"occupancy", "Occupancy", "occupancy"},
         {"waves", "Waves and the tail effect", "occupancy"},
-        {"divergence", "Divergence and the SIMT model", "stepping"},
+        {"divergence", "Divergence and the SIMT model", "divergence"},
         {"coalescing", "Global memory and coalescing", "memory"},
         {"shared-memory", "Shared memory and bank conflicts", "shared-memory"},
-        {"reduction", "The reduction ladder", "shared-memory"},
-        {"latency", "Latency hiding and Little's law", "memory"},
-        {"roofline", "The roofline", ""},
-        {"tensor-cores", "Matrix multiply and Tensor Cores", ""},
-        {"streams", "Streams and concurrency", ""},
+        {"reduction", "The reduction ladder", "reduction"},
+        {"latency", "Latency hiding and Little's law", "latency"},
+        {"roofline", "The roofline", "roofline"},
+        {"tensor-cores", "Matrix multiply and Tensor Cores", "matmul"},
+        {"streams", "Streams and concurrency", "streams"},
         {"formats", "Number formats", "precision"},
         {"mixed-precision", "Mixed precision and loss scaling", "precision"},
         {"quantization", "Quantization", "quantization"},
         {"sparsity", "2:4 sparsity", "quantization"},
-        {"training-memory", "Training memory", ""},
-        {"multi-gpu", "Multi-GPU training", ""},
-        {"inference", "Inference optimisation", "quantization"},
+        {"training-memory", "Training memory", "training-memory"},
+        {"multi-gpu", "Multi-GPU training", "multi-gpu"},
+        {"inference", "Inference optimisation", "inference"},
     };
     return list;
 }

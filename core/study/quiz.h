@@ -21,7 +21,7 @@ std::string_view questionKindKey(QuestionKind kind); // "choice", "numeric", "pr
 struct Topic {
     std::string_view key;    // "occupancy"
     std::string_view title;  // "Occupancy"
-    std::string_view lesson; // the lesson that teaches it ("" while there is none)
+    std::string_view lesson; // the id of the lesson that teaches it
 };
 
 const std::vector<Topic>& topics();

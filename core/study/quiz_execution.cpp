@@ -10,6 +10,7 @@
 #include "perf/stream_overlap.h"
 #include "util/parse.h"
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -558,6 +559,14 @@ perf::StreamOverlapInput randomStreams(QuizRng& rng, int engines)
     return input;
 }
 
+// The streams figure drawing the same plan.
+std::string streamsLink(const perf::StreamOverlapInput& in)
+{
+    auto ms = [](double seconds) { return linkNumber(std::round(seconds * 1e9) / 1e6); }; // 0.004 s -> "4", not "4.000000000000001"
+    return "warpscope:streams?h2d=" + ms(in.hostToDeviceSeconds) + "&kernel=" + ms(in.kernelSeconds) +
+           "&d2h=" + ms(in.deviceToHostSeconds) + "&chunks=" + to_string(in.chunks) + "&engines=" + to_string(in.copyEngines);
+}
+
 std::string streamsPrompt(const perf::StreamOverlapInput& in)
 {
     return "Copying the input takes " + formatNumber(in.hostToDeviceSeconds * 1e3) + " ms, the kernel " + formatNumber(in.kernelSeconds * 1e3) +
@@ -575,6 +584,7 @@ QuizItem pipelinedTime(QuizRng& rng)
     item.explanation = "The stages pipeline: (a + c + d) / n + (n - 1) x max(a, c, d) / n = " + formatNumber(timeline.overlappedSeconds * 1e3, 4) +
                        " ms, against " + formatNumber(timeline.serialSeconds * 1e3, 4) + " ms in one stream.";
     item.source = "perf::planStreams (a model; CUDA C++ Best Practices Guide, Overlapping Transfers and Device Computation)";
+    item.figureLink = streamsLink(in);
     return item;
 }
 
@@ -588,6 +598,7 @@ QuizItem oneCopyEngine(QuizRng& rng)
     item.explanation = "Both directions queue on the one engine in issue order, so the downloads wait behind every upload: " +
                        formatNumber(timeline.overlappedSeconds * 1e3, 4) + " ms (serial: " + formatNumber(timeline.serialSeconds * 1e3, 4) + " ms).";
     item.source = "perf::planStreams (a model)";
+    item.figureLink = streamsLink(in);
     return item;
 }
 
@@ -601,6 +612,7 @@ QuizItem streamSpeedup(QuizRng& rng)
     item.explanation = formatNumber(timeline.serialSeconds * 1e3, 4) + " ms / " + formatNumber(timeline.overlappedSeconds * 1e3, 4) + " ms = " +
                        formatNumber(timeline.speedup(), 4) + ". The longest stage bounds it: more chunks approach serial / max(a, c, d).";
     item.source = "perf::planStreams (a model)";
+    item.figureLink = streamsLink(in);
     return item;
 }
 

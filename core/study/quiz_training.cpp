@@ -30,6 +30,8 @@ QuizItem budgetQuestion(QuizRng& rng, training::Precision precision, training::O
                        formatNumber(per.masterWeights) + " + optimizer states " + formatNumber(per.optimizerStates) + " = " +
                        formatNumber(per.total()) + " bytes; x " + billions(parameters) + " = " + formatNumber(budget.totalBytes() / 1e9, 4) + " GB.";
     item.source = "training::memoryBudget (Rajbhandari et al., ZeRO, 2020, section 3.1)";
+    item.figureLink = "warpscope:memory-budget?params=" + linkNumber(parameters) + "&precision=" + std::string(training::precisionKey(precision)) +
+                      "&optimizer=" + std::string(training::optimizerKey(optimizer)) + "&zero=0&gpus=1&layers=0";
     return item;
 }
 
@@ -109,6 +111,9 @@ QuizItem ringBytes(QuizRng& rng)
                        formatNumber(ring.bytesSentPerGpu / 1e9, 4) + " GB, in " + to_string(ring.steps) + " steps of one " +
                        formatNumber(ring.chunkBytes / 1e9, 4) + " GB chunk: almost 2x the buffer, whatever N.";
     item.source = "training::ringAllReduce (Patarasuk and Yuan 2009)";
+    if (gpus <= 16) // the figure draws rings of up to 16 GPUs; it ends on the last step
+        item.figureLink = "warpscope:allreduce?gpus=" + to_string(gpus) + "&bytes=" + to_string(static_cast<long long>(gigabytes * 1e9)) +
+                          "&link=nvlink4&step=" + to_string(ring.steps);
     return item;
 }
 
@@ -153,6 +158,7 @@ QuizItem bubble(QuizRng& rng)
     item.explanation = "(p - 1) / (m + p - 1) = " + to_string(stages - 1) + " / " + to_string(micro + stages - 1) + " = " + percent(fraction) +
                        ". More micro-batches shrink it.";
     item.source = "training::pipelineBubbleFraction (Narayanan et al., Megatron-LM, SC 2021)";
+    item.figureLink = "warpscope:pipeline?stages=" + to_string(stages) + "&microbatches=" + to_string(micro);
     return item;
 }
 
