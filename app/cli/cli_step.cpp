@@ -6,10 +6,13 @@
 
 #include <bit>
 #include <cmath>
+#include <cstddef>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <ostream>
+#include <string>
 
 namespace warpscope::cli {
 
@@ -152,6 +155,18 @@ nlohmann::ordered_json stepStateJson(const sim::BlockReplay& replay, const ptx::
         doc["hazard"] = nullptr;
     }
     doc["cycle_model"] = step ? nlohmann::ordered_json(step->cycle) : nlohmann::ordered_json(nullptr);
+    // What the block's threads printed before this position (every warp's), oldest first.
+    nlohmann::ordered_json printed = nlohmann::ordered_json::array();
+    const std::size_t lines = recording.printfsBefore(position);
+    for (std::size_t i = 0; i < lines; ++i) {
+        const sim::RecordedPrintf& line = recording.printfs[i];
+        printed.push_back({{"step", line.step},
+                           {"warp", line.warp},
+                           {"lane", line.lane},
+                           {"thread", {line.thread.x, line.thread.y, line.thread.z}},
+                           {"text", line.text}});
+    }
+    doc["printf"] = printed;
     return doc;
 }
 
@@ -242,6 +257,18 @@ int runStep(const StepOptions& options, std::ostream& out, std::ostream& err)
     }
     if (!doc["hazard"].is_null())
         out << "  hazard    " << doc["hazard"]["kind"].get<std::string>() << ": " << doc["hazard"]["message"].get<std::string>() << "\n";
+    if (!doc["printf"].empty()) {
+        out << "  printf    " << doc["printf"].size() << " line" << (doc["printf"].size() == 1 ? "" : "s")
+            << " printed so far in the block\n";
+        for (const auto& line : doc["printf"]) {
+            std::string text = line["text"].get<std::string>();
+            if (text.ends_with('\n'))
+                text.pop_back();
+            out << "    thread " << launch::formatIndex({line["thread"][0].get<std::int64_t>(), line["thread"][1].get<std::int64_t>(),
+                                                         line["thread"][2].get<std::int64_t>()})
+                << ": " << text << "\n";
+        }
+    }
     out << "  registers (lane 0 .. 3)\n";
     for (const auto& [name, lanes] : doc["registers"].items()) {
         out << "    " << name << " ";

@@ -1,6 +1,7 @@
 #include "sim/block_recording.h"
 
 #include <algorithm>
+#include <cstddef>
 #include <utility>
 
 namespace warpscope::sim {
@@ -11,6 +12,13 @@ void BlockRecording::finish()
     for (std::size_t s = 0; s < steps.size(); ++s)
         if (steps[s].warp < stepsOfWarp.size())
             stepsOfWarp[steps[s].warp].push_back(s);
+}
+
+std::size_t BlockRecording::printfsBefore(std::size_t position) const
+{
+    const auto end = std::lower_bound(printfs.begin(), printfs.end(), position,
+                                      [](const RecordedPrintf& line, std::size_t at) { return line.step < at; });
+    return static_cast<std::size_t>(end - printfs.begin());
 }
 
 const char* warpStatusName(WarpStatus status)

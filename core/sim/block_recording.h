@@ -11,9 +11,11 @@
 // the next (or previous) line, barrier, memory instruction, divergence, hazard" from a position.
 //
 // Memory: a step is sizeof(RecordedStep) (64 bytes) plus 520 bytes per register write, plus 344 bytes
-// per memory access; BlockRecordingLimits caps the total and marks the recording truncated past it.
+// per memory access, plus each printf line's text; BlockRecordingLimits caps the total and marks the
+// recording truncated past it.
 #pragma once
 
+#include "launch/launch_geometry.h"
 #include "ptx/ptx_ir.h"
 #include "sim/hazards.h"
 #include "sim/trace.h"
@@ -23,6 +25,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace warpscope::sim {
@@ -98,6 +101,15 @@ struct RecordedHazard {
     Hazard hazard;
 };
 
+// A line a thread of the block printed (printf, through vprintf), as the device formats it.
+struct RecordedPrintf {
+    std::size_t step = 0;  // the step whose call printed it
+    std::uint32_t warp = 0;
+    std::uint32_t lane = 0;
+    launch::Dim3 thread;   // threadIdx
+    std::string text;      // with its newline, if the format had one
+};
+
 struct BlockRecording {
     std::uint64_t linearBlock = 0;
     std::int32_t warpCount = 0;
@@ -109,12 +121,16 @@ struct BlockRecording {
     std::vector<RecordedAccess> accesses;
     std::vector<RecordedHazard> hazards;
     std::vector<std::size_t> barrierReleases; // the step positions at which a barrier released
+    std::vector<RecordedPrintf> printfs;      // in the order the threads printed (by step)
+    std::uint64_t printfTextBytes = 0;        // what their texts hold
     bool truncated = false;                   // the byte limit was reached: later steps are missing
     std::uint64_t bytes = 0;                  // what the recording's vectors hold (capacities)
 
     // The positions of one warp's steps, ascending (built once by finish()).
     std::vector<std::vector<std::size_t>> stepsOfWarp;
     void finish();
+    // How many printf lines the steps before `position` printed (printfs[0, n): the state there).
+    std::size_t printfsBefore(std::size_t position) const;
 };
 
 struct BlockRecordingLimits {

@@ -62,7 +62,8 @@ void BlockRunner::endRecordedStep(const WarpState& warp, std::int32_t pc, std::u
     // Capacities, not sizes: a vector's growth can hold twice what it uses.
     recording.bytes = recording.steps.capacity() * (kStepBytes + sizeof(std::size_t)) +
                       recording.stackPool.capacity() * sizeof(StackEntry) + recording.writes.capacity() * kWriteBytes +
-                      recording.accesses.capacity() * kAccessBytes;
+                      recording.accesses.capacity() * kAccessBytes +
+                      recording.printfs.capacity() * sizeof(RecordedPrintf) + recording.printfTextBytes;
     if (recording.bytes > m_context.recordLimits.maxBytes) {
         recording.truncated = true;
         m_recordingActive = false;

@@ -226,6 +226,11 @@ void BlockRunner::addPrintfLine(const WarpState& warp, std::uint32_t lane, std::
     line.thread = {static_cast<std::int64_t>(warp.tid[0][lane]), static_cast<std::int64_t>(warp.tid[1][lane]),
                    static_cast<std::int64_t>(warp.tid[2][lane])};
     line.text = std::move(text);
+    if (m_recordingActive) { // the stepper shows it from the step that printed it
+        m_recording->printfs.push_back({m_recording->steps.size(), static_cast<std::uint32_t>(warp.index), lane, line.thread,
+                                        line.text});
+        m_recording->printfTextBytes += line.text.size();
+    }
     m_printf.push_back(std::move(line));
 }
 

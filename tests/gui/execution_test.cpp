@@ -4,7 +4,8 @@
 // and even masks of divergence_odd_even, the wavefronts 2, 2, 4, 4, 8, ... of the interleaved
 // reduction's shared loads, the 32-way column read of transpose_tiled. Keys step forwards and back,
 // a hazard stops the stepper, an endless playground kernel ends with a message, a compile error is
-// marked on its line, and `warpscope screenshot --view execution` writes the view. The memory view:
+// marked on its line, printf lines follow the stepper as `warpscope step` prints them, and
+// `warpscope screenshot --view execution` writes the view. The memory view:
 // packets, the latency-hiding timeline, a session's measured bytes and the occupancy re-run.
 #include "cli/cli_step.h"
 #include "execution/code_view.h"
@@ -31,8 +32,12 @@
 #include <nlohmann/json.hpp>
 
 #include <bit>
+#include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <set>
+#include <string>
+#include <utility>
 #include <vector>
 
 using namespace warpscope;
@@ -299,6 +304,63 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(panel.stepper()->currentHazard() != nullptr, 20000);
         QTest::qWait(600);
         QCOMPARE(panel.stepper()->currentIndex(), std::optional<std::size_t>(hazardStep));
+    }
+
+    // printf in the stepper: every third thread of block 1 prints. At each place the panel shows
+    // the lines the block printed before it, the same as `warpscope step --json` on the same
+    // source; at warp 1's end all 22 lines are there, thread 3k printing (3k)^2.
+    void printfLinesFollowTheStepper()
+    {
+        const QString source = QStringLiteral(
+            "extern \"C\" __global__ void hello(int* out)\n{\n    if (threadIdx.x % 3 == 0)\n"
+            "        printf(\"thread %d squares to %d\\n\", threadIdx.x, threadIdx.x * threadIdx.x);\n"
+            "    out[blockIdx.x * blockDim.x + threadIdx.x] = threadIdx.x;\n}\n");
+        QTemporaryDir dir;
+        QFile file(dir.filePath(QStringLiteral("hello.cu")));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(source.toUtf8());
+        file.close();
+        ShownWindow shown;
+        shown.window.showCanvasView(app::CanvasView::Execution);
+        viz::ExecutionPanel& panel = *shown.panel();
+        QVERIFY(panel.selectKernel(QStringLiteral("playground")));
+        panel.setPlaygroundSource(source);
+        panel.setLaunchFields(QStringLiteral("out=i32[128]"), QStringLiteral("2"), QStringLiteral("64"), QStringLiteral("1"));
+        QSignalSpy finished(&panel, &viz::ExecutionPanel::runFinished);
+        panel.run();
+        QVERIFY(finished.wait(kRunTimeoutMs));
+        QVERIFY2(finished.first().first().toBool(), qPrintable(panel.lastError()));
+        const sim::BlockRecording& recording = panel.stepper()->recording();
+        for (const auto& [warp, at] : {std::pair{0, 0u}, std::pair{0, 19u}, std::pair{0, 20u}, std::pair{1, 0u},
+                                       std::pair{1, static_cast<std::uint32_t>(recording.stepsOfWarp[1].size())}}) {
+            panel.followWarp(warp);
+            panel.seekWarpStep(warp, at);
+            QProcess process;
+            process.start(QStringLiteral(WARPSCOPE_BINARY),
+                          {QStringLiteral("step"), file.fileName(), QStringLiteral("--kernel"), QStringLiteral("hello"),
+                           QStringLiteral("--grid"), QStringLiteral("2"), QStringLiteral("--block"), QStringLiteral("64"),
+                           QStringLiteral("--arg"), QStringLiteral("out=i32[128]"), QStringLiteral("--block-index"),
+                           QStringLiteral("1"), QStringLiteral("--warp"), QString::number(warp), QStringLiteral("--at"),
+                           QString::number(at), QStringLiteral("--json")});
+            QVERIFY(process.waitForFinished(60000));
+            QCOMPARE(process.exitCode(), 0);
+            const nlohmann::json cli = nlohmann::json::parse(process.readAllStandardOutput().toStdString());
+            const viz::Stepper& stepper = *panel.stepper();
+            QCOMPARE(stepper.printfLinesSoFar(), cli["printf"].size());
+            for (std::size_t i = 0; i < stepper.printfLinesSoFar(); ++i) {
+                const sim::RecordedPrintf& line = recording.printfs[i];
+                QCOMPARE(line.text, cli["printf"][i]["text"].get<std::string>());
+                QCOMPARE(line.thread.x, cli["printf"][i]["thread"][0].get<std::int64_t>());
+                QCOMPARE(line.step, cli["printf"][i]["step"].get<std::size_t>());
+            }
+        }
+        QCOMPARE(panel.stepper()->printfLinesSoFar(), std::size_t{22});
+        for (std::size_t i = 0; i < 22; ++i) {
+            const std::int64_t thread = static_cast<std::int64_t>(3 * i);
+            QCOMPARE(recording.printfs[i].thread.x, thread);
+            QCOMPARE(recording.printfs[i].text,
+                     "thread " + std::to_string(thread) + " squares to " + std::to_string(thread * thread) + "\n");
+        }
     }
 
     // A playground kernel that never ends: the run stops by itself and says why.

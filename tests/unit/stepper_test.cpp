@@ -1,8 +1,22 @@
 // The stepper's Qt-free pieces: register values as the table shows them (worked out by hand from
-// the bit patterns) and the source view's heat per line.
+// the bit patterns), the source view's heat per line, and the printf lines a position shows.
 #include "execution/stepper.h"
 
+#include "gpu/gpu_preset.h"
+#include "ptx/cuda_compiler.h"
+#include "ptx/ptx_parser.h"
+#include "sim/kernel_args.h"
+#include "sim/simulator.h"
+
 #include <gtest/gtest.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
 
 using namespace warpscope;
 using viz::RegisterFormat;
@@ -55,4 +69,78 @@ TEST(StepperHeat, LinesAreRatedByWastedBytesConflictsAndDivergence)
     const auto divergence = viz::lineHeat(lines, viz::HeatMetric::Divergence);
     ASSERT_EQ(divergence.size(), 1u);
     EXPECT_DOUBLE_EQ(divergence.at(20).value, 0.25);
+}
+
+// printf in the stepper: every third thread of a 64-thread block prints. The recording keeps each
+// line with the step of the warp's vprintf call, so at a position the stepper shows exactly the
+// lines the steps before it printed: none before warp 0's call, its 11 lanes (0, 3, ..., 30) after
+// it, all 22 at the end, in lane order within a call.
+TEST(StepperPrintf, LinesAppearFromTheStepThatPrintedThem)
+{
+    const char* source = R"(
+extern "C" __global__ void hello(int* out)
+{
+    if (threadIdx.x % 3 == 0)
+        printf("thread %d squares to %d\n", threadIdx.x, threadIdx.x * threadIdx.x);
+    out[blockIdx.x * blockDim.x + threadIdx.x] = threadIdx.x;
+}
+)";
+    const ptx::CompileResult compiled = ptx::compileCuda(source, "hello.cu", {});
+    ASSERT_TRUE(compiled.ok) << compiled.log;
+    auto module = std::make_shared<ptx::Module>(ptx::parseModule(compiled.ptx));
+    sim::LaunchRequest request;
+    request.module = module.get();
+    request.function = module->findFunction("hello");
+    request.grid = {2, 1, 1};
+    request.block = {64, 1, 1};
+    request.args = sim::resolveArgs({sim::parseArgSpec("out=i32[128]")}, 1 << 20);
+    request.preset = *gpu::findPreset("sm_90");
+    request.options.recordBlock = 1;
+    const sim::SimResult result = sim::simulate(std::move(request));
+    ASSERT_EQ(result.status, sim::SimStatus::Completed) << result.statusMessage;
+    ASSERT_TRUE(result.recording);
+
+    viz::StepperRun run;
+    run.module = module;
+    run.function = module->findFunction("hello");
+    run.kernelName = "hello";
+    run.grid = {2, 1, 1};
+    run.block = {64, 1, 1};
+    run.blockIndex = {1, 0, 0};
+    run.recording = result.recording;
+    viz::Stepper stepper(run);
+    const sim::BlockRecording& recording = stepper.recording();
+    ASSERT_EQ(recording.printfs.size(), 22u);
+
+    // Each warp's call: the one step at a call instruction.
+    std::vector<std::size_t> callOf(2, 0);
+    for (std::size_t s = 0; s < recording.steps.size(); ++s)
+        if (run.function->instructions[static_cast<std::size_t>(recording.steps[s].pc)].op == ptx::Op::Call)
+            callOf[recording.steps[s].warp] = s;
+    for (std::size_t i = 0; i < recording.printfs.size(); ++i) {
+        const sim::RecordedPrintf& line = recording.printfs[i];
+        const std::uint32_t warp = i < 11 ? 0 : 1;
+        const std::int64_t thread = static_cast<std::int64_t>(warp * 32 + (i < 11 ? 3 * i : 3 * (i - 11) + 1));
+        EXPECT_EQ(line.step, callOf[warp]) << i;
+        EXPECT_EQ(line.warp, warp) << i;
+        EXPECT_EQ(line.lane, static_cast<std::uint32_t>(thread % 32)) << i;
+        EXPECT_EQ(line.thread.x, thread) << i;
+        EXPECT_EQ(line.text, "thread " + std::to_string(thread) + " squares to " + std::to_string(thread * thread) + "\n");
+    }
+    // Warp 0 calls first (it has the first turn): nothing before its call, its 11 lines after it.
+    ASSERT_LT(callOf[0], callOf[1]);
+    stepper.follow(-1);
+    stepper.seek(callOf[0]);
+    EXPECT_EQ(stepper.printfLinesSoFar(), 0u);
+    stepper.seek(callOf[0] + 1);
+    EXPECT_EQ(stepper.printfLinesSoFar(), 11u);
+    EXPECT_EQ(stepper.lastStepOfSelectedWarp(), std::optional<std::size_t>(callOf[0])); // its lines are the new ones
+    stepper.seek(callOf[1] + 1);
+    EXPECT_EQ(stepper.printfLinesSoFar(), 22u);
+    stepper.seek(stepper.size());
+    EXPECT_EQ(stepper.printfLinesSoFar(), 22u);
+    // The simulator's own list of printed lines holds the same texts (both blocks: 44).
+    ASSERT_EQ(result.printfLines.size(), 44u);
+    for (std::size_t i = 0; i < 22; ++i)
+        EXPECT_EQ(result.printfLines[22 + i].text, recording.printfs[i].text);
 }

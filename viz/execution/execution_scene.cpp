@@ -9,8 +9,10 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstddef>
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -91,6 +93,10 @@ void ExecutionScene::draw(const SceneFrame& frame)
         ImGui::TableSetColumnIndex(1);
         drawAccess(ImGui::GetContentRegionAvail().x);
         ImGui::EndTable();
+    }
+    if (!stepper.recording().printfs.empty()) {
+        ImGui::Separator();
+        drawPrintf();
     }
     ImGui::Separator();
     drawRegisters();
@@ -407,6 +413,46 @@ void ExecutionScene::drawGlobalAccess(float width)
     list->AddText(ImVec2(origin.x, sectorY - 16), style::kTextDim, "32-byte sectors");
     list->AddText(ImVec2(origin.x, lineY + 13), style::kTextDim, "128-byte lines");
     ImGui::Dummy(ImVec2(width, 130));
+}
+
+void ExecutionScene::drawPrintf()
+{
+    const Stepper& stepper = *m_stepper;
+    const sim::BlockRecording& recording = stepper.recording();
+    const std::size_t shown = stepper.printfLinesSoFar();
+    const std::optional<std::size_t> last = stepper.lastStepOfSelectedWarp();
+    ImGui::Text("printf: %zu of the block's %zu lines so far", shown, recording.printfs.size());
+    ImGui::SameLine();
+    ImGui::TextDisabled("highlighted: printed by warp %d's last instruction", stepper.selectedWarp());
+    const float lineHeight = ImGui::GetTextLineHeightWithSpacing();
+    const float rows = static_cast<float>(std::clamp<std::size_t>(shown, 1, 5));
+    ImGui::BeginChild("##printf", ImVec2(0, rows * lineHeight + 8.0f), true);
+    if (shown == 0)
+        ImGui::TextDisabled("nothing printed yet");
+    const std::string block = launch::formatIndex(stepper.run().blockIndex);
+    ImGuiListClipper clipper;
+    clipper.Begin(static_cast<int>(shown));
+    while (clipper.Step()) {
+        for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
+            const sim::RecordedPrintf& line = recording.printfs[static_cast<std::size_t>(i)];
+            std::string text = line.text;
+            if (text.ends_with('\n'))
+                text.pop_back();
+            for (std::size_t at = text.find('\n'); at != std::string::npos; at = text.find('\n', at + 2))
+                text.replace(at, 1, "\\n"); // one row per call
+            const std::string row = "block " + block + " thread " + launch::formatIndex(line.thread) + " (warp " +
+                                    std::to_string(line.warp) + " lane " + std::to_string(line.lane) + "): " + text;
+            if (last && line.step == *last)
+                ImGui::TextColored(ImVec4(0.95f, 0.80f, 0.35f, 1.0f), "%s", row.c_str());
+            else
+                ImGui::TextUnformatted(row.c_str());
+        }
+    }
+    if (shown != m_printfShown) { // follow the newest line as stepping prints more
+        ImGui::SetScrollHereY(1.0f);
+        m_printfShown = shown;
+    }
+    ImGui::EndChild();
 }
 
 void ExecutionScene::drawRegisters()

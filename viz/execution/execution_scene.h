@@ -3,12 +3,14 @@
 // reconvergence stack, its registers per lane in a table (changed ones highlighted; typed, hex, int
 // or float), and the current instruction's memory access: shared memory as 32 bank columns with the
 // lanes that conflict, or global memory as lanes -> 32-byte sectors -> 128-byte lines. At a hazard,
-// the access that raised it beside the one it conflicts with, and why it is a bug.
+// the access that raised it beside the one it conflicts with, and why it is a bug. When the kernel
+// prints, the lines the block's threads printed so far, by block and thread.
 #pragma once
 
 #include "canvas/canvas_scene.h"
 #include "execution/stepper.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -34,10 +36,12 @@ private:
     void drawSharedAccess(float width);
     void drawGlobalAccess(float width);
     void drawRegisters();
+    void drawPrintf();
 
     const Stepper* m_stepper = nullptr;
     std::string m_hint = "Choose a kernel and press Run (Ctrl+Shift+R) to record a block.";
     RegisterFormat m_format = RegisterFormat::Typed;
+    std::size_t m_printfShown = 0; // printf lines shown at the last frame (to scroll to new ones)
 };
 
 } // namespace warpscope::viz

@@ -154,17 +154,25 @@ int Stepper::currentLine() const
     return instruction ? instruction->source.line : 0;
 }
 
-std::vector<std::int32_t> Stepper::lastWrittenRegisters() const
+std::optional<std::size_t> Stepper::lastStepOfSelectedWarp() const
 {
-    std::vector<std::int32_t> written;
     const std::int32_t warp = selectedWarp();
     if (warp < 0 || warp >= warpCount())
-        return written;
+        return std::nullopt;
     const auto& mine = recording().stepsOfWarp[static_cast<std::size_t>(warp)];
     const auto after = std::lower_bound(mine.begin(), mine.end(), position());
     if (after == mine.begin())
+        return std::nullopt;
+    return *(after - 1);
+}
+
+std::vector<std::int32_t> Stepper::lastWrittenRegisters() const
+{
+    std::vector<std::int32_t> written;
+    const std::optional<std::size_t> lastStep = lastStepOfSelectedWarp();
+    if (!lastStep)
         return written;
-    const sim::RecordedStep& last = recording().steps[*(after - 1)];
+    const sim::RecordedStep& last = recording().steps[*lastStep];
     for (std::uint32_t i = 0; i < last.writeCount; ++i)
         written.push_back(recording().writes[last.writeOffset + i].reg);
     return written;

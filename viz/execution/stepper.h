@@ -92,6 +92,11 @@ public:
     std::vector<std::int32_t> lastWrittenRegisters() const;
     // The hazard the current instruction raises, if any.
     const sim::RecordedHazard* currentHazard() const;
+    // The printf lines the block's threads printed before this position: recording().printfs[0, n).
+    std::size_t printfLinesSoFar() const { return recording().printfsBefore(position()); }
+    // The step the selected warp executed last (before this position), if any: its printf lines
+    // are the ones just printed.
+    std::optional<std::size_t> lastStepOfSelectedWarp() const;
     // For a shared-memory race: the other thread's earlier access to the same word, of the kind the
     // hazard names (its write, or its read), found in the recording: the latest before this step.
     struct ConflictingAccess {
