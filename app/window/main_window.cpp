@@ -255,6 +255,7 @@ void MainWindow::buildDocks()
     m_lessonDock = new QDockWidget(QStringLiteral("Lessons"), this);
     m_lessonDock->setObjectName(QStringLiteral("LessonsDock"));
     m_lessonDock->setWidget(lessons);
+    lessons->setMinimumWidth(kLessonMinimumWidth); // no dock beside it squeezes a lesson to a column of word pieces
     addDockWidget(Qt::LeftDockWidgetArea, m_lessonDock);
 
     m_occupancy = new viz::OccupancyPanel(this);
@@ -307,7 +308,7 @@ void MainWindow::buildDocks()
     buildPrecisionLabDock();
     m_occupancyDock->raise();
 
-    resizeDocks({m_lessonDock, m_occupancyDock}, {400, 500}, Qt::Horizontal);
+    resizeDocks({m_lessonDock, m_occupancyDock}, {lessonWidth(), 500}, Qt::Horizontal);
     resizeDocks({m_detailsDock}, {90}, Qt::Vertical);
 }
 
@@ -362,10 +363,7 @@ void MainWindow::focusModels(viz::ModelsTab tab)
     m_modelsDock->show();
     m_modelsDock->raise();
     m_models->showTab(tab);
-    // As the precision lab: the figures want width, the lesson beside them stays readable.
-    const int lessons = std::clamp(width() * 19 / 100, 220, 400);
-    const int models = std::max(480, std::min(width() * 64 / 100, width() - lessons - 400));
-    resizeDocks({m_lessonDock, m_modelsDock}, {lessons, models}, Qt::Horizontal);
+    widenRightDock(m_modelsDock, 64); // as the precision lab: the figures want width
 }
 
 viz::ModelsTab MainWindow::modelsTab() const { return m_models->currentTab(); }
@@ -468,7 +466,7 @@ void MainWindow::buildMenus()
         tabifyDockWidget(m_labDock, m_studyDock);
         tabifyDockWidget(m_studyDock, m_modelsDock);
         m_occupancyDock->raise();
-        resizeDocks({m_lessonDock, m_occupancyDock}, {400, 500}, Qt::Horizontal);
+        resizeDocks({m_lessonDock, m_occupancyDock}, {lessonWidth(), 500}, Qt::Horizontal);
     });
 
     buildProfileMenu();
@@ -528,20 +526,36 @@ void MainWindow::updateProfileActions()
     m_clearBaselineAction->setEnabled(m_profile->hasBaseline());
 }
 
+int MainWindow::lessonWidth() const
+{
+    // The lessons are written for a panel of about 420 px (assets/lessons/README.md); below about
+    // 320 px a heading breaks inside its words. 320 px at 1280 and 1600, 420 px from 2100.
+    return std::clamp(width() * 20 / 100, 320, 420);
+}
+
+void MainWindow::widenRightDock(QDockWidget* dock, int percent)
+{
+    // Most of the window for the dock's figures, the lesson kept readable beside them, and the
+    // canvas the strip its launch fields need (about 400 px).
+    const int lessons = lessonWidth();
+    const int right = std::max(480, std::min(width() * percent / 100, width() - lessons - 400));
+    resizeDocks({m_lessonDock, dock}, {lessons, right}, Qt::Horizontal);
+}
+
 void MainWindow::focusProfiler()
 {
     m_profileDock->show();
     m_profileDock->raise();
     // Most of the window, leaving the canvas and the lessons a usable strip.
-    resizeDocks({m_profileDock}, {std::max(480, std::min(width() * 62 / 100, width() - 420))}, Qt::Horizontal);
+    widenRightDock(m_profileDock, 62);
 }
 
 void MainWindow::focusFormats()
 {
     m_formatsDock->show();
     m_formatsDock->raise();
-    // Wide enough for FP32's 32 bit toggles and the comparison table; the canvas keeps a strip.
-    resizeDocks({m_formatsDock}, {std::max(480, std::min(width() * 58 / 100, width() - 560))}, Qt::Horizontal);
+    // Wide enough for FP32's 32 bit toggles and the comparison table.
+    widenRightDock(m_formatsDock, 58);
 }
 
 void MainWindow::focusPrecisionLab(PrecisionLabTab tab)
@@ -549,11 +563,7 @@ void MainWindow::focusPrecisionLab(PrecisionLabTab tab)
     m_labDock->show();
     m_labDock->raise();
     m_labTabs->setCurrentIndex(static_cast<int>(tab));
-    // Plots want width: most of the window, but the lesson beside them stays readable (at least
-    // 220 px) and the canvas keeps the strip its launch fields need (about 400 px).
-    const int lessons = std::clamp(width() * 19 / 100, 220, 400);
-    const int lab = std::max(480, std::min(width() * 64 / 100, width() - lessons - 400));
-    resizeDocks({m_lessonDock, m_labDock}, {lessons, lab}, Qt::Horizontal);
+    widenRightDock(m_labDock, 64); // plots want width
 }
 
 PrecisionLabTab MainWindow::precisionLabTab() const { return static_cast<PrecisionLabTab>(m_labTabs->currentIndex()); }
@@ -639,8 +649,7 @@ void MainWindow::showCanvasView(CanvasView view)
     m_viewTabs->setCurrentIndex(static_cast<int>(view));
     if (view == CanvasView::Execution) {
         // The stepper is dense: give it most of the width, keeping the lesson and the docks readable.
-        const int side = std::max(240, width() / 6);
-        resizeDocks({m_lessonDock, m_occupancyDock}, {side, side}, Qt::Horizontal);
+        resizeDocks({m_lessonDock, m_occupancyDock}, {lessonWidth(), std::max(240, width() / 6)}, Qt::Horizontal);
         m_execution->setFocus(); // the step keys work at once, also after a lesson link
     }
 }
@@ -654,7 +663,7 @@ void MainWindow::focusOccupancy()
 {
     m_occupancyDock->show();
     m_occupancyDock->raise();
-    resizeDocks({m_occupancyDock}, {std::max(600, width() / 2)}, Qt::Horizontal);
+    widenRightDock(m_occupancyDock, 50);
     m_occupancy->setFocus();
 }
 

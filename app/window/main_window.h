@@ -108,6 +108,10 @@ protected:
     void closeEvent(QCloseEvent* event) override;
 
 private:
+    static constexpr int kLessonMinimumWidth = 260; // the least a dock beside may leave the lesson (the window fits 1100 px)
+    int lessonWidth() const;                             // the lesson panel's width for this window
+    void widenRightDock(QDockWidget* dock, int percent); // give a right dock `percent` of the window, keeping the lesson readable
+
     void buildCanvasArea();
     void buildDocks();
     void buildMenus();

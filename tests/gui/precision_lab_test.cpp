@@ -556,7 +556,8 @@ private slots:
             QTest::qWait(30);
             QCOMPARE(window.precisionLabTab(), tab);
             QVERIFY(!dock->visibleRegion().isEmpty());
-            QVERIFY2(dock->width() >= 860, qPrintable(QString::number(dock->width()))); // two columns of figures at 1600 px
+            // Two columns of figures at 1600 px (AmpPanel stacks them below 820 px), beside a 320 px lesson.
+            QVERIFY2(dock->width() >= 830, qPrintable(QString::number(dock->width())));
         }
         // Shown, the quantization and sparsity tabs computed on their own.
         QTRY_VERIFY_WITH_TIMEOUT(!window.precisionLabBusy(), kWorkTimeoutMs);

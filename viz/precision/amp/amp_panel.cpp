@@ -36,7 +36,7 @@ using numerics::GradientHistogram;
 
 namespace {
 
-constexpr int kWideWidth = 860; // below this the figures stack in one column
+constexpr int kWideWidth = 820; // below this the figures stack in one column (two of about 400 px fit above)
 
 QString formatName(Format format)
 {
