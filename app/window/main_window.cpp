@@ -13,6 +13,7 @@
 #include "occupancy/occupancy_panel.h"
 #include "precision/quant/quant_panel.h"
 #include "precision/sparsity/sparsity_panel.h"
+#include "profile/profile_format.h"
 #include "profile/profile_panel.h"
 #include "hierarchy/hierarchy_scene.h"
 #include "placement/placement_scene.h"
@@ -40,6 +41,7 @@
 #include <QStatusBar>
 #include <QTabBar>
 #include <QTabWidget>
+#include <QTextDocument>
 #include <QTextBrowser>
 #include <QUrl>
 #include <QVBoxLayout>
@@ -224,6 +226,7 @@ void MainWindow::buildDocks()
     auto* textLayout = new QVBoxLayout(textArea);
     textLayout->setContentsMargins(0, 0, 0, 0);
     m_messageBanner = new QLabel(textArea);
+    m_messageBanner->setTextFormat(Qt::PlainText); // it shows links, paths and lesson problems as written
     m_messageBanner->setWordWrap(true);
     m_messageBanner->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_messageBanner->hide();
@@ -384,14 +387,14 @@ void MainWindow::buildMenus()
     for (int i = 0; i < recorded.size(); ++i) {
         if (recorded.at(i).origin != origin) {
             origin = recorded.at(i).origin;
-            m_recordedMenu->addSection(origin);
+            m_recordedMenu->addSection(QString(origin).replace(QLatin1Char('&'), QStringLiteral("&&"))); // text from the session, no mnemonic
         }
-        QAction* open = m_recordedMenu->addAction(recorded.at(i).item, this, [this, i] {
+        QAction* open = m_recordedMenu->addAction(QString(recorded.at(i).item).replace(QLatin1Char('&'), QStringLiteral("&&")), this, [this, i] {
             focusProfiler();
             m_profile->openRecordedSession(i);
         });
         open->setStatusTip(recorded.at(i).label);
-        open->setToolTip(recorded.at(i).label);
+        open->setToolTip(viz::profile::plainToolTip(recorded.at(i).label)); // session text is never rich text
     }
     m_recordedMenu->setToolTipsVisible(true);
     m_saveSessionAction = file->addAction(QStringLiteral("Save Session &As..."), this, &MainWindow::saveSessionInteractive);
@@ -626,7 +629,9 @@ bool MainWindow::openLesson(const QString& id)
     const Lesson* lesson = m_lessons.find(id);
     if (!lesson)
         return false;
-    m_lessonView->setMarkdown(lesson->markdown);
+    // Lessons may come from someone else (WARPSCOPE_LESSONS_DIR): raw HTML in them is shown as text,
+    // never rendered (assets/lessons/README.md allows no HTML).
+    m_lessonView->document()->setMarkdown(lesson->markdown, QTextDocument::MarkdownFeatures(QTextDocument::MarkdownDialectGitHub | QTextDocument::MarkdownNoHTML));
     int row = 0;
     while (row < m_lessons.lessons().size() && m_lessons.lessons().at(row).id != id)
         ++row;

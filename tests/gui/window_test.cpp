@@ -24,6 +24,7 @@
 #include <QSet>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QTextBrowser>
 #include <QSignalSpy>
 #include <QTest>
 #include <QUrl>
@@ -438,6 +439,26 @@ private slots:
         QCOMPARE(library.problems().size(), 2);
         QVERIFY(library.problems().join('\n').contains(QStringLiteral("no title")));
         QVERIFY(library.problems().join('\n').contains(QStringLiteral("NN-id.md")));
+    }
+
+    void rawHtmlInALessonIsShownAsText()
+    {
+        // A lesson may come from someone else (WARPSCOPE_LESSONS_DIR): its HTML is text, never markup,
+        // so it can neither load a local file as an image nor restyle the page.
+        QTemporaryDir dir;
+        QFile file(dir.filePath(QStringLiteral("01-hostile.md")));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("# Hostile\n\nbefore <b>bold</b> <img src=\"file:///etc/hostname\"> after\n");
+        file.close();
+        qputenv("WARPSCOPE_LESSONS_DIR", dir.path().toUtf8());
+        MainWindow window({.restoreSettings = false});
+        qunsetenv("WARPSCOPE_LESSONS_DIR");
+        QVERIFY(window.openLesson(QStringLiteral("hostile")));
+        auto* view = window.findChild<QTextBrowser*>();
+        QVERIFY(view);
+        QVERIFY2(view->toPlainText().contains(QStringLiteral("<b>bold</b>")), qPrintable(view->toPlainText()));
+        QVERIFY(view->toPlainText().contains(QStringLiteral("<img src=\"file:///etc/hostname\">")));
+        QVERIFY(!view->toHtml().contains(QStringLiteral("<img")));
     }
 };
 
