@@ -41,6 +41,8 @@
 #include <QStatusBar>
 #include <QTabBar>
 #include <QTabWidget>
+#include <QScrollBar>
+#include <QTextCursor>
 #include <QTextDocument>
 #include <QTextBrowser>
 #include <QUrl>
@@ -632,6 +634,8 @@ bool MainWindow::openLesson(const QString& id)
     // Lessons may come from someone else (WARPSCOPE_LESSONS_DIR): raw HTML in them is shown as text,
     // never rendered (assets/lessons/README.md allows no HTML).
     m_lessonView->document()->setMarkdown(lesson->markdown, QTextDocument::MarkdownFeatures(QTextDocument::MarkdownDialectGitHub | QTextDocument::MarkdownNoHTML));
+    m_lessonView->moveCursor(QTextCursor::Start); // a new lesson opens at its title, not where the last one was left
+    m_lessonView->verticalScrollBar()->setValue(0);
     int row = 0;
     while (row < m_lessons.lessons().size() && m_lessons.lessons().at(row).id != id)
         ++row;

@@ -24,6 +24,7 @@
 #include <QSet>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QScrollBar>
 #include <QTextBrowser>
 #include <QSignalSpy>
 #include <QTest>
@@ -439,6 +440,23 @@ private slots:
         QCOMPARE(library.problems().size(), 2);
         QVERIFY(library.problems().join('\n').contains(QStringLiteral("no title")));
         QVERIFY(library.problems().join('\n').contains(QStringLiteral("NN-id.md")));
+    }
+
+    void aNewLessonOpensAtItsTitle()
+    {
+        MainWindow window({.restoreSettings = false});
+        window.resize(1280, 800);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        auto* view = window.findChild<QTextBrowser*>();
+        QVERIFY(view);
+        QVERIFY(window.openLesson(QStringLiteral("hierarchy")));
+        QTest::qWait(20);
+        view->verticalScrollBar()->setValue(view->verticalScrollBar()->maximum()); // read to the end
+        QVERIFY(view->verticalScrollBar()->value() > 0);
+        QVERIFY(window.openLesson(QStringLiteral("multi-gpu")));
+        QTest::qWait(20);
+        QCOMPARE(view->verticalScrollBar()->value(), 0);
     }
 
     void rawHtmlInALessonIsShownAsText()

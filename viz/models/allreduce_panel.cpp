@@ -7,6 +7,7 @@
 
 #include <QComboBox>
 #include <QEvent>
+#include <QFontMetrics>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -128,7 +129,7 @@ protected:
         const int rows = (n + columns - 1) / columns;
         const QFont baseFont = plotFont(font());
         const double titleHeight = QFontMetricsF(baseFont).height() + 2;
-        const double w = width(), h = height() - 18; // the bottom line holds the legend
+        const double w = width(), h = height() - legendHeight(); // the bottom lines hold the legend
         double cell = 28;
         double rx = 0, ry = 0;
         for (int pass = 0; pass < 3; ++pass) {
@@ -259,14 +260,27 @@ protected:
 
         painter.setFont(baseFont);
         painter.setPen(text);
-        painter.drawText(QRectF(0, height() - 18, width(), 18), Qt::AlignCenter,
-                         QStringLiteral("Cells: chunks 0..%1 of each GPU's buffer; the number is how many GPUs' data the chunk "
-                                        "sums (green: all %2). RS: the receiver adds; AG: it copies.")
-                             .arg(n - 1)
-                             .arg(n));
+        painter.drawText(QRectF(4, height() - legendHeight(), width() - 8, legendHeight()), Qt::AlignCenter | Qt::TextWordWrap,
+                         legendText());
     }
 
 private:
+    QString legendText() const
+    {
+        return QStringLiteral("Cells: chunks 0..%1 of each GPU's buffer; the number is how many GPUs' data the chunk "
+                              "sums (green: all %2). RS: the receiver adds; AG: it copies.")
+            .arg(m_gpus - 1)
+            .arg(m_gpus);
+    }
+
+    // The legend wraps to the figure's width (it is one long line at about 900 px).
+    double legendHeight() const
+    {
+        const QRect bounds = QFontMetrics(plotFont(font())).boundingRect(QRect(0, 0, std::max(40, width() - 8), 1000),
+                                                               Qt::AlignCenter | Qt::TextWordWrap, legendText());
+        return bounds.height() + 2;
+    }
+
     int m_gpus = 0;
     int m_step = 0;
     std::vector<std::vector<int>> m_counts;
