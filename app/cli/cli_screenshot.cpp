@@ -9,6 +9,7 @@
 #include "util/parse.h"
 #include "window/application_setup.h"
 #include "window/main_window.h"
+#include "window/save_image.h"
 #include "precision/amp/amp_panel.h"
 #include "profile/profile_views.h"
 #include "precision/quant/quant_panel.h"
@@ -331,8 +332,8 @@ int runScreenshot(const ScreenshotOptions& options, const char* argv0)
     settle(window, 700);
 
     const QImage image = window.grab().toImage();
-    if (image.isNull() || !image.save(out.absoluteFilePath(), "PNG")) {
-        std::cerr << "warpscope screenshot: cannot write " << out.absoluteFilePath().toStdString() << "\n";
+    if (const auto error = app::savePngAtomically(image, out.absoluteFilePath())) {
+        std::cerr << "warpscope screenshot: " << error->toStdString() << "\n";
         return toInt(ExitCode::Failure);
     }
     std::cout << "wrote " << out.absoluteFilePath().toStdString() << " (" << image.width() << "x" << image.height()

@@ -20,6 +20,7 @@
 #include "util/input_error.h"
 #include "util/parse.h"
 #include "window/about_text.h"
+#include "window/save_image.h"
 
 #include <QAction>
 #include <QApplication>
@@ -796,8 +797,8 @@ void MainWindow::saveScreenshotInteractive()
                                                       QStringLiteral("warpscope.png"), QStringLiteral("PNG images (*.png)"));
     if (path.isEmpty())
         return;
-    if (!grab().save(path, "PNG"))
-        showMessage(QStringLiteral("Could not write %1").arg(path), true);
+    if (const auto error = savePngAtomically(grab().toImage(), path))
+        showMessage(*error, true);
     else
         statusBar()->showMessage(QStringLiteral("Saved %1").arg(path), 5000);
 }

@@ -13,6 +13,7 @@
 #include "window/main_window.h"
 
 #include <QApplication>
+#include <QDir>
 #include <QDockWidget>
 #include <QSettings>
 #include <QElapsedTimer>
@@ -24,6 +25,7 @@
 #include <QSet>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QFileInfo>
 #include <QScrollBar>
 #include <QTextBrowser>
 #include <QSignalSpy>
@@ -361,6 +363,26 @@ private slots:
         const QRect lessonArea(20, 250, 300, 400);
         const double dark = darkShare(image, lessonArea);
         QVERIFY2(dark > 0.01 && dark < 0.5, qPrintable(QStringLiteral("dark share %1").arg(dark)));
+    }
+
+    void aScreenshotThatCannotBeWrittenSaysWhy()
+    {
+        // The PNG goes through QSaveFile: a target it cannot replace (here a folder) is named with the
+        // reason, exit 1, and left as it was. (A folder that does not exist is bad input, exit 2.)
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("shot.png"));
+        QVERIFY(QDir(dir.path()).mkdir(QStringLiteral("shot.png")));
+        QProcess process;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        process.setProcessEnvironment(env);
+        process.start(QStringLiteral(WARPSCOPE_BINARY), {QStringLiteral("screenshot"), QStringLiteral("--out"), out,
+                                                         QStringLiteral("--size"), QStringLiteral("800x600")});
+        QVERIFY(process.waitForFinished(60000));
+        const QString err = QString::fromUtf8(process.readAllStandardError());
+        QCOMPARE(process.exitCode(), 1);
+        QVERIFY2(err.contains(QStringLiteral("warpscope screenshot: cannot write ") + out + QStringLiteral(": ")), qPrintable(err));
+        QVERIFY(QFileInfo(out).isDir());
     }
 
     void screenshotUnderXvfbUsesOpenGl()
