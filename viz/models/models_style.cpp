@@ -1,5 +1,7 @@
 #include "models/models_style.h"
 
+#include <QLabel>
+
 #include <algorithm>
 #include <cmath>
 
@@ -50,6 +52,15 @@ double niceTickStep(double range, int maxTicks)
         if (factor * power >= raw)
             return factor * power;
     return 10 * power;
+}
+
+QLabel* modelTextLabel(const QString& objectName, QWidget* parent)
+{
+    auto* label = new QLabel(parent);
+    label->setObjectName(objectName);
+    label->setWordWrap(true);
+    label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    return label;
 }
 
 } // namespace warpscope::viz

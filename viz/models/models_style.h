@@ -5,6 +5,10 @@
 
 #include <QColor>
 #include <QPalette>
+#include <QString>
+
+class QLabel;
+class QWidget;
 
 namespace warpscope::viz {
 
@@ -15,5 +19,7 @@ QColor textOn(const QColor& fill);               // black or white, whichever co
 QColor modelTrackColour(const QPalette& palette); // a row's empty track: a faint tint of the text
 QColor bubbleColour(const QPalette& palette);     // idle time, hatched over the track
 double niceTickStep(double range, int maxTicks);  // 1, 2, 2.5 or 5 x 10^k, at most maxTicks steps
+// A panel's text under its figure (numbers, caption, stale notice): wrapped, selectable, named for tests.
+QLabel* modelTextLabel(const QString& objectName, QWidget* parent);
 
 } // namespace warpscope::viz

@@ -40,18 +40,11 @@ PipelinePanel::PipelinePanel(QWidget* parent) : QWidget(parent)
     layout->setContentsMargins(8, 8, 8, 8);
     layout->setSpacing(6);
     layout->addWidget(buildControls());
-    auto makeLabel = [this](const QString& name) {
-        auto* label = new QLabel(this);
-        label->setObjectName(name);
-        label->setWordWrap(true);
-        label->setTextInteractionFlags(Qt::TextSelectableByMouse);
-        return label;
-    };
-    m_staleLabel = makeLabel(QStringLiteral("pipelineStale"));
+    m_staleLabel = modelTextLabel(QStringLiteral("pipelineStale"), this);
     m_staleLabel->hide();
     m_chart = new PipelineChartView(this);
-    m_numbersLabel = makeLabel(QStringLiteral("pipelineNumbers"));
-    m_captionLabel = makeLabel(QStringLiteral("pipelineCaption"));
+    m_numbersLabel = modelTextLabel(QStringLiteral("pipelineNumbers"), this);
+    m_captionLabel = modelTextLabel(QStringLiteral("pipelineCaption"), this);
     m_captionLabel->setForegroundRole(QPalette::PlaceholderText);
     m_captionLabel->setText(
         tr("The GPipe schedule (Huang et al., \"GPipe: Efficient Training of Giant Neural Networks using Pipeline "

@@ -76,18 +76,11 @@ StreamsPanel::StreamsPanel(QWidget* parent) : QWidget(parent)
     layout->setSpacing(6);
     layout->addWidget(buildControls());
 
-    auto makeLabel = [this](const QString& name) {
-        auto* label = new QLabel(this);
-        label->setObjectName(name);
-        label->setWordWrap(true);
-        label->setTextInteractionFlags(Qt::TextSelectableByMouse);
-        return label;
-    };
-    m_staleLabel = makeLabel(QStringLiteral("streamsStale"));
+    m_staleLabel = modelTextLabel(QStringLiteral("streamsStale"), this);
     m_staleLabel->hide();
     m_view = new StreamTimelineView(this);
-    m_numbersLabel = makeLabel(QStringLiteral("streamsNumbers"));
-    m_captionLabel = makeLabel(QStringLiteral("streamsCaption"));
+    m_numbersLabel = modelTextLabel(QStringLiteral("streamsNumbers"), this);
+    m_captionLabel = modelTextLabel(QStringLiteral("streamsCaption"), this);
     m_captionLabel->setForegroundRole(QPalette::PlaceholderText);
     m_captionLabel->setText(
         tr("A model, not a measurement: the times are yours. The work is cut into equal chunks, each copied in, computed "
