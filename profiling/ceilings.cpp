@@ -1,42 +1,14 @@
 #include "ceilings.h"
 
 #include "ceiling_kernels.h"
+#include "event_timer.h"
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <limits>
 #include <string>
 
 namespace warpscope::probe {
-
-namespace {
-
-// Milliseconds between two events around `work`, best of `repeats` after one warm-up run.
-template <typename Work>
-float bestMilliseconds(const DriverApi& d, int repeats, Work work)
-{
-    CUevent start = nullptr, stop = nullptr;
-    WS_CU(d.cuEventCreate(&start, CU_EVENT_DEFAULT));
-    WS_CU(d.cuEventCreate(&stop, CU_EVENT_DEFAULT));
-    work();
-    WS_CU(d.cuCtxSynchronize());
-    float best = std::numeric_limits<float>::max();
-    for (int i = 0; i < repeats; ++i) {
-        WS_CU(d.cuEventRecord(start, nullptr));
-        work();
-        WS_CU(d.cuEventRecord(stop, nullptr));
-        WS_CU(d.cuEventSynchronize(stop));
-        float ms = 0;
-        WS_CU(d.cuEventElapsedTime(&ms, start, stop));
-        best = std::min(best, ms);
-    }
-    d.cuEventDestroy(start);
-    d.cuEventDestroy(stop);
-    return best;
-}
-
-} // namespace
 
 void measureCeilings(const DriverApi& d, const session::DeviceRecord& device, session::CeilingsRecord& ceilings)
 {

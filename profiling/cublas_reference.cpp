@@ -1,12 +1,13 @@
 #include "cublas_reference.h"
 
+#include "event_timer.h"
+
 #include <cublas_v2.h>
 #include <dlfcn.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
-#include <limits>
 
 namespace warpscope::probe {
 
@@ -111,24 +112,8 @@ SgemmReference measureCublasSgemm(const DriverApi& d, int n, const std::vector<f
         out.why = "cublasSgemm failed";
         return out;
     }
-    WS_CU(d.cuCtxSynchronize());
-    CUevent start = nullptr, stop = nullptr;
-    WS_CU(d.cuEventCreate(&start, CU_EVENT_DEFAULT));
-    WS_CU(d.cuEventCreate(&stop, CU_EVENT_DEFAULT));
-    float best = std::numeric_limits<float>::max();
-    for (int run = 0; run < runs; ++run) {
-        if (flushL2)
-            flushL2();
-        WS_CU(d.cuEventRecord(start, nullptr)); // cuBLAS runs on the legacy default stream, as events do
-        gemm();
-        WS_CU(d.cuEventRecord(stop, nullptr));
-        WS_CU(d.cuEventSynchronize(stop));
-        float ms = 0;
-        WS_CU(d.cuEventElapsedTime(&ms, start, stop));
-        best = std::min(best, ms);
-    }
-    d.cuEventDestroy(start);
-    d.cuEventDestroy(stop);
+    // cuBLAS runs on the legacy default stream, as the events do.
+    const float best = bestMilliseconds(d, runs, [&] { gemm(); }, flushL2);
 
     std::vector<float> c(elements);
     WS_CU(d.cuMemcpyDtoH(c.data(), dc, bytes));

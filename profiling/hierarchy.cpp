@@ -1,11 +1,12 @@
 #include "hierarchy.h"
 
+#include "event_timer.h"
 #include "memory_ladder_kernels.h"
 
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
-#include <limits>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -103,26 +104,7 @@ ChaseResult chase(const DriverApi& d, CUfunction function, CUdeviceptr chain, st
 // Best of kBandwidthRuns, CUDA events around one launch.
 double bestSeconds(const DriverApi& d, const std::function<void()>& launch, const std::function<void()>& beforeRun)
 {
-    CUevent start = nullptr, stop = nullptr;
-    WS_CU(d.cuEventCreate(&start, CU_EVENT_DEFAULT));
-    WS_CU(d.cuEventCreate(&stop, CU_EVENT_DEFAULT));
-    launch(); // warm-up: JIT, clocks up
-    WS_CU(d.cuCtxSynchronize());
-    float best = std::numeric_limits<float>::max();
-    for (int run = 0; run < kBandwidthRuns; ++run) {
-        if (beforeRun)
-            beforeRun();
-        WS_CU(d.cuEventRecord(start, nullptr));
-        launch();
-        WS_CU(d.cuEventRecord(stop, nullptr));
-        WS_CU(d.cuEventSynchronize(stop));
-        float ms = 0;
-        WS_CU(d.cuEventElapsedTime(&ms, start, stop));
-        best = std::min(best, ms);
-    }
-    d.cuEventDestroy(start);
-    d.cuEventDestroy(stop);
-    return best * 1e-3;
+    return bestMilliseconds(d, kBandwidthRuns, launch, beforeRun) * 1e-3;
 }
 
 std::string mib(std::uint64_t bytes)

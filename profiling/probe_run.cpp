@@ -7,9 +7,12 @@
 #include "activity_collector.h"
 #include "cublas_reference.h"
 #include "hierarchy.h"
+#include "kernel_arguments.h"
 #include "cupti_check.h"
 #include "device_info.h"
 #include "driver_api.h"
+#include "event_timer.h"
+#include "gpu_check.h"
 #include "kernel_target.h"
 #include "occupancy/occupancy.h"
 #include "range_profiler.h"
@@ -46,7 +49,6 @@ std::atomic<bool> g_cancelRequested{false};
 
 namespace {
 
-constexpr double kFloatTolerance = 1e-5; // relative, for float buffers (see profiling/README.md)
 constexpr std::uint64_t kMaxBufferBytes = std::uint64_t{4} << 30; // per argument buffer, GPU-sized launches included
 
 std::string utcNow()
@@ -100,141 +102,6 @@ struct Target {
     kernels::ResolvedTarget resolved;
     session::KernelRecord record;
 };
-
-// Device buffers for one kernel's arguments, and the parameter array cuLaunchKernel takes.
-class KernelArguments {
-public:
-    KernelArguments(const DriverApi& d, const std::vector<sim::ResolvedArg>& args) : m_driver(d), m_args(args)
-    {
-        m_pointers.resize(args.size(), 0);
-        m_scalars.resize(args.size(), 0);
-        for (std::size_t i = 0; i < args.size(); ++i) {
-            if (args[i].isBuffer) {
-                WS_CU(d.cuMemAlloc(&m_pointers[i], std::max<std::size_t>(args[i].bytes.size(), 4)));
-                m_params.push_back(&m_pointers[i]);
-            } else {
-                m_scalars[i] = args[i].scalarBits;
-                m_params.push_back(&m_scalars[i]); // little-endian: the low bytes are the value
-            }
-        }
-        upload();
-    }
-    ~KernelArguments()
-    {
-        for (CUdeviceptr pointer : m_pointers)
-            if (pointer)
-                m_driver.cuMemFree(pointer);
-    }
-    void upload()
-    {
-        for (std::size_t i = 0; i < m_args.size(); ++i)
-            if (m_args[i].isBuffer && !m_args[i].bytes.empty())
-                WS_CU(m_driver.cuMemcpyHtoD(m_pointers[i], m_args[i].bytes.data(), m_args[i].bytes.size()));
-    }
-    std::vector<sim::ResolvedArg> download() const
-    {
-        std::vector<sim::ResolvedArg> out = m_args;
-        for (std::size_t i = 0; i < out.size(); ++i)
-            if (out[i].isBuffer && !out[i].bytes.empty())
-                WS_CU(m_driver.cuMemcpyDtoH(out[i].bytes.data(), m_pointers[i], out[i].bytes.size()));
-        return out;
-    }
-    void** params() { return m_params.data(); }
-
-private:
-    const DriverApi& m_driver;
-    std::vector<sim::ResolvedArg> m_args;
-    std::vector<CUdeviceptr> m_pointers;
-    std::vector<std::uint64_t> m_scalars;
-    std::vector<void*> m_params;
-};
-
-// GPU outputs against the simulator's, element by element: integers exactly, floats within
-// kFloatTolerance x max(1, |reference|). Returns the first difference, or "". With `before` (the
-// arguments as uploaded), only the elements the simulator changed are compared, and `compared`
-// counts them: a block sample writes only its blocks' outputs.
-std::string compareBuffers(const std::vector<sim::ResolvedArg>& gpu, const std::vector<sim::ResolvedArg>& reference,
-                           const std::vector<sim::ResolvedArg>* before = nullptr, std::uint64_t* compared = nullptr)
-{
-    for (std::size_t a = 0; a < gpu.size(); ++a) {
-        if (!gpu[a].isBuffer)
-            continue;
-        const sim::ResolvedArg& arg = gpu[a];
-        const std::uint32_t size = sim::elementBytes(arg.type);
-        for (std::uint64_t i = 0; i < arg.bytes.size() / size; ++i) {
-            const std::uint8_t* g = arg.bytes.data() + i * size;
-            const std::uint8_t* r = reference[a].bytes.data() + i * size;
-            if (before && std::memcmp(r, (*before)[a].bytes.data() + i * size, size) == 0)
-                continue;
-            if (compared)
-                ++*compared;
-            bool same = std::memcmp(g, r, size) == 0;
-            if (!same && sim::isFloatElement(arg.type)) {
-                double gv = 0, rv = 0;
-                if (size == 4) {
-                    float gf, rf;
-                    std::memcpy(&gf, g, 4);
-                    std::memcpy(&rf, r, 4);
-                    gv = gf;
-                    rv = rf;
-                } else {
-                    std::memcpy(&gv, g, 8);
-                    std::memcpy(&rv, r, 8);
-                }
-                same = std::abs(gv - rv) <= kFloatTolerance * std::max(1.0, std::abs(rv));
-            }
-            if (!same)
-                return arg.name + "[" + std::to_string(i) + "]: GPU " + sim::formatElement(arg, arg.bytes, i) +
-                       ", simulator " + sim::formatElement(reference[a], reference[a].bytes, i);
-        }
-    }
-    return {};
-}
-
-session::PredictionRecord predictionFrom(const std::string& kernel, const sim::SimResult& result,
-                                         const ptx::Function& function, const gpu::GpuPreset& preset,
-                                         const kernels::DemoLaunch& launch)
-{
-    const sim::KernelStats& s = result.stats;
-    session::PredictionRecord p;
-    p.kernel = kernel;
-    p.preset = std::string(preset.arch);
-    p.warpInstructions = s.warpInstructions;
-    p.threadInstructions = s.threadInstructions;
-    p.globalLoadRequests = s.global.loadRequests;
-    p.globalLoadSectors = s.global.loadSectors;
-    p.globalStoreRequests = s.global.storeRequests;
-    p.globalStoreSectors = s.global.storeSectors;
-    p.sharedLoadRequests = s.shared.loadRequests;
-    p.sharedStoreRequests = s.shared.storeRequests;
-    p.sharedLoadWavefronts = s.shared.loadWavefronts;
-    p.sharedStoreWavefronts = s.shared.storeWavefronts;
-    p.sharedBankConflicts = s.shared.bankConflicts;
-    p.branchesUniform = s.branchesUniform;
-    p.branchesDivergent = s.branchesDivergent;
-    p.simulatedBlocks = s.blocksSimulated;
-    p.totalBlocks = s.blocksInGrid;
-    for (std::size_t i = 0; i < s.perInstruction.size() && i < function.instructions.size(); ++i) {
-        const ptx::Instruction& instruction = function.instructions[i];
-        if (instruction.type != ptx::Type::F32)
-            continue;
-        const std::uint64_t threads = s.perInstruction[i].threadExecutions;
-        if (instruction.op == ptx::Op::Add || instruction.op == ptx::Op::Sub) p.fadd += threads;
-        else if (instruction.op == ptx::Op::Mul) p.fmul += threads;
-        else if (instruction.op == ptx::Op::Fma || instruction.op == ptx::Op::Mad) p.ffma += threads;
-    }
-    occupancy::OccupancyInput input;
-    input.threadsPerBlock = static_cast<int>(launch.block.volume());
-    input.registersPerThread = 32; // the simulator's assumption (sim::SimOptions::registersPerThread)
-    input.dynamicSharedBytes = launch.dynamicSharedBytes;
-    input.staticSharedBytes = function.staticSharedBytes;
-    try {
-        p.theoreticalOccupancy = occupancy::computeOccupancy(preset, input).occupancy;
-    } catch (const InputError&) {
-        p.theoreticalOccupancy = 0;
-    }
-    return p;
-}
 
 class ProbeSession {
 public:
@@ -613,33 +480,16 @@ bool ProbeSession::profileKernel(Target& target, const DriverApi& d, const sessi
     // 2. Timing: each run on freshly uploaded inputs (and, with cache control, L2 flushed after the
     // upload), durations from the Activity records, or from CUDA events when another tool holds CUPTI.
     std::vector<std::uint64_t> eventDurations;
-    CUevent start = nullptr, stop = nullptr;
-    if (!m_activity) {
-        WS_CU(d.cuEventCreate(&start, CU_EVENT_DEFAULT));
-        WS_CU(d.cuEventCreate(&stop, CU_EVENT_DEFAULT));
-    }
-    struct DestroyEvents {
-        const DriverApi& d;
-        CUevent& start;
-        CUevent& stop;
-        ~DestroyEvents()
-        {
-            if (start) d.cuEventDestroy(start);
-            if (stop) d.cuEventDestroy(stop);
-        }
-    } destroyEvents{d, start, stop};
+    std::optional<EventTimer> events;
+    if (!m_activity)
+        events.emplace(d);
     for (int run = 0; run < m_options.runs; ++run) {
         args.upload();
         flushL2();
         if (m_activity) {
             launch();
         } else {
-            WS_CU(d.cuEventRecord(start, nullptr));
-            launchAsync();
-            WS_CU(d.cuEventRecord(stop, nullptr));
-            WS_CU(d.cuEventSynchronize(stop));
-            float ms = 0;
-            WS_CU(d.cuEventElapsedTime(&ms, start, stop));
+            const float ms = events->milliseconds(launchAsync);
             eventDurations.push_back(static_cast<std::uint64_t>(std::llround(static_cast<double>(ms) * 1e6)));
         }
         progress("timing", id, 1);

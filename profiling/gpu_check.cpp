@@ -1,0 +1,96 @@
+#include "gpu_check.h"
+
+#include "occupancy/occupancy.h"
+#include "util/input_error.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstring>
+
+namespace warpscope::probe {
+
+std::string compareBuffers(const std::vector<sim::ResolvedArg>& gpu, const std::vector<sim::ResolvedArg>& reference,
+                           const std::vector<sim::ResolvedArg>* before, std::uint64_t* compared)
+{
+    for (std::size_t a = 0; a < gpu.size(); ++a) {
+        if (!gpu[a].isBuffer)
+            continue;
+        const sim::ResolvedArg& arg = gpu[a];
+        const std::uint32_t size = sim::elementBytes(arg.type);
+        for (std::uint64_t i = 0; i < arg.bytes.size() / size; ++i) {
+            const std::uint8_t* g = arg.bytes.data() + i * size;
+            const std::uint8_t* r = reference[a].bytes.data() + i * size;
+            if (before && std::memcmp(r, (*before)[a].bytes.data() + i * size, size) == 0)
+                continue;
+            if (compared)
+                ++*compared;
+            bool same = std::memcmp(g, r, size) == 0;
+            if (!same && sim::isFloatElement(arg.type)) {
+                double gv = 0, rv = 0;
+                if (size == 4) {
+                    float gf, rf;
+                    std::memcpy(&gf, g, 4);
+                    std::memcpy(&rf, r, 4);
+                    gv = gf;
+                    rv = rf;
+                } else {
+                    std::memcpy(&gv, g, 8);
+                    std::memcpy(&rv, r, 8);
+                }
+                same = std::abs(gv - rv) <= kFloatTolerance * std::max(1.0, std::abs(rv));
+            }
+            if (!same)
+                return arg.name + "[" + std::to_string(i) + "]: GPU " + sim::formatElement(arg, arg.bytes, i) +
+                       ", simulator " + sim::formatElement(reference[a], reference[a].bytes, i);
+        }
+    }
+    return {};
+}
+
+session::PredictionRecord predictionFrom(const std::string& kernel, const sim::SimResult& result,
+                                         const ptx::Function& function, const gpu::GpuPreset& preset,
+                                         const kernels::DemoLaunch& launch)
+{
+    const sim::KernelStats& s = result.stats;
+    session::PredictionRecord p;
+    p.kernel = kernel;
+    p.preset = std::string(preset.arch);
+    p.warpInstructions = s.warpInstructions;
+    p.threadInstructions = s.threadInstructions;
+    p.globalLoadRequests = s.global.loadRequests;
+    p.globalLoadSectors = s.global.loadSectors;
+    p.globalStoreRequests = s.global.storeRequests;
+    p.globalStoreSectors = s.global.storeSectors;
+    p.sharedLoadRequests = s.shared.loadRequests;
+    p.sharedStoreRequests = s.shared.storeRequests;
+    p.sharedLoadWavefronts = s.shared.loadWavefronts;
+    p.sharedStoreWavefronts = s.shared.storeWavefronts;
+    p.sharedBankConflicts = s.shared.bankConflicts;
+    p.branchesUniform = s.branchesUniform;
+    p.branchesDivergent = s.branchesDivergent;
+    p.simulatedBlocks = s.blocksSimulated;
+    p.totalBlocks = s.blocksInGrid;
+    for (std::size_t i = 0; i < s.perInstruction.size() && i < function.instructions.size(); ++i) {
+        const ptx::Instruction& instruction = function.instructions[i];
+        if (instruction.type != ptx::Type::F32)
+            continue;
+        const std::uint64_t threads = s.perInstruction[i].threadExecutions;
+        if (instruction.op == ptx::Op::Add || instruction.op == ptx::Op::Sub) p.fadd += threads;
+        else if (instruction.op == ptx::Op::Mul) p.fmul += threads;
+        else if (instruction.op == ptx::Op::Fma || instruction.op == ptx::Op::Mad) p.ffma += threads;
+    }
+    occupancy::OccupancyInput input;
+    input.threadsPerBlock = static_cast<int>(launch.block.volume());
+    input.registersPerThread = 32; // the simulator's assumption (sim::SimOptions::registersPerThread)
+    input.dynamicSharedBytes = launch.dynamicSharedBytes;
+    input.staticSharedBytes = function.staticSharedBytes;
+    try {
+        p.theoreticalOccupancy = occupancy::computeOccupancy(preset, input).occupancy;
+    } catch (const InputError&) {
+        p.theoreticalOccupancy = 0;
+    }
+    return p;
+}
+
+} // namespace warpscope::probe

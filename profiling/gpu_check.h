@@ -1,0 +1,36 @@
+// What the probe derives on the CPU around each GPU run: the GPU's outputs checked against the
+// simulator's, and the simulator's statistics turned into the session's prediction record. No CUDA
+// calls, so the unit tests link it (warpscope_probe_support).
+#pragma once
+
+#include "demo_kernels.h"
+#include "gpu/gpu_preset.h"
+#include "ptx/ptx_ir.h"
+#include "session/session.h"
+#include "sim/kernel_args.h"
+#include "sim/simulator.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace warpscope::probe {
+
+// Relative tolerance for float buffers (see profiling/README.md).
+inline constexpr double kFloatTolerance = 1e-5;
+
+// GPU outputs against the simulator's, element by element: integers exactly, floats within
+// kFloatTolerance x max(1, |reference|). Returns the first difference, or "". With `before` (the
+// arguments as uploaded), only the elements the simulator changed are compared, and `compared`
+// counts them: a block sample writes only its blocks' outputs.
+std::string compareBuffers(const std::vector<sim::ResolvedArg>& gpu, const std::vector<sim::ResolvedArg>& reference,
+                           const std::vector<sim::ResolvedArg>* before = nullptr, std::uint64_t* compared = nullptr);
+
+// The simulator's counts for `kernel` as a prediction record: requests, sectors, wavefronts, bank
+// conflicts, branches, FP32 operations per kind, and the theoretical occupancy at 32 registers per
+// thread (the simulator's assumption).
+session::PredictionRecord predictionFrom(const std::string& kernel, const sim::SimResult& result,
+                                         const ptx::Function& function, const gpu::GpuPreset& preset,
+                                         const kernels::DemoLaunch& launch);
+
+} // namespace warpscope::probe
