@@ -1,5 +1,6 @@
 #include "cli/cli_launch.h"
 
+#include "sim/work_estimate.h"
 #include "util/input_error.h"
 
 #include <filesystem>
@@ -20,6 +21,9 @@ void addLaunchOptions(CLI::App* command, LaunchOptions& options)
     command->add_option("--compute", options.compute,
                         "FILE.cu: the virtual architecture NVRTC compiles for, compute_75 (the default) .. compute_90; "
                         "the --arch GPU must be at least as new");
+    command->add_flag("--allow-long", options.allowLong,
+                      "simulate even when the estimate (from a few sampled blocks) says the launch would pass the "
+                      "step budget or take more than 2 minutes");
 }
 
 std::optional<PreparedLaunch> prepareLaunch(const LaunchOptions& options, const sim::SimOptions& simOptions,
@@ -51,6 +55,15 @@ std::optional<PreparedLaunch> prepareLaunch(const LaunchOptions& options, const 
     prepared.request = kernels::targetLaunchRequest(prepared.resolved, *preset);
     prepared.request.options = simOptions;
     return prepared;
+}
+
+void refuseEndlessWork(const LaunchOptions& options, const sim::LaunchRequest& request, const std::string& instead)
+{
+    if (options.allowLong || request.options.sampleBlocks != 0 || static_cast<std::uint64_t>(request.grid.volume()) <= sim::kEstimateAboveBlocks)
+        return;
+    const std::string why = sim::workRefusal(sim::estimateWork(request), request.options, kMaxSimSeconds);
+    if (!why.empty())
+        throw InputError(why + ": " + instead + ", or pass --allow-long to simulate it anyway");
 }
 
 } // namespace warpscope::cli

@@ -25,9 +25,13 @@ struct LaunchOptions {
     std::vector<std::string> args;
     std::string arch = "sm_90";
     std::string compute;           // .cu files: NVRTC's virtual architecture (compute_75 when empty)
+    bool allowLong = false;        // simulate even when the work estimate says it is too long
 };
 
-// --kernel, --grid, --block, --smem, --arg, --arch, --compute and the positional target.
+// A simulation longer than this (estimated before it starts) is refused unless --allow-long.
+inline constexpr double kMaxSimSeconds = 120;
+
+// --kernel, --grid, --block, --smem, --arg, --arch, --compute, --allow-long and the positional target.
 void addLaunchOptions(CLI::App* command, LaunchOptions& options);
 
 struct PreparedLaunch {
@@ -40,5 +44,11 @@ struct PreparedLaunch {
 // InputError for bad input; compiler errors go to `err`, one per line, and give nullopt (exit 1).
 std::optional<PreparedLaunch> prepareLaunch(const LaunchOptions& options, const sim::SimOptions& simOptions,
                                             std::ostream& err);
+
+// Before simulating every block of a large grid: estimates the work from a sample of blocks
+// (sim::estimateWork) and throws InputError when it is past the step budget or kMaxSimSeconds,
+// with the estimate and `instead` (what the command offers in its place). Nothing is estimated for
+// small grids, block samples, or with --allow-long.
+void refuseEndlessWork(const LaunchOptions& options, const sim::LaunchRequest& request, const std::string& instead);
 
 } // namespace warpscope::cli

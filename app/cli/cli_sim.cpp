@@ -201,6 +201,10 @@ int runSim(const SimOptions& options, std::ostream& out, std::ostream& err)
             throw InputError("--trace: cannot write '" + options.trace + "': " + probe.error());
         probe.discard();
     }
+    refuseEndlessWork(options, request,
+                      options.trace.empty() ? "simulate a sample of blocks with --sample-blocks 1000 (its counts are "
+                                              "scaled to the whole grid), or a smaller grid"
+                                            : "trace a smaller grid");
     const sim::SimResult result = sim::simulate(request);
 
     kernels::GoldComparison gold;

@@ -204,6 +204,7 @@ int runStep(const StepOptions& options, std::ostream& out, std::ostream& err)
 
     sim::LaunchRequest request = std::move(prepared.request);
     request.options.recordBlock = linearBlock;
+    refuseEndlessWork(options, request, "step through a smaller grid (to show one block, the stepper simulates every block of the launch)");
     const sim::SimResult result = sim::simulate(std::move(request));
     if (!result.recording)
         throw std::runtime_error("the simulator did not reach block " + launch::formatIndex(blockIndex) + ": " +

@@ -381,6 +381,24 @@ private slots:
         QVERIFY(panel.stepper()->size() > 1000);
     }
 
+    // The largest grid is refused before simulating, with the estimate, instead of keeping the
+    // worker busy for weeks.
+    void aHugeGridIsRefusedWithItsEstimate()
+    {
+        ShownWindow shown;
+        shown.window.showCanvasView(app::CanvasView::Execution);
+        viz::ExecutionPanel& panel = *shown.panel();
+        QVERIFY(panel.selectKernel(QStringLiteral("vector_add")));
+        panel.setLaunchFields(QStringLiteral("n=i32:1024"), QStringLiteral("2147483647"), QStringLiteral("1024"), QStringLiteral("0"));
+        QSignalSpy finished(&panel, &viz::ExecutionPanel::runFinished);
+        panel.run();
+        QVERIFY(finished.wait(kRunTimeoutMs));
+        QVERIFY(!finished.first().first().toBool());
+        QVERIFY2(panel.statusText().contains(QStringLiteral("Not simulated: this launch of 2,147,483,647 blocks would issue about")),
+                 qPrintable(panel.statusText()));
+        QVERIFY2(panel.statusText().contains(QStringLiteral("Step through a smaller grid")), qPrintable(panel.statusText()));
+    }
+
     // A compile error is marked on its line; fixing it compiles.
     void playgroundCompileErrorsAreMarkedOnTheirLines()
     {

@@ -232,3 +232,30 @@ TEST(CliSim, ComputeChoosesNvrtcsArchitectureForCudaFiles)
     EXPECT_EQ(demo.exitCode, 2) << demo.err;
     std::remove(source.c_str());
 }
+
+// The largest grid (2^31-1 blocks of 1,024 threads) is refused at once with an estimate of its
+// work, instead of simulating for weeks; a sample of its blocks runs, and --allow-long skips the
+// estimate.
+TEST(CliSim, AHugeLaunchIsRefusedWithItsEstimateAndASampleRuns)
+{
+    const SimRun huge = runWarpscope("sim vector_add --grid 2147483647 --block 1024");
+    EXPECT_EQ(huge.exitCode, 2) << huge.err;
+    EXPECT_EQ(lines(huge.err), 1) << huge.err;
+    EXPECT_NE(huge.err.find("this launch of 2,147,483,647 blocks would issue about "), std::string::npos) << huge.err;
+    EXPECT_NE(huge.err.find("more than the step budget of 4,000,000,000"), std::string::npos) << huge.err;
+    EXPECT_NE(huge.err.find("--sample-blocks"), std::string::npos) << huge.err;
+
+    const SimRun sample = runWarpscope("sim vector_add --grid 2147483647 --block 1024 --sample-blocks 16 --json");
+    ASSERT_EQ(sample.exitCode, 0) << sample.err;
+    EXPECT_EQ(nlohmann::json::parse(sample.out)["blocks_simulated"], 16);
+
+    // A launch of a few hundred blocks is estimated and runs.
+    const SimRun normal = runWarpscope("sim vector_add --arg n=i32:65536 --grid 256 --block 256 --json");
+    ASSERT_EQ(normal.exitCode, 0) << normal.err;
+    EXPECT_EQ(nlohmann::json::parse(normal.out)["matches_gold"], true);
+
+    // --allow-long goes past the estimate; the step budget then stops the run (exit 1).
+    const SimRun allowed = runWarpscope("sim vector_add --grid 1000000 --block 1024 --budget 100000 --allow-long");
+    EXPECT_EQ(allowed.exitCode, 1) << allowed.err;
+    EXPECT_NE(allowed.err.find("did not finish within 100,000 warp-instructions"), std::string::npos) << allowed.err;
+}

@@ -10,6 +10,7 @@
 #include "precision/precision_lab_worker.h"
 #include "ptx/cuda_compiler.h"
 #include "ptx/ptx_parser.h"
+#include "sim/work_estimate.h"
 #include "util/input_error.h"
 #include "util/parse.h"
 
@@ -39,6 +40,8 @@ namespace {
 
 constexpr const char* kPlaygroundId = "playground";
 constexpr const char* kPlaygroundName = "playground.cu";
+// A launch the stepper would take longer than this to simulate (estimated first) is refused.
+constexpr double kMaxStepperSeconds = 120;
 
 const char* kPlaygroundStarter = R"(// Your kernel. Ctrl+Enter compiles it (NVRTC, no GPU needed); Run records one block.
 // Arguments use the same specs as the demo kernels: x=f32[n]:iota, n=i32:256, ...
@@ -450,6 +453,13 @@ void ExecutionPanel::run()
             request.options.registersPerThread = registers;
             request.options.recordBlock = launch::linearIndex(blockIndex, resolved.launch.grid);
             requestTimelineTrace(request); // the memory view's latency-hiding timeline
+            // A grid of millions of blocks would keep the worker busy for days: estimated first.
+            if (static_cast<std::uint64_t>(request.grid.volume()) > sim::kEstimateAboveBlocks) {
+                const std::string why = sim::workRefusal(sim::estimateWork(request), request.options, kMaxStepperSeconds);
+                if (!why.empty())
+                    throw InputError("Not simulated: " + why +
+                                     ". Step through a smaller grid: to show one block, the stepper simulates every block of the launch.");
+            }
             sim::SimResult result = sim::simulate(std::move(request), &cancel, [&](const sim::SimProgress& p) {
                 progress(static_cast<int>(std::min<std::uint64_t>(p.blocksDone, 1u << 30)),
                          static_cast<int>(std::min<std::uint64_t>(p.blocksTotal, 1u << 30)));
