@@ -8,8 +8,12 @@
 
 #include "launch/launch_geometry.h"
 #include "lessons/lesson_library.h"
+#include "window/shortcut_list.h"
+#include "window/view_help.h"
 
+#include <QDialog>
 #include <QMainWindow>
+#include <QPointer>
 
 #include <cstdint>
 #include <memory>
@@ -104,6 +108,17 @@ public:
     QWidget* canvasWidget() const { return m_canvasWidget; }
     const LessonLibrary& lessons() const { return m_lessons; }
 
+    // Help for the view `widget` belongs to (the central view shown when it belongs to none); F1
+    // shows it for the focused widget.
+    HelpTopic helpTopicFor(const QWidget* widget) const;
+    ViewHelp viewHelpFor(const QWidget* widget) const;
+    void showViewHelp();
+    // Every key of the menus and views, collected from their actions now (Help > Keyboard Shortcuts).
+    std::vector<ShortcutEntry> shortcutEntries() const;
+    void showShortcuts();
+    QDialog* viewHelpDialog() const { return m_viewHelpDialog; }
+    ShortcutsDialog* shortcutsDialog() const { return m_shortcutsDialog; }
+
 protected:
     void closeEvent(QCloseEvent* event) override;
 
@@ -184,6 +199,8 @@ private:
     QAction* m_setBaselineAction = nullptr;
     QAction* m_clearBaselineAction = nullptr;
     QString m_lastMessage;
+    QPointer<QDialog> m_viewHelpDialog;
+    QPointer<ShortcutsDialog> m_shortcutsDialog;
     struct PendingStep {
         int warp = 0;
         std::uint64_t at = 0;

@@ -142,8 +142,12 @@ void MainWindow::buildMenus()
     buildStudyMenu();
 
     QMenu* help = menuBar()->addMenu(QStringLiteral("&Help"));
-    QAction* about = help->addAction(QStringLiteral("&About Warpscope"), this, &MainWindow::showAbout);
-    about->setShortcut(QKeySequence::HelpContents);
+    QAction* viewHelp = help->addAction(QStringLiteral("&Help for This View"), this, &MainWindow::showViewHelp);
+    viewHelp->setShortcut(QKeySequence::HelpContents); // F1: what the focused view shows and its lesson
+    QAction* keys = help->addAction(QStringLiteral("&Keyboard Shortcuts"), this, &MainWindow::showShortcuts);
+    keys->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Slash));
+    help->addSeparator();
+    help->addAction(QStringLiteral("&About Warpscope"), this, &MainWindow::showAbout);
     help->addAction(QStringLiteral("About &Qt"), qApp, &QApplication::aboutQt);
 }
 

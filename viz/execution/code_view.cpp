@@ -1,5 +1,6 @@
 #include "execution/code_view.h"
 
+#include <QAction>
 #include <QCoreApplication>
 #include <QEvent>
 #include <QFont>
@@ -8,6 +9,7 @@
 #include <QFontMetricsF>
 #include <QHelpEvent>
 #include <QKeyEvent>
+#include <QKeySequence>
 #include <QList>
 #include <QMouseEvent>
 #include <QPaintEvent>
@@ -282,6 +284,18 @@ CodeView::CodeView(Language language, QWidget* parent) : QPlainTextEdit(parent),
     applyTabStops();
     applyPalette();
     updateGutterWidth();
+    if (language == Language::Cuda) {
+        // The key itself reaches keyPressEvent (event() claims it before the panel's shortcuts); the
+        // action names it for Help > Keyboard Shortcuts and compiles when triggered from there.
+        auto* compile = new QAction(tr("Compile the playground with NVRTC"), this);
+        compile->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_Return), QKeySequence(Qt::CTRL | Qt::Key_Enter)});
+        compile->setShortcutContext(Qt::WidgetShortcut);
+        connect(compile, &QAction::triggered, this, [this] {
+            if (!isReadOnly())
+                emit compileRequested();
+        });
+        addAction(compile);
+    }
 }
 
 void CodeView::setCode(const QString& text)

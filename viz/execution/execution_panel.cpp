@@ -195,7 +195,7 @@ void ExecutionPanel::buildControls()
     m_play->setText(QStringLiteral("Play"));
     m_play->setCheckable(true);
     m_play->setToolTip(QStringLiteral("Play or pause (F5): one warp-instruction at the chosen speed"));
-    auto* playAction = new QAction(this);
+    auto* playAction = new QAction(QStringLiteral("Play or pause"), this); // named for Help > Keyboard Shortcuts
     playAction->setShortcut(QKeySequence(Qt::Key_F5));
     playAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
     connect(playAction, &QAction::triggered, this, [this] { setPlaying(!m_timer->isActive()); });
@@ -278,7 +278,7 @@ void ExecutionPanel::buildControls()
         m_canvas->setScene(index == 1 ? static_cast<CanvasScene*>(m_memoryScene.get()) : m_scene.get());
         m_canvasWidget->update();
     });
-    auto* memoryAction = new QAction(this);
+    auto* memoryAction = new QAction(QStringLiteral("Show the memory hierarchy or the warps on the canvas"), this);
     memoryAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_M));
     memoryAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
     connect(memoryAction, &QAction::triggered, this, [this] { showMemoryView(!memoryViewShown()); });
@@ -302,12 +302,12 @@ void ExecutionPanel::buildControls()
         m_runButton->setEnabled(true);
         m_progress->hide();
     });
-    auto* runAction = new QAction(this);
+    auto* runAction = new QAction(QStringLiteral("Run: record the chosen block"), this);
     runAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
     runAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
     connect(runAction, &QAction::triggered, this, &ExecutionPanel::run);
     addAction(runAction);
-    auto* cancelAction = new QAction(this);
+    auto* cancelAction = new QAction(QStringLiteral("Cancel the run, or pause"), this);
     cancelAction->setShortcut(QKeySequence(Qt::Key_Escape));
     cancelAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
     connect(cancelAction, &QAction::triggered, this, [this] {
