@@ -2,13 +2,15 @@
 
 #include "cli/cli_session.h"
 #include "cli/exit_codes.h"
+#include "cli/probe_process.h"
 #include "session/metric_catalog.h"
+#include "session/probe_exit.h"
 #include "session/session_io.h"
 #include "util/atomic_file.h"
 #include "util/input_error.h"
 #include "util/parse.h"
+#include "util/remote_command.h"
 
-#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -23,9 +25,13 @@
 #include <string_view>
 #include <vector>
 
-extern char** environ;
-
 namespace warpscope::cli {
+
+namespace {
+
+constexpr int kTerminateGraceMs = 3000; // after SIGTERM, before SIGKILL (as the Profile dock)
+
+} // namespace
 
 CLI::App* addProfileCommand(CLI::App& app, ProfileOptions& options)
 {
@@ -55,6 +61,14 @@ CLI::App* addProfileCommand(CLI::App& app, ProfileOptions& options)
         ->capture_default_str();
     command->add_option("--sample-blocks", options.sampleBlocks,
                         "blocks the prediction simulates, counts scaled to the grid; 0: every block up to 256, else 256")
+        ->capture_default_str();
+    command->add_option("--remote", options.remote,
+                        "[USER@]HOST: run the probe on that machine through ssh (keys or an agent; no password prompt)");
+    command->add_option("--probe", options.probe,
+                        "the warpscope-probe to run (with --remote: its path on that machine; default: warpscope-probe "
+                        "on its PATH)");
+    command->add_option("--hang-timeout", options.hangTimeout,
+                        "seconds without any output from the probe before it is stopped (1..86400)")
         ->capture_default_str();
     return command;
 }
@@ -91,11 +105,17 @@ int runProfile(const ProfileOptions& options, std::ostream& out, std::ostream& e
         if (!saved->open())
             throw InputError("--out: cannot write '" + options.out + "': " + saved->error());
     }
-    const std::string probe = probePath();
-    if (access(probe.c_str(), X_OK) != 0) {
+    const int hangTimeoutSeconds = static_cast<int>(parseInteger(options.hangTimeout, "--hang-timeout", 1, 86400));
+    const bool remote = options.remote.has_value();
+    const std::string host = options.remote.value_or("");
+    if (remote)
+        checkRemoteHost(host, "--remote");
+    const std::string probe = !options.probe.empty() ? options.probe : remote ? std::string("warpscope-probe") : probePath();
+    if (!remote && access(probe.c_str(), X_OK) != 0) {
         err << "warpscope profile: " << probe
-            << " is missing: warpscope-probe is built only when the CUDA toolkit with CUPTI was found "
-               "(set WARPSCOPE_PROBE to use another)\n";
+            << (options.probe.empty() ? " is missing: warpscope-probe is built only when the CUDA toolkit with CUPTI was "
+                                        "found (set WARPSCOPE_PROBE or --probe to use another)\n"
+                                      : " is not an executable file (--probe)\n");
         return toInt(ExitCode::Failure);
     }
 
@@ -110,44 +130,20 @@ int runProfile(const ProfileOptions& options, std::ostream& out, std::ostream& e
     if (!options.smem.empty()) arguments.insert(arguments.end(), {"--smem", options.smem});
     for (const std::string& arg : options.args) arguments.insert(arguments.end(), {"--arg", arg});
     for (const std::string& target : options.targets) arguments.push_back(target);
-    std::vector<char*> argv;
-    for (std::string& argument : arguments) argv.push_back(argument.data());
-    argv.push_back(nullptr);
+    if (remote)
+        arguments = sshCommand(host, arguments);
 
-    int pipeFds[2];
-    if (pipe(pipeFds) != 0)
-        throw std::runtime_error("cannot create a pipe for warpscope-probe");
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_adddup2(&actions, pipeFds[1], STDOUT_FILENO);
-    posix_spawn_file_actions_addclose(&actions, pipeFds[0]);
-    posix_spawn_file_actions_addclose(&actions, pipeFds[1]);
-    pid_t child = 0;
-    const int spawned = posix_spawn(&child, probe.c_str(), &actions, nullptr, argv.data(), environ);
-    posix_spawn_file_actions_destroy(&actions);
-    close(pipeFds[1]);
-    if (spawned != 0) {
-        close(pipeFds[0]);
-        throw std::runtime_error("cannot start " + probe);
-    }
-
-    // The probe's stderr (its log lines) goes straight to ours; its stdout is the session.
+    // The probe's stderr (its log lines; ssh's messages) goes straight to ours; its stdout is the session.
     session::SessionStreamReader reader;
-    FILE* stream = fdopen(pipeFds[0], "r");
-    char* line = nullptr;
-    std::size_t capacity = 0;
-    ssize_t length = 0;
-    while ((length = getline(&line, &capacity, stream)) > 0) {
-        std::string_view text(line, static_cast<std::size_t>(length));
-        if (saved) saved->stream() << text;
-        if (options.json) out << text << std::flush;
-        if (!text.empty() && text.back() == '\n') text.remove_suffix(1);
+    const ProbeProcessResult run = runProbeProcess(arguments, hangTimeoutSeconds * 1000, kTerminateGraceMs, [&](std::string_view text) {
+        if (saved) saved->stream() << text << '\n';
+        if (options.json) out << text << '\n' << std::flush;
         reader.feedLine(text);
+    });
+    if (!run.started) {
+        err << "warpscope profile: cannot start " << arguments.front() << ": " << run.startError << "\n";
+        return toInt(ExitCode::Failure);
     }
-    std::free(line);
-    std::fclose(stream);
-    int status = 0;
-    waitpid(child, &status, 0);
     reader.finish();
     bool savedOk = true;
     if (saved && !reader.headerSeen()) {
@@ -163,11 +159,34 @@ int runProfile(const ProfileOptions& options, std::ostream& out, std::ostream& e
     if (reader.headerSeen())
         for (const std::string& problem : reader.problems())
             err << "warpscope profile: session stream: " << problem << "\n";
-    if (WIFSIGNALED(status)) {
-        err << "warpscope profile: warpscope-probe was killed by signal " << WTERMSIG(status) << "\n";
+    const std::string kept = !reader.headerSeen() ? std::string("it had written no session yet")
+                             : saved && savedOk   ? "what it wrote before is kept in " + options.out
+                                                  : std::string("what it wrote before is shown above");
+    const std::string who = remote ? "warpscope-probe on " + host : std::string("warpscope-probe");
+    if (run.hung) {
+        err << "warpscope profile: " << who << " wrote nothing for " << hangTimeoutSeconds
+            << " s and was stopped (--hang-timeout " << hangTimeoutSeconds << "); " << kept << "\n";
         return toInt(ExitCode::Failure);
     }
-    const int probeExit = WIFEXITED(status) ? WEXITSTATUS(status) : toInt(ExitCode::Failure);
+    if (run.passedOnSignal != 0 && (WIFSIGNALED(run.waitStatus) || remote)) {
+        err << "warpscope profile: cancelled; " << kept << "\n";
+        return static_cast<int>(session::ProbeExit::Cancelled);
+    }
+    if (WIFSIGNALED(run.waitStatus)) {
+        err << "warpscope profile: " << who << " was killed by signal " << WTERMSIG(run.waitStatus) << "; " << kept << "\n";
+        return toInt(ExitCode::Failure);
+    }
+    const int probeExit = WIFEXITED(run.waitStatus) ? WEXITSTATUS(run.waitStatus) : toInt(ExitCode::Failure);
+    if (remote && probeExit == kSshConnectionFailed) {
+        err << "warpscope profile: ssh to " << host
+            << " failed or the connection was lost (ssh exit 255; its message is above); " << kept << "\n";
+        return toInt(ExitCode::Failure);
+    }
+    if (remote && probeExit == 127 && !reader.headerSeen()) {
+        err << "warpscope profile: " << probe << " was not found on " << host
+            << " (exit 127 from its shell): build it there (CMake preset headless) and give its path with --probe\n";
+        return toInt(ExitCode::Failure);
+    }
     return probeExit == toInt(ExitCode::Ok) && !savedOk ? toInt(ExitCode::Failure) : probeExit;
 }
 

@@ -1,11 +1,14 @@
-// `warpscope profile`: runs warpscope-probe (found next to this program, or at $WARPSCOPE_PROBE)
-// and prints its session as a summary, or as JSON Lines with --json; --out saves the stream.
+// `warpscope profile`: runs warpscope-probe (found next to this program, or at $WARPSCOPE_PROBE;
+// with --remote HOST, `ssh HOST warpscope-probe ...`, whose stream is the session) and prints its
+// session as a summary, or as JSON Lines with --json; --out saves the stream. A probe that writes
+// nothing for --hang-timeout seconds is stopped; Ctrl+C cancels it. What was read is always kept.
 // Exit codes are the probe's: 0 ok, 1 failure or mismatch, 2 bad input, 3 no usable GPU, 4 cancelled.
 #pragma once
 
 #include <CLI/CLI.hpp>
 
 #include <iosfwd>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,6 +28,9 @@ struct ProfileOptions {
     std::string size = "gpu";          // gpu | sim
     std::string cacheControl = "all";  // all | none
     std::string sampleBlocks = "0";    // 0 = the probe's automatic choice
+    std::optional<std::string> remote; // [USER@]HOST: run the probe there through ssh
+    std::string probe;                 // the probe to run (here, or on the remote host)
+    std::string hangTimeout = "180";   // seconds without a line from the probe before it is stopped
 };
 
 CLI::App* addProfileCommand(CLI::App& app, ProfileOptions& options);
