@@ -44,7 +44,7 @@ int runCommandLine(int argc, char** argv)
     cli::ScreenshotOptions screenshot;
     cli::ProfileOptions profile;
     cli::NumericsOptions numerics;
-    cli::SessionShowOptions sessionShow;
+    cli::SessionOptions session;
     cli::StudyOptions study;
     CLI::App* occupancyCommand = cli::addOccupancyCommand(app, occupancy);
     CLI::App* compileCommand = cli::addCompileCommand(app, compile);
@@ -52,7 +52,7 @@ int runCommandLine(int argc, char** argv)
     CLI::App* stepCommand = cli::addStepCommand(app, step);
     CLI::App* screenshotCommand = cli::addScreenshotCommand(app, screenshot);
     CLI::App* profileCommand = cli::addProfileCommand(app, profile);
-    CLI::App* sessionCommand = cli::addSessionCommand(app, sessionShow);
+    CLI::App* sessionCommand = cli::addSessionCommand(app, session);
     const cli::NumericsCommands numericsCommands = cli::addNumericsCommand(app, numerics);
     const cli::StudyCommands studyCommands = cli::addStudyCommand(app, study);
     app.footer("Exit codes: 0 success, 1 failure, 2 bad input (one line on stderr says what and what is allowed); "
@@ -110,8 +110,8 @@ int runCommandLine(int argc, char** argv)
             return cli::runProfile(profile, std::cout, std::cerr);
         }
         if (sessionCommand->parsed()) {
-            commandName = "warpscope session show";
-            return cli::runSessionShow(sessionShow, std::cout, std::cerr);
+            commandName = "warpscope session " + sessionCommand->get_subcommands().front()->get_name();
+            return cli::runSession(session, std::cout, std::cerr);
         }
         if (numericsCommands.numerics->parsed()) {
             commandName = "warpscope numerics " + numericsCommands.numerics->get_subcommands().front()->get_name();

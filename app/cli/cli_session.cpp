@@ -2,27 +2,40 @@
 
 #include "cli/exit_codes.h"
 #include "session/metric_catalog.h"
+#include "session/ncu_import.h"
 #include "session/roofline.h"
+#include "util/atomic_file.h"
+#include "util/input_error.h"
 
 #include <nlohmann/json.hpp>
 
 #include <cmath>
 #include <cstddef>
+#include <filesystem>
 #include <iomanip>
 #include <ostream>
 #include <sstream>
+#include <stdexcept>
 #include <string>
+#include <system_error>
 #include <vector>
 
 namespace warpscope::cli {
 
-CLI::App* addSessionCommand(CLI::App& app, SessionShowOptions& options)
+CLI::App* addSessionCommand(CLI::App& app, SessionOptions& options)
 {
     CLI::App* command = app.add_subcommand("session", "Work with saved profiling sessions (.wsprof)");
     CLI::App* show = command->add_subcommand("show", "Print a saved session: device, ceilings, and per kernel the "
                                                      "check, timing, occupancy, predicted vs measured and metrics");
-    show->add_option("file", options.file, "the .wsprof file")->required();
-    show->add_flag("--json", options.json, "print the session as one JSON document");
+    show->add_option("file", options.show.file, "the .wsprof file")->required();
+    show->add_flag("--json", options.show.json, "print the session as one JSON document");
+    CLI::App* importNcu = command->add_subcommand(
+        "import-ncu", "Read Nsight Compute's CSV (ncu --csv --metrics ..., or ncu --import X.ncu-rep --csv --page raw) "
+                      "as a session: one kernel and one metrics record per profiled launch");
+    importNcu->add_option("file", options.importNcu.file, "the CSV ncu printed")->required();
+    importNcu->add_option("--out", options.importNcu.out, "write the session to this .wsprof file (without it, print a summary)");
+    options.showCommand = show;
+    options.importNcuCommand = importNcu;
     command->require_subcommand(1);
     return command;
 }
@@ -174,12 +187,19 @@ void printSessionSummary(const session::Session& s, std::ostream& out)
     out << "warpscope session (format version " << s.header.version << "), " << s.header.producer << ", "
         << s.header.createdUtc << (s.header.host.empty() ? "" : " on " + s.header.host) << "\n";
     for (const session::DeviceRecord& d : s.devices) {
+        // A session imported from ncu knows the name and compute capability at most: what is unknown (0) is left out.
         out << "device " << d.ordinal << ": " << d.name << (d.chip.empty() ? "" : " (" + d.chip + ")")
-            << ", compute capability " << d.computeMajor << "." << d.computeMinor << ", " << d.smCount << " SMs, "
-            << d.coreClockKHz / 1000 << " MHz; driver " << d.driverVersion / 1000 << "." << d.driverVersion % 1000 / 10
-            << (d.driverRelease.empty() ? "" : " (" + d.driverRelease + ")") << ", built with CUDA "
-            << d.toolkitVersion / 1000 << "." << d.toolkitVersion % 1000 / 10
-            << (d.cuptiVersion.empty() ? "" : ", CUPTI " + d.cuptiVersion) << "\n";
+            << ", compute capability " << d.computeMajor << "." << d.computeMinor;
+        if (d.smCount > 0)
+            out << ", " << d.smCount << " SMs";
+        if (d.coreClockKHz > 0)
+            out << ", " << d.coreClockKHz / 1000 << " MHz";
+        if (d.driverVersion > 0)
+            out << "; driver " << d.driverVersion / 1000 << "." << d.driverVersion % 1000 / 10
+                << (d.driverRelease.empty() ? "" : " (" + d.driverRelease + ")");
+        if (d.toolkitVersion > 0)
+            out << ", built with CUDA " << d.toolkitVersion / 1000 << "." << d.toolkitVersion % 1000 / 10;
+        out << (d.cuptiVersion.empty() ? "" : ", CUPTI " + d.cuptiVersion) << "\n";
         if (!d.countersAllowed)
             out << "  counters: not measured: " << d.countersMessage << "\n";
     }
@@ -197,8 +217,8 @@ void printSessionSummary(const session::Session& s, std::ostream& out)
         printRoofs(roofs, out);
     for (const session::KernelRecord& k : s.kernels) {
         out << "\nkernel " << k.id << (k.title.empty() ? "" : " - " + k.title) << "  grid " << k.grid[0] << "," << k.grid[1]
-            << "," << k.grid[2] << "  block " << k.block[0] << "," << k.block[1] << "," << k.block[2] << "  ptx "
-            << k.ptxHash << "\n";
+            << "," << k.grid[2] << "  block " << k.block[0] << "," << k.block[1] << "," << k.block[2]
+            << (k.ptxHash.empty() ? "" : "  ptx " + k.ptxHash) << "\n";
         if (const session::CheckRecord* c = s.checkFor(k.id))
             row(out, "check against " + c->reference, (c->matches ? "matches: " : "DIFFERS: ") + c->detail);
         if (const session::ActivityRecord* a = s.activityFor(k.id))
@@ -234,16 +254,20 @@ void printSessionSummary(const session::Session& s, std::ostream& out)
             if (m && r.kernel == k.id)
                 printKernelRoofline(r, roofs, out);
         if (m) {
-            out << "  metrics (" << m->passes << " replay pass" << (m->passes == 1 ? "" : "es") << "):\n";
+            if (m->passes > 0)
+                out << "  metrics (" << m->passes << " replay pass" << (m->passes == 1 ? "" : "es") << "):\n";
+            else
+                out << "  metrics (replay passes not recorded):\n";
             for (const auto& [name, value] : m->values) {
                 const session::MetricInfo* info = session::findMetric(name);
                 const std::string unit = info ? std::string(info->unit) : (m->units.count(name) ? m->units.at(name) : "");
                 const std::string text = session::formatMetricValue(value, unit);
-                out << "    " << std::left << std::setw(30) << (info ? std::string(info->title) : name) << std::setw(16)
-                    << (text.size() < 16 ? text : text + " ") << name << "\n";
+                // A metric outside the catalog is shown by its ncu name alone, as the window's table shows it.
+                out << "    " << std::left << std::setw(30) << (info ? std::string(info->title) : "(not in the catalog)")
+                    << std::setw(16) << (text.size() < 16 ? text : text + " ") << name << "\n";
             }
             for (const std::string& name : m->unavailable)
-                out << "    " << std::left << std::setw(30) << name << "not available on this GPU\n";
+                out << "    " << std::left << std::setw(30) << (name.size() < 30 ? name : name + "  ") << "not available on this GPU\n";
         }
     }
     for (const session::ErrorRecord& e : s.errors)
@@ -295,6 +319,60 @@ int runSessionShow(const SessionShowOptions& options, std::ostream& out, std::os
     for (const std::string& problem : read.problems)
         err << "warpscope session show: " << terminalSafe(problem) << "\n";
     return read.problems.empty() ? toInt(ExitCode::Ok) : toInt(ExitCode::Failure);
+}
+
+int runSessionImportNcu(const SessionImportNcuOptions& options, std::ostream& out, std::ostream& err)
+{
+    const char* const where = "warpscope session import-ncu: ";
+    if (!options.out.empty()) {
+        // The session must never replace the CSV it comes from.
+        std::error_code error;
+        if (std::filesystem::equivalent(options.out, options.file, error))
+            throw InputError("--out: '" + options.out + "' is the CSV being imported (name another file for the session)");
+    }
+    session::NcuImport imported;
+    try {
+        imported = session::importNcuCsvFile(options.file);
+    } catch (const InputError& error) {
+        err << where << terminalSafe(error.what()) << "\n"; // the message quotes the file's own text
+        return toInt(ExitCode::BadInput);
+    }
+    const session::Session& s = imported.session;
+    std::ostringstream summary;
+    summary << "imported " << s.kernels.size() << " launch" << (s.kernels.size() == 1 ? "" : "es") << " from "
+            << options.file << " (Nsight Compute CSV, " << session::ncuLayoutName(imported.layout) << "): "
+            << imported.knownMetrics.size() + imported.unknownMetrics.size() << " metrics, "
+            << imported.knownMetrics.size() << " in Warpscope's catalog, " << imported.unknownMetrics.size()
+            << " kept by their ncu name\n";
+    if (!options.out.empty()) {
+        AtomicFileWriter file(options.out);
+        if (!file.open())
+            throw InputError("--out: cannot write '" + options.out + "': " + file.error());
+        session::SessionWriter(file.stream()).writeAll(s);
+        if (!file.commit())
+            throw std::runtime_error("writing '" + options.out + "' failed: " + file.error() +
+                                     " (the earlier file, if any, is unchanged)");
+        out << terminalSafe(summary.str()) << "wrote " << terminalSafe(options.out) << "\n";
+        return toInt(ExitCode::Ok);
+    }
+    for (const std::string& note : imported.notes)
+        summary << "  " << note << "\n";
+    if (!imported.unknownMetrics.empty()) {
+        summary << "kept by their ncu name (not in Warpscope's catalog):\n";
+        for (const std::string& name : imported.unknownMetrics)
+            summary << "  " << name << "\n";
+    }
+    summary << "\n";
+    printSessionSummary(s, summary);
+    out << terminalSafe(summary.str());
+    return toInt(ExitCode::Ok);
+}
+
+int runSession(const SessionOptions& options, std::ostream& out, std::ostream& err)
+{
+    if (options.importNcuCommand != nullptr && options.importNcuCommand->parsed())
+        return runSessionImportNcu(options.importNcu, out, err);
+    return runSessionShow(options.show, out, err);
 }
 
 } // namespace warpscope::cli

@@ -1,5 +1,6 @@
 // `warpscope session show FILE.wsprof [--json]`: prints a saved profiling session (no GPU needed).
-// Also the text summary `warpscope profile` prints. Qt-free.
+// Also the text summary `warpscope profile` prints. `warpscope session import-ncu FILE.csv [--out
+// FILE.wsprof]`: reads Nsight Compute's CSV (core/session/ncu_import.h) as a session. Qt-free.
 #pragma once
 
 #include "session/session_io.h"
@@ -16,11 +17,29 @@ struct SessionShowOptions {
     bool json = false;
 };
 
-CLI::App* addSessionCommand(CLI::App& app, SessionShowOptions& options);
+struct SessionImportNcuOptions {
+    std::string file;
+    std::string out; // empty: print a summary instead of writing the session
+};
+
+struct SessionOptions {
+    SessionShowOptions show;
+    SessionImportNcuOptions importNcu;
+    CLI::App* showCommand = nullptr;
+    CLI::App* importNcuCommand = nullptr;
+};
+
+CLI::App* addSessionCommand(CLI::App& app, SessionOptions& options);
+// Runs the subcommand that was parsed.
+int runSession(const SessionOptions& options, std::ostream& out, std::ostream& err);
 
 // Exit 0 when the file read cleanly, 1 when it was damaged or truncated (what could be read is
 // printed, the problems go to err), 2 when it is not a session or has an unknown version.
 int runSessionShow(const SessionShowOptions& options, std::ostream& out, std::ostream& err);
+// Exit 0 with a summary (kernels, metrics known to Warpscope and kept by their ncu name) or the
+// session written atomically to --out; 2 for a malformed CSV (one line naming the file and line) or
+// an --out that cannot be created; 1 when writing --out fails midway (the earlier file is kept).
+int runSessionImportNcu(const SessionImportNcuOptions& options, std::ostream& out, std::ostream& err);
 
 // The human summary of a session: device, ceilings, roofline roofs, and per kernel the check, timing,
 // occupancy, predicted vs measured, its roofline points per level, and the metrics with plain names.

@@ -4,8 +4,12 @@
 #include "profile/profile_views.h"
 #include "profile/profile_form.h"
 #include "profile/session_file.h"
+#include "session/ncu_import.h"
+#include "session/session_io.h"
+#include "util/input_error.h"
 
 #include <QDateTime>
+#include <QFile>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -15,6 +19,9 @@
 #include <QTextDocument>
 #include <QTimer>
 #include <QVBoxLayout>
+
+#include <cstddef>
+#include <string_view>
 
 namespace warpscope::app {
 namespace {
@@ -302,6 +309,48 @@ bool ProfilePanel::openRecordedSession(int index)
     m_shown->source = tr("recorded session: %1").arg(recorded.label);
     m_views->setSession(m_shown->session, m_shown->problems, m_shown->source);
     updateTitle();
+    return true;
+}
+
+bool ProfilePanel::importNcuCsv(const QString& path)
+{
+    if (m_runner->isRunning()) {
+        emit statusMessage(tr("A profile is running: cancel it (Ctrl+.) or wait for it before importing %1").arg(path));
+        return false;
+    }
+    m_errorInBanner.clear();
+    const QString name = QFileInfo(path).fileName();
+    auto refuse = [&](const QString& reason) {
+        showBanner(QStringLiteral("<b>%1</b><br>%2")
+                       .arg(tr("%1 could not be imported as Nsight Compute CSV").arg(name.toHtmlEscaped()), reason.toHtmlEscaped()),
+                   QStringLiteral("error"));
+        emit statusMessage(tr("Could not import %1").arg(path));
+        return false;
+    };
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return refuse(QStringLiteral("%1: cannot open (%2)").arg(path, file.errorString()));
+    const QByteArray bytes = file.readAll();
+    session::NcuImport imported;
+    try {
+        imported = session::importNcuCsv(std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())),
+                                         path.toStdString());
+    } catch (const InputError& error) {
+        return refuse(QString::fromStdString(error.what()));
+    }
+    const std::size_t launches = imported.session.kernels.size();
+    QByteArray raw = QByteArray::fromStdString(session::formatSession(imported.session));
+    show({std::move(imported.session), {}, std::move(raw),
+          tr("imported from Nsight Compute (ncu): %1").arg(QFileInfo(path).absoluteFilePath())});
+    showBanner(tr("Imported %n launch(es) from %1 (ncu's %2 layout): %3 metric(s) in Warpscope's catalog, with their "
+                  "explanations; %4 shown by their ncu name. Save it as a session with File > Save Session As.",
+                  nullptr, static_cast<int>(launches))
+                   .arg(name.toHtmlEscaped(), // one arg() call: a file name holding "%3" is not filled in
+                        QString::fromUtf8(imported.layout == session::NcuCsvLayout::Details ? "details" : "raw page"),
+                        QString::number(imported.knownMetrics.size()), QString::number(imported.unknownMetrics.size())),
+               QStringLiteral("info"));
+    emit statusMessage(tr("Imported %1").arg(path));
+    emit stateChanged();
     return true;
 }
 

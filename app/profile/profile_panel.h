@@ -53,6 +53,10 @@ public:
     // false when nothing could be read (the previous session stays).
     bool openSessionFile(const QString& path);
     bool openRecordedSession(int index);
+    // Reads Nsight Compute's CSV (ncu --csv --metrics ..., or ncu --import X.ncu-rep --csv --page raw)
+    // and shows it like an opened session, titled as imported from ncu; saving writes the session.
+    // False, with the file and line in the banner, for a malformed file (the previous session stays).
+    bool importNcuCsv(const QString& path);
     // Writes the shown session's stream, byte for byte. The error, or nullopt.
     std::optional<QString> saveSessionAs(const QString& path);
     bool hasSession() const { return m_shown.has_value(); }

@@ -12,6 +12,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QDockWidget>
+#include <QFileDialog>
 #include <QKeySequence>
 #include <QLineEdit>
 #include <QListWidget>
@@ -47,6 +48,16 @@ void MainWindow::buildMenus()
         open->setToolTip(viz::profile::plainToolTip(recorded.at(i).label)); // session text is never rich text
     }
     m_recordedMenu->setToolTipsVisible(true);
+    QAction* importNcu = file->addAction(QStringLiteral("&Import Nsight Compute CSV..."), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, QStringLiteral("Import Nsight Compute CSV"), QString(),
+                                                          QStringLiteral("Nsight Compute CSV (*.csv);;All files (*)"));
+        if (path.isEmpty())
+            return;
+        focusProfiler();
+        m_profile->importNcuCsv(path); // a malformed file is named, with its line, in the Profile panel
+    });
+    importNcu->setStatusTip(QStringLiteral("Open what ncu --csv --metrics ... (or ncu --import X.ncu-rep --csv --page raw) "
+                                           "printed as a session: metrics table, bandwidth and roofline"));
     m_saveSessionAction = file->addAction(QStringLiteral("Save Session &As..."), this, &MainWindow::saveSessionInteractive);
     m_saveSessionAction->setShortcut(QKeySequence::Save);
     file->addSeparator();

@@ -243,6 +243,7 @@ private:
     Launch& launchFor(const std::vector<std::string>& fields, int line);
     void addValue(Launch& launch, const std::string& metric, const std::string& unit, const std::string& text, int line,
                   const std::string& where);
+    void readProgressLine(std::string_view line);
     Session buildSession() const;
 
     std::string m_name;
@@ -256,6 +257,7 @@ private:
     std::map<std::string, std::size_t> m_launchById;
     std::vector<std::string> m_notes;
     std::vector<std::string> m_warnings;        // ncu's own ==WARNING== and ==ERROR== lines
+    std::map<std::string, int> m_passes;        // by ID, from ncu's progress lines
 };
 
 std::string field(const std::vector<std::string>& fields, int column)
@@ -449,6 +451,33 @@ void NcuCsvReader::readRow(const std::vector<std::string>& fields, int line)
                  "column " + metric + ":");
 }
 
+// ncu's progress line for a launch, `==PROF== Profiling "vectorAdd" - 0: 0%....50%....100% - 9 passes`,
+// holds the one thing the CSV does not: how many replay passes the launch took. Other lines, and
+// progress lines in another shape, are left alone.
+void NcuCsvReader::readProgressLine(std::string_view line)
+{
+    constexpr std::string_view prefix = "==PROF== Profiling \"";
+    if (!line.starts_with(prefix))
+        return;
+    const std::size_t nameEnd = line.find("\" - ", prefix.size());
+    if (nameEnd == std::string_view::npos)
+        return;
+    const std::size_t idStart = nameEnd + 4;
+    const std::size_t colon = line.find(':', idStart);
+    const std::size_t last = line.rfind(" - ");
+    if (colon == std::string_view::npos || last == std::string_view::npos || last < colon)
+        return;
+    const std::optional<double> id = parseNcuNumber(line.substr(idStart, colon - idStart));
+    std::string_view count = line.substr(last + 3);
+    const std::size_t space = count.find(' ');
+    if (!id || space == std::string_view::npos || !count.substr(space + 1).starts_with("pass"))
+        return;
+    const std::optional<double> passes = parseNcuNumber(count.substr(0, space));
+    if (!passes || *passes < 1 || *passes > 1e6 || *passes != std::floor(*passes) || *id < 0 || *id != std::floor(*id))
+        return;
+    m_passes[std::to_string(static_cast<std::uint64_t>(*id))] = static_cast<int>(*passes);
+}
+
 // The function's name from ncu's Kernel Name: "void scale<float>(float *, int)" -> "scale<float>".
 std::string shortKernelName(const std::string& name)
 {
@@ -537,9 +566,7 @@ DeviceRecord deviceFor(const Launch& launch)
         *out = static_cast<int>(std::llround(hertz ? it->second / 1e3 : it->second));
     }
     if (d.name.empty())
-        d.name = "GPU " + std::to_string(d.ordinal) +
-                 (d.computeMajor > 0 ? ", compute capability " + std::to_string(d.computeMajor) + "." + std::to_string(d.computeMinor) : "") +
-                 " (the CSV does not name it)";
+        d.name = "GPU " + std::to_string(d.ordinal) + " (the CSV does not name it)";
     return d;
 }
 
@@ -583,7 +610,8 @@ Session NcuCsvReader::buildSession() const
 
         MetricsRecord m;
         m.kernel = s.kernels.back().id;
-        m.passes = 0; // not in the CSV
+        auto passes = m_passes.find(launch.id);
+        m.passes = passes == m_passes.end() ? 0 : passes->second; // 0: not recorded (the raw page has no progress lines)
         m.replay = "ncu";
         m.values = launch.values;
         m.units = launch.units;
@@ -614,6 +642,7 @@ NcuImport NcuCsvReader::read(std::string_view text)
         if (trimmed.empty())
             continue;
         if (trimmed.starts_with("==")) {
+            readProgressLine(trimmed);
             if (trimmed.starts_with("==WARNING==") || trimmed.starts_with("==ERROR=="))
                 m_warnings.push_back("ncu, line " + std::to_string(line) + ": " + shown(trimmed, 300));
             continue;
@@ -674,7 +703,8 @@ NcuImport NcuCsvReader::read(std::string_view text)
                     std::to_string(m_launches.size()) + " launch" + (m_launches.size() == 1 ? "" : "es") + ", " +
                     std::to_string(known.size() + unknown.size()) + " metrics: " + std::to_string(known.size()) +
                     " in Warpscope's catalog, " + std::to_string(unknown.size()) +
-                    " kept by their ncu name. Replay passes are not in the CSV.");
+                    " kept by their ncu name." +
+                    (m_passes.empty() ? " Replay passes are not recorded (ncu prints them only in its progress lines)." : ""));
     if (preamble > 0)
         notes.push_back("Skipped " + std::to_string(preamble) + " line(s) before the header (the application's own output).");
     notes.insert(notes.end(), m_notes.begin(), m_notes.end());

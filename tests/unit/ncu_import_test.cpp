@@ -150,6 +150,10 @@ TEST(NcuImport, DetailsLayoutGivesOneKernelAndMetricsRecordPerLaunch)
               std::string::npos) << s.kernels[0].sourceName;
     for (std::size_t i = 0; i < 3; ++i)
         EXPECT_EQ(s.metrics[i].kernel, s.kernels[i].id);
+    // Replay passes come from ncu's progress lines ("==PROF== Profiling "scale" - 1: ... - 12 passes").
+    EXPECT_EQ(s.metrics[0].passes, 9);
+    EXPECT_EQ(s.metrics[1].passes, 12);
+    EXPECT_EQ(s.metrics[2].passes, 9);
 
     // Launch 0, each value converted by hand from the fixture's unit.
     const std::string k0 = "#0 vectorAdd";
@@ -217,7 +221,7 @@ TEST(NcuImport, DetailsLayoutGivesOneKernelAndMetricsRecordPerLaunch)
     ASSERT_EQ(s.devices.size(), 1u);
     EXPECT_EQ(s.devices[0].computeMajor, 9);
     EXPECT_EQ(s.devices[0].computeMinor, 0);
-    EXPECT_EQ(s.devices[0].name, "GPU 0, compute capability 9.0 (the CSV does not name it)");
+    EXPECT_EQ(s.devices[0].name, "GPU 0 (the CSV does not name it)");
     ASSERT_TRUE(s.end.has_value());
     EXPECT_EQ(s.end->status, "ok");
 }
@@ -267,6 +271,8 @@ TEST(NcuImport, RawPageGivesOneKernelPerRowWithTheUnitsRow)
     EXPECT_EQ(s.devices[0].l2Bytes, 62914560u);
     EXPECT_EQ(s.devices[0].computeMajor, 9);
     EXPECT_EQ(s.header.host, "gpu-box");
+    EXPECT_EQ(s.metrics[0].passes, 0); // an exported report has no progress lines: not recorded
+    EXPECT_NE(s.logs.front().message.find("Replay passes are not recorded"), std::string::npos) << s.logs.front().message;
 
     // The roofline works from the imported values. DRAM intensity of the naive launch:
     // 2 x 1,073,741,824 FLOP / (12,582,912 + 4,194,304) bytes = 128 FLOP/byte.
@@ -370,6 +376,19 @@ TEST(NcuImport, MoreDamageIsRefusedWithTheLine)
               std::string::npos);
 }
 
+TEST(NcuImport, ProgressLinesInOtherShapesAreIgnored)
+{
+    const std::string text = std::string("==PROF== Profiling \"k\": 0%....50%....100% - 10 passes\n"
+                                         "==PROF== Profiling \"k\" - x: 0%....100% - 3 passes\n"
+                                         "==PROF== Profiling \"k\" - 4: 0%....100% - many passes\n"
+                                         "==PROF== Profiling \"k\" - 5: 0%....50%....100% - 1 pass\n") +
+                             kHeader + row("4", "k", metric::kDuration, "nsecond", "1") + row("5", "k", metric::kDuration, "nsecond", "2");
+    const NcuImport imported = importNcuCsv(text, "progress.csv", "2026-11-24T00:00:00Z");
+    ASSERT_EQ(imported.session.metrics.size(), 2u);
+    EXPECT_EQ(imported.session.metrics[0].passes, 0);
+    EXPECT_EQ(imported.session.metrics[1].passes, 1);
+}
+
 TEST(NcuImport, QuotesCrLfAndSectionDuplicatesAreRead)
 {
     // A quote inside a kernel name is written "" ; Windows line ends; the same metric in two
@@ -384,6 +403,7 @@ TEST(NcuImport, QuotesCrLfAndSectionDuplicatesAreRead)
     EXPECT_EQ(imported.session.kernels[0].entry, "k<\"x\">");
     EXPECT_EQ(imported.session.header.createdUtc, "2026-11-24T00:00:00Z");
     EXPECT_DOUBLE_EQ(value(imported.session, imported.session.kernels[0].id, metric::kDuration), 1000.0);
+    EXPECT_EQ(imported.session.metrics[0].passes, 0);
     EXPECT_EQ(imported.session.devices.at(0).computeMajor, 8);
     EXPECT_EQ(imported.session.devices.at(0).computeMinor, 6);
 }
