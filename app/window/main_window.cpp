@@ -35,6 +35,7 @@
 #include <QListWidget>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QScopedValueRollback>
 #include <QScrollArea>
 #include <QSettings>
 #include <QSplitter>
@@ -112,6 +113,7 @@ MainWindow::MainWindow(Options options, QWidget* parent)
             });
 
     setLaunch(m_launch);
+    startInputHistory();
     resize(1600, 1000);
     if (m_options.restoreSettings)
         restoreLayout();
@@ -125,6 +127,9 @@ MainWindow::MainWindow(Options options, QWidget* parent)
 
 MainWindow::~MainWindow()
 {
+    // Its stack announces its clearing while the window's actions are still alive.
+    delete m_inputHistory;
+    m_inputHistory = nullptr;
     // The canvas widget renders through m_canvas: destroy it first.
     delete m_canvasWidget;
     m_canvasWidget = nullptr;
@@ -521,6 +526,9 @@ void MainWindow::focusOccupancy()
 
 void MainWindow::setLaunch(const launch::LaunchShape& shape)
 {
+    // Setting the fields' text may turn one valid again: applyLaunchFields must not apply the new grid
+    // with the old block meanwhile. The caller records the step, once (recordInputs).
+    const QScopedValueRollback setting(m_settingInputs, true);
     m_launch = shape;
     m_gridField->setText(QString::fromStdString(launch::formatDim3(shape.grid)));
     m_blockField->setText(QString::fromStdString(launch::formatDim3(shape.block)));
@@ -552,14 +560,19 @@ void MainWindow::applyLaunchFields()
         const bool dark = palette().color(QPalette::Window).lightness() < 128;
         m_launchStale->setStyleSheet(QStringLiteral("color: %1;").arg(dark ? QStringLiteral("#ff6b6b") : QStringLiteral("#c62828")));
         m_launchStale->show();
+        updateUndoActions(); // Undo now puts the last valid launch back
         return;
     }
     m_launchStale->hide();
     launch::LaunchShape shape;
     shape.grid = launch::parseGridDim(m_gridField->text().toStdString(), "grid");
     shape.block = launch::parseBlockDim(m_blockField->text().toStdString(), "block");
-    if (shape != m_launch)
-        setLaunch(shape);
+    if (shape == m_launch || m_settingInputs || m_applyingLink) {
+        updateUndoActions(); // a field turned valid again: nothing left to undo but steps
+        return;
+    }
+    setLaunch(shape); // the explorer follows: one step for both
+    recordInputs();
 }
 
 void MainWindow::updatePlacement()

@@ -8,6 +8,7 @@
 
 #include "launch/launch_geometry.h"
 #include "lessons/lesson_library.h"
+#include "window/input_history.h"
 #include "window/shortcut_list.h"
 #include "window/view_help.h"
 
@@ -119,8 +120,17 @@ public:
     QDialog* viewHelpDialog() const { return m_viewHelpDialog; }
     ShortcutsDialog* shortcutsDialog() const { return m_shortcutsDialog; }
 
+    // Edit > Undo / Redo (Ctrl+Z, Ctrl+Shift+Z): the launch and the explorer's inputs, step by step.
+    InputSnapshot inputSnapshot() const;
+    InputHistory* inputHistory() const { return m_inputHistory; }
+    void undoInputs();
+    void redoInputs();
+    QAction* undoAction() const { return m_undoAction; }
+    QAction* redoAction() const { return m_redoAction; }
+
 protected:
     void closeEvent(QCloseEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override; // undo keys inside the input fields
 
 private:
     static constexpr int kLessonMinimumWidth = 260; // the least a dock beside may leave the lesson (the window fits 1100 px)
@@ -130,6 +140,12 @@ private:
     void buildCanvasArea();
     void buildDocks();
     void buildMenus();
+    void buildEditMenu();
+    void startInputHistory();                                // once the window's inputs are set
+    void recordInputs(const QString& text = {});             // the inputs changed: a step (unless undoing)
+    void applyInputSnapshot(const InputSnapshot& snapshot);  // an undo or redo
+    bool inputsHaveUnappliedEdits() const;                   // a launch or explorer field holds an invalid value
+    void updateUndoActions();
     void restoreLayout();
     void showMessage(const QString& message, bool error);
     void applyLaunchFields();
@@ -200,6 +216,10 @@ private:
     QAction* m_clearBaselineAction = nullptr;
     QString m_lastMessage;
     QPointer<QDialog> m_viewHelpDialog;
+    InputHistory* m_inputHistory = nullptr;
+    QAction* m_undoAction = nullptr;
+    QAction* m_redoAction = nullptr;
+    bool m_settingInputs = false;             // an undo or the launch bar is setting inputs: one step, recorded after
     QPointer<ShortcutsDialog> m_shortcutsDialog;
     struct PendingStep {
         int warp = 0;

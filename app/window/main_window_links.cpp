@@ -123,6 +123,7 @@ std::optional<QString> MainWindow::openLink(const QUrl& url)
         m_launch = shape;
         m_occupancy->setInputs(arch, input);
         setLaunch(shape);
+        recordInputs(QStringLiteral("Link")); // the whole link is one step to undo
         showMessage(QString(), false);
         switch (link.view) {
         case LinkView::Hierarchy: showCanvasView(CanvasView::Hierarchy); break;

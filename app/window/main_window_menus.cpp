@@ -67,6 +67,8 @@ void MainWindow::buildMenus()
     QAction* quit = file->addAction(QStringLiteral("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
 
+    buildEditMenu(); // undo and redo of the launch and explorer inputs (main_window_history.cpp)
+
     QMenu* view = menuBar()->addMenu(QStringLiteral("&View"));
     QAction* hierarchy = view->addAction(QStringLiteral("&Hierarchy"), this, [this] { showCanvasView(CanvasView::Hierarchy); });
     hierarchy->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_1));

@@ -20,7 +20,7 @@ ViewHelp viewHelp(HelpTopic topic)
                     "Each row inside a block is one warp; lanes alternate in shade with threadIdx.y + "
                     "threadIdx.z, so the rows of a 2-D block show where they fall in a warp. Crossed lanes are "
                     "idle: the block's last warp is partial, yet it still takes a whole warp slot. Set the grid "
-                    "and block in the bar above (Ctrl+L); hover a lane for its indices, click to select it.",
+                    "and block in the bar above (Ctrl+L, Ctrl+Z to undo); hover a lane for its indices, click to select it.",
                     "hierarchy");
     case HelpTopic::Placement:
         return help("Placement on SMs",
@@ -54,7 +54,7 @@ ViewHelp viewHelp(HelpTopic topic)
                     "and barriers, computed as the CUDA toolkit's occupancy calculator does, with every limiter "
                     "and what would raise it. The plots show how occupancy moves as one input varies. A field "
                     "with a bad value is marked with its allowed range and the figure keeps the last valid "
-                    "inputs.",
+                    "inputs. Edit > Undo (Ctrl+Z) and Redo (Ctrl+Shift+Z) step through the changes, with the launch.",
                     "occupancy");
     case HelpTopic::ProfileMetrics:
         return help("Profile: metrics",

@@ -537,7 +537,8 @@ void OccupancyPanel::fieldsEdited()
             return;
         }
     }
-    if (input == m_input && m_result && !m_stale)
+    // Unchanged inputs on the same GPU: nothing to do (another preset in the combo box recomputes).
+    if (input == m_input && m_result && !m_stale && m_result->arch == m_arch.toStdString())
         return;
     m_input = input;
     recompute();
