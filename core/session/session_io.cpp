@@ -16,6 +16,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace warpscope::session {
 
@@ -526,14 +527,16 @@ bool SessionStreamReader::feedLine(std::string_view line)
             m_stopped = true;
             return false;
         }
-        if (!header.is_object() || header.value("format", std::string()) != kFormatName) {
+        // Compared as JSON values: a "format" or "version" of another type (or a version past int) is
+        // not this format, never an exception or a wrapped number.
+        if (!header.is_object() || !header.contains("format") || header.at("format") != kFormatName) {
             m_problems.push_back("line " + std::to_string(m_lineNumber) +
                                  ": not a warpscope session (the first line must name the format \"" + kFormatName + "\")");
             m_stopped = true;
             return false;
         }
         const json version = header.value("version", json());
-        if (!version.is_number_integer() || version.get<int>() != kFormatVersion) {
+        if (!version.is_number_integer() || version != kFormatVersion) {
             m_problems.push_back("line " + std::to_string(m_lineNumber) + ": session format version " + version.dump() +
                                  " is not one this build reads (it reads version " + std::to_string(kFormatVersion) +
                                  "); open it with a newer Warpscope");
@@ -542,9 +545,15 @@ bool SessionStreamReader::feedLine(std::string_view line)
         }
         m_headerSeen = true;
         m_session.header.version = kFormatVersion;
-        m_session.header.producer = header.value("producer", std::string());
-        m_session.header.createdUtc = header.value("created", std::string());
-        m_session.header.host = header.value("host", std::string());
+        // A damaged description is named and left empty; the records after it are still read.
+        for (auto [key, value] : {std::pair{"producer", &m_session.header.producer},
+                                  std::pair{"created", &m_session.header.createdUtc}, std::pair{"host", &m_session.header.host}}) {
+            try {
+                *value = field<std::string>(header, key);
+            } catch (const std::exception& error) {
+                m_problems.push_back("line " + std::to_string(m_lineNumber) + ": session header: " + error.what() + ", ignored");
+            }
+        }
         return true;
     }
     readRecord(line);

@@ -209,6 +209,33 @@ TEST(SessionFormat, UnknownVersionIsRefusedAndSaysSo)
     EXPECT_FALSE(read.complete);
 }
 
+// Found by fuzz_session_read's target: a header whose fields had another type threw out of the reader
+// (nlohmann's type_error), and a version past int was wrapped (4294967297 read as version 1).
+TEST(SessionFormat, HeaderFieldsOfAnotherTypeAreProblemsNotExceptions)
+{
+    SessionReadResult read;
+    ASSERT_NO_THROW(read = readText("{\"format\":1,\"version\":1}\n"));
+    ASSERT_EQ(read.problems.size(), 1u);
+    EXPECT_NE(read.problems[0].find("not a warpscope session"), std::string::npos) << read.problems[0];
+    EXPECT_FALSE(read.headerSeen);
+
+    read = readText("{\"format\":\"warpscope-session\",\"version\":4294967297}\n{\"type\":\"end\",\"status\":\"ok\"}\n");
+    ASSERT_EQ(read.problems.size(), 1u);
+    EXPECT_NE(read.problems[0].find("version 4294967297 is not one this build reads"), std::string::npos) << read.problems[0];
+    EXPECT_FALSE(read.headerSeen);
+
+    ASSERT_NO_THROW(read = readText("{\"format\":\"warpscope-session\",\"version\":1,\"producer\":5,\"created\":\"2026-11-24\","
+                                    "\"host\":[\"x\"]}\n{\"type\":\"end\",\"status\":\"ok\"}\n"));
+    EXPECT_TRUE(read.headerSeen);
+    EXPECT_TRUE(read.complete); // the records after a damaged description are still read
+    ASSERT_EQ(read.problems.size(), 2u);
+    EXPECT_EQ(read.problems[0], "line 1: session header: field 'producer' has the wrong type (number), ignored");
+    EXPECT_EQ(read.problems[1], "line 1: session header: field 'host' has the wrong type (array), ignored");
+    EXPECT_EQ(read.session.header.producer, "");
+    EXPECT_EQ(read.session.header.createdUtc, "2026-11-24");
+    EXPECT_EQ(read.session.header.host, "");
+}
+
 TEST(SessionFormat, OtherFilesAreNotSessions)
 {
     EXPECT_NE(readText("hello\n").problems.at(0).find("not a warpscope session"), std::string::npos);
