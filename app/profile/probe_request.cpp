@@ -5,8 +5,12 @@
 #include "demo_kernels.h"
 #include "sim/kernel_args.h"
 #include "util/input_error.h"
+#include "util/remote_command.h"
 
 #include <QFileInfo>
+
+#include <string>
+#include <vector>
 
 namespace warpscope::app {
 
@@ -41,8 +45,29 @@ QStringList probeArguments(const ProbeRequest& request)
     return args;
 }
 
+ProbeCommand probeCommand(const ProbeRequest& request, const QString& probe)
+{
+    if (request.remote.isEmpty())
+        return {probe, probeArguments(request)};
+    std::vector<std::string> remote{"warpscope-probe"};
+    for (const QString& argument : probeArguments(request))
+        remote.push_back(argument.toStdString());
+    ProbeCommand command;
+    for (const std::string& word : sshCommand(request.remote.toStdString(), remote))
+        command.arguments << QString::fromStdString(word);
+    command.program = command.arguments.takeFirst();
+    return command;
+}
+
 std::optional<QString> validateProbeRequest(const ProbeRequest& request)
 {
+    if (!request.remote.isEmpty()) {
+        try {
+            checkRemoteHost(request.remote.toStdString(), "Remote");
+        } catch (const InputError& error) {
+            return QString::fromStdString(error.what());
+        }
+    }
     switch (request.kind) {
     case ProbeTargetKind::DemoKernel:
         if (kernels::findDemoKernel(request.target.toStdString()) == nullptr)
@@ -61,6 +86,12 @@ std::optional<QString> validateProbeRequest(const ProbeRequest& request)
         const QFileInfo file(request.target);
         if (request.target.trimmed().isEmpty())
             return QStringLiteral("File: choose a .cu or .ptx file to profile");
+        if (!request.remote.isEmpty()) { // a path on that machine: only the probe there can check it
+            const QString suffix = file.suffix().toLower();
+            if (suffix != QLatin1String("cu") && suffix != QLatin1String("ptx"))
+                return QStringLiteral("File: '%1' is not a .cu or .ptx file").arg(request.target);
+            break;
+        }
         if (!file.isFile())
             return QStringLiteral("File: '%1' does not exist").arg(request.target);
         const QString suffix = file.suffix().toLower();

@@ -23,10 +23,18 @@ struct ProbeRequest {
     QString metrics = QStringLiteral("headline"); // headline, full, or NAME,NAME,...
     int runs = 0;               // timed runs; 0: the probe's default
     int device = 0;
+    QString remote;             // [USER@]HOST: run the probe there through ssh; empty: on this machine
 };
 
 // The probe's arguments for `request` (target last).
 QStringList probeArguments(const ProbeRequest& request);
+// The program to start and its arguments: `probe` with probeArguments(request), or, for a remote
+// request, ssh running warpscope-probe (from its PATH there) on that host (core/util/remote_command.h).
+struct ProbeCommand {
+    QString program;
+    QStringList arguments;
+};
+ProbeCommand probeCommand(const ProbeRequest& request, const QString& probe);
 // The checks that need no probe: the target exists, the argument specs parse. The message names
 // the field and what is allowed; nullopt when the request can be sent.
 std::optional<QString> validateProbeRequest(const ProbeRequest& request);

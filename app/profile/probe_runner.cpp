@@ -1,6 +1,7 @@
 #include "profile/probe_runner.h"
 
 #include "profile/probe_request.h"
+#include "util/remote_command.h"
 
 #include <QFileInfo>
 #include <QTimer>
@@ -261,7 +262,16 @@ void ProbeRunner::onFinished(int exitCode, QProcess::ExitStatus status)
             break;
         default:
             result.outcome = ProbeOutcome::UnexpectedExit;
-            result.summary = QStringLiteral("%1 with code %2.%3").arg(probeOutcomeTitle(result.outcome)).arg(exitCode).arg(kept);
+            if (!m_remoteHost.isEmpty() && exitCode == kSshConnectionFailed)
+                result.summary = QStringLiteral("ssh to %1 failed or the connection was lost (ssh exit 255): %2%3")
+                                     .arg(m_remoteHost, stderrTail(1), kept);
+            else if (!m_remoteHost.isEmpty() && exitCode == 127 && !m_reader.headerSeen())
+                result.summary = QStringLiteral("warpscope-probe was not found on %1 (exit 127 from its shell): build it "
+                                                "there (CMake preset headless) and put it on the PATH of non-interactive ssh "
+                                                "sessions.")
+                                     .arg(m_remoteHost);
+            else
+                result.summary = QStringLiteral("%1 with code %2.%3").arg(probeOutcomeTitle(result.outcome)).arg(exitCode).arg(kept);
             break;
         }
     }

@@ -54,6 +54,9 @@ public:
     void setHangTimeout(int milliseconds);
     int hangTimeout() const { return m_hangTimeoutMs; }
     void setTerminateGrace(int milliseconds) { m_terminateGraceMs = milliseconds; }
+    // The next start() runs ssh to this host (empty: the probe itself): ssh's own failures (exit
+    // 255, a probe missing there) are then named as such.
+    void setRemoteHost(const QString& host) { m_remoteHost = host; }
 
     const session::SessionStreamReader& reader() const { return m_reader; }
     const QByteArray& rawStream() const { return m_raw; } // stdout exactly as received
@@ -83,6 +86,7 @@ private:
     QString m_program;
     int m_hangTimeoutMs = kDefaultHangTimeoutMs;
     int m_terminateGraceMs = kDefaultTerminateGraceMs;
+    QString m_remoteHost;
     bool m_cancelRequested = false;
     bool m_hung = false;
     bool m_running = false;

@@ -110,8 +110,12 @@ ProfileForm::ProfileForm(QWidget* parent) : QWidget(parent)
     m_hangTimeout->setSuffix(tr(" s"));
     m_hangTimeout->setValue(180);
     m_hangTimeout->setToolTip(tr("A probe that writes nothing for this long is considered hung and is stopped"));
+    m_remote = makeField(this, 90, tr("[USER@]HOST: run warpscope-probe on that machine through ssh (keys or an agent, "
+                                      "no password prompt) and read its session as it arrives; the probe must be on the "
+                                      "PATH there. A kernel file is then a path on that machine. Empty: this machine."));
+    m_remote->setPlaceholderText(tr("this machine"));
 
-    // Three short rows rather than one long one: the dock can be narrow.
+    // Four short rows rather than one long one: the dock can be narrow.
     auto label = [&](const QString& text, QWidget* buddy) {
         auto* l = new QLabel(text, this);
         l->setBuddy(buddy);
@@ -138,14 +142,18 @@ ProfileForm::ProfileForm(QWidget* parent) : QWidget(parent)
     options->addWidget(label(tr("Device"), m_device));
     options->addWidget(m_device);
     options->addStretch(1);
-    options->addWidget(label(tr("Hang &timeout"), m_hangTimeout));
-    options->addWidget(m_hangTimeout);
+    auto* where = new QHBoxLayout; // where the probe runs, and how long it may stay silent
+    where->addWidget(label(tr("Re&mote"), m_remote));
+    where->addWidget(m_remote, 1);
+    where->addWidget(label(tr("Hang &timeout"), m_hangTimeout));
+    where->addWidget(m_hangTimeout);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(4);
     layout->addLayout(target);
     layout->addLayout(launch);
     layout->addLayout(options);
+    layout->addLayout(where);
 
     connect(m_kind, &QComboBox::currentIndexChanged, this, [this](int index) {
         m_targetStack->setCurrentIndex(index);
@@ -153,7 +161,7 @@ ProfileForm::ProfileForm(QWidget* parent) : QWidget(parent)
     });
     connect(m_kernel, &QComboBox::currentIndexChanged, this, &ProfileForm::updatePlaceholders);
     connect(m_hangTimeout, &QSpinBox::valueChanged, this, &ProfileForm::hangTimeoutChanged);
-    for (QLineEdit* field : {m_file, m_entry, m_grid, m_block, m_smem, m_args})
+    for (QLineEdit* field : {m_file, m_entry, m_grid, m_block, m_smem, m_args, m_remote})
         connect(field, &QLineEdit::returnPressed, this, &ProfileForm::profileRequested);
     updatePlaceholders();
 }
@@ -204,6 +212,7 @@ ProbeRequest ProfileForm::request() const
     request.metrics = m_metrics->currentText().trimmed();
     request.runs = m_runs->value();
     request.device = m_device->value();
+    request.remote = m_remote->text().trimmed();
     return request;
 }
 
@@ -223,6 +232,7 @@ void ProfileForm::setRequest(const ProbeRequest& request)
     m_metrics->setCurrentText(request.metrics);
     m_runs->setValue(request.runs);
     m_device->setValue(request.device);
+    m_remote->setText(request.remote);
     updatePlaceholders();
 }
 

@@ -45,6 +45,7 @@ private:
     QSpinBox* m_runs = nullptr;
     QSpinBox* m_device = nullptr;
     QSpinBox* m_hangTimeout = nullptr;
+    QLineEdit* m_remote = nullptr;
 };
 
 } // namespace warpscope::app

@@ -159,7 +159,7 @@ bool ProfilePanel::startProfile(const ProbeRequest& request)
         return false;
     }
     const ProbeLocation probe = findProbe();
-    if (!probe.executable) {
+    if (request.remote.isEmpty() && !probe.executable) {
         showBanner(QStringLiteral("<b>%1</b><br>%2").arg(tr("Cannot profile"), probeMissingMessage(probe).toHtmlEscaped()) +
                        QStringLiteral("<br>") + recordedSessionsHtml(),
                    QStringLiteral("error"));
@@ -169,10 +169,13 @@ bool ProfilePanel::startProfile(const ProbeRequest& request)
     m_errorInBanner.clear();
     m_runDescription = describeProbeRequest(request);
     m_lastResult.reset();
-    m_runner->start(probe.path, probeArguments(request));
+    const ProbeCommand command = probeCommand(request, probe.path);
+    m_runner->setRemoteHost(request.remote);
+    m_runner->start(command.program, command.arguments);
     m_progress->setRange(0, 0); // busy until the first progress record says how many steps there are
     m_progressText->setText(tr("Starting warpscope-probe\u2026"));
-    showBanner(tr("Profiling %1 with %2\u2026").arg(m_runDescription.toHtmlEscaped(), probe.path.toHtmlEscaped()),
+    const QString where = request.remote.isEmpty() ? probe.path : tr("warpscope-probe on %1 (through ssh)").arg(request.remote);
+    showBanner(tr("Profiling %1 with %2\u2026").arg(m_runDescription.toHtmlEscaped(), where.toHtmlEscaped()),
                QStringLiteral("info"));
     emit statusMessage(tr("Profiling %1").arg(m_runDescription));
     updateButtons();
