@@ -333,6 +333,8 @@ bool ProfilePanel::importNcuCsv(const QString& path)
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
         return refuse(QStringLiteral("%1: cannot open (%2)").arg(path, file.errorString()));
+    if (file.size() > (qint64{1} << 30)) // as the command line: an ncu CSV import reads at most 1 GiB
+        return refuse(QStringLiteral("%1: %2 bytes is more than the 1 GiB an ncu CSV import reads").arg(path, QString::number(file.size())));
     const QByteArray bytes = file.readAll();
     session::NcuImport imported;
     try {
