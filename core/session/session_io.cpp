@@ -11,12 +11,15 @@
 #include <exception>
 #include <fstream>
 #include <istream>
+#include <limits>
 #include <map>
 #include <ostream>
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
+#include <vector>
 
 namespace warpscope::session {
 
@@ -298,12 +301,45 @@ std::string formatSession(const Session& session)
 
 namespace {
 
+// Whether `v` is an integer that T holds. nlohmann's get<int>() would wrap 99999999999 and cast 1e300
+// (undefined behaviour) instead of refusing them.
+template <typename T>
+bool integerFits(const json& v)
+{
+    if (v.is_number_unsigned())
+        return v.get<std::uint64_t>() <= static_cast<std::uint64_t>(std::numeric_limits<T>::max());
+    if (!v.is_number_integer())
+        return false;
+    const std::int64_t value = v.get<std::int64_t>();
+    if (value < 0)
+        return std::is_signed_v<T> && value >= static_cast<std::int64_t>(std::numeric_limits<T>::min());
+    return static_cast<std::uint64_t>(value) <= static_cast<std::uint64_t>(std::numeric_limits<T>::max());
+}
+
+// Integer fields (and the elements of integer lists) hold integers in their type's range.
+template <typename T>
+void checkIntegers(const json& v, const char* key)
+{
+    if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+        if (v.is_number() && !integerFits<T>(v))
+            throw std::runtime_error(std::string("field '") + key + "' = " + v.dump() + " is not an integer in range (allowed: " +
+                                     std::to_string(std::numeric_limits<T>::min()) + ".." +
+                                     std::to_string(std::numeric_limits<T>::max()) + ")");
+    } else if constexpr (requires { typename T::value_type; }) {
+        if constexpr (std::is_same_v<T, std::vector<typename T::value_type>>)
+            if (v.is_array())
+                for (const json& element : v)
+                    checkIntegers<typename T::value_type>(element, key);
+    }
+}
+
 template <typename T>
 T field(const json& j, const char* key, T fallback = T{})
 {
     auto it = j.find(key);
     if (it == j.end() || it->is_null())
         return fallback;
+    checkIntegers<T>(*it, key);
     try {
         return it->get<T>();
     } catch (const json::exception&) {

@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <cmath>
 #include <sstream>
+#include <string>
+#include <vector>
 
 using namespace warpscope::session;
 
@@ -234,6 +236,36 @@ TEST(SessionFormat, HeaderFieldsOfAnotherTypeAreProblemsNotExceptions)
     EXPECT_EQ(read.session.header.producer, "");
     EXPECT_EQ(read.session.header.createdUtc, "2026-11-24");
     EXPECT_EQ(read.session.header.host, "");
+}
+
+// Found by fuzz_session_read: integer fields took any number, so 1e300 was cast to int (undefined
+// behaviour, reported by UBSan), 99999999999 SMs were shown as 1,215,752,191 and -5 bytes of memory as
+// 18446744073709551611. Like a grid outside CUDA's limits, such a record is skipped and its line named.
+TEST(SessionFormat, IntegersOutsideTheirFieldsTypeAreSkippedWithTheirLine)
+{
+    const SessionReadResult read = readText(
+        "{\"format\":\"warpscope-session\",\"version\":1}\n"
+        "{\"type\":\"device\",\"ordinal\":1e300}\n"
+        "{\"type\":\"device\",\"ordinal\":0,\"sm_count\":99999999999}\n"
+        "{\"type\":\"device\",\"ordinal\":0,\"total_memory_bytes\":-5}\n"
+        "{\"type\":\"device\",\"ordinal\":0,\"compute_capability\":[9,2.5]}\n"
+        "{\"type\":\"activity\",\"kernel\":\"k\",\"durations_ns\":[5,-1]}\n"
+        "{\"type\":\"device\",\"ordinal\":1,\"sm_count\":132,\"total_memory_bytes\":18446744073709551615}\n"
+        "{\"type\":\"end\",\"status\":\"ok\"}\n");
+    const std::vector<std::string> expected = {
+        "line 2: 'device' record: field 'ordinal' = 1e+300 is not an integer in range (allowed: -2147483648..2147483647), skipped",
+        "line 3: 'device' record: field 'sm_count' = 99999999999 is not an integer in range (allowed: -2147483648..2147483647), skipped",
+        "line 4: 'device' record: field 'total_memory_bytes' = -5 is not an integer in range (allowed: 0..18446744073709551615), skipped",
+        "line 5: 'device' record: field 'compute_capability' = 2.5 is not an integer in range (allowed: -2147483648..2147483647), skipped",
+        "line 6: 'activity' record: field 'durations_ns' = -1 is not an integer in range (allowed: 0..18446744073709551615), skipped",
+    };
+    EXPECT_EQ(read.problems, expected);
+    ASSERT_EQ(read.session.devices.size(), 1u);
+    EXPECT_EQ(read.session.devices[0].ordinal, 1);
+    EXPECT_EQ(read.session.devices[0].smCount, 132);
+    EXPECT_EQ(read.session.devices[0].totalMemoryBytes, 18446744073709551615ull); // the largest that fits is kept
+    EXPECT_TRUE(read.session.activities.empty());
+    EXPECT_TRUE(read.complete);
 }
 
 TEST(SessionFormat, OtherFilesAreNotSessions)
