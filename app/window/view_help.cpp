@@ -58,9 +58,10 @@ ViewHelp viewHelp(HelpTopic topic)
                     "occupancy");
     case HelpTopic::ProfileMetrics:
         return help("Profile: metrics",
-                    "Every value the profiler measured for each kernel, with its ncu metric name: CUPTI Activity "
-                    "timings first, then the counters. Hover a row for what it measures and a value for its exact "
-                    "figure. Sessions "
+                    "Every value the profiler measured for each kernel, with its ncu metric name, in sections: time "
+                    "and clocks, memory, compute, occupancy. Type in the filter box to keep the rows whose name, ncu "
+                    "name or section holds the text; hover a row for what it measures (the ncu name in full) and a "
+                    "value for its exact figure. Sessions "
                     "recorded on an NVIDIA H200 open from File > Open Recorded Session without a GPU.",
                     "memory");
     case HelpTopic::ProfileBandwidth:

@@ -240,8 +240,9 @@ void checkNoLabelOrToolTipRendersMarkup(QWidget* root)
     for (QTreeWidget* tree : root->findChildren<QTreeWidget*>())
         for (int i = 0; i < tree->topLevelItemCount(); ++i) {
             QList<QTreeWidgetItem*> items{tree->topLevelItem(i)};
-            for (int j = 0; j < tree->topLevelItem(i)->childCount(); ++j)
-                items << tree->topLevelItem(i)->child(j);
+            for (qsizetype j = 0; j < items.size(); ++j) // every level (the metrics table nests rows in sections)
+                for (int k = 0; k < items.at(j)->childCount(); ++k)
+                    items << items.at(j)->child(k);
             for (QTreeWidgetItem* item : items)
                 for (int c = 0; c < tree->columnCount(); ++c) {
                     check(item->toolTip(c), Qt::AutoText, QStringLiteral("a tooltip in '%1'").arg(tree->objectName()));

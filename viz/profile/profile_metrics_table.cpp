@@ -1,24 +1,31 @@
 #include "profile/profile_metrics_table.h"
 
 #include "profile/profile_format.h"
+#include "profile/profile_metric_sections.h"
 #include "session/metric_catalog.h"
 #include "session/session.h"
 #include "util/parse.h"
 
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLineEdit>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <optional>
+#include <vector>
 
 namespace warpscope::viz {
 namespace {
 
 using namespace profile;
 constexpr int kKeyRole = Qt::UserRole;
+constexpr int kKindRole = Qt::UserRole + 1; // what a tree item is: a kernel, a section or a metric row
+enum ItemKind { KernelItem = 1, SectionItem, MetricItem };
 
 QString fromView(std::string_view text) { return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size())); }
 
@@ -180,6 +187,52 @@ QString toolTipFor(const Row& row)
     return tip;
 }
 
+// The ncu-name column elides long names in the middle: its tooltip gives the whole name first.
+QString nameToolTipFor(const Row& row)
+{
+    return QStringLiteral("<p style='white-space:pre'><b>%1</b></p>%2 — %3")
+        .arg(row.name.toHtmlEscaped(), row.title.toHtmlEscaped(), row.explanation.toHtmlEscaped());
+}
+
+bool matches(const QTreeWidgetItem* item, const QString& needle)
+{
+    for (int column : {ProfileMetricsTable::TitleColumn, ProfileMetricsTable::NameColumn})
+        if (item->text(column).contains(needle, Qt::CaseInsensitive))
+            return true;
+    return item->data(ProfileMetricsTable::TitleColumn, kKeyRole).toString().contains(needle, Qt::CaseInsensitive);
+}
+
+void addRow(QTreeWidgetItem* section, const Row& row, bool withBaseline, const QColor& muted)
+{
+    auto* item = new QTreeWidgetItem(section);
+    item->setData(ProfileMetricsTable::TitleColumn, kKeyRole, row.key);
+    item->setData(ProfileMetricsTable::TitleColumn, kKindRole, MetricItem);
+    item->setText(ProfileMetricsTable::TitleColumn, row.title);
+    item->setText(ProfileMetricsTable::NameColumn, row.name);
+    item->setText(ProfileMetricsTable::ValueColumn, row.valueText.isEmpty() ? valueText(row.value, row.unit) : row.valueText);
+    item->setTextAlignment(ProfileMetricsTable::ValueColumn, Qt::AlignRight | Qt::AlignVCenter);
+    item->setToolTip(ProfileMetricsTable::TitleColumn, toolTipFor(row));
+    item->setToolTip(ProfileMetricsTable::NameColumn, nameToolTipFor(row));
+    // The exact value names the unit the session reported; the explanation may quote its errors.
+    item->setToolTip(ProfileMetricsTable::ValueColumn, plainToolTip(row.valueText.isEmpty() ? exactText(row.value, row.unit) : row.explanation));
+    if (row.unavailable) {
+        QFont italic = item->font(ProfileMetricsTable::ValueColumn);
+        italic.setItalic(true);
+        item->setFont(ProfileMetricsTable::ValueColumn, italic);
+        item->setForeground(ProfileMetricsTable::ValueColumn, muted);
+    }
+    if (withBaseline) {
+        const bool comparable = !row.unavailable && !std::isnan(row.value);
+        item->setText(ProfileMetricsTable::BaselineColumn, std::isnan(row.baseline) ? QStringLiteral("—") : valueText(row.baseline, row.unit));
+        item->setToolTip(ProfileMetricsTable::BaselineColumn, std::isnan(row.baseline) ? QStringLiteral("Not in the baseline session")
+                                                                  : plainToolTip(exactText(row.baseline, row.unit)));
+        item->setText(ProfileMetricsTable::ChangeColumn, comparable && !std::isnan(row.baseline) ? formatChange(row.value, row.baseline)
+                                                                            : QStringLiteral("—"));
+        item->setTextAlignment(ProfileMetricsTable::BaselineColumn, Qt::AlignRight | Qt::AlignVCenter);
+        item->setTextAlignment(ProfileMetricsTable::ChangeColumn, Qt::AlignRight | Qt::AlignVCenter);
+    }
+}
+
 } // namespace
 
 ProfileMetricsTable::ProfileMetricsTable(QWidget* parent) : QWidget(parent)
@@ -195,13 +248,61 @@ ProfileMetricsTable::ProfileMetricsTable(QWidget* parent) : QWidget(parent)
     m_tree->setTextElideMode(Qt::ElideMiddle); // long ncu names keep their distinguishing suffix
     m_note = new QLabel(this);
     m_note->setWordWrap(true);
-    m_note->setText(tr("CUPTI Activity timings first (no counters attached), then the Range Profiler's counters "
-                       "(kernel replay). Hover a name for what it measures, a value for its exact figure."));
+    m_note->setText(tr("Each kernel's values by section: time, memory, compute, occupancy. Hover a name for what it "
+                       "measures (the ncu name in full), a value for its exact figure."));
+    m_filter = new QLineEdit(this);
+    m_filter->setObjectName(QStringLiteral("profileMetricsFilter"));
+    m_filter->setPlaceholderText(tr("Filter: a name, an ncu name or a section (“hit rate”, “dram__”, “memory”)"));
+    m_filter->setClearButtonEnabled(true);
+    m_filter->setToolTip(tr("Shows the rows whose name, ncu name or section contains the text"));
+    m_filterStatus = new QLabel(this);
+    m_filterStatus->setObjectName(QStringLiteral("profileMetricsFilterStatus"));
+    m_filterStatus->setTextFormat(Qt::PlainText);
+    m_filterStatus->hide();
+    auto* filterRow = new QHBoxLayout;
+    filterRow->addWidget(m_filter, 1);
+    filterRow->addWidget(m_filterStatus);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(m_note);
+    layout->addLayout(filterRow);
     layout->addWidget(m_tree, 1);
+    connect(m_filter, &QLineEdit::textChanged, this, &ProfileMetricsTable::applyFilter);
     setSession(session::Session{}, nullptr);
+}
+
+void ProfileMetricsTable::setFilter(const QString& text) { m_filter->setText(text); }
+
+QString ProfileMetricsTable::filter() const { return m_filter->text(); }
+
+void ProfileMetricsTable::applyFilter()
+{
+    const QString needle = m_filter->text().trimmed();
+    int shown = 0, total = 0;
+    for (int i = 0; i < m_tree->topLevelItemCount(); ++i) {
+        QTreeWidgetItem* kernel = m_tree->topLevelItem(i);
+        if (kernel->data(TitleColumn, kKindRole).toInt() != KernelItem)
+            continue;
+        int inKernel = 0;
+        for (int j = 0; j < kernel->childCount(); ++j) {
+            QTreeWidgetItem* section = kernel->child(j);
+            const bool sectionMatches = !needle.isEmpty() && matches(section, needle);
+            int inSection = 0;
+            for (int k = 0; k < section->childCount(); ++k) {
+                QTreeWidgetItem* row = section->child(k);
+                const bool show = needle.isEmpty() || sectionMatches || matches(row, needle);
+                row->setHidden(!show);
+                inSection += show ? 1 : 0;
+                ++total;
+            }
+            section->setHidden(inSection == 0);
+            inKernel += inSection;
+        }
+        kernel->setHidden(inKernel == 0 && !needle.isEmpty());
+        shown += inKernel;
+    }
+    m_filterStatus->setVisible(!needle.isEmpty());
+    m_filterStatus->setText(shown == 0 ? tr("no row matches") : tr("%1 of %2 rows").arg(shown).arg(total));
 }
 
 void ProfileMetricsTable::setSession(const session::Session& current, const session::Session* baseline)
@@ -214,6 +315,7 @@ void ProfileMetricsTable::setSession(const session::Session& current, const sess
         auto* group = new QTreeWidgetItem(m_tree);
         group->setText(TitleColumn, kernelLabel(current, kernel));
         group->setData(TitleColumn, kKeyRole, QString::fromStdString(kernel));
+        group->setData(TitleColumn, kKindRole, KernelItem);
         group->setFirstColumnSpanned(true);
         QFont bold = group->font(TitleColumn);
         bold.setBold(true);
@@ -242,34 +344,25 @@ void ProfileMetricsTable::setSession(const session::Session& current, const sess
             none.unavailable = true;
             rows.push_back(none);
         }
-        for (const Row& row : rows) {
-            auto* item = new QTreeWidgetItem(group);
-            item->setData(TitleColumn, kKeyRole, row.key);
-            item->setText(TitleColumn, row.title);
-            item->setText(NameColumn, row.name);
-            item->setText(ValueColumn, row.valueText.isEmpty() ? valueText(row.value, row.unit) : row.valueText);
-            item->setTextAlignment(ValueColumn, Qt::AlignRight | Qt::AlignVCenter);
-            const QString tip = toolTipFor(row);
-            item->setToolTip(TitleColumn, tip);
-            item->setToolTip(NameColumn, tip);
-            // The exact value names the unit the session reported; the explanation may quote its errors.
-            item->setToolTip(ValueColumn, plainToolTip(row.valueText.isEmpty() ? exactText(row.value, row.unit) : row.explanation));
-            if (row.unavailable) {
-                QFont italic = item->font(ValueColumn);
-                italic.setItalic(true);
-                item->setFont(ValueColumn, italic);
-                item->setForeground(ValueColumn, muted);
-            }
-            if (baseline != nullptr) {
-                const bool comparable = !row.unavailable && !std::isnan(row.value);
-                item->setText(BaselineColumn, std::isnan(row.baseline) ? QStringLiteral("\u2014") : valueText(row.baseline, row.unit));
-                item->setToolTip(BaselineColumn, std::isnan(row.baseline) ? tr("Not in the baseline session")
-                                                                          : plainToolTip(exactText(row.baseline, row.unit)));
-                item->setText(ChangeColumn, comparable && !std::isnan(row.baseline) ? formatChange(row.value, row.baseline)
-                                                                                    : QStringLiteral("\u2014"));
-                item->setTextAlignment(BaselineColumn, Qt::AlignRight | Qt::AlignVCenter);
-                item->setTextAlignment(ChangeColumn, Qt::AlignRight | Qt::AlignVCenter);
-            }
+        // Sections in a fixed order; rows keep their catalog order inside each.
+        std::map<profile::MetricSection, std::vector<const Row*>> bySection;
+        for (const Row& row : rows)
+            bySection[profile::metricSection(row.key)].push_back(&row);
+        for (profile::MetricSection which : profile::kMetricSections) {
+            const auto found = bySection.find(which);
+            if (found == bySection.end())
+                continue;
+            auto* section = new QTreeWidgetItem(group);
+            section->setText(TitleColumn, QStringLiteral("%1 (%2)").arg(profile::sectionTitle(which)).arg(found->second.size()));
+            section->setData(TitleColumn, kKeyRole, profile::sectionKey(which));
+            section->setData(TitleColumn, kKindRole, SectionItem);
+            section->setFirstColumnSpanned(true);
+            section->setToolTip(TitleColumn, profile::sectionExplanation(which));
+            QFont italic = section->font(TitleColumn);
+            italic.setItalic(true);
+            section->setFont(TitleColumn, italic);
+            for (const Row* row : found->second)
+                addRow(section, *row, baseline != nullptr, muted);
         }
     }
     m_tree->expandAll();
@@ -284,6 +377,7 @@ void ProfileMetricsTable::setSession(const session::Session& current, const sess
         empty->setFirstColumnSpanned(true);
         empty->setForeground(TitleColumn, muted);
     }
+    applyFilter(); // the filter stays as typed when another session is shown
 }
 
 QTreeWidgetItem* ProfileMetricsTable::findRow(const QString& kernel, const QString& key) const
@@ -293,10 +387,48 @@ QTreeWidgetItem* ProfileMetricsTable::findRow(const QString& kernel, const QStri
         if (group->data(TitleColumn, kKeyRole).toString() != kernel)
             continue;
         for (int j = 0; j < group->childCount(); ++j)
-            if (group->child(j)->data(TitleColumn, kKeyRole).toString() == key)
-                return group->child(j);
+            for (int k = 0; k < group->child(j)->childCount(); ++k)
+                if (group->child(j)->child(k)->data(TitleColumn, kKeyRole).toString() == key)
+                    return group->child(j)->child(k);
     }
     return nullptr;
+}
+
+QString ProfileMetricsTable::sectionOf(const QString& kernel, const QString& key) const
+{
+    const QTreeWidgetItem* row = findRow(kernel, key);
+    return row ? row->parent()->data(TitleColumn, kKeyRole).toString() : QString();
+}
+
+QStringList ProfileMetricsTable::sections(const QString& kernel) const
+{
+    QStringList keys;
+    for (int i = 0; i < m_tree->topLevelItemCount(); ++i) {
+        const QTreeWidgetItem* group = m_tree->topLevelItem(i);
+        if (group->data(TitleColumn, kKeyRole).toString() == kernel)
+            for (int j = 0; j < group->childCount(); ++j)
+                keys << group->child(j)->data(TitleColumn, kKeyRole).toString();
+    }
+    return keys;
+}
+
+bool ProfileMetricsTable::rowShown(const QString& kernel, const QString& key) const
+{
+    const QTreeWidgetItem* row = findRow(kernel, key);
+    return row != nullptr && !row->isHidden() && !row->parent()->isHidden() && !row->parent()->parent()->isHidden();
+}
+
+QStringList ProfileMetricsTable::rowKeys(const QString& kernel) const
+{
+    QStringList keys;
+    for (int i = 0; i < m_tree->topLevelItemCount(); ++i) {
+        const QTreeWidgetItem* group = m_tree->topLevelItem(i);
+        if (group->data(TitleColumn, kKeyRole).toString() == kernel)
+            for (int j = 0; j < group->childCount(); ++j)
+                for (int k = 0; k < group->child(j)->childCount(); ++k)
+                    keys << group->child(j)->child(k)->data(TitleColumn, kKeyRole).toString();
+    }
+    return keys;
 }
 
 QString ProfileMetricsTable::cellText(const QString& kernel, const QString& key, Column column) const
@@ -314,11 +446,9 @@ QString ProfileMetricsTable::cellToolTip(const QString& kernel, const QString& k
 QStringList ProfileMetricsTable::kernels() const
 {
     QStringList ids;
-    for (int i = 0; i < m_tree->topLevelItemCount(); ++i) {
-        const QString id = m_tree->topLevelItem(i)->data(TitleColumn, kKeyRole).toString();
-        if (!id.isEmpty())
-            ids << id;
-    }
+    for (int i = 0; i < m_tree->topLevelItemCount(); ++i)
+        if (m_tree->topLevelItem(i)->data(TitleColumn, kKindRole).toInt() == KernelItem)
+            ids << m_tree->topLevelItem(i)->data(TitleColumn, kKeyRole).toString();
     return ids;
 }
 

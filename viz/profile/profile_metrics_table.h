@@ -1,13 +1,15 @@
 // The metrics table: per kernel, every measured value with its ncu name, a plain-language name, a
-// one-line explanation on hover and human-scaled units; CUPTI Activity timings first; metrics the
-// GPU could not measure shown as such; with a baseline, its value and the change, as in Nsight
-// Compute's baseline comparison.
+// one-line explanation on hover and human-scaled units, grouped into sections (time, memory,
+// compute, occupancy; profile_metric_sections.h) under a filter box; metrics the GPU could not
+// measure shown as such; with a baseline, its value and the change, as in Nsight Compute's baseline
+// comparison.
 #pragma once
 
 #include <QString>
 #include <QWidget>
 
 class QLabel;
+class QLineEdit;
 class QTreeWidget;
 class QTreeWidgetItem;
 
@@ -43,12 +45,26 @@ public:
     QString cellToolTip(const QString& kernel, const QString& key, Column column) const;
     // The kernel ids in table order.
     QStringList kernels() const;
+    // The section a row is under ("time", "memory", "compute", "occupancy", "other", "profiler"),
+    // a kernel's sections in order, and its row keys in table order.
+    QString sectionOf(const QString& kernel, const QString& key) const;
+    QStringList sections(const QString& kernel) const;
+    QStringList rowKeys(const QString& kernel) const;
+
+    // Shows only the rows whose name, ncu name or section contains `text` (case-insensitive).
+    void setFilter(const QString& text);
+    QString filter() const;
+    QLineEdit* filterEdit() const { return m_filter; }
+    bool rowShown(const QString& kernel, const QString& key) const; // not hidden by the filter
 
 private:
     QTreeWidgetItem* findRow(const QString& kernel, const QString& key) const;
+    void applyFilter();
 
     QTreeWidget* m_tree = nullptr;
     QLabel* m_note = nullptr;
+    QLineEdit* m_filter = nullptr;
+    QLabel* m_filterStatus = nullptr;
 };
 
 } // namespace warpscope::viz

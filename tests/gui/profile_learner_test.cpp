@@ -1,0 +1,194 @@
+// The profile views as a learner meets them (issue 14, section 4), on the sessions recorded on an
+// H200 (assets/recorded/h200): the metrics table groups each kernel's rows into time, memory,
+// compute and occupancy with a filter box, and shows long ncu names in full on hover.
+#include "profile/profile_metrics_table.h"
+#include "profile/profile_panel.h"
+#include "profile/profile_views.h"
+#include "profile/recorded_sessions.h"
+#include "session/metric_catalog.h"
+#include "session/session.h"
+#include "window/application_setup.h"
+#include "window/main_window.h"
+
+#include <QDir>
+#include <QLabel>
+#include <QLineEdit>
+#include <QRegularExpression>
+#include <QStandardPaths>
+#include <QTest>
+#include <QTextDocument>
+#include <QTreeWidget>
+
+#include <memory>
+#include <string>
+#include <string_view>
+
+using namespace warpscope;
+using app::ProfilePanel;
+using viz::ProfileMetricsTable;
+namespace metric = warpscope::session::metric;
+
+namespace {
+
+void saveShot(QWidget& widget, const QString& name)
+{
+    const QString folder = qEnvironmentVariable("WARPSCOPE_GUI_TEST_SHOTS");
+    if (folder.isEmpty())
+        return;
+    QTest::qWait(100);
+    widget.grab().save(QDir(folder).filePath(name + QStringLiteral(".png")), "PNG");
+}
+
+QString visibleText(const QString& html)
+{
+    QTextDocument document;
+    document.setHtml(html);
+    return document.toPlainText();
+}
+
+// A fresh window listing the program's own recorded sessions and no probe.
+struct WindowUnderTest {
+    WindowUnderTest()
+    {
+        qunsetenv("WARPSCOPE_PROBE");
+        qunsetenv("WARPSCOPE_RECORDED_DIR");
+        window = std::make_unique<app::MainWindow>(app::MainWindow::Options{.restoreSettings = false});
+        window->resize(1500, 950);
+        window->show();
+        window->focusProfiler();
+        panel = window->profilePanel();
+    }
+    // Opens h200/<file> from the recorded sessions.
+    bool openRecorded(const QString& file)
+    {
+        const QList<app::RecordedSession> recorded = panel->recordedSessions();
+        for (int i = 0; i < recorded.size(); ++i)
+            if (recorded.at(i).path.endsWith(QStringLiteral("h200/") + file))
+                return panel->openRecordedSession(i);
+        return false;
+    }
+    std::unique_ptr<app::MainWindow> window;
+    ProfilePanel* panel = nullptr;
+};
+
+} // namespace
+
+class ProfileLearnerTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        app::configureApplication();
+    }
+
+    // Every row of every kernel sits in one section; sections come in a fixed order; a few rows by
+    // hand: what each measures decides its section.
+    void metricsAreGroupedBySection()
+    {
+        WindowUnderTest w;
+        QVERIFY(w.openRecorded(QStringLiteral("demo-kernels.wsprof")));
+        ProfileMetricsTable* table = w.panel->views()->metricsTable();
+        const session::Session& s = w.panel->session();
+        QCOMPARE(table->kernels().size(), 19);
+        const QStringList order = {QStringLiteral("time"),      QStringLiteral("memory"), QStringLiteral("compute"),
+                                   QStringLiteral("occupancy"), QStringLiteral("other"),  QStringLiteral("profiler")};
+        for (const QString& kernel : table->kernels()) {
+            const QStringList sections = table->sections(kernel);
+            QVERIFY(sections.size() >= 4);
+            int last = -1;
+            for (const QString& section : sections) {
+                QVERIFY2(order.indexOf(section) > last, qPrintable(kernel + ": " + sections.join(',')));
+                last = static_cast<int>(order.indexOf(section));
+            }
+            // Every measured metric, unavailable metric and Activity value is a row, once.
+            const session::MetricsRecord* metrics = s.metricsFor(kernel.toStdString());
+            QVERIFY(metrics != nullptr);
+            const QStringList keys = table->rowKeys(kernel);
+            QCOMPARE(keys.size(), static_cast<qsizetype>(metrics->values.size() + metrics->unavailable.size() + 5 + 1));
+            for (const auto& [name, value] : metrics->values)
+                QVERIFY2(keys.count(QString::fromStdString(name)) == 1, name.c_str());
+        }
+        const QString kernel = table->kernels().front();
+        auto section = [&](const QString& key) { return table->sectionOf(kernel, key); };
+        QCOMPARE(section(QLatin1String(ProfileMetricsTable::kActivityDuration)), QStringLiteral("time"));
+        QCOMPARE(section(QLatin1String(metric::kDuration)), QStringLiteral("time"));
+        QCOMPARE(section(QLatin1String(metric::kSmClock)), QStringLiteral("time"));
+        QCOMPARE(section(QLatin1String(metric::kDramRead)), QStringLiteral("memory"));
+        QCOMPARE(section(QLatin1String(metric::kL2HitRate)), QStringLiteral("memory"));
+        QCOMPARE(section(QLatin1String(metric::kSharedLoadConflicts)), QStringLiteral("memory"));
+        QCOMPARE(section(QLatin1String(ProfileMetricsTable::kActivityLocal)), QStringLiteral("memory"));
+        QCOMPARE(section(QLatin1String(metric::kFfma)), QStringLiteral("compute"));
+        QCOMPARE(section(QLatin1String(metric::kBranchUniformPct)), QStringLiteral("compute"));
+        QCOMPARE(section(QLatin1String(metric::kSmThroughputPct)), QStringLiteral("compute"));
+        QCOMPARE(section(QLatin1String(metric::kWarpsActive)), QStringLiteral("occupancy"));
+        QCOMPARE(section(QLatin1String(ProfileMetricsTable::kActivityRegisters)), QStringLiteral("occupancy"));
+        QCOMPARE(section(QLatin1String(ProfileMetricsTable::kActivityStaticShared)), QStringLiteral("occupancy"));
+        QCOMPARE(section(QLatin1String(ProfileMetricsTable::kReplayPasses)), QStringLiteral("profiler"));
+        saveShot(*w.window, QStringLiteral("profile-metrics-sections"));
+    }
+
+    // The filter keeps the rows whose name, ncu name or section contains the text, in every kernel,
+    // and says when none does; clearing it shows every row again.
+    void theFilterKeepsMatchingRows()
+    {
+        WindowUnderTest w;
+        QVERIFY(w.openRecorded(QStringLiteral("ladder-copy.wsprof")));
+        ProfileMetricsTable* table = w.panel->views()->metricsTable();
+        const QStringList kernels = table->kernels();
+        QCOMPARE(kernels.size(), 3);
+        auto shownKeys = [&](const QString& kernel) {
+            QStringList shown;
+            for (const QString& key : table->rowKeys(kernel))
+                if (table->rowShown(kernel, key))
+                    shown << key;
+            return shown;
+        };
+        QTest::keyClicks(table->filterEdit(), QStringLiteral("hit rate"));
+        for (const QString& kernel : kernels)
+            QCOMPARE(shownKeys(kernel), (QStringList{QLatin1String(metric::kL1HitRate), QLatin1String(metric::kL2HitRate)}));
+        saveShot(*w.window, QStringLiteral("profile-metrics-filter"));
+
+        table->setFilter(QStringLiteral("DRAM__BYTES_READ")); // the ncu name, any case
+        for (const QString& kernel : kernels)
+            QCOMPARE(shownKeys(kernel), QStringList{QLatin1String(metric::kDramRead)});
+
+        table->setFilter(QStringLiteral("occupancy")); // a section's name shows the whole section
+        for (const QString& kernel : kernels)
+            for (const QString& key : table->rowKeys(kernel))
+                QCOMPARE(table->rowShown(kernel, key), table->sectionOf(kernel, key) == QStringLiteral("occupancy") ||
+                                                           key == QLatin1String(metric::kWarpsActive));
+
+        table->setFilter(QStringLiteral("no such metric"));
+        for (const QString& kernel : kernels)
+            QVERIFY(shownKeys(kernel).isEmpty());
+        auto* status = table->findChild<QLabel*>(QStringLiteral("profileMetricsFilterStatus"));
+        QVERIFY(status != nullptr && status->isVisibleTo(table));
+        QCOMPARE(status->text(), QStringLiteral("no row matches"));
+
+        table->setFilter(QString());
+        for (const QString& kernel : kernels)
+            QCOMPARE(shownKeys(kernel), table->rowKeys(kernel));
+        QVERIFY(!status->isVisibleTo(table));
+    }
+
+    // The ncu-name column elides long names; hovering shows the whole name first, then what it measures.
+    void longNcuNamesAreShownInFullOnHover()
+    {
+        WindowUnderTest w;
+        QVERIFY(w.openRecorded(QStringLiteral("gpu-size-vector_add.wsprof")));
+        ProfileMetricsTable* table = w.panel->views()->metricsTable();
+        const QString kernel = table->kernels().front();
+        const QString longName = QLatin1String(metric::kFfmaPeak);
+        QVERIFY(longName.size() > 60);
+        const QString tip = visibleText(table->cellToolTip(kernel, longName, ProfileMetricsTable::NameColumn));
+        QVERIFY2(tip.startsWith(longName), qPrintable(tip));
+        const std::string_view title = session::findMetric(longName.toStdString())->title;
+        QVERIFY(tip.contains(QString::fromUtf8(title.data(), static_cast<qsizetype>(title.size()))));
+        QCOMPARE(table->cellText(kernel, longName, ProfileMetricsTable::NameColumn), longName);
+    }
+};
+
+QTEST_MAIN(ProfileLearnerTest)
+#include "profile_learner_test.moc"
