@@ -3,6 +3,7 @@
 #include "demo_kernels.h"
 #include "kernel_target.h"
 #include "gpu/gpu_preset.h"
+#include "sim/perfetto_trace.h"
 #include "sim/simulator.h"
 #include "sim/trace_io.h"
 #include "util/atomic_file.h"
@@ -128,6 +129,9 @@ CLI::App* addSimCommand(CLI::App& app, SimOptions& options)
     CLI::App* command = app.add_subcommand("sim", "Run a kernel on the SIMT simulator (no GPU needed)");
     addLaunchOptions(command, options);
     command->add_option("--trace", options.trace, "write the execution trace of --trace-blocks to FILE");
+    command->add_option("--perfetto", options.perfetto,
+                        "write the timing model's per-SM timeline of --trace-blocks to FILE as a Chrome trace (JSON) "
+                        "that ui.perfetto.dev opens");
     command->add_option("--trace-blocks", options.traceBlocks, "linear block indices to trace: 0 | 0,3 | 0-7")
         ->capture_default_str();
     command->add_option("--dump", options.dump, "print a buffer's final contents, one value per line; repeatable")
@@ -168,6 +172,10 @@ int runSim(const SimOptions& options, std::ostream& out, std::ostream& err)
     simOptions.sampleBlocks = static_cast<std::uint64_t>(parseInteger(options.sampleBlocks, "--sample-blocks", 0, INT64_MAX));
     if (simOptions.sampleBlocks == 1)
         throw InputError("--sample-blocks 1: a sample needs at least 2 blocks (the first and the last), or 0 for every block");
+    if (!options.perfetto.empty() && options.noTiming)
+        throw InputError("--perfetto needs the timing model's cycles: it cannot be combined with --no-timing");
+    if (simOptions.sampleBlocks > 0 && !options.perfetto.empty())
+        throw InputError("--sample-blocks cannot be combined with --perfetto: the timeline needs every block of an SM");
     if (simOptions.sampleBlocks > 0 && !options.trace.empty())
         throw InputError("--sample-blocks cannot be combined with --trace: a trace needs every block of an SM");
     std::optional<PreparedLaunch> compiled = prepareLaunch(options, simOptions, err);
@@ -192,8 +200,15 @@ int runSim(const SimOptions& options, std::ostream& out, std::ostream& err)
     }
 
     sim::LaunchRequest request = std::move(prepared.request);
-    if (!options.trace.empty()) {
+    std::optional<AtomicFileWriter> perfetto;
+    if (!options.perfetto.empty()) {
+        perfetto.emplace(options.perfetto); // checked before simulating; the file is replaced only when written in full
+        if (!perfetto->open())
+            throw InputError("--perfetto: cannot write '" + options.perfetto + "': " + perfetto->error());
+    }
+    if (!options.trace.empty() || perfetto)
         request.options.trace.blocks = parseBlockList(options.traceBlocks, static_cast<std::uint64_t>(launch.grid.volume()));
+    if (!options.trace.empty()) {
         // Checked before simulating, without touching a trace already there (it is replaced only
         // when the new one is written in full).
         AtomicFileWriter probe(options.trace);
@@ -226,6 +241,28 @@ int runSim(const SimOptions& options, std::ostream& out, std::ostream& err)
 
     if (!options.trace.empty())
         sim::writeTrace(options.trace, result.trace, *function, kernelName);
+    bool perfettoWritten = true;
+    if (perfetto) {
+        if (!result.stats.timing.available) {
+            perfetto->discard();
+            err << "warpscope sim: --perfetto: no timeline, because the timing model did not complete "
+                   "(the run did not finish, or its records passed the timing model's memory limit)\n";
+            perfettoWritten = false;
+        } else {
+            const sim::PerfettoTraceCounts counts = sim::writePerfettoTrace(
+                perfetto->stream(), result.trace, *function,
+                {kernelName, std::string(preset->name), preset->timing.coreClockMHz, launch.grid});
+            if (!perfetto->commit()) {
+                err << "warpscope sim: --perfetto: cannot write '" << options.perfetto << "': " << perfetto->error() << "\n";
+                perfettoWritten = false;
+            } else {
+                err << "warpscope sim: wrote " << options.perfetto << ": " << counts.instructionSlices << " instructions of "
+                    << counts.warps << " warps on " << counts.sms << (counts.sms == 1 ? " SM" : " SMs")
+                    << (result.trace.truncated ? " (the trace was cut at its event limit)" : "")
+                    << "; open it at https://ui.perfetto.dev\n";
+            }
+        }
+    }
 
     if (!options.dump.empty()) {
         for (const std::string& name : options.dump)
@@ -385,7 +422,7 @@ int runSim(const SimOptions& options, std::ostream& out, std::ostream& err)
         err << "warpscope sim: the result differs from the gold reference: " << gold.detail << "\n";
         return 1;
     }
-    return 0;
+    return perfettoWritten ? 0 : 1;
 }
 
 } // namespace warpscope::cli

@@ -14,6 +14,7 @@ namespace warpscope::cli {
 
 struct SimOptions : LaunchOptions {
     std::string trace;             // write the trace here
+    std::string perfetto;          // write the timing model's timeline here (Chrome trace JSON)
     std::string traceBlocks = "0"; // linear block indices to trace
     std::vector<std::string> dump;
     std::string budget = "4000000000";

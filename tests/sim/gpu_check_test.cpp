@@ -68,7 +68,7 @@ TEST(GpuCheck, PredictionCountsOneFaddPerElementOfVectorAdd)
 {
     const kernels::DemoKernel& demo = *kernels::findDemoKernel("vector_add");
     const kernels::DemoLaunch launch = kernels::resolveDemoLaunch(demo, {}, 1ull << 30);
-    const gpu::GpuPreset& preset = *gpu::findPreset("sm_90");
+    const gpu::GpuPreset preset = *gpu::findPreset("sm_90");
     sim::LaunchRequest request = kernels::demoLaunchRequest(demo, launch, preset);
     request.options.timing = false;
     const sim::SimResult result = sim::simulate(std::move(request));

@@ -259,3 +259,24 @@ TEST(CliSim, AHugeLaunchIsRefusedWithItsEstimateAndASampleRuns)
     EXPECT_EQ(allowed.exitCode, 1) << allowed.err;
     EXPECT_NE(allowed.err.find("did not finish within 100,000 warp-instructions"), std::string::npos) << allowed.err;
 }
+
+// --perfetto writes the timing model's timeline as JSON that ui.perfetto.dev opens.
+TEST(CliSim, PerfettoWritesTheTimelineAsJson)
+{
+    const std::string path = testing::TempDir() + "/" + std::to_string(getpid()) + "_timeline.json";
+    const SimRun r = runWarpscope("sim vector_add --arg n=i32:512 --grid 2 --block 256 --trace-blocks 0-1 --perfetto " + path);
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.err.find("wrote " + path + ": "), std::string::npos) << r.err;
+    std::ifstream in(path);
+    const auto doc = nlohmann::json::parse(in);
+    EXPECT_GT(doc["traceEvents"].size(), 16u);
+    EXPECT_EQ(doc["metadata"]["kernel"], "vector_add");
+    std::remove(path.c_str());
+
+    const SimRun noTiming = runWarpscope("sim vector_add --no-timing --perfetto " + path);
+    EXPECT_EQ(noTiming.exitCode, 2);
+    EXPECT_NE(noTiming.err.find("--perfetto needs the timing model"), std::string::npos) << noTiming.err;
+    const SimRun unwritable = runWarpscope("sim vector_add --perfetto /nonexistent-dir/t.json");
+    EXPECT_EQ(unwritable.exitCode, 2);
+    EXPECT_EQ(lines(unwritable.err), 1) << unwritable.err;
+}
