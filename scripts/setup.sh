@@ -20,6 +20,7 @@ PACKAGES=(
   libgtest-dev libbenchmark-dev iwyu
   libgl-dev libgl1-mesa-dri libegl-mesa0 mesa-utils-bin
   xvfb xauth fonts-dejavu-core
+  desktop-file-utils
 )
 
 missing=()
