@@ -4,6 +4,8 @@
 #include "session/metric_catalog.h"
 #include "session/ncu_import.h"
 #include "session/roofline.h"
+#include "session/session_export.h"
+#include "session/session_io.h"
 #include "util/atomic_file.h"
 #include "util/input_error.h"
 
@@ -34,8 +36,15 @@ CLI::App* addSessionCommand(CLI::App& app, SessionOptions& options)
                       "as a session: one kernel and one metrics record per profiled launch");
     importNcu->add_option("file", options.importNcu.file, "the CSV ncu printed")->required();
     importNcu->add_option("--out", options.importNcu.out, "write the session to this .wsprof file (without it, print a summary)");
+    CLI::App* exportTo = command->add_subcommand(
+        "export", "Write a session in other tools' formats: the measured runs as a Chrome trace for ui.perfetto.dev, "
+                  "the metrics as CSV");
+    exportTo->add_option("file", options.exportTo.file, "the .wsprof file")->required();
+    exportTo->add_option("--perfetto", options.exportTo.perfetto, "write the runs as Chrome trace JSON to this file");
+    exportTo->add_option("--csv", options.exportTo.csv, "write the metrics as CSV to this file");
     options.showCommand = show;
     options.importNcuCommand = importNcu;
+    options.exportCommand = exportTo;
     command->require_subcommand(1);
     return command;
 }
@@ -368,8 +377,49 @@ int runSessionImportNcu(const SessionImportNcuOptions& options, std::ostream& ou
     return toInt(ExitCode::Ok);
 }
 
+int runSessionExport(const SessionExportOptions& options, std::ostream& out, std::ostream& err)
+{
+    const char* const where = "warpscope session export: ";
+    if (options.perfetto.empty() && options.csv.empty())
+        throw InputError("name what to write: --perfetto FILE.json and/or --csv FILE.csv");
+    const session::SessionReadResult read = session::readSessionFile(options.file);
+    if (!read.headerSeen) {
+        err << where << terminalSafe(read.problems.empty() ? options.file + ": not a session" : read.problems.front()) << "\n";
+        return toInt(ExitCode::BadInput);
+    }
+    for (const std::string& problem : read.problems)
+        err << where << terminalSafe(problem) << "\n";
+    bool written = true;
+    const auto write = [&](const std::string& path, const auto& body) {
+        AtomicFileWriter file(path);
+        if (!file.open())
+            throw InputError("cannot write '" + path + "': " + file.error());
+        const std::string what = body(file.stream());
+        if (!file.commit()) {
+            err << where << "writing '" << terminalSafe(path) << "' failed: " << file.error()
+                << " (the earlier file, if any, is unchanged)\n";
+            written = false;
+            return;
+        }
+        out << "wrote " << terminalSafe(path) << ": " << what << "\n";
+    };
+    if (!options.perfetto.empty())
+        write(options.perfetto, [&](std::ostream& stream) {
+            const session::SessionTraceCounts counts = session::writeSessionPerfetto(stream, read.session);
+            return std::to_string(counts.kernelRuns) + " timed runs of " + std::to_string(read.session.activities.size()) +
+                   " kernels and " + std::to_string(counts.copies) + " copies (open it at https://ui.perfetto.dev)";
+        });
+    if (!options.csv.empty())
+        write(options.csv, [&](std::ostream& stream) {
+            return std::to_string(session::writeMetricsCsv(stream, read.session)) + " metric values";
+        });
+    return !written || !read.problems.empty() ? toInt(ExitCode::Failure) : toInt(ExitCode::Ok);
+}
+
 int runSession(const SessionOptions& options, std::ostream& out, std::ostream& err)
 {
+    if (options.exportCommand != nullptr && options.exportCommand->parsed())
+        return runSessionExport(options.exportTo, out, err);
     if (options.importNcuCommand != nullptr && options.importNcuCommand->parsed())
         return runSessionImportNcu(options.importNcu, out, err);
     return runSessionShow(options.show, out, err);

@@ -22,11 +22,19 @@ struct SessionImportNcuOptions {
     std::string out; // empty: print a summary instead of writing the session
 };
 
+struct SessionExportOptions {
+    std::string file;
+    std::string perfetto; // Chrome trace JSON of the measured runs
+    std::string csv;      // the metrics, one row per kernel and metric
+};
+
 struct SessionOptions {
     SessionShowOptions show;
     SessionImportNcuOptions importNcu;
+    SessionExportOptions exportTo;
     CLI::App* showCommand = nullptr;
     CLI::App* importNcuCommand = nullptr;
+    CLI::App* exportCommand = nullptr;
 };
 
 CLI::App* addSessionCommand(CLI::App& app, SessionOptions& options);
@@ -40,6 +48,9 @@ int runSessionShow(const SessionShowOptions& options, std::ostream& out, std::os
 // session written atomically to --out; 2 for a malformed CSV (one line naming the file and line) or
 // an --out that cannot be created; 1 when writing --out fails midway (the earlier file is kept).
 int runSessionImportNcu(const SessionImportNcuOptions& options, std::ostream& out, std::ostream& err);
+// Writes the files asked for, each atomically: exit 0, 1 when the session was damaged (what could be
+// read is exported) or a write failed, 2 when it is not a session or no output was named.
+int runSessionExport(const SessionExportOptions& options, std::ostream& out, std::ostream& err);
 
 // The human summary of a session: device, ceilings, roofline roofs, and per kernel the check, timing,
 // occupancy, predicted vs measured, its roofline points per level, and the metrics with plain names.
