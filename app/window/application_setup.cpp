@@ -2,6 +2,8 @@
 
 #include <QApplication>
 #include <QCoreApplication>
+#include <QGuiApplication>
+#include <QIcon>
 
 namespace warpscope::app {
 
@@ -15,6 +17,11 @@ void configureApplication()
 {
     QCoreApplication::setOrganizationName(QStringLiteral("Warpscope"));
     QCoreApplication::setApplicationName(QStringLiteral("warpscope"));
+    // The installed warpscope.desktop and its icon (share/icons/hicolor): the desktop shows them
+    // for the window; from a build tree the theme has no such icon and nothing changes.
+    QGuiApplication::setDesktopFileName(QStringLiteral("warpscope"));
+    if (qobject_cast<QGuiApplication*>(QCoreApplication::instance()) != nullptr)
+        QGuiApplication::setWindowIcon(QIcon::fromTheme(QStringLiteral("warpscope")));
 #ifdef WARPSCOPE_VERSION
     QCoreApplication::setApplicationVersion(QStringLiteral(WARPSCOPE_VERSION));
 #endif
