@@ -1,6 +1,7 @@
 // The profile views as a learner meets them (issue 14, section 4), on the sessions recorded on an
 // H200 (assets/recorded/h200): the metrics table groups each kernel's rows into time, memory,
-// compute and occupancy with a filter box, and shows long ncu names in full on hover.
+// compute and occupancy with a filter box, shows long ncu names in full on hover, and explains an
+// L2 hit rate that ncu reports past 100 %.
 #include "profile/profile_metrics_table.h"
 #include "profile/profile_panel.h"
 #include "profile/profile_views.h"
@@ -187,6 +188,48 @@ private slots:
         const std::string_view title = session::findMetric(longName.toStdString())->title;
         QVERIFY(tip.contains(QString::fromUtf8(title.data(), static_cast<qsizetype>(title.size()))));
         QCOMPARE(table->cellText(kernel, longName, ProfileMetricsTable::NameColumn), longName);
+    }
+
+    // A hit rate past 100 % is never shown bare: the value is marked, a line under it says it is not a
+    // share, and its tooltip explains why with this kernel's replay passes and the source; rates
+    // inside 0..100 % have no note. The H200 reduction ladder reports 106.2 % for its first rung.
+    void anL2HitRatePast100IsExplained()
+    {
+        WindowUnderTest w;
+        QVERIFY(w.openRecorded(QStringLiteral("ladder-reduction.wsprof")));
+        ProfileMetricsTable* table = w.panel->views()->metricsTable();
+        const session::Session& s = w.panel->session();
+        const QString l2 = QLatin1String(metric::kL2HitRate);
+        int past100 = 0;
+        for (const QString& kernel : table->kernels()) {
+            const session::MetricsRecord* metrics = s.metricsFor(kernel.toStdString());
+            QVERIFY(metrics != nullptr);
+            const double reported = metrics->values.at(metric::kL2HitRate);
+            const QString value = table->cellText(kernel, l2, ProfileMetricsTable::ValueColumn);
+            if (reported <= 100.0) {
+                QVERIFY(table->rowNote(kernel, l2).isEmpty());
+                QVERIFY(!value.contains(QStringLiteral("\u26a0")));
+                continue;
+            }
+            ++past100;
+            QCOMPARE(value, QStringLiteral("%1 % \u26a0").arg(reported, 0, 'f', 1));
+            QVERIFY(table->rowNote(kernel, l2).startsWith(QStringLiteral("above 100 %: not a share")));
+            const QString why = visibleText(table->rowNoteToolTip(kernel, l2));
+            QVERIFY2(why.contains(QStringLiteral("replayed %1 times").arg(metrics->passes)), qPrintable(why));
+            QVERIFY(why.contains(QStringLiteral("forums.developer.nvidia.com/t/weird-number-for-l2-cache-hitrate/120341")));
+            QVERIFY(visibleText(table->cellToolTip(kernel, l2, ProfileMetricsTable::ValueColumn))
+                        .contains(QStringLiteral("could not be collected accurately")));
+        }
+        QCOMPARE(past100, 6); // every rung of the recorded ladder: 106.2, 103.7, 103.8, 105.2, 102.9, 106.1 %
+        const QString first = table->kernels().front();
+        QCOMPARE(table->cellText(first, l2, ProfileMetricsTable::ValueColumn), QStringLiteral("106.2 % \u26a0"));
+        saveShot(*w.window, QStringLiteral("profile-metrics-l2-note"));
+
+        // A GPU-sized launch stays inside 0..100 %: no note.
+        QVERIFY(w.openRecorded(QStringLiteral("gpu-size-vector_add.wsprof")));
+        const QString kernel = table->kernels().front();
+        QCOMPARE(table->cellText(kernel, l2, ProfileMetricsTable::ValueColumn), QStringLiteral("33.6 %"));
+        QVERIFY(table->rowNote(kernel, l2).isEmpty());
     }
 };
 

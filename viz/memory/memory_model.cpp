@@ -256,7 +256,10 @@ MeasuredFlow measuredFlow(const session::Session& session, const std::string& ke
         *rate = std::clamp(*percent / 100.0, 0.0, 1.0);
         if (*percent > 100.0 || *percent < 0.0)
             measured.note += std::string(" ") + level + " hit rate: " + name + " reported " + format("%.1f", *percent) +
-                             " %, shown as " + (*percent > 100.0 ? "100 %." : "0 %.");
+                             " %, shown as " + (*percent > 100.0 ? "100 %" : "0 %") +
+                             " (not a share: ncu counts hits and lookups in separate replay passes, which a kernel too "
+                             "small to fill the GPU spreads differently; NVIDIA Developer Forums, 'Weird Number for L2 "
+                             "Cache Hitrate').";
     }
     measured.flow = flow;
     return measured;

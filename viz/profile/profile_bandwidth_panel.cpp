@@ -1,5 +1,6 @@
 #include "profile/profile_bandwidth_panel.h"
 
+#include "common/export_actions.h"
 #include "profile/profile_format.h"
 #include "session/metric_catalog.h"
 #include "session/session.h"
@@ -197,7 +198,11 @@ std::vector<BandwidthKernel> bandwidthModel(const session::Session& current, con
             l2.caption = QObject::tr("L2: %1").arg(formatBytesPerSecond(l2.achieved));
             if (measured > 0)
                 l2.caption += QObject::tr(" = %1\u00d7 the measured DRAM peak").arg(formatRatio(l2.achieved / measured));
-            if (!std::isnan(hitRate))
+            if (hitRateOutOfRange(QLatin1String(kL2HitRate), hitRate))
+                l2.caption += QObject::tr(", L2 hit rate %1 as ncu reported it (not a share: counted across replay passes, "
+                                          "see the Metrics tab)")
+                                  .arg(formatPercent(hitRate));
+            else if (!std::isnan(hitRate))
                 l2.caption += QObject::tr(", L2 hit rate %1").arg(formatPercent(hitRate));
         }
         l2.caption = withBaseline(l2.caption, l2.achieved, l2.baseline);
@@ -231,6 +236,7 @@ ProfileBandwidthPanel::ProfileBandwidthPanel(QWidget* parent) : QWidget(parent)
     m_header->setTextFormat(Qt::RichText);
     m_rows = new QWidget;
     m_rowsLayout = new QVBoxLayout(m_rows);
+    installFigureExport(m_rows, QStringLiteral("bandwidth"));
     m_rowsLayout->setContentsMargins(8, 4, 8, 8);
     m_rowsLayout->setSpacing(4);
     auto* scroll = new QScrollArea(this);

@@ -139,6 +139,41 @@ QString formatCount(double count)
     return scaled(count, prefixes, 6, 1000.0, 4, QString()).trimmed();
 }
 
+bool hitRateOutOfRange(const QString& metric, double percent)
+{
+    const bool hitRate = metric == QLatin1String(session::metric::kL2HitRate) || metric == QLatin1String(session::metric::kL1HitRate);
+    return hitRate && !std::isnan(percent) && (percent > 100.0 || percent < 0.0);
+}
+
+QString hitRateOutOfRangeNote(double percent)
+{
+    return percent > 100.0 ? QStringLiteral("above 100 %: not a share; hits and lookups were counted in different replay passes")
+                           : QStringLiteral("below 0 %: not a share; hits and lookups were counted in different replay passes");
+}
+
+QString hitRateOutOfRangeExplanation(const QString& metric, double percent, double durationNs, int passes)
+{
+    const bool l2 = metric == QLatin1String(session::metric::kL2HitRate);
+    QString text = QStringLiteral("ncu reported %1 for %2, which no share of lookups can be: hits and lookups are counted by "
+                                  "separate counters, which ncu may collect in separate replays of the kernel")
+                       .arg(formatPercent(percent), metric);
+    if (passes > 1)
+        text += QStringLiteral(" (this one was replayed %1 times)").arg(passes);
+    text += QStringLiteral(". NVIDIA's answer for such values: the metric could not be collected accurately. It happens when "
+                           "the kernel is too small to fill the GPU, generally under about 20 µs, or its blocks do "
+                           "uneven work, so each replay spreads the work differently");
+    if (!std::isnan(durationNs) && durationNs > 0)
+        text += QStringLiteral(" (this kernel ran %1)").arg(formatDurationNs(durationNs));
+    if (l2)
+        text += QStringLiteral("; and the L2 serves every client of the GPU, so copy engines or the display working during "
+                               "a replay add hits and lookups this kernel did not make");
+    text += QStringLiteral(". Profile a launch large enough to fill the GPU for a rate that means something (the recorded "
+                           "GPU-sized sessions stay within 0-100 %). Source: NVIDIA Developer Forums, “Weird Number for "
+                           "L2 Cache Hitrate”, %1")
+                .arg(QLatin1String(kHitRateSource));
+    return text;
+}
+
 QString formatPercent(double percent)
 {
     if (std::isnan(percent))

@@ -62,6 +62,18 @@ QString noMetricsReason(const session::Session& session, const std::string& kern
 // The error record with `code` (session-wide or for any kernel), or null.
 const session::ErrorRecord* findError(const session::Session& session, const std::string& code);
 
+// ncu's sector hit rates (lts__t_sector_hit_rate.pct, l1tex__t_sector_hit_rate.pct) divide hits by
+// lookups counted in separate replay passes; a value outside 0..100 % is an artefact of that, not a
+// share. NVIDIA's answer on its forum: the counters were not collected accurately, as happens when
+// the kernel is too small to fill the GPU (under about 20 µs) or its blocks do uneven work, so each
+// pass spreads the work differently, and, for L2, when other engines use the L2 in the passes.
+inline constexpr const char* kHitRateSource = "https://forums.developer.nvidia.com/t/weird-number-for-l2-cache-hitrate/120341/2";
+bool hitRateOutOfRange(const QString& metric, double percent); // a sector hit rate outside 0..100 %
+// One line under the value: "above 100 %: hits and lookups were counted in different replay passes".
+QString hitRateOutOfRangeNote(double percent);
+// The whole explanation with this kernel's duration and pass count (NaN / 0 when unknown) and the source.
+QString hitRateOutOfRangeExplanation(const QString& metric, double percent, double durationNs, int passes);
+
 // A tooltip that shows `text` exactly as written. Qt shows a tooltip as rich text when it looks like
 // HTML (Qt::mightBeRichText: a known tag, or "&lt;", before the first line break), so a name from a
 // session such as "<b>x</b>" would be rendered as markup; such text is escaped into a paragraph.

@@ -1,5 +1,6 @@
 #include "profile/profile_metrics_table.h"
 
+#include "common/export_actions.h"
 #include "profile/profile_format.h"
 #include "profile/profile_metric_sections.h"
 #include "session/metric_catalog.h"
@@ -25,7 +26,7 @@ namespace {
 using namespace profile;
 constexpr int kKeyRole = Qt::UserRole;
 constexpr int kKindRole = Qt::UserRole + 1; // what a tree item is: a kernel, a section or a metric row
-enum ItemKind { KernelItem = 1, SectionItem, MetricItem };
+enum ItemKind { KernelItem = 1, SectionItem, MetricItem, NoteItem };
 
 QString fromView(std::string_view text) { return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size())); }
 
@@ -42,6 +43,8 @@ struct Row {
     double baseline = nan();
     bool unavailable = false;
     QString valueText;     // when set, shown instead of a formatted value
+    QString note;          // a line under the row: a value that cannot be what its name says (a hit rate past 100 %)
+    QString noteDetail;    // the note's whole explanation, with its source
 };
 
 // A value from an Activity record, by row key; NaN when the record or field is missing.
@@ -135,6 +138,13 @@ std::vector<Row> metricRows(const session::MetricsRecord& record, const session:
         }
         row.unit = metricUnit(record, row.key);
         row.value = record.values.at(name);
+        if (hitRateOutOfRange(row.key, row.value)) {
+            const auto duration = record.values.find(session::metric::kDuration);
+            row.note = hitRateOutOfRangeNote(row.value);
+            row.noteDetail = hitRateOutOfRangeExplanation(row.key, row.value,
+                                                          duration == record.values.end() ? nan() : duration->second,
+                                                          record.passes);
+        }
         if (baseline != nullptr)
             if (auto it = baseline->values.find(name); it != baseline->values.end())
                 row.baseline = it->second;
@@ -215,6 +225,27 @@ void addRow(QTreeWidgetItem* section, const Row& row, bool withBaseline, const Q
     item->setToolTip(ProfileMetricsTable::NameColumn, nameToolTipFor(row));
     // The exact value names the unit the session reported; the explanation may quote its errors.
     item->setToolTip(ProfileMetricsTable::ValueColumn, plainToolTip(row.valueText.isEmpty() ? exactText(row.value, row.unit) : row.explanation));
+    if (!row.note.isEmpty()) {
+        // Never bare: the value is marked and a line under it says why it is not what its name says.
+        const QColor warning = item->treeWidget()->palette().color(QPalette::Window).lightness() < 128 ? QColor(0xff, 0xb3, 0x4d)
+                                                                                                       : QColor(0xb3, 0x5c, 0x00);
+        item->setText(ProfileMetricsTable::ValueColumn, item->text(ProfileMetricsTable::ValueColumn) + QStringLiteral(" ⚠"));
+        item->setForeground(ProfileMetricsTable::ValueColumn, warning);
+        const QString detail = QStringLiteral("<p>%1</p><p>%2</p>").arg(exactText(row.value, row.unit).toHtmlEscaped(),
+                                                                        row.noteDetail.toHtmlEscaped());
+        item->setToolTip(ProfileMetricsTable::ValueColumn, detail);
+        item->setToolTip(ProfileMetricsTable::TitleColumn, toolTipFor(row) + QStringLiteral("<p>%1</p>").arg(row.noteDetail.toHtmlEscaped()));
+        auto* note = new QTreeWidgetItem(item);
+        note->setText(ProfileMetricsTable::TitleColumn, row.note);
+        note->setData(ProfileMetricsTable::TitleColumn, kKeyRole, row.key + QStringLiteral(":note"));
+        note->setData(ProfileMetricsTable::TitleColumn, kKindRole, NoteItem);
+        note->setFirstColumnSpanned(true);
+        note->setToolTip(ProfileMetricsTable::TitleColumn, QStringLiteral("<p>%1</p>").arg(row.noteDetail.toHtmlEscaped()));
+        note->setForeground(ProfileMetricsTable::TitleColumn, warning);
+        QFont italic = note->font(ProfileMetricsTable::TitleColumn);
+        italic.setItalic(true);
+        note->setFont(ProfileMetricsTable::TitleColumn, italic);
+    }
     if (row.unavailable) {
         QFont italic = item->font(ProfileMetricsTable::ValueColumn);
         italic.setItalic(true);
@@ -246,6 +277,7 @@ ProfileMetricsTable::ProfileMetricsTable(QWidget* parent) : QWidget(parent)
     m_tree->setSelectionMode(QAbstractItemView::ExtendedSelection);
     m_tree->header()->setStretchLastSection(true);
     m_tree->setTextElideMode(Qt::ElideMiddle); // long ncu names keep their distinguishing suffix
+    installTableExport(m_tree, QStringLiteral("metrics"));
     m_note = new QLabel(this);
     m_note->setWordWrap(true);
     m_note->setText(tr("Each kernel's values by section: time, memory, compute, occupancy. Hover a name for what it "
@@ -392,6 +424,18 @@ QTreeWidgetItem* ProfileMetricsTable::findRow(const QString& kernel, const QStri
                     return group->child(j)->child(k);
     }
     return nullptr;
+}
+
+QString ProfileMetricsTable::rowNote(const QString& kernel, const QString& key) const
+{
+    const QTreeWidgetItem* row = findRow(kernel, key);
+    return row != nullptr && row->childCount() > 0 ? row->child(0)->text(TitleColumn) : QString();
+}
+
+QString ProfileMetricsTable::rowNoteToolTip(const QString& kernel, const QString& key) const
+{
+    const QTreeWidgetItem* row = findRow(kernel, key);
+    return row != nullptr && row->childCount() > 0 ? row->child(0)->toolTip(TitleColumn) : QString();
 }
 
 QString ProfileMetricsTable::sectionOf(const QString& kernel, const QString& key) const

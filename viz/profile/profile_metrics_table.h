@@ -50,6 +50,10 @@ public:
     QString sectionOf(const QString& kernel, const QString& key) const;
     QStringList sections(const QString& kernel) const;
     QStringList rowKeys(const QString& kernel) const;
+    // The line under a row whose value cannot mean what its name says (a hit rate past 100 %), and its
+    // tooltip; empty when the row has none.
+    QString rowNote(const QString& kernel, const QString& key) const;
+    QString rowNoteToolTip(const QString& kernel, const QString& key) const;
 
     // Shows only the rows whose name, ncu name or section contains `text` (case-insensitive).
     void setFilter(const QString& text);
