@@ -47,7 +47,8 @@ LessonLibrary LessonLibrary::loadFrom(const QString& directory)
         const QString markdown = QString::fromUtf8(handle.readAll());
         static const QRegularExpression heading(QStringLiteral("^# +(.+)$"), QRegularExpression::MultilineOption);
         const auto title = heading.match(markdown);
-        if (!title.hasMatch()) {
+        // A heading of only blanks ("#  \t") is no title either: the list would show an empty entry.
+        if (!title.hasMatch() || title.captured(1).trimmed().isEmpty()) {
             library.m_problems << QStringLiteral("%1: no title (the first line starting with '# ')").arg(path);
             continue;
         }

@@ -456,11 +456,13 @@ private slots:
         write(QStringLiteral("01-good.md"), "# Good\n\ntext\n");
         write(QStringLiteral("02-untitled.md"), "no heading here\n");
         write(QStringLiteral("Bad Name.md"), "# Bad\n");
+        write(QStringLiteral("03-blank-title.md"), "#  \t\n\ntext\n"); // found by fuzz_lesson: it loaded with an empty title
         const auto library = app::LessonLibrary::loadFrom(dir.path());
         QCOMPARE(library.lessons().size(), 1);
         QCOMPARE(library.lessons().front().title, QStringLiteral("Good"));
-        QCOMPARE(library.problems().size(), 2);
-        QVERIFY(library.problems().join('\n').contains(QStringLiteral("no title")));
+        QCOMPARE(library.problems().size(), 3);
+        QVERIFY(library.problems().join('\n').contains(QStringLiteral("02-untitled.md: no title")));
+        QVERIFY(library.problems().join('\n').contains(QStringLiteral("03-blank-title.md: no title")));
         QVERIFY(library.problems().join('\n').contains(QStringLiteral("NN-id.md")));
     }
 
