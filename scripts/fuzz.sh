@@ -6,7 +6,8 @@
 #   scripts/fuzz.sh [SECONDS_PER_TARGET] [TARGET...]      (default: 30 seconds, every target)
 # Environment: FUZZ_RUNS=N stops each target after N executions (or SECONDS, whichever comes first)
 # and runs it as one libFuzzer job (-jobs=1 -workers=1), for the long runs in RELIABILITY.md;
-# FUZZ_BUILD=0 uses build-fuzz as it is; FUZZ_RUN_DIR puts the runs elsewhere than build-fuzz/fuzz-runs.
+# FUZZ_JOBS=N runs N targets at a time (one core each; default 1); FUZZ_BUILD=0 uses build-fuzz as it
+# is; FUZZ_RUN_DIR puts the runs elsewhere than build-fuzz/fuzz-runs.
 # How the corpora and dictionaries were made: fuzz/README.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -50,40 +51,56 @@ export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 export LSAN_OPTIONS="${LSAN_OPTIONS:-suppressions=$PWD/fuzz/lsan.supp:print_suppressions=0}"
 
-failed=()
-for target in "${targets[@]}"; do
-  binary="$PWD/build-fuzz/fuzz/fuzz_$target"
-  if [[ ! -x "$binary" ]]; then
-    echo "fuzz $target: no such target (targets: ${all_targets[*]})" >&2
-    failed+=("$target")
-    continue
-  fi
-  run="$run_root/$target"
+# Runs one target; its summary line goes to $run/summary. Exit 1 when it found something.
+run_target() {
+  local target="$1" binary="$PWD/build-fuzz/fuzz/fuzz_$1" run="$run_root/$1"
   rm -rf "$run"
   mkdir -p "$run/corpus"
+  if [[ ! -x "$binary" ]]; then
+    echo "fuzz $target: no such target (targets: ${all_targets[*]})" >"$run/summary"
+    return 1
+  fi
   cp -R "fuzz/corpus/$target/." "$run/corpus/"
-  options=(-max_total_time="$seconds" -timeout=10 -max_len="${max_len[$target]}" -print_final_stats=1
-           -artifact_prefix="$run/" ${memory[$target]:-})
+  local options=(-max_total_time="$seconds" -timeout=10 -max_len="${max_len[$target]}" -print_final_stats=1
+                 -artifact_prefix="$run/" ${memory[$target]:-})
   if [[ -f "fuzz/dict/${dict[$target]}.dict" ]]; then options+=(-dict="$PWD/fuzz/dict/${dict[$target]}.dict"); fi
-  status=0
-  started=$SECONDS
+  local status=0 started=$SECONDS
   # Run from the run's folder: a libFuzzer job writes its output to fuzz-0.log there.
   (cd "$run" && exec "$binary" "${options[@]}" "${runs_limit[@]}" "$run/corpus") >"$run/log" 2>&1 || status=$?
   if [[ -f "$run/fuzz-0.log" ]]; then cat "$run/fuzz-0.log" >>"$run/log"; fi
-  elapsed=$((SECONDS - started))
+  local elapsed=$((SECONDS - started)) runs coverage inputs artifacts
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$run/log" | tail -n 1)
   coverage=$(grep -aoE 'cov: [0-9]+ ft: [0-9]+' "$run/log" | tail -n 1 || true)
   inputs=$(find "$run/corpus" -type f | wc -l)
   artifacts=$(find "$run" -maxdepth 1 -type f \( -name 'crash-*' -o -name 'leak-*' -o -name 'timeout-*' -o -name 'oom-*' -o -name 'slow-unit-*' \) | sort)
   if ((status != 0)) || [[ -n "$artifacts" ]] ||
      grep -aqE '^(==[0-9]+==ERROR|SUMMARY: (Address|Leak|UndefinedBehavior)Sanitizer)|runtime error:' "$run/log"; then
-    echo "fuzz $target: FAILED (exit $status) after ${runs:-?} runs, ${coverage:-no coverage line}; log: $run/log"
-    if [[ -n "$artifacts" ]]; then echo "  input: $artifacts"; fi
-    grep -aE 'ERROR|runtime error|SUMMARY|Assertion|terminate|deadly signal|Timeout|out-of-memory' "$run/log" | head -n 8 | sed 's/^/  /'
-    failed+=("$target")
-  else
-    echo "fuzz $target: ${runs:-?} runs in ${elapsed} s, ${coverage:-no coverage line}, corpus $inputs inputs, no findings"
+    {
+      echo "fuzz $target: FAILED (exit $status) after ${runs:-?} runs, ${coverage:-no coverage line}; log: $run/log"
+      if [[ -n "$artifacts" ]]; then echo "  input: $artifacts"; fi
+      grep -aE 'ERROR|runtime error|SUMMARY|Assertion|terminate|deadly signal|Timeout|out-of-memory' "$run/log" | head -n 8 | sed 's/^/  /'
+    } >"$run/summary"
+    return 1
   fi
+  echo "fuzz $target: ${runs:-?} runs in ${elapsed} s, ${coverage:-no coverage line}, corpus $inputs inputs, no findings" >"$run/summary"
+}
+
+# FUZZ_JOBS targets at a time (default 1); each is one process on one core.
+parallel="${FUZZ_JOBS:-1}"
+if ! [[ "$parallel" =~ ^[1-9][0-9]*$ ]]; then
+  echo "fuzz.sh: FUZZ_JOBS must be a positive whole number, not '$parallel'" >&2
+  exit 2
+fi
+declare -A pid_of
+for target in "${targets[@]}"; do
+  while (($(jobs -rp | wc -l) >= parallel)); do wait -n || true; done
+  run_target "$target" &
+  pid_of[$target]=$!
+done
+failed=()
+for target in "${targets[@]}"; do
+  wait "${pid_of[$target]}" || failed+=("$target")
+  cat "$run_root/$target/summary" 2>/dev/null || echo "fuzz $target: FAILED before it ran (see $run_root/$target)"
 done
 
 if ((${#failed[@]} > 0)); then
