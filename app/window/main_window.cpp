@@ -1,5 +1,6 @@
 #include "window/main_window.h"
 
+#include "common/export_actions.h"
 #include "canvas/canvas_widget.h"
 #include "canvas/imgui_canvas.h"
 #include "common/validated_field.h"
@@ -193,6 +194,7 @@ void MainWindow::buildCanvasArea()
 
     m_centralStack = new QStackedWidget(area);
     m_canvasWidget = viz::createCanvasWidget(*m_canvas, m_centralStack);
+    viz::installFigureExport(m_canvasWidget, QStringLiteral("canvas"));
     m_canvasWidget->setObjectName(QStringLiteral("canvas"));
     m_centralStack->addWidget(m_canvasWidget);
     // In a scroll area, so the stepper's controls do not set the central area's minimum width

@@ -1,5 +1,6 @@
 #include "execution/execution_panel.h"
 
+#include "common/export_actions.h"
 #include "canvas/canvas_widget.h"
 #include "canvas/imgui_canvas.h"
 #include "demo_kernels.h"
@@ -272,6 +273,7 @@ void ExecutionPanel::buildControls()
     m_canvasTabs->setExpanding(false);
     canvasLayout->addWidget(m_canvasTabs);
     m_canvasWidget = createCanvasWidget(*m_canvas, canvasBox);
+    installFigureExport(m_canvasWidget, QStringLiteral("execution"));
     m_canvasWidget->setObjectName(QStringLiteral("executionCanvas"));
     canvasLayout->addWidget(m_canvasWidget, 1);
     connect(m_canvasTabs, &QTabBar::currentChanged, this, [this](int index) {

@@ -1,5 +1,6 @@
 #include "formats/format_explorer_panel.h"
 
+#include "common/export_actions.h"
 #include "formats/format_bit_toggles.h"
 #include "formats/format_decimal.h"
 #include "formats/format_explainer.h"
@@ -195,6 +196,7 @@ QWidget* FormatExplorerPanel::buildComparison()
 
     m_table = new QTableWidget(static_cast<int>(numerics::allFormats().size()), ColumnCount, box);
     m_table->setObjectName(QStringLiteral("formatComparison"));
+    installTableExport(m_table, QStringLiteral("format-comparison"));
     m_table->setHorizontalHeaderLabels({tr("Format"), tr("Stored value"), tr("Bits"), tr("Error"), tr("Rel. error"),
                                         tr("What happened")});
     m_table->horizontalHeaderItem(ErrorColumn)->setToolTip(tr("stored − typed value"));
@@ -384,6 +386,7 @@ QWidget* FormatExplorerPanel::buildExplorer()
     layout->addWidget(m_rangeCaption);
     m_rangeBar = new FormatRangeBar(box);
     m_rangeBar->setObjectName(QStringLiteral("rangeBar"));
+    installFigureExport(m_rangeBar, QStringLiteral("format-range"));
     layout->addWidget(m_rangeBar);
 
     connect(m_formatCombo, &QComboBox::currentIndexChanged, this, [this](int index) {

@@ -1,4 +1,5 @@
 #include "models/allreduce_panel.h"
+#include "common/export_actions.h"
 #include "common/plot_style.h"
 #include "common/validated_field.h"
 
@@ -318,6 +319,7 @@ AllReducePanel::AllReducePanel(QWidget* parent) : QWidget(parent)
     layout->addWidget(m_stepLabel);
 
     m_ringView = new RingView;
+    installFigureExport(m_ringView, QStringLiteral("allreduce-ring"));
     layout->addWidget(m_ringView, 1);
 
     m_numbersLabel = new QLabel;
@@ -329,6 +331,7 @@ AllReducePanel::AllReducePanel(QWidget* parent) : QWidget(parent)
     const auto& links = training::linkFigures();
     m_table = new QTableWidget(static_cast<int>(links.size()), 4);
     m_table->setObjectName(QStringLiteral("allReduceLinks"));
+    installTableExport(m_table, QStringLiteral("allreduce-links"));
     m_table->setHorizontalHeaderLabels({tr("Link"), tr("Each way"), tr("All-reduce time"), tr("Source")});
     m_table->verticalHeader()->hide();
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);

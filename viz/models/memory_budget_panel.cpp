@@ -1,4 +1,5 @@
 #include "models/memory_budget_panel.h"
+#include "common/export_actions.h"
 #include "common/plot_style.h"
 #include "common/validated_field.h"
 
@@ -168,6 +169,7 @@ MemoryBudgetPanel::MemoryBudgetPanel(QWidget* parent) : QWidget(parent)
 
     m_plot = new QCustomPlot;
     m_plot->setObjectName(QStringLiteral("memoryBudgetPlot"));
+    installFigureExport(m_plot, QStringLiteral("memory-budget"));
     m_plot->setMinimumSize(360, 300);
     m_plot->yAxis->setLabel(tr("GB per GPU (10⁹ bytes)"));
     m_plot->xAxis->setLabel(tr("Data-parallel GPU (each holds as much)"));
@@ -181,6 +183,7 @@ MemoryBudgetPanel::MemoryBudgetPanel(QWidget* parent) : QWidget(parent)
 
     m_table = new QTableWidget(6, 4);
     m_table->setObjectName(QStringLiteral("memoryBudgetTable"));
+    installTableExport(m_table, QStringLiteral("memory-budget"));
     m_table->setHorizontalHeaderLabels({tr("Bytes/param\nmodel"), tr("Split"), tr("Bytes/param\neach GPU"), tr("GB\neach GPU")});
     m_table->setVerticalHeaderLabels({tr("Weights"), tr("Gradients"), tr("Master (FP32)"), tr("Optimizer"), tr("Model states"),
                                       tr("Activations")});

@@ -1,5 +1,6 @@
 #include "models/pipeline_panel.h"
 
+#include "common/export_actions.h"
 #include "common/plot_style.h"
 #include "common/validated_field.h"
 #include "models/models_style.h"
@@ -43,6 +44,7 @@ PipelinePanel::PipelinePanel(QWidget* parent) : QWidget(parent)
     m_staleLabel = modelTextLabel(QStringLiteral("pipelineStale"), this);
     m_staleLabel->hide();
     m_chart = new PipelineChartView(this);
+    installFigureExport(m_chart, QStringLiteral("pipeline"));
     m_numbersLabel = modelTextLabel(QStringLiteral("pipelineNumbers"), this);
     m_captionLabel = modelTextLabel(QStringLiteral("pipelineCaption"), this);
     m_captionLabel->setForegroundRole(QPalette::PlaceholderText);

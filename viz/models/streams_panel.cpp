@@ -1,5 +1,6 @@
 #include "models/streams_panel.h"
 
+#include "common/export_actions.h"
 #include "common/plot_style.h"
 #include "common/validated_field.h"
 #include "models/models_style.h"
@@ -79,6 +80,7 @@ StreamsPanel::StreamsPanel(QWidget* parent) : QWidget(parent)
     m_staleLabel = modelTextLabel(QStringLiteral("streamsStale"), this);
     m_staleLabel->hide();
     m_view = new StreamTimelineView(this);
+    installFigureExport(m_view, QStringLiteral("streams"));
     m_numbersLabel = modelTextLabel(QStringLiteral("streamsNumbers"), this);
     m_captionLabel = modelTextLabel(QStringLiteral("streamsCaption"), this);
     m_captionLabel->setForegroundRole(QPalette::PlaceholderText);

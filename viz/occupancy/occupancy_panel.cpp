@@ -1,4 +1,5 @@
 #include "occupancy/occupancy_panel.h"
+#include "common/export_actions.h"
 #include "common/plot_style.h"
 #include "common/validated_field.h"
 
@@ -391,6 +392,7 @@ void OccupancyPanel::initSweepPlot(SweepPlot& sweep, const QString& title, const
     sweep.plot = new QCustomPlot;
     sweep.plot->setMinimumSize(200, 190);
     sweep.plot->setMouseTracking(true);
+    installFigureExport(sweep.plot, QStringLiteral("occupancy"));
     sweep.plot->plotLayout()->insertRow(0);
     sweep.title = new QCPTextElement(sweep.plot, title);
     sweep.plot->plotLayout()->addElement(0, 0, sweep.title);
@@ -410,6 +412,7 @@ void OccupancyPanel::initHeatmap()
 {
     QCustomPlot* plot = new QCustomPlot;
     m_heatmap.plot = plot;
+    installFigureExport(plot, QStringLiteral("occupancy-heatmap"));
     plot->setMinimumSize(200, 190);
     plot->setMouseTracking(true);
     plot->xAxis->setLabel(tr("threads per block"));

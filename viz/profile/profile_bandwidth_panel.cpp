@@ -1,5 +1,6 @@
 #include "profile/profile_bandwidth_panel.h"
 
+#include "common/export_actions.h"
 #include "profile/profile_format.h"
 #include "session/metric_catalog.h"
 #include "session/session.h"
@@ -235,6 +236,7 @@ ProfileBandwidthPanel::ProfileBandwidthPanel(QWidget* parent) : QWidget(parent)
     m_header->setTextFormat(Qt::RichText);
     m_rows = new QWidget;
     m_rowsLayout = new QVBoxLayout(m_rows);
+    installFigureExport(m_rows, QStringLiteral("bandwidth"));
     m_rowsLayout->setContentsMargins(8, 4, 8, 8);
     m_rowsLayout->setSpacing(4);
     auto* scroll = new QScrollArea(this);

@@ -1,5 +1,6 @@
 #include "profile/profile_metrics_table.h"
 
+#include "common/export_actions.h"
 #include "profile/profile_format.h"
 #include "profile/profile_metric_sections.h"
 #include "session/metric_catalog.h"
@@ -276,6 +277,7 @@ ProfileMetricsTable::ProfileMetricsTable(QWidget* parent) : QWidget(parent)
     m_tree->setSelectionMode(QAbstractItemView::ExtendedSelection);
     m_tree->header()->setStretchLastSection(true);
     m_tree->setTextElideMode(Qt::ElideMiddle); // long ncu names keep their distinguishing suffix
+    installTableExport(m_tree, QStringLiteral("metrics"));
     m_note = new QLabel(this);
     m_note->setWordWrap(true);
     m_note->setText(tr("Each kernel's values by section: time, memory, compute, occupancy. Hover a name for what it "

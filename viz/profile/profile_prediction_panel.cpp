@@ -2,6 +2,7 @@
 // (explain*: shared memory, bank conflicts, branches, occupancy) · the model · the panel.
 #include "profile/profile_prediction_panel.h"
 
+#include "common/export_actions.h"
 #include "session/metric_catalog.h"
 #include "session/session.h"
 
@@ -523,6 +524,7 @@ ProfilePredictionPanel::ProfilePredictionPanel(QWidget* parent) : QWidget(parent
 {
     m_table = new QTableWidget(this);
     m_table->setObjectName(QStringLiteral("predictionTable"));
+    installTableExport(m_table, QStringLiteral("predicted-vs-measured"));
     m_table->setColumnCount(ColumnCount);
     m_table->setHorizontalHeaderLabels({tr("Quantity"), tr("Predicted (simulator)"), tr("Measured (GPU)"),
                                         tr("Measured \u2212 predicted"), tr("Baseline measured"), tr("Change")});

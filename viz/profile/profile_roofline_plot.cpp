@@ -1,4 +1,5 @@
 #include "profile/profile_roofline_plot.h"
+#include "common/export_actions.h"
 #include "common/plot_style.h"
 
 #include "profile/profile_format.h"
@@ -135,6 +136,7 @@ ProfileRooflinePlot::ProfileRooflinePlot(QWidget* parent) : QWidget(parent)
 {
     m_plot = new QCustomPlot;
     m_plot->setObjectName(QStringLiteral("rooflinePlot"));
+    installFigureExport(m_plot, QStringLiteral("roofline"));
     m_plot->setMinimumHeight(280);
     m_plot->setAutoAddPlottableToLegend(false);
     m_plot->xAxis->setScaleType(QCPAxis::stLogarithmic);

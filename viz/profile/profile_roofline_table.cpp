@@ -1,5 +1,6 @@
 #include "profile/profile_roofline_table.h"
 
+#include "common/export_actions.h"
 #include "profile/profile_format.h"
 #include "session/session.h"
 
@@ -79,6 +80,7 @@ QString rooflineCellToolTip(const session::KernelRoofline& kernel, MemoryLevel l
 ProfileRooflineTable::ProfileRooflineTable(QWidget* parent) : QTableWidget(parent)
 {
     setObjectName(QStringLiteral("rooflineTable"));
+    installTableExport(this, QStringLiteral("roofline"));
     setColumnCount(ColumnCount);
     setHorizontalHeaderLabels({tr("Kernel"), tr("FP32"), tr("L1"), tr("L2"), tr("DRAM")});
     const QString levelTip = tr("FP32 FLOP per byte moved at %1 (the point's x), and the share of the %1 roof the kernel "

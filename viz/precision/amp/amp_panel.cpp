@@ -1,5 +1,6 @@
 #include "precision/amp/amp_panel.h"
 
+#include "common/export_actions.h"
 #include "numerics/number_format.h"
 #include "precision/amp/amp_plots.h"
 #include "precision/precision_lab_flow_layout.h"
@@ -87,6 +88,8 @@ AmpPanel::AmpPanel(QWidget* parent) : QWidget(parent)
 
     m_lossPlot = new AmpLossPlot(this);
     m_scalePlot = new AmpScalePlot(this);
+    installFigureExport(m_lossPlot, QStringLiteral("amp-loss"));
+    installFigureExport(m_scalePlot, QStringLiteral("amp-loss-scale"));
     m_histogramBox = buildHistogramBox();
 
     m_tableBox = new QWidget(this);
@@ -95,6 +98,7 @@ AmpPanel::AmpPanel(QWidget* parent) : QWidget(parent)
     auto* tableTitle = new QLabel(tr("<b>Per mode</b> (held-out accuracy on the spiral test set)"), m_tableBox);
     m_table = new QTableWidget(0, 6, m_tableBox);
     m_table->setObjectName(QStringLiteral("ampSummaryTable"));
+    installTableExport(m_table, QStringLiteral("amp-modes"));
     m_table->setHorizontalHeaderLabels({tr("Mode"), tr("Final loss"), tr("Held-out\naccuracy"), tr("Mean\nunderflow"),
                                         tr("Skipped\nsteps"), tr("inf/NaN\nsteps")});
     m_table->horizontalHeaderItem(1)->setToolTip(tr("Mean cross-entropy of the FP32 master weights on the whole training set after training"));
@@ -252,6 +256,7 @@ QWidget* AmpPanel::buildHistogramBox()
     stepRow->addWidget(m_stepLabel);
     layout->addLayout(stepRow);
     m_histogramPlot = new AmpHistogramPlot(box);
+    installFigureExport(m_histogramPlot, QStringLiteral("amp-gradient-histogram"));
     layout->addWidget(m_histogramPlot, 1);
     m_underflowLabel = new QLabel(box);
     m_underflowLabel->setObjectName(QStringLiteral("ampUnderflow"));

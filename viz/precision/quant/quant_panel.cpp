@@ -1,5 +1,6 @@
 #include "precision/quant/quant_panel.h"
 
+#include "common/export_actions.h"
 #include "numerics/distributions.h"
 #include "numerics/mlp.h"
 #include "precision/precision_lab_flow_layout.h"
@@ -218,6 +219,9 @@ QuantPanel::QuantPanel(QWidget* parent) : QWidget(parent), m_cache(std::make_sha
     m_valuePlot = new QuantValuePlot(this);
     m_errorPlot = new QuantErrorPlot(this);
     m_sqnrPlot = new QuantSqnrPlot(this);
+    installFigureExport(m_valuePlot, QStringLiteral("quant-values"));
+    installFigureExport(m_errorPlot, QStringLiteral("quant-error"));
+    installFigureExport(m_sqnrPlot, QStringLiteral("quant-sqnr"));
     m_statsBox = buildStats();
 
     auto* layout = new QVBoxLayout(this);
@@ -393,6 +397,7 @@ QWidget* QuantPanel::buildStats()
     layout->addWidget(m_accuracyNote);
     m_accuracyTable = new QTableWidget(0, 3, box);
     m_accuracyTable->setObjectName(QStringLiteral("quantAccuracyTable"));
+    installTableExport(m_accuracyTable, QStringLiteral("quant-accuracy"));
     m_accuracyTable->setHorizontalHeaderLabels({tr("Method"), tr("Weights"), tr("Weights + activations")});
     m_accuracyTable->verticalHeader()->hide();
     m_accuracyTable->verticalHeader()->setDefaultSectionSize(m_accuracyTable->fontMetrics().height() + 6);

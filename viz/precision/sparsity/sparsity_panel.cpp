@@ -1,5 +1,6 @@
 #include "precision/sparsity/sparsity_panel.h"
 
+#include "common/export_actions.h"
 #include "common/plot_style.h"
 #include "precision/precision_lab_style.h"
 #include "precision/precision_lab_flow_layout.h"
@@ -67,6 +68,7 @@ SparsityPanel::SparsityPanel(QWidget* parent) : QWidget(parent)
     });
 
     m_pattern = new SparsityPatternView(this);
+    installFigureExport(m_pattern, QStringLiteral("sparsity-pattern"));
     m_groupLabel = new QLabel(this);
     m_groupLabel->setObjectName(QStringLiteral("sparsityGroup"));
     m_groupLabel->setWordWrap(true);
@@ -151,6 +153,7 @@ void SparsityPanel::buildPlots()
 
     m_bytesPlot = new QCustomPlot(m_side);
     m_bytesPlot->setObjectName(QStringLiteral("sparsityBytesPlot"));
+    installFigureExport(m_bytesPlot, QStringLiteral("sparsity-bytes"));
     m_bytesPlot->setMinimumSize(280, 200);
     m_bytesTitle = addFigureTitle(m_bytesPlot, tr("FP16 weight bytes: dense vs 2:4"));
     auto bytesTicker = QSharedPointer<QCPAxisTickerText>::create();
@@ -181,6 +184,7 @@ void SparsityPanel::buildPlots()
 
     m_accuracyPlot = new QCustomPlot(m_side);
     m_accuracyPlot->setObjectName(QStringLiteral("sparsityAccuracyPlot"));
+    installFigureExport(m_accuracyPlot, QStringLiteral("sparsity-accuracy"));
     m_accuracyPlot->setMinimumSize(280, 200);
     m_accuracyTitle = addFigureTitle(m_accuracyPlot, tr("Held-out accuracy"));
     m_accuracyPlot->xAxis->setTicker(QSharedPointer<QCPAxisTickerText>::create());
