@@ -1,10 +1,12 @@
 #include "profile/session_file.h"
 
+#include "session/session_export.h"
 #include "session/session_io.h"
 
 #include <QFile>
 #include <QSaveFile>
 
+#include <sstream>
 #include <string_view>
 
 namespace warpscope::app {
@@ -53,6 +55,19 @@ std::optional<QString> saveSessionBytes(const QString& path, const QByteArray& b
     if (!file.commit())
         return QStringLiteral("Cannot write %1 (%2)").arg(path, file.errorString());
     return std::nullopt;
+}
+
+std::optional<QString> exportSession(const QString& path, const session::Session& session)
+{
+    const bool trace = path.endsWith(QLatin1String(".json"), Qt::CaseInsensitive);
+    if (!trace && !path.endsWith(QLatin1String(".csv"), Qt::CaseInsensitive))
+        return QStringLiteral("Cannot export to %1: the name must end in .json (a Perfetto trace) or .csv (the metrics)").arg(path);
+    std::ostringstream text;
+    if (trace)
+        session::writeSessionPerfetto(text, session);
+    else
+        session::writeMetricsCsv(text, session);
+    return saveSessionBytes(path, QByteArray::fromStdString(text.str()));
 }
 
 } // namespace warpscope::app

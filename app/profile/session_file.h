@@ -27,5 +27,9 @@ LoadedSession parseSessionBytes(const QByteArray& bytes, const QString& name);
 LoadedSession loadSessionFile(const QString& path);
 // Writes `bytes` to `path` (atomically); the error message, or nullopt.
 std::optional<QString> saveSessionBytes(const QString& path, const QByteArray& bytes);
+// Writes `session` for other tools, by the path's suffix: .json, a Chrome trace of the measured
+// runs (ui.perfetto.dev); .csv, the metrics (core/session/session_export.h). Atomically; the error
+// message (also for another suffix), or nullopt.
+std::optional<QString> exportSession(const QString& path, const session::Session& session);
 
 } // namespace warpscope::app

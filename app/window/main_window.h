@@ -210,6 +210,7 @@ private:
     QString m_pendingStudyMessage;            // a damaged progress file, said once the window is up
     QMenu* m_recordedMenu = nullptr;
     QAction* m_saveSessionAction = nullptr;
+    QAction* m_exportSessionAction = nullptr;
     QAction* m_profileAction = nullptr;
     QAction* m_cancelProfileAction = nullptr;
     QAction* m_setBaselineAction = nullptr;

@@ -8,6 +8,7 @@
 #include "models/models_dock.h"
 #include "profile/profile_format.h"
 #include "profile/profile_panel.h"
+#include "profile/session_file.h"
 
 #include <QAction>
 #include <QApplication>
@@ -60,6 +61,19 @@ void MainWindow::buildMenus()
                                            "printed as a session: metrics table, bandwidth and roofline"));
     m_saveSessionAction = file->addAction(QStringLiteral("Save Session &As..."), this, &MainWindow::saveSessionInteractive);
     m_saveSessionAction->setShortcut(QKeySequence::Save);
+    m_exportSessionAction = file->addAction(QStringLiteral("&Export Session (Perfetto Trace or CSV)..."), this, [this] {
+        if (!m_profile->hasSession())
+            return;
+        const QString path = QFileDialog::getSaveFileName(
+            this, QStringLiteral("Export Session"), QStringLiteral("session.json"),
+            QStringLiteral("Perfetto / Chrome trace of the measured runs (*.json);;Metrics as CSV (*.csv)"));
+        if (path.isEmpty())
+            return;
+        if (const auto error = exportSession(path, m_profile->session()))
+            showMessage(*error, true);
+        else
+            statusBar()->showMessage(QStringLiteral("Exported %1").arg(path), 8000);
+    });
     file->addSeparator();
     QAction* shot = file->addAction(QStringLiteral("Save &Screenshot..."), this, &MainWindow::saveScreenshotInteractive);
     shot->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
@@ -192,6 +206,7 @@ void MainWindow::updateProfileActions()
     m_profileAction->setEnabled(!running);
     m_cancelProfileAction->setEnabled(running);
     m_saveSessionAction->setEnabled(m_profile->hasSession());
+    m_exportSessionAction->setEnabled(m_profile->hasSession());
     m_setBaselineAction->setEnabled(m_profile->hasSession());
     m_clearBaselineAction->setEnabled(m_profile->hasBaseline());
 }

@@ -1,15 +1,20 @@
 // The Profile dock's Remote field: `ssh HOST warpscope-probe ...` with stand-ins for ssh and the
 // probe on PATH. The remote session fills the dock; a lost connection and a host that ssh could
-// read as an option each get their own message.
+// read as an option each get their own message. And File > Export Session: the open session as a
+// Perfetto trace or CSV.
 #include "profile/probe_request.h"
 #include "profile/probe_runner.h"
 #include "profile/profile_form.h"
 #include "profile/profile_panel.h"
+#include "profile/session_file.h"
 #include "window/main_window.h"
 
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QMenuBar>
 #include <QTemporaryDir>
 #include <QtTest/QtTest>
 
@@ -142,6 +147,33 @@ private slots:
         QVERIFY2(w.panel->bannerText().contains(QStringLiteral("Remote: '-oProxyCommand=touch x' starts with '-'")),
                  qPrintable(w.panel->bannerText()));
         QVERIFY(!QFile::exists(standIns.dir.filePath(QStringLiteral("host.txt")))); // ssh never started
+    }
+
+    void exportWritesTheOpenSessionAsATraceOrCsv()
+    {
+        Window w;
+        QVERIFY(w.panel->openSessionFile(kFixture));
+        QAction* exportAction = nullptr;
+        for (QAction* menu : w.window->menuBar()->actions())
+            if (menu->menu() != nullptr)
+                for (QAction* action : menu->menu()->actions())
+                    if (action->text().contains(QStringLiteral("Export Session")))
+                        exportAction = action;
+        QVERIFY(exportAction != nullptr);
+        QVERIFY(exportAction->isEnabled());
+
+        QTemporaryDir dir;
+        const QString trace = dir.filePath(QStringLiteral("runs.json")), csv = dir.filePath(QStringLiteral("metrics.csv"));
+        QVERIFY(!exportSession(trace, w.panel->session()).has_value());
+        const QJsonDocument doc = QJsonDocument::fromJson(readAll(trace));
+        QVERIFY(doc.isObject());
+        QVERIFY(doc.object().value(QStringLiteral("traceEvents")).isArray());
+        QVERIFY(!exportSession(csv, w.panel->session()).has_value());
+        QVERIFY(readAll(csv).startsWith("kernel,metric,ncu_name,value,unit\r\n"));
+        const auto refused = exportSession(dir.filePath(QStringLiteral("x.txt")), w.panel->session());
+        QVERIFY(refused.has_value());
+        QVERIFY(refused->contains(QStringLiteral(".json (a Perfetto trace) or .csv")));
+        QVERIFY(exportSession(QStringLiteral("/nonexistent-dir/x.csv"), w.panel->session()).has_value());
     }
 };
 
