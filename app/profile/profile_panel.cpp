@@ -78,6 +78,15 @@ ProfilePanel::ProfilePanel(QWidget* parent) : QWidget(parent)
     m_banner->setObjectName(QStringLiteral("profileBanner"));
     m_notice = new QLabel(this);
     m_notice->setObjectName(QStringLiteral("profileNotice"));
+    // Under the banner, hidden until its "Details" link is followed: the raw outcome (the probe's
+    // summary and stderr), so the banner itself can say in one sentence what happened.
+    m_bannerDetails = new QLabel(this);
+    m_bannerDetails->setObjectName(QStringLiteral("profileBannerDetails"));
+    m_bannerDetails->setTextFormat(Qt::PlainText);
+    m_bannerDetails->setWordWrap(true);
+    m_bannerDetails->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_bannerDetails->setStyleSheet(QStringLiteral("QLabel { font-family: monospace; padding: 4px 6px; }"));
+    m_bannerDetails->hide();
     for (QLabel* label : {m_banner, m_notice}) {
         label->setWordWrap(true);
         label->setTextFormat(Qt::RichText);
@@ -100,6 +109,7 @@ ProfilePanel::ProfilePanel(QWidget* parent) : QWidget(parent)
     layout->addWidget(m_form);
     layout->addLayout(runRow);
     layout->addWidget(m_banner);
+    layout->addWidget(m_bannerDetails);
     layout->addWidget(m_notice);
     layout->addWidget(m_title);
     layout->addWidget(m_views, 1);
@@ -168,6 +178,7 @@ bool ProfilePanel::startProfile(const ProbeRequest& request)
     m_beforeRun = m_shown;
     m_errorInBanner.clear();
     m_runDescription = describeProbeRequest(request);
+    m_runHost = request.remote;
     m_lastResult.reset();
     const ProbeCommand command = probeCommand(request, probe.path);
     m_runner->setRemoteHost(request.remote);
@@ -249,19 +260,27 @@ void ProfilePanel::onProbeFinished(const ProbeResult& result)
         }
     }
     m_beforeRun.reset();
-    if (result.outcome == ProbeOutcome::NoGpu)
-        html += QStringLiteral("<br>") + tr("Everything else in Warpscope works without a GPU. ") + recordedSessionsHtml();
     const bool failed = result.outcome != ProbeOutcome::Succeeded && result.outcome != ProbeOutcome::Cancelled;
+    if (result.outcome == ProbeOutcome::NoGpu) {
+        // One sentence a learner can act on; the probe's own words (the driver's error, twice: its error
+        // record and its stderr) wait under Details.
+        const QString sentence = noGpuSentence(m_runHost);
+        QString details = result.summary;
+        if (!result.stderrTail.isEmpty())
+            details += QLatin1Char('\n') + tr("The probe's last words on stderr:") + QLatin1Char('\n') + result.stderrTail;
+        html.replace(0, html.indexOf(QStringLiteral("</b>")) + 4, QStringLiteral("<b>%1</b>").arg(sentence.toHtmlEscaped()));
+        html += QStringLiteral("<br>") + recordedSessionsHtml();
+        showBanner(html, QStringLiteral("warning"), details);
+        emit statusMessage(sentence);
+        updateButtons();
+        emit stateChanged();
+        return;
+    }
     if (failed && !result.stderrTail.isEmpty())
         html += tr("<br>The probe's last words on stderr:<br>") +
                 QStringLiteral("<span style='font-family:monospace'>%1</span>")
                     .arg(result.stderrTail.toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>")));
-    QString severity = QStringLiteral("info");
-    if (result.outcome == ProbeOutcome::NoGpu)
-        severity = QStringLiteral("warning");
-    else if (failed)
-        severity = QStringLiteral("error");
-    showBanner(html, severity);
+    showBanner(html, failed ? QStringLiteral("error") : QStringLiteral("info"));
     emit statusMessage(result.summary);
     updateButtons();
     emit stateChanged();
@@ -412,16 +431,55 @@ void ProfilePanel::clearBaseline()
 
 bool ProfilePanel::hasBaseline() const { return m_views->baseline().has_value(); }
 
-void ProfilePanel::showBanner(const QString& html, const QString& severity)
+void ProfilePanel::showBanner(const QString& html, const QString& severity, const QString& details)
 {
+    m_bannerHtml = html;
+    m_bannerDetails->setText(details);
+    m_bannerDetails->hide();
     if (html.isEmpty()) {
         m_banner->clear();
         m_banner->hide();
         return;
     }
-    m_banner->setText(html);
     m_banner->setStyleSheet(bannerStyle(severity));
+    renderBanner();
     m_banner->show();
+}
+
+void ProfilePanel::renderBanner()
+{
+    QString html = m_bannerHtml;
+    if (!m_bannerDetails->text().isEmpty())
+        html += QStringLiteral("<br><a style='color:#cfe6ff' href=\"details:toggle\">%1</a>")
+                    .arg(m_bannerDetails->isVisibleTo(this) ? tr("Details \u25be") : tr("Details \u25b8"));
+    m_banner->setText(html);
+}
+
+void ProfilePanel::setBannerDetailsShown(bool shown)
+{
+    if (m_bannerDetails->text().isEmpty())
+        return;
+    m_bannerDetails->setVisible(shown);
+    renderBanner();
+}
+
+bool ProfilePanel::bannerDetailsShown() const { return m_bannerDetails->isVisibleTo(this); }
+
+QString ProfilePanel::visibleBannerText() const
+{
+    QString text = plain(m_banner);
+    if (bannerDetailsShown())
+        text += QLatin1Char('\n') + m_bannerDetails->text();
+    return text;
+}
+
+QString ProfilePanel::noGpuSentence(const QString& host)
+{
+    return host.isEmpty() ? tr("This machine has no NVIDIA driver or GPU, so kernels cannot be profiled here; sessions "
+                               "recorded on real GPUs are under File > Open Recorded Session.")
+                          : tr("%1 has no NVIDIA driver or GPU, so kernels cannot be profiled there; sessions recorded on "
+                               "real GPUs are under File > Open Recorded Session.")
+                                .arg(host);
 }
 
 void ProfilePanel::updateNotice()
@@ -522,11 +580,17 @@ QString ProfilePanel::recordedSessionsHtml(const QString& linkColour) const
 
 void ProfilePanel::handleLink(const QString& link)
 {
-    if (link.startsWith(QLatin1String("recorded:")))
+    if (link == QLatin1String("details:toggle"))
+        setBannerDetailsShown(!bannerDetailsShown());
+    else if (link.startsWith(QLatin1String("recorded:")))
         openRecordedSession(link.mid(9).toInt());
 }
 
-QString ProfilePanel::bannerText() const { return plain(m_banner); }
+QString ProfilePanel::bannerText() const
+{
+    const QString banner = plain(m_banner);
+    return m_bannerDetails->text().isEmpty() || banner.isEmpty() ? banner : banner + QLatin1Char('\n') + m_bannerDetails->text();
+}
 
 QString ProfilePanel::noticeText() const { return plain(m_notice); }
 

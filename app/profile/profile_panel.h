@@ -75,7 +75,12 @@ public:
     QProgressBar* progressBar() const { return m_progress; }
     QPushButton* profileButton() const { return m_profileButton; }
     QPushButton* cancelButton() const { return m_cancelButton; }
-    QString bannerText() const;  // the last run's outcome, as plain text ("" when none)
+    QString bannerText() const;  // the last run's outcome, as plain text, with its details ("" when none)
+    QString visibleBannerText() const; // what the banner shows now: its details only once opened
+    bool bannerDetailsShown() const;
+    void setBannerDetailsShown(bool shown); // the "Details" disclosure under the banner
+    // What the banner says when the probe finds no NVIDIA driver or GPU (on `host`, or here when empty).
+    static QString noGpuSentence(const QString& host);
     QString noticeText() const;  // what the shown session reports, as plain text
     QString titleText() const;
 
@@ -96,7 +101,8 @@ private:
     void onProbeFinished(const ProbeResult& result);
     void onProgress(int done, int total, const QString& stage, const QString& kernel);
     void resetProgress();
-    void showBanner(const QString& html, const QString& severity);
+    void showBanner(const QString& html, const QString& severity, const QString& details = {});
+    void renderBanner();
     void updateNotice();
     void updateTitle();
     void updateButtons();
@@ -110,6 +116,8 @@ private:
     QProgressBar* m_progress = nullptr;
     QLabel* m_progressText = nullptr;
     QLabel* m_banner = nullptr;
+    QLabel* m_bannerDetails = nullptr; // the raw outcome under "Details", plain text
+    QString m_bannerHtml;             // the banner without its Details link
     QLabel* m_notice = nullptr;
     QLabel* m_title = nullptr;
     viz::ProfileViews* m_views = nullptr;
@@ -119,6 +127,7 @@ private:
     std::optional<Shown> m_shown;
     std::optional<Shown> m_beforeRun;  // restored when a run ends without measuring any kernel
     QString m_runDescription;
+    QString m_runHost;                // the run's remote host; empty: this machine
     std::string m_errorInBanner;      // the error record code the run's outcome already quotes
     QString m_baselineLabel;
     std::optional<ProbeResult> m_lastResult;

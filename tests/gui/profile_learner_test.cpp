@@ -1,7 +1,8 @@
 // The profile views as a learner meets them (issue 14, section 4), on the sessions recorded on an
 // H200 (assets/recorded/h200): the metrics table groups each kernel's rows into time, memory,
 // compute and occupancy with a filter box, shows long ncu names in full on hover, and explains an
-// L2 hit rate that ncu reports past 100 %.
+// L2 hit rate that ncu reports past 100 %; without a GPU, Profile says so in one sentence and keeps
+// the driver's error under Details.
 #include "profile/profile_metrics_table.h"
 #include "profile/profile_panel.h"
 #include "profile/profile_views.h"
@@ -12,6 +13,8 @@
 #include "window/main_window.h"
 
 #include <QDir>
+#include <QElapsedTimer>
+#include <QStatusBar>
 #include <QLabel>
 #include <QLineEdit>
 #include <QRegularExpression>
@@ -47,11 +50,14 @@ QString visibleText(const QString& html)
     return document.toPlainText();
 }
 
-// A fresh window listing the program's own recorded sessions and no probe.
+// A fresh window listing the program's own recorded sessions, with no probe or the stand-in `probe`.
 struct WindowUnderTest {
-    WindowUnderTest()
+    explicit WindowUnderTest(const QString& probe = {})
     {
-        qunsetenv("WARPSCOPE_PROBE");
+        if (probe.isEmpty())
+            qunsetenv("WARPSCOPE_PROBE");
+        else
+            qputenv("WARPSCOPE_PROBE", probe.toLocal8Bit());
         qunsetenv("WARPSCOPE_RECORDED_DIR");
         window = std::make_unique<app::MainWindow>(app::MainWindow::Options{.restoreSettings = false});
         window->resize(1500, 950);
@@ -230,6 +236,46 @@ private slots:
         const QString kernel = table->kernels().front();
         QCOMPARE(table->cellText(kernel, l2, ProfileMetricsTable::ValueColumn), QStringLiteral("33.6 %"));
         QVERIFY(table->rowNote(kernel, l2).isEmpty());
+    }
+
+    // A probe that finds no NVIDIA driver (tests/fixtures/probe/no_gpu.sh, exit 3): the banner says so
+    // in one sentence that points to the recorded sessions; the driver's error, which the probe gives
+    // twice (its error record and its stderr), is shown only under Details, and only once asked.
+    void noGpuIsOneSentenceWithTheErrorUnderDetails()
+    {
+        WindowUnderTest w(QStringLiteral(WARPSCOPE_FIXTURES_DIR "/probe/no_gpu.sh"));
+        QVERIFY(w.panel->startProfile());
+        QElapsedTimer timer;
+        timer.start();
+        while (w.panel->isProfiling() && timer.elapsed() < 8000)
+            QTest::qWait(20);
+        QVERIFY(!w.panel->isProfiling());
+        QCOMPARE(w.panel->lastResult()->outcome, app::ProbeOutcome::NoGpu);
+        const QString sentence = ProfilePanel::noGpuSentence(QString());
+        QCOMPARE(sentence, QStringLiteral("This machine has no NVIDIA driver or GPU, so kernels cannot be profiled here; "
+                                          "sessions recorded on real GPUs are under File > Open Recorded Session."));
+        // What the panel shows: the sentence once, no raw error anywhere, the recorded sessions to open.
+        const QString shown = w.panel->visibleBannerText() + QLatin1Char('\n') + w.panel->noticeText() + QLatin1Char('\n') +
+                              w.panel->titleText();
+        QCOMPARE(shown.count(sentence), 1);
+        QVERIFY2(!shown.contains(QStringLiteral("libcuda")), qPrintable(shown));
+        QVERIFY(!shown.contains(QStringLiteral("exit 3")));
+        QVERIFY(shown.contains(QStringLiteral("vector_add, 1,048,576 blocks of 256 threads"))); // a recorded session to open
+        QVERIFY(w.panel->visibleBannerText().contains(QStringLiteral("Details \u25b8")));
+        QCOMPARE(w.window->statusBar()->currentMessage(), sentence);
+        saveShot(*w.window, QStringLiteral("profile-no-gpu"));
+
+        // Details: the probe's own words, as it wrote them.
+        w.panel->setBannerDetailsShown(true);
+        QVERIFY(w.panel->bannerDetailsShown());
+        const QString details = w.panel->visibleBannerText();
+        QVERIFY(details.contains(QStringLiteral("Details \u25be")));
+        QVERIFY(details.contains(QStringLiteral("no NVIDIA driver: libcuda.so.1 was not found (no_driver)")));
+        QVERIFY(details.contains(QStringLiteral("warpscope-probe: no NVIDIA driver (libcuda.so.1 not found)")));
+        QCOMPARE(details.count(sentence), 1);
+        saveShot(*w.window, QStringLiteral("profile-no-gpu-details"));
+        w.panel->setBannerDetailsShown(false);
+        QVERIFY(!w.panel->visibleBannerText().contains(QStringLiteral("libcuda")));
     }
 };
 
