@@ -2,6 +2,7 @@
 
 #include "cli/exit_codes.h"
 #include "canvas/canvas_widget.h"
+#include "common/export_actions.h"
 #include "execution/execution_panel.h"
 #include "models/models_dock.h"
 #include "links/view_link.h"
@@ -51,8 +52,8 @@ namespace warpscope::cli {
 CLI::App* addScreenshotCommand(CLI::App& app, ScreenshotOptions& options)
 {
     CLI::App* command = app.add_subcommand(
-        "screenshot", "Render the main window with a lesson and a view to a PNG, then exit (works without a display).");
-    command->add_option("--out", options.out, "PNG file to write")->required();
+        "screenshot", "Render the main window with a lesson and a view to a PNG, SVG or PDF, then exit (works without a display).");
+    command->add_option("--out", options.out, "file to write; its suffix picks the format: .png, .svg or .pdf")->required();
     command->add_option("--lesson", options.lesson, "lesson id to show (hierarchy, occupancy, ...)");
     command->add_option("--view", options.view,
                         "hierarchy, placement, occupancy, profile, formats, amp, quant, sparsity, execution, memory, quiz, cards, "
@@ -213,6 +214,10 @@ int runScreenshot(const ScreenshotOptions& options, const char* argv0)
     const QFileInfo out(QString::fromStdString(options.out));
     if (out.fileName().isEmpty() || !out.absoluteDir().exists())
         throw InputError("--out: folder of '" + options.out + "' does not exist");
+    const auto format = viz::figureFormatForPath(out.fileName());
+    if (!format)
+        throw InputError("--out: unknown image format '." + out.suffix().toStdString() + "' in '" + options.out +
+                         "' (allowed: .png, .svg, .pdf)");
 
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY") &&
         qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
@@ -331,6 +336,17 @@ int runScreenshot(const ScreenshotOptions& options, const char* argv0)
     }
     settle(window, 700);
 
+    if (*format != viz::FigureFormat::Png) {
+        // The same drawing as the window's "Save Figure As…", with the plots as vectors.
+        if (const auto error = viz::saveFigure(window, out.absoluteFilePath(), window.windowTitle())) {
+            std::cerr << "warpscope screenshot: " << error->toStdString() << "\n";
+            return toInt(ExitCode::Failure);
+        }
+        std::cout << "wrote " << out.absoluteFilePath().toStdString() << " (" << window.width() << "x" << window.height()
+                  << ", " << out.suffix().toLower().toStdString() << ", platform " << QApplication::platformName().toStdString()
+                  << ", canvas " << viz::canvasRendererDescription().toStdString() << ")\n";
+        return toInt(ExitCode::Ok);
+    }
     const QImage image = window.grab().toImage();
     if (const auto error = app::savePngAtomically(image, out.absoluteFilePath())) {
         std::cerr << "warpscope screenshot: " << error->toStdString() << "\n";
