@@ -1,7 +1,8 @@
 // libFuzzer target: PTX through the simulator (core/ptx, core/sim). Each kernel the text defines is
 // launched small (2 blocks of its required size, or 64 threads) with every pointer parameter given a
-// 1 KiB buffer and every integer parameter 64, under small step budgets, recording block 0 and
-// replaying it as the stepper does. A kernel that never ends must stop at its budget with a status,
+// 1 KiB buffer and every integer parameter 16 (a 16 x 16 float matrix fills a buffer), under step
+// budgets in which every demo kernel finishes at that size, recording block 0 and replaying it as
+// the stepper does. A kernel that never ends must stop at its budget with a status,
 // never exhaust memory (the run's -rss_limit_mb and -malloc_limit_mb catch that), and bad PTX must be
 // refused with an InputError (or UnsupportedPtx for valid PTX the simulator cannot run yet).
 #include "gpu/gpu_preset.h"
@@ -25,7 +26,7 @@ using namespace warpscope;
 namespace {
 
 constexpr std::uint64_t kBufferBytes = 1024;
-constexpr std::int64_t kIntegerValue = 64;
+constexpr std::int64_t kIntegerValue = 16;
 
 // Arguments for every parameter, by its size; nullopt when a parameter is neither a pointer nor an
 // integer (a struct passed by value).
@@ -116,7 +117,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         request.dynamicSharedBytes = 1024;
         request.args = std::move(*args);
         request.preset = *gpu::findPreset("sm_90");
-        // Budgets far below the defaults keep each input to milliseconds; the stops are what is tested.
+        // Budgets far below the defaults keep each input short; the stops are what is tested.
         request.options.stepBudget = 1 << 14;
         request.options.blockStepBudget = 1 << 13;
         request.options.hostThreads = 1;
