@@ -3,6 +3,7 @@
 # installed it only checks (dpkg-query) and returns within a second; `apt-get update` runs only
 # when something is missing. The CUDA toolkit is not a Debian package here: it is expected at
 # /usr/local/cuda (or CUDA_HOME), and the build needs its host-only header cuda_occupancy.h (no GPU).
+# clang, libclang-rt-dev (libFuzzer's runtime) and llvm (llvm-symbolizer) are for scripts/fuzz.sh.
 set -euo pipefail
 
 cuda_root="${CUDA_HOME:-/usr/local/cuda}"
@@ -21,6 +22,7 @@ PACKAGES=(
   libgl-dev libgl1-mesa-dri libegl-mesa0 mesa-utils-bin
   xvfb xauth fonts-dejavu-core
   desktop-file-utils
+  clang libclang-rt-dev llvm
 )
 
 missing=()
