@@ -84,6 +84,13 @@ std::string csvField(std::string_view text)
     return field + '"';
 }
 
+std::string csvTextField(std::string_view text)
+{
+    if (!text.empty() && std::string_view("=+-@\t\r").find(text.front()) != std::string_view::npos)
+        return csvField("'" + std::string(text));
+    return csvField(text);
+}
+
 std::uint64_t writeMetricsCsv(std::ostream& out, const Session& session)
 {
     out << "kernel,metric,ncu_name,value,unit\r\n";
@@ -98,8 +105,8 @@ std::uint64_t writeMetricsCsv(std::ostream& out, const Session& session)
             text.precision(17);
             if (!std::isnan(value)) // a value ncu or CUPTI did not give stays an empty field
                 text << value;
-            out << csvField(record.kernel) << ',' << csvField(info ? std::string(info->title) : name) << ',' << csvField(name)
-                << ',' << text.str() << ',' << csvField(unit) << "\r\n";
+            out << csvTextField(record.kernel) << ',' << csvTextField(info ? std::string(info->title) : name) << ','
+                << csvTextField(name) << ',' << text.str() << ',' << csvTextField(unit) << "\r\n";
             ++rows;
         }
     }

@@ -28,5 +28,8 @@ std::uint64_t writeMetricsCsv(std::ostream& out, const Session& session);
 
 // `text` as one CSV field: quoted when it holds a comma, a quote, CR or LF (quotes doubled).
 std::string csvField(std::string_view text);
+// A name from a session (which may come from someone else) as a CSV field that a spreadsheet shows
+// as text: one starting with = + - @ or a tab is prefixed with ', so it is never read as a formula.
+std::string csvTextField(std::string_view text);
 
 } // namespace warpscope::session

@@ -37,6 +37,11 @@ TEST(SessionExport, CsvFieldsAreQuotedOnlyWhenTheyMustBe)
     EXPECT_EQ(session::csvField("say \"hi\""), "\"say \"\"hi\"\"\"");
     EXPECT_EQ(session::csvField("two\nlines"), "\"two\nlines\"");
     EXPECT_EQ(session::csvField(""), "");
+    // Names from a session never become spreadsheet formulas.
+    EXPECT_EQ(session::csvTextField("=HYPERLINK(\"x\")"), "\"'=HYPERLINK(\"\"x\"\")\"");
+    EXPECT_EQ(session::csvTextField("+1"), "'+1");
+    EXPECT_EQ(session::csvTextField("@sum"), "'@sum");
+    EXPECT_EQ(session::csvTextField("reduce_sequential"), "reduce_sequential");
 }
 
 TEST(SessionExport, TheTraceHasEveryTimedRunEndToEnd)
