@@ -1,19 +1,28 @@
 #include "profile/profile_form.h"
 
 #include "demo_kernels.h"
+#include "launch/launch_geometry.h"
+#include "session/session.h"
 
 #include <QComboBox>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QRegularExpression>
+#include <QScopedValueRollback>
 #include <QSpinBox>
 #include <QStackedWidget>
+#include <QStringList>
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <map>
+#include <set>
+#include <string>
+#include <vector>
 
 namespace warpscope::app {
 namespace {
@@ -154,12 +163,21 @@ ProfileForm::ProfileForm(QWidget* parent) : QWidget(parent)
     layout->addLayout(launch);
     layout->addLayout(options);
     layout->addLayout(where);
+    m_followLabel = new QLabel(this);
+    m_followLabel->setObjectName(QStringLiteral("profileFollowNote"));
+    m_followLabel->setTextFormat(Qt::PlainText); // kernel names and paths come from the session
+    m_followLabel->setWordWrap(true);
+    m_followLabel->setStyleSheet(QStringLiteral("QLabel { color: palette(placeholder-text); }"));
+    m_followLabel->hide();
+    layout->addWidget(m_followLabel);
 
     connect(m_kind, &QComboBox::currentIndexChanged, this, [this](int index) {
         m_targetStack->setCurrentIndex(index);
         updatePlaceholders();
     });
     connect(m_kernel, &QComboBox::currentIndexChanged, this, &ProfileForm::updatePlaceholders);
+    for (QComboBox* combo : {m_kind, m_kernel, m_ladder})
+        connect(combo, &QComboBox::currentIndexChanged, this, &ProfileForm::targetPicked);
     connect(m_hangTimeout, &QSpinBox::valueChanged, this, &ProfileForm::hangTimeoutChanged);
     for (QLineEdit* field : {m_file, m_entry, m_grid, m_block, m_smem, m_args, m_remote})
         connect(field, &QLineEdit::returnPressed, this, &ProfileForm::profileRequested);
@@ -235,6 +253,100 @@ void ProfileForm::setRequest(const ProbeRequest& request)
     m_remote->setText(request.remote);
     updatePlaceholders();
 }
+
+void ProfileForm::targetPicked()
+{
+    if (m_following || !m_followed)
+        return;
+    // The launch came from the open session's kernel: it does not belong to the one picked now.
+    m_followed = false;
+    for (QLineEdit* field : {m_entry, m_grid, m_block, m_smem, m_args})
+        field->clear();
+    m_followLabel->hide();
+}
+
+void ProfileForm::followSession(const session::Session& session, const QString& kernel)
+{
+    if (session.kernels.empty())
+        return;
+    const QScopedValueRollback following(m_following, true);
+    const session::KernelRecord* record = kernel.isEmpty() ? &session.kernels.front() : session.findKernel(kernel.toStdString());
+    if (record == nullptr)
+        return;
+    // A ladder: every kernel a rung of the same one, and the whole session was asked for (no kernel picked).
+    const std::string ladder = session.kernels.front().ladder;
+    const bool wholeLadder = kernel.isEmpty() && session.kernels.size() > 1 && !ladder.empty() && m_ladder->findData(fromStd(ladder)) >= 0 &&
+                             std::all_of(session.kernels.begin(), session.kernels.end(),
+                                         [&](const session::KernelRecord& k) { return k.ladder == ladder; });
+    QString note;
+    if (wholeLadder) {
+        for (QLineEdit* field : {m_file, m_entry, m_grid, m_block, m_smem, m_args})
+            field->clear();
+        m_kind->setCurrentIndex(static_cast<int>(ProbeTargetKind::Ladder));
+        m_ladder->setCurrentIndex(m_ladder->findData(fromStd(ladder)));
+        // The argument specs every rung ran with apply to every rung again.
+        std::vector<std::string> shared = session.kernels.front().args;
+        for (const session::KernelRecord& rung : session.kernels)
+            std::erase_if(shared, [&](const std::string& arg) { return std::find(rung.args.begin(), rung.args.end(), arg) == rung.args.end(); });
+        QStringList args;
+        for (const std::string& arg : shared)
+            args << fromStd(arg);
+        m_args->setText(args.join(QLatin1Char(' ')));
+        note = tr("Following the open session: the %1 ladder, %2 %3")
+                   .arg(fromStd(ladder))
+                   .arg(session.kernels.size())
+                   .arg(session.kernels.size() == 1 ? tr("rung") : tr("rungs"));
+        if (!args.isEmpty())
+            note += tr(", with %1").arg(args.join(QLatin1Char(' ')));
+    } else {
+        const bool demo = kernels::findDemoKernel(record->id) != nullptr && m_kernel->findData(fromStd(record->id)) >= 0;
+        const bool file = !demo && QFileInfo(fromStd(record->sourceName)).isFile();
+        if (demo || file)
+            for (QLineEdit* field : {m_file, m_entry, m_grid, m_block, m_smem, m_args})
+                field->clear();
+        if (demo) {
+            m_kind->setCurrentIndex(static_cast<int>(ProbeTargetKind::DemoKernel));
+            m_kernel->setCurrentIndex(m_kernel->findData(fromStd(record->id)));
+        } else if (file) {
+            m_kind->setCurrentIndex(static_cast<int>(ProbeTargetKind::File));
+            m_file->setText(fromStd(record->sourceName));
+            m_entry->setText(fromStd(record->entry));
+        } else {
+            // Not a demo, and its source is not on this machine (or was never recorded): the form cannot
+            // run it again, so it keeps its own choice (without a launch an earlier session filled in) and says why.
+            if (m_followed)
+                for (QLineEdit* field : {m_entry, m_grid, m_block, m_smem, m_args})
+                    field->clear();
+            m_followed = false;
+            m_followLabel->setText(tr("The open session measured %1%2, which is not a demo kernel and whose source is "
+                                      "not on this machine: Profile runs the kernel chosen above.")
+                                       .arg(fromStd(record->id),
+                                            record->sourceName.empty() ? QString() : tr(" (from %1)").arg(fromStd(record->sourceName))));
+            m_followLabel->show();
+            return;
+        }
+        // The launch it was measured with, so Profile measures the same again.
+        m_grid->setText(fromStd(launch::formatDim3({record->grid[0], record->grid[1], record->grid[2]})));
+        m_block->setText(fromStd(launch::formatDim3({record->block[0], record->block[1], record->block[2]})));
+        if (record->dynamicSharedBytes > 0)
+            m_smem->setText(QString::number(record->dynamicSharedBytes));
+        QStringList args;
+        for (const std::string& arg : record->args)
+            args << fromStd(arg);
+        m_args->setText(args.join(QLatin1Char(' ')));
+        const QString size = record->launchSize == "gpu"   ? tr(", the demo's GPU size")
+                             : record->launchSize == "sim" ? tr(", the demo's simulator size")
+                                                           : QString();
+        note = tr("Following the open session: %1, grid %2 × block %3%4")
+                   .arg(fromStd(record->id), m_grid->text(), m_block->text(), size);
+    }
+    m_followed = true;
+    m_followLabel->setText(note);
+    m_followLabel->show();
+    updatePlaceholders();
+}
+
+QString ProfileForm::followNote() const { return m_followLabel->isHidden() ? QString() : m_followLabel->text(); }
 
 int ProfileForm::hangTimeoutSeconds() const { return m_hangTimeout->value(); }
 

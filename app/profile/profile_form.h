@@ -1,6 +1,7 @@
 // The Profile form: what to profile (a demo kernel, a whole demo ladder, or a .cu/.ptx file and its
 // entry), optional launch overrides (grid, block, shared memory, argument specs), the metric set,
-// timed runs, device, and the hang timeout. It turns its fields into a ProbeRequest.
+// timed runs, device, and the hang timeout. It turns its fields into a ProbeRequest. It follows the
+// session that is open: its ladder, or its kernel with the launch that was measured.
 #pragma once
 
 #include "profile/probe_request.h"
@@ -8,9 +9,14 @@
 #include <QWidget>
 
 class QComboBox;
+class QLabel;
 class QLineEdit;
 class QSpinBox;
 class QStackedWidget;
+
+namespace warpscope::session {
+struct Session;
+}
 
 namespace warpscope::app {
 
@@ -24,12 +30,20 @@ public:
     int hangTimeoutSeconds() const;
     void setHangTimeoutSeconds(int seconds);
 
+    // Shows what `session` measured, so Profile runs it again: the ladder when every kernel is a rung
+    // of one ladder (with the argument specs they all share), else `kernel` (the session's first when
+    // empty) with the grid, block, shared memory and arguments it ran with; a kernel from a file by
+    // its path and entry. Picking another kernel or kind clears the launch fields filled this way.
+    void followSession(const session::Session& session, const QString& kernel = {});
+    QString followNote() const; // "Following the open session: ...", empty when not following
+
 signals:
     void profileRequested();                // Return in a field
     void hangTimeoutChanged(int seconds);
 
 private:
     void updatePlaceholders();
+    void targetPicked(); // the user chose another kernel, ladder or kind
 
     QComboBox* m_kind = nullptr;
     QStackedWidget* m_targetStack = nullptr;
@@ -45,6 +59,9 @@ private:
     QSpinBox* m_runs = nullptr;
     QSpinBox* m_device = nullptr;
     QSpinBox* m_hangTimeout = nullptr;
+    QLabel* m_followLabel = nullptr;    // what of the open session the fields show
+    bool m_following = false;           // followSession is setting the fields
+    bool m_followed = false;            // the launch fields hold the open session's launch
     QLineEdit* m_remote = nullptr;
 };
 

@@ -1,6 +1,7 @@
 #include "profile/profile_panel.h"
 
 #include "profile/profile_format.h"
+#include "profile/profile_metrics_table.h"
 #include "profile/profile_views.h"
 #include "profile/profile_form.h"
 #include "profile/session_file.h"
@@ -123,6 +124,11 @@ ProfilePanel::ProfilePanel(QWidget* parent) : QWidget(parent)
     connect(m_runner, &ProbeRunner::progressChanged, this, &ProfilePanel::onProgress);
     connect(m_runner, &ProbeRunner::finished, this, &ProfilePanel::onProbeFinished);
     connect(m_profileButton, &QPushButton::clicked, this, [this] { startProfile(); });
+    // The form follows the open session, and the kernel picked in its metrics table.
+    connect(m_views->metricsTable(), &viz::ProfileMetricsTable::kernelSelected, this, [this](const QString& kernel) {
+        if (m_shown && !m_runner->isRunning())
+            m_form->followSession(m_shown->session, kernel);
+    });
     connect(m_form, &ProfileForm::profileRequested, this, [this] { startProfile(); });
     connect(m_cancelButton, &QPushButton::clicked, this, &ProfilePanel::cancelProfile);
 
@@ -315,6 +321,7 @@ bool ProfilePanel::openSessionFile(const QString& path)
         return false;
     }
     show({std::move(loaded.session), loaded.problems, loaded.raw, QFileInfo(path).absoluteFilePath()});
+    m_form->followSession(m_shown->session); // Profile runs what the session measured, not the form's old pick
     showBanner({}, {}); // the notice lists what the reader found wrong
     emit statusMessage(tr("Opened %1").arg(path));
     emit stateChanged();

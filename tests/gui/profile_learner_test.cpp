@@ -2,7 +2,8 @@
 // H200 (assets/recorded/h200): the metrics table groups each kernel's rows into time, memory,
 // compute and occupancy with a filter box, shows long ncu names in full on hover, and explains an
 // L2 hit rate that ncu reports past 100 %; without a GPU, Profile says so in one sentence and keeps
-// the driver's error under Details.
+// the driver's error under Details; the Profile form follows the session that is open.
+#include "profile/profile_form.h"
 #include "profile/profile_metrics_table.h"
 #include "profile/profile_panel.h"
 #include "profile/profile_views.h"
@@ -13,6 +14,7 @@
 #include "window/main_window.h"
 
 #include <QDir>
+#include <QComboBox>
 #include <QElapsedTimer>
 #include <QStatusBar>
 #include <QLabel>
@@ -276,6 +278,79 @@ private slots:
         saveShot(*w.window, QStringLiteral("profile-no-gpu-details"));
         w.panel->setBannerDetailsShown(false);
         QVERIFY(!w.panel->visibleBannerText().contains(QStringLiteral("libcuda")));
+    }
+
+    // The form starts on copy_coalesced; opening a recorded session makes it show what that session
+    // measured, so Profile would measure the same again: a kernel with its launch, a ladder with the
+    // argument specs its rungs share, the kernel picked in the metrics table. Picking another kernel
+    // clears the launch that came from the session.
+    void theFormFollowsTheOpenSession()
+    {
+        WindowUnderTest w;
+        app::ProfileForm* form = w.panel->form();
+        QCOMPARE(form->request().kind, app::ProbeTargetKind::DemoKernel);
+        QCOMPARE(form->request().target, QStringLiteral("copy_coalesced"));
+        QVERIFY(form->followNote().isEmpty());
+
+        // One kernel at the GPU size: reduce_warp_shuffle, 131,072 blocks of 256 threads, n = 2^26.
+        QVERIFY(w.openRecorded(QStringLiteral("gpu-size-reduce_warp_shuffle.wsprof")));
+        app::ProbeRequest request = form->request();
+        QCOMPARE(request.kind, app::ProbeTargetKind::DemoKernel);
+        QCOMPARE(request.target, QStringLiteral("reduce_warp_shuffle"));
+        QCOMPARE(request.grid, QStringLiteral("131072"));
+        QCOMPARE(request.block, QStringLiteral("256"));
+        QCOMPARE(request.smem, QString());
+        QCOMPARE(request.args, (QStringList{"in=f32[n]:random(1)", "out=f32[cdiv(n,512)]", "n=i32:67108864"}));
+        QVERIFY(!app::validateProbeRequest(request).has_value());
+        QCOMPARE(form->followNote(), QStringLiteral("Following the open session: reduce_warp_shuffle, grid 131072 \u00d7 block 256"));
+        saveShot(*w.window, QStringLiteral("profile-form-follows-kernel"));
+
+        // The reduction ladder: the whole ladder, with the specs all six rungs ran with (their out
+        // buffers differ: cdiv(n,256) for rungs 1-3, cdiv(n,512) for 4-6).
+        QVERIFY(w.openRecorded(QStringLiteral("ladder-reduction.wsprof")));
+        request = form->request();
+        QCOMPARE(request.kind, app::ProbeTargetKind::Ladder);
+        QCOMPARE(request.target, QStringLiteral("reduction"));
+        QCOMPARE(request.args, (QStringList{"in=f32[n]:random(1)", "n=i32:131072"}));
+        QVERIFY(request.grid.isEmpty() && request.block.isEmpty());
+        QVERIFY(form->followNote().startsWith(QStringLiteral("Following the open session: the reduction ladder, 6 rungs")));
+
+        // 19 kernels, no ladder: the first, then the one picked in the metrics table.
+        QVERIFY(w.openRecorded(QStringLiteral("demo-kernels.wsprof")));
+        const session::Session& s = w.panel->session();
+        QCOMPARE(form->request().target, QString::fromStdString(s.kernels.front().id));
+        QTreeWidget* tree = w.panel->views()->metricsTable()->tree();
+        QTreeWidgetItem* picked = nullptr;
+        for (int i = 0; i < tree->topLevelItemCount(); ++i)
+            if (tree->topLevelItem(i)->text(0).startsWith(QStringLiteral("transpose_naive")))
+                picked = tree->topLevelItem(i)->child(1)->child(0); // a row under its second section
+        QVERIFY(picked != nullptr);
+        tree->setCurrentItem(picked);
+        request = form->request();
+        const session::KernelRecord* transpose = s.findKernel("transpose_naive");
+        QVERIFY(transpose != nullptr);
+        QCOMPARE(request.target, QStringLiteral("transpose_naive"));
+        QCOMPARE(request.grid, QStringLiteral("%1,%2").arg(transpose->grid[0]).arg(transpose->grid[1]));
+        QCOMPARE(request.block, QStringLiteral("%1,%2").arg(transpose->block[0]).arg(transpose->block[1]));
+
+        // Picking another kernel by hand: the session's launch does not belong to it.
+        auto* kernels = form->findChild<QComboBox*>(QStringLiteral("profileKernel"));
+        QVERIFY(kernels != nullptr);
+        kernels->setCurrentIndex(kernels->findData(QStringLiteral("vector_add")));
+        request = form->request();
+        QCOMPARE(request.target, QStringLiteral("vector_add"));
+        QVERIFY(request.grid.isEmpty() && request.block.isEmpty() && request.args.isEmpty());
+        QVERIFY(form->followNote().isEmpty());
+
+        // A session of kernels that are not demos, whose source is not here: the form keeps its choice
+        // (still one Profile can run) and says why.
+        QVERIFY(w.panel->openSessionFile(QStringLiteral(WARPSCOPE_FIXTURES_DIR "/sessions/ladder.wsprof")));
+        request = form->request();
+        QCOMPARE(request.target, QStringLiteral("vector_add"));
+        QVERIFY(!app::validateProbeRequest(request).has_value());
+        QVERIFY2(form->followNote().contains(QStringLiteral("fixture_naive")) &&
+                     form->followNote().contains(QStringLiteral("not a demo kernel")),
+                 qPrintable(form->followNote()));
     }
 };
 

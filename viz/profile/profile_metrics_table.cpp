@@ -300,6 +300,12 @@ ProfileMetricsTable::ProfileMetricsTable(QWidget* parent) : QWidget(parent)
     layout->addLayout(filterRow);
     layout->addWidget(m_tree, 1);
     connect(m_filter, &QLineEdit::textChanged, this, &ProfileMetricsTable::applyFilter);
+    connect(m_tree, &QTreeWidget::currentItemChanged, this, [this](QTreeWidgetItem* item) {
+        while (item != nullptr && item->parent() != nullptr)
+            item = item->parent();
+        if (item != nullptr && item->data(TitleColumn, kKindRole).toInt() == KernelItem)
+            emit kernelSelected(item->data(TitleColumn, kKeyRole).toString());
+    });
     setSession(session::Session{}, nullptr);
 }
 

@@ -61,6 +61,9 @@ public:
     QLineEdit* filterEdit() const { return m_filter; }
     bool rowShown(const QString& kernel, const QString& key) const; // not hidden by the filter
 
+signals:
+    void kernelSelected(const QString& kernel); // the user moved to a row of this kernel (or the kernel itself)
+
 private:
     QTreeWidgetItem* findRow(const QString& kernel, const QString& key) const;
     void applyFilter();
