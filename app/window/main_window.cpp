@@ -48,6 +48,7 @@
 #include <QTextCursor>
 #include <QTextDocument>
 #include <QTextBrowser>
+#include <QTimer>
 #include <QUrl>
 #include <QVBoxLayout>
 
@@ -115,6 +116,9 @@ MainWindow::MainWindow(Options options, QWidget* parent)
 
     setLaunch(m_launch);
     startInputHistory();
+    // Dock tab bars come and go with the layout: each new one shows whole titles (main_window_layout.cpp).
+    installEventFilter(this);
+    QTimer::singleShot(0, this, &MainWindow::keepDockTabsReadable);
     resize(1600, 1000);
     if (m_options.restoreSettings)
         restoreLayout();
@@ -285,10 +289,12 @@ void MainWindow::buildDocks()
     m_details->setWordWrap(true);
     m_details->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_details->setAlignment(Qt::AlignTop | Qt::AlignLeft);
-    m_details->setMargin(8);
+    m_details->setContentsMargins(8, 0, 8, 4);
+    m_details->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum); // its lines, no more
     m_detailsDock = new QDockWidget(QStringLiteral("Details"), this);
     m_detailsDock->setObjectName(QStringLiteral("DetailsDock"));
     m_detailsDock->setWidget(m_details);
+    buildDetailsTitleBar();
     addDockWidget(Qt::BottomDockWidgetArea, m_detailsDock);
 
     m_profile = new ProfilePanel(this);
@@ -322,7 +328,7 @@ void MainWindow::buildDocks()
     m_occupancyDock->raise();
 
     resizeDocks({m_lessonDock, m_occupancyDock}, {lessonWidth(), 500}, Qt::Horizontal);
-    resizeDocks({m_detailsDock}, {90}, Qt::Vertical);
+    resizeDocks({m_detailsDock}, {detailsHeight()}, Qt::Vertical);
 }
 
 void MainWindow::buildPrecisionLabDock()
@@ -484,6 +490,7 @@ bool MainWindow::openLesson(const QString& id)
     // Lessons may come from someone else (WARPSCOPE_LESSONS_DIR): raw HTML in them is shown as text,
     // never rendered (assets/lessons/README.md allows no HTML).
     m_lessonView->document()->setMarkdown(lesson->markdown, QTextDocument::MarkdownFeatures(QTextDocument::MarkdownDialectGitHub | QTextDocument::MarkdownNoHTML));
+    wrapLessonCode();
     m_lessonView->moveCursor(QTextCursor::Start); // a new lesson opens at its title, not where the last one was left
     m_lessonView->verticalScrollBar()->setValue(0);
     int row = 0;

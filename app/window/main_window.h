@@ -32,6 +32,7 @@ class QStackedWidget;
 class QTabBar;
 class QTabWidget;
 class QTextBrowser;
+class QToolButton;
 class QUrl;
 
 namespace warpscope::viz {
@@ -118,6 +119,9 @@ public:
     std::vector<ShortcutEntry> shortcutEntries() const;
     void showShortcuts();
     QDialog* viewHelpDialog() const { return m_viewHelpDialog; }
+    // The Details dock folded to its title bar, or showing its lines (main_window_layout.cpp).
+    void setDetailsFolded(bool folded);
+    bool detailsFolded() const;
     ShortcutsDialog* shortcutsDialog() const { return m_shortcutsDialog; }
 
     // Edit > Undo / Redo (Ctrl+Z, Ctrl+Shift+Z): the launch and the explorer's inputs, step by step.
@@ -140,6 +144,10 @@ private:
     void buildCanvasArea();
     void buildDocks();
     void buildMenus();
+    void buildDetailsTitleBar();
+    int detailsHeight() const;   // the Details dock's title bar and text at its width
+    void keepDockTabsReadable(); // whole dock titles in the tabs, with scroll arrows when needed
+    void wrapLessonCode();       // the lesson's code blocks wrap instead of scrolling sideways
     void buildEditMenu();
     void startInputHistory();                                // once the window's inputs are set
     void recordInputs(const QString& text = {});             // the inputs changed: a step (unless undoing)
@@ -189,6 +197,7 @@ private:
     QTextBrowser* m_lessonView = nullptr;
     QLabel* m_messageBanner = nullptr;
     QLabel* m_details = nullptr;
+    QToolButton* m_detailsFold = nullptr;
     viz::OccupancyPanel* m_occupancy = nullptr;
     QDockWidget* m_lessonDock = nullptr;
     QDockWidget* m_occupancyDock = nullptr;

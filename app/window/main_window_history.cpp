@@ -15,6 +15,8 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QScopedValueRollback>
+#include <QTabBar>
+#include <QTimer>
 #include <QUndoStack>
 
 namespace warpscope::app {
@@ -117,6 +119,10 @@ void MainWindow::updateUndoActions()
 
 bool MainWindow::eventFilter(QObject* watched, QEvent* event)
 {
+    // A dock tab bar QMainWindow just made: it sets its eliding after this, so ours comes next turn.
+    if (watched == this && event->type() == QEvent::ChildAdded &&
+        qobject_cast<QTabBar*>(static_cast<QChildEvent*>(event)->child()) != nullptr)
+        QTimer::singleShot(0, this, &MainWindow::keepDockTabsReadable);
     if (event->type() == QEvent::ShortcutOverride) {
         const auto* key = static_cast<QKeyEvent*>(event);
         const QKeySequence pressed(key->keyCombination());

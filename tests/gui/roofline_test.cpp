@@ -153,6 +153,19 @@ private slots:
         QCOMPARE(placed[1], QRectF(20, 22, 50, 12));
         QCOMPARE(placed[2], QRectF(200, 10, 50, 12));
     }
+
+    void spreadLabelsKeepTheStackAboveTheBottomEdge()
+    {
+        // Three labels at the same spot near the bottom edge (y = 40): pushed down to 30, 42 and 54, the
+        // last two would be cut; lifted, the stack ends at the edge: 16, 28, 40 (bottoms 28, 40, 52 -> 40).
+        const std::vector<QRectF> placed =
+            viz::spreadLabels({QRectF(0, 30, 50, 12), QRectF(10, 30, 50, 12), QRectF(20, 30, 50, 12)}, 52.0);
+        QCOMPARE(placed[2], QRectF(20, 40, 50, 12));
+        QCOMPARE(placed[1], QRectF(10, 28, 50, 12));
+        QCOMPARE(placed[0], QRectF(0, 16, 50, 12));
+        // Inside the edge nothing moves up.
+        QCOMPARE(viz::spreadLabels({QRectF(0, 10, 50, 12)}, 52.0).front(), QRectF(0, 10, 50, 12));
+    }
 };
 
 int main(int argc, char** argv)

@@ -60,16 +60,29 @@ void HierarchyScene::click(Point screen)
         onSelectionChanged(m_selected);
 }
 
+Rect HierarchyScene::figureArea(const Rect& viewport) const
+{
+    // Between the launch overlay (top) and the legend (bottom), as tall as they were last frame.
+    Rect area = viewport;
+    const double top = std::min(m_topBand, viewport.h * 0.45), bottom = std::min(m_bottomBand, viewport.h * 0.25);
+    area.y += top;
+    area.h = std::max(40.0, viewport.h - top - bottom);
+    return area;
+}
+
 void HierarchyScene::draw(const SceneFrame& frame)
 {
-    // A 1-D grid wraps to the viewport's shape: re-lay it out when a fit is due and the shape changed.
-    const double aspect = frame.viewport.h > 0 ? frame.viewport.w / frame.viewport.h : 1.6;
-    if (m_autoFitOnResize && std::abs(aspect - m_layoutAspect) > 0.05 && frame.viewport.w > 0) {
+    // The figure is fitted between the overlays, so they never cover the blocks they describe.
+    const Rect area = figureArea(frame.viewport);
+    m_figureArea = area;
+    // A 1-D grid wraps to the area's shape: re-lay it out when a fit is due and the shape changed.
+    const double aspect = area.h > 0 ? area.w / area.h : 1.6;
+    if (m_autoFitOnResize && std::abs(aspect - m_layoutAspect) > 0.05 && area.w > 0) {
         m_layoutAspect = aspect;
         m_layout = HierarchyLayout(m_shape, m_layoutAspect);
         m_fitPending = true;
     }
-    fitIfPending(m_layout.bounds(), frame.viewport);
+    fitIfPending(m_layout.bounds(), area);
     m_stats = {};
 
     const Rect world = m_view.toWorld(frame.viewport);
@@ -97,6 +110,7 @@ void HierarchyScene::draw(const SceneFrame& frame)
         drawBlocks(frame, rows, columns);
 
     drawOverlay(frame);
+    drawLegend(frame);
     if (m_hovered)
         drawTooltip(*m_hovered);
     else if (frame.mouseFree && m_hoveredBlock >= 0 && m_stats.detail != HierarchyDetail::Lanes) {
@@ -235,19 +249,28 @@ void HierarchyScene::drawOverlay(const SceneFrame& frame)
     const ImGuiWindowFlags flags = ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings |
                                    ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav |
                                    ImGuiWindowFlags_NoMove;
-    if (ImGui::Begin("Launch##hierarchy", nullptr, flags)) {
-        ImGui::Text("grid %s x block %s", launch::formatIndex(m_shape.grid).c_str(), launch::formatIndex(m_shape.block).c_str());
-        ImGui::Text("%s blocks  |  %s warps  |  %s threads", withThousands(m_shape.blockCount()).c_str(),
-                    withThousandsBig(m_shape.warpCount()).c_str(),
-                    withThousandsBig(m_shape.threadCount()).c_str());
+    // Never wider than the canvas: long lines wrap instead of running past its edge.
+    const float wrapWidth = static_cast<float>(std::clamp(frame.viewport.w - 40.0, 160.0, 460.0));
+    ImGui::SetNextWindowSizeConstraints(ImVec2(0, 0), ImVec2(wrapWidth + 20.0f, static_cast<float>(frame.viewport.h * 0.45)));
+    const bool open = ImGui::Begin("Launch##hierarchy", nullptr, flags);
+    if (open) {
+        ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + wrapWidth);
+        ImGui::TextWrapped("grid %s x block %s", launch::formatIndex(m_shape.grid).c_str(), launch::formatIndex(m_shape.block).c_str());
+        ImGui::TextWrapped("%s blocks  |  %s warps  |  %s threads", withThousands(m_shape.blockCount()).c_str(),
+                           withThousandsBig(m_shape.warpCount()).c_str(), withThousandsBig(m_shape.threadCount()).c_str());
         const int idle = m_shape.idleLanesPerBlock();
-        if (idle > 0)
-            ImGui::TextColored(ImVec4(0.95f, 0.75f, 0.35f, 1.0f),
-                               "last warp of each block: %d of 32 lanes active, %d idle", 32 - idle, idle);
-        else
-            ImGui::TextDisabled("every warp is full (block size is a multiple of 32)");
+        if (idle > 0) {
+            ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.95f, 0.75f, 0.35f, 1.0f));
+            ImGui::TextWrapped("last warp of each block: %d of 32 lanes active, %d idle", 32 - idle, idle);
+            ImGui::PopStyleColor();
+        } else {
+            ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+            ImGui::TextWrapped("every warp is full (block size is a multiple of 32)");
+            ImGui::PopStyleColor();
+        }
+        ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
         if (m_layout.wrapped())
-            ImGui::TextDisabled("1-D grid wrapped into rows of %s blocks", withThousands(m_layout.columns()).c_str());
+            ImGui::TextWrapped("1-D grid wrapped into rows of %s blocks", withThousands(m_layout.columns()).c_str());
         ImGui::Separator();
         const char* level = "lanes";
         switch (m_stats.detail) {
@@ -256,8 +279,53 @@ void HierarchyScene::drawOverlay(const SceneFrame& frame)
         case HierarchyDetail::Warps: level = "warps"; break;
         case HierarchyDetail::Lanes: level = "lanes"; break;
         }
-        ImGui::TextDisabled("detail: %s   wheel/+/-: zoom   drag: pan   0: fit", level);
+        ImGui::TextWrapped("detail: %s   wheel/+/-: zoom   drag: pan   0: fit", level);
+        ImGui::PopStyleColor();
+        ImGui::PopTextWrapPos();
     }
+    // The band the figure keeps clear of: down to the window's bottom edge (its title bar when folded).
+    m_overlayBottom = ImGui::GetWindowPos().y + ImGui::GetWindowSize().y;
+    m_topBand = m_overlayBottom - frame.viewport.y + 8.0;
+    ImGui::End();
+}
+
+void HierarchyScene::drawLegend(const SceneFrame& frame)
+{
+    // What the colours mean, in a strip at the bottom left: one line on a wide canvas, three on a narrow one.
+    const bool oneLine = frame.viewport.w >= 820.0;
+    ImGui::SetNextWindowPos(ImVec2(static_cast<float>(frame.viewport.x + 10), static_cast<float>(frame.viewport.bottom() - 8)),
+                            ImGuiCond_Always, ImVec2(0.0f, 1.0f));
+    ImGui::SetNextWindowBgAlpha(0.88f);
+    const ImGuiWindowFlags flags = ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings |
+                                   ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoMove |
+                                   ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoInputs;
+    if (ImGui::Begin("Legend##hierarchy", nullptr, flags)) {
+        const ImVec2 swatch(16.0f, 11.0f);
+        auto colourBox = [&](const char* id, ImU32 colour) {
+            ImGui::ColorButton(id, ImGui::ColorConvertU32ToFloat4(colour),
+                               ImGuiColorEditFlags_NoTooltip | ImGuiColorEditFlags_NoPicker | ImGuiColorEditFlags_NoDragDrop, swatch);
+        };
+        auto next = [&] {
+            if (oneLine)
+                ImGui::SameLine(0.0f, 18.0f);
+        };
+        colourBox("##warp", style::kWarpEven);
+        ImGui::SameLine(0.0f, 3.0f);
+        colourBox("##warpOdd", style::kWarpOdd);
+        ImGui::SameLine();
+        ImGui::TextUnformatted("a row in a block: one warp, 32 lanes");
+        next();
+        colourBox("##shadeEven", style::kWarpEven);
+        ImGui::SameLine(0.0f, 3.0f);
+        colourBox("##shadeOdd", style::kWarpEvenAlt);
+        ImGui::SameLine();
+        ImGui::TextUnformatted("lane shade: threadIdx.y + z even / odd");
+        next();
+        colourBox("##idle", style::kIdleLane);
+        ImGui::SameLine();
+        ImGui::TextUnformatted("idle lane: no thread, still in the warp");
+    }
+    m_bottomBand = frame.viewport.bottom() - ImGui::GetWindowPos().y + 8.0;
     ImGui::End();
 }
 

@@ -36,6 +36,10 @@ public:
     std::optional<launch::ThreadCoordinates> hovered() const { return m_hovered; }
     std::optional<launch::ThreadCoordinates> selected() const { return m_selected; }
     const HierarchyFrameStats& lastFrameStats() const { return m_stats; }
+    // Where the last frame fitted the figure: the viewport less the launch overlay above and the
+    // legend below, which never cover it.
+    const Rect& lastFigureArea() const { return m_figureArea; }
+    double overlayBottom() const { return m_overlayBottom; } // the launch overlay's lower edge, screen px
 
     // Called when a click selects a lane (or clears the selection with nullopt).
     std::function<void(const std::optional<launch::ThreadCoordinates>&)> onSelectionChanged;
@@ -47,6 +51,8 @@ private:
     void drawRows(const SceneFrame& frame, const HierarchyLayout::Range& rows);
     void drawBlocks(const SceneFrame& frame, const HierarchyLayout::Range& rows, const HierarchyLayout::Range& columns);
     void drawOverlay(const SceneFrame& frame);
+    void drawLegend(const SceneFrame& frame);    // a row is a warp, the shade is threadIdx.y + z, idle lanes
+    Rect figureArea(const Rect& viewport) const; // the viewport less the overlays' bands
     void drawTooltip(const launch::ThreadCoordinates& c);
     std::optional<launch::ThreadCoordinates> threadAt(Point screen) const;
 
@@ -58,6 +64,10 @@ private:
     std::int64_t m_hoveredBlock = -1;
     int m_hoveredWarp = -1;
     HierarchyFrameStats m_stats;
+    double m_topBand = 0.0;    // the launch overlay's height last frame: the figure is fitted below it
+    double m_bottomBand = 0.0; // the legend's
+    Rect m_figureArea;
+    double m_overlayBottom = 0.0;
 };
 
 } // namespace warpscope::viz

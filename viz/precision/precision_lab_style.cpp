@@ -4,6 +4,10 @@
 
 #include <qcustomplot.h>
 
+#include <QFontMetrics>
+#include <QStringList>
+
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 
@@ -66,6 +70,79 @@ void styleFigureNote(QCPItemText* note, const QPalette& palette)
     note->setColor(palette.color(QPalette::Text));
     note->setFont(plotFont(note->parentPlot()->font()));
     note->setBrush(withAlpha(palette.color(QPalette::Base), 0.9));
+}
+
+void setWrappedFigureNote(QCPItemText* note, const QString& text)
+{
+    note->setProperty("unwrappedText", text);
+    rewrapFigureNote(note);
+}
+
+void rewrapFigureNote(QCPItemText* note)
+{
+    const QString text = note->property("unwrappedText").toString();
+    const QFontMetrics metrics(note->font());
+    // The axis rect's width less the note's padding; the plot's own width before its first layout.
+    const QCustomPlot* plot = note->parentPlot();
+    const int rectWidth = plot->axisRect()->width() > 40 ? plot->axisRect()->width() : plot->width() - 80;
+    const int width = std::max(120, rectWidth - 24);
+    QStringList lines;
+    for (const QString& paragraph : text.split(QLatin1Char('\n'))) {
+        QString line;
+        for (const QString& word : paragraph.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+            const QString longer = line.isEmpty() ? word : line + QLatin1Char(' ') + word;
+            if (!line.isEmpty() && metrics.horizontalAdvance(longer) > width) {
+                lines << line;
+                line = word;
+            } else {
+                line = longer;
+            }
+        }
+        lines << line;
+    }
+    note->setText(lines.join(QLatin1Char('\n')));
+}
+
+void placeLegendBelow(QCustomPlot* plot)
+{
+    plot->axisRect()->insetLayout()->take(plot->legend);
+    const int row = plot->plotLayout()->rowCount();
+    plot->plotLayout()->addElement(row, 0, plot->legend);
+    plot->plotLayout()->setRowStretchFactor(row, 0.001);
+    plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    plot->legend->setMargins(QMargins(4, 2, 4, 2));
+}
+
+void setLegendBelowShown(QCustomPlot* plot, bool shown)
+{
+    // An empty legend's largest size is its margins, and a layout column is no wider than the
+    // largest size of the elements in it: in the plot's layout, an empty legend shrank the axes to
+    // a sliver. Hidden, it waits in the axis rect's inset layout, which sizes nothing.
+    QCPLegend* legend = plot->legend;
+    const bool below = legend->layout() == plot->plotLayout();
+    if (shown && !below) {
+        plot->axisRect()->insetLayout()->take(legend);
+        const int row = plot->plotLayout()->rowCount();
+        plot->plotLayout()->addElement(row, 0, legend);
+        plot->plotLayout()->setRowStretchFactor(row, 0.001);
+    } else if (!shown && below) {
+        plot->plotLayout()->take(legend);
+        plot->plotLayout()->simplify();
+        plot->axisRect()->insetLayout()->addElement(legend, Qt::AlignTop | Qt::AlignRight);
+    }
+    legend->setVisible(shown);
+}
+
+void fitLegendColumns(QCustomPlot* plot)
+{
+    int widest = 1;
+    for (int i = 0; i < plot->legend->itemCount(); ++i)
+        widest = std::max(widest, plot->legend->item(i)->minimumOuterSizeHint().width());
+    const int columns = std::max(1, (plot->width() - 16) / (widest + 8));
+    if (plot->legend->wrap() != columns) {
+        plot->legend->setWrap(columns);
+        plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
+    }
 }
 
 QString powerOfTwoText(int exponent)

@@ -20,6 +20,15 @@ QCPTextElement* addFigureTitle(QCustomPlot* plot, const QString& text); // a new
 void styleFigure(QCustomPlot* plot, QCPTextElement* title, bool logX, bool logY);
 QCPItemText* addFigureNote(QCustomPlot* plot);            // centred in the axis rect, hidden by callers when not needed
 void styleFigureNote(QCPItemText* note, const QPalette& palette);
+// Sets the note's text broken into lines that fit the plot's width (a note never runs past its
+// figure); call again from the plot's resizeEvent with the same text.
+void setWrappedFigureNote(QCPItemText* note, const QString& text);
+void rewrapFigureNote(QCPItemText* note);                 // after a resize: the last text, wrapped again
+// The legend in a row of its own under the axes, so it never covers a curve; its entries fill as
+// many columns as the plot's width holds (fitLegendColumns, again after a resize).
+void placeLegendBelow(QCustomPlot* plot);
+void setLegendBelowShown(QCustomPlot* plot, bool shown); // hidden (an empty legend), it leaves the layout
+void fitLegendColumns(QCustomPlot* plot);
 QString powerOfTwoText(int exponent);                     // "2⁻²⁴"
 QString scaleText(double scale);                          // "2¹⁶" for a power of two, else "1000"
 

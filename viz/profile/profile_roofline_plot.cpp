@@ -106,7 +106,7 @@ const session::LevelPoint* labelPoint(const session::KernelRoofline& k)
 
 } // namespace
 
-std::vector<QRectF> spreadLabels(const std::vector<QRectF>& rects)
+std::vector<QRectF> spreadLabels(const std::vector<QRectF>& rects, double bottom)
 {
     std::vector<std::size_t> order(rects.size());
     for (std::size_t i = 0; i < order.size(); ++i)
@@ -128,6 +128,27 @@ std::vector<QRectF> spreadLabels(const std::vector<QRectF>& rects)
             }
         }
         done.push_back(i);
+    }
+    // Past the bottom edge a label is cut: lift the lowest back inside, then any it now overlaps above
+    // it (each lift only goes up, from the bottom of the stack).
+    std::vector<std::size_t> upward(order.rbegin(), order.rend());
+    std::stable_sort(upward.begin(), upward.end(), [&](std::size_t a, std::size_t b) { return placed[a].bottom() > placed[b].bottom(); });
+    std::vector<std::size_t> lifted;
+    for (std::size_t i : upward) {
+        if (placed[i].bottom() > bottom)
+            placed[i].moveBottom(bottom);
+        for (bool moved = true; moved;) {
+            moved = false;
+            for (std::size_t j : lifted) {
+                const bool columns = placed[i].left() < placed[j].right() && placed[j].left() < placed[i].right();
+                const bool rows = placed[i].top() < placed[j].bottom() && placed[j].top() < placed[i].bottom();
+                if (columns && rows) {
+                    placed[i].moveBottom(placed[j].top());
+                    moved = true;
+                }
+            }
+        }
+        lifted.push_back(i);
     }
     return placed;
 }
@@ -554,7 +575,7 @@ void ProfileRooflinePlot::placeLabels()
         const QPointF at(m_plot->xAxis->coordToPixel(label.x), m_plot->yAxis->coordToPixel(label.y));
         natural.emplace_back(QPointF(at.x(), at.y() - size.height() / 2), size);
     }
-    const std::vector<QRectF> placed = spreadLabels(natural);
+    const std::vector<QRectF> placed = spreadLabels(natural, m_plot->axisRect()->rect().bottom());
     for (std::size_t i = 0; i < m_kernelLabels.size(); ++i) {
         KernelLabel& label = m_kernelLabels[i];
         label.item->position->setPixelPosition(QPointF(placed[i].left(), placed[i].center().y()));

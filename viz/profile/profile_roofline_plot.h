@@ -16,6 +16,7 @@
 #include <array>
 #include <map>
 #include <utility>
+#include <limits>
 #include <vector>
 
 class QCustomPlot;
@@ -36,8 +37,10 @@ namespace warpscope::viz {
 class ProfileRooflineTable;
 
 // Moves label rectangles (pixels, in any order) down just enough that none overlaps another one
-// it shares columns with; the one nearest the top keeps its place. Returns them in the same order.
-std::vector<QRectF> spreadLabels(const std::vector<QRectF>& rects);
+// it shares columns with; the one nearest the top keeps its place. Labels pushed past `bottom` (the
+// plot's lower edge, where they would be cut) are lifted back above it, and the ones they then
+// overlap above them. Returns them in the same order.
+std::vector<QRectF> spreadLabels(const std::vector<QRectF>& rects, double bottom = std::numeric_limits<double>::infinity());
 
 class ProfileRooflinePlot : public QWidget {
     Q_OBJECT

@@ -426,6 +426,8 @@ void AmpPanel::cancel()
 
 void AmpPanel::setRunning(bool running)
 {
+    m_lossPlot->setRunning(running);
+    m_scalePlot->setRunning(running);
     m_cancelButton->setEnabled(running);
     m_progress->setVisible(running);
     if (!running && m_cancelRequested && m_status->text() == tr("Cancelling…"))

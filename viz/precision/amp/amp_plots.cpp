@@ -5,9 +5,12 @@
 #include "common/plot_style.h"
 #include "precision/precision_lab_style.h"
 
+#include <QResizeEvent>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <vector>
 
 namespace warpscope::viz {
 
@@ -19,15 +22,18 @@ using numerics::GradientHistogram;
 namespace {
 
 // Okabe and Ito's colour-blind-safe palette ("Color Universal Design", 2008), one colour per mode;
-// a lighter variant where the background is dark.
+// a lighter variant where the background is dark, a darker orange where it is light (for contrast).
+// The two curves that overlap most, FP16 with dynamic scaling and BF16, are blue and orange, the
+// pair that stays apart in every common colour vision (green and blue did not read apart); FP32,
+// the reference, stays neutral, a wide pale band under the others.
 QColor modeColour(AmpMode mode, bool dark)
 {
     switch (mode) {
     case AmpMode::FP32: return dark ? QColor(0xd0, 0xd0, 0xd0) : QColor(0x40, 0x40, 0x40); // the reference: neutral
-    case AmpMode::FP16: return dark ? QColor(0xff, 0x8c, 0x4a) : QColor(0xd5, 0x5e, 0x00);
-    case AmpMode::FP16Static: return dark ? QColor(0xe6, 0x9a, 0xcf) : QColor(0xcc, 0x79, 0xa7);
-    case AmpMode::FP16Dynamic: return dark ? QColor(0x3c, 0xd1, 0xa4) : QColor(0x00, 0x9e, 0x73);
-    case AmpMode::BF16: return dark ? QColor(0x56, 0xb4, 0xe9) : QColor(0x00, 0x72, 0xb2);
+    case AmpMode::FP16: return dark ? QColor(0x3c, 0xd1, 0xa4) : QColor(0x00, 0x9e, 0x73);       // bluish green
+    case AmpMode::FP16Static: return dark ? QColor(0xe6, 0x9a, 0xcf) : QColor(0xcc, 0x79, 0xa7); // reddish purple
+    case AmpMode::FP16Dynamic: return dark ? QColor(0x56, 0xb4, 0xe9) : QColor(0x00, 0x72, 0xb2); // blue
+    case AmpMode::BF16: return dark ? QColor(0xe6, 0xa8, 0x17) : QColor(0xb3, 0x74, 0x00);       // orange
     }
     return Qt::gray;
 }
@@ -90,17 +96,16 @@ AmpLossPlot::AmpLossPlot(QWidget* parent) : QCustomPlot(parent)
 {
     setObjectName(QStringLiteral("ampLossPlot"));
     setMinimumSize(300, 230);
-    m_title = addFigureTitle(this, tr("Training loss per step"));
+    m_title = addFigureTitle(this, tr("Training loss per step (cross-entropy)"));
     xAxis->setLabel(tr("step"));
-    yAxis->setLabel(tr("batch loss (cross-entropy), log scale"));
+    yAxis->setLabel(tr("batch loss, log scale")); // short: the axis is shorter with the legend under it
     yAxis->setScaleType(QCPAxis::stLogarithmic);
     auto ticker = QSharedPointer<QCPAxisTickerLog>::create();
     ticker->setSubTickCount(8);
     yAxis->setTicker(ticker);
     yAxis->setNumberFormat(QStringLiteral("g"));
+    placeLegendBelow(this); // inside, it covered the curves
     legend->setVisible(true);
-    // Losses fall from the top left: the bottom left stays empty.
-    axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignLeft);
     axisRect()->setMinimumMargins(QMargins(0, 0, 14, 0));
     m_note = addFigureNote(this);
     restyle();
@@ -121,7 +126,17 @@ void AmpLossPlot::setRuns(const std::shared_ptr<const AmpRunSet>& runs)
     double low = std::numeric_limits<double>::infinity(), high = 0;
     int steps = 1;
     if (runs) {
-        for (const AmpResult& run : runs->runs) {
+        // FP32 first, as a wide pale band under the others: the reference stays visible around the
+        // curves that follow it closely, instead of being hidden under them (or hiding them).
+        std::vector<const AmpResult*> order;
+        for (const AmpResult& run : runs->runs)
+            if (run.config.mode == AmpMode::FP32)
+                order.push_back(&run);
+        for (const AmpResult& run : runs->runs)
+            if (run.config.mode != AmpMode::FP32)
+                order.push_back(&run);
+        for (const AmpResult* runPointer : order) {
+            const AmpResult& run = *runPointer;
             QCPGraph* graph = addGraph();
             graph->setName(ampRunLabel(run));
             QVector<double> keys, values;
@@ -140,11 +155,17 @@ void AmpLossPlot::setRuns(const std::shared_ptr<const AmpRunSet>& runs)
             m_graphs[run.config.mode] = graph;
             steps = std::max(steps, static_cast<int>(run.steps.size()));
         }
+        // The legend in the order the modes were asked for.
+        legend->clearItems();
+        for (const AmpResult& run : runs->runs)
+            graphFor(run.config.mode)->addToLegend();
     }
     const bool empty = m_graphs.empty();
     m_note->setVisible(empty);
-    m_note->setText(tr("Tick the modes to compare and press Run."));
-    legend->setVisible(!empty);
+    setWrappedFigureNote(m_note, m_running ? tr("Training\u2026 the loss curves appear when the run ends.")
+                                           : tr("Tick the modes to compare and press Run."));
+    setLegendBelowShown(this, !empty);
+    fitLegendColumns(this);
     xAxis->setRange(0, std::max(1, steps - 1));
     if (high > 0)
         yAxis->setRange(low / 1.3, high * 1.3);
@@ -159,7 +180,8 @@ void AmpLossPlot::restyle()
     styleFigure(this, m_title, false, true);
     styleFigureNote(m_note, palette());
     for (const auto& [mode, graph] : m_graphs)
-        graph->setPen(QPen(withAlpha(ampModeColor(mode, palette()), 0.85), 1.1));
+        graph->setPen(mode == AmpMode::FP32 ? QPen(withAlpha(ampModeColor(mode, palette()), 0.4), 3.2)
+                                            : QPen(withAlpha(ampModeColor(mode, palette()), 0.9), 1.1));
 }
 
 // --- loss scale
@@ -173,8 +195,8 @@ AmpScalePlot::AmpScalePlot(QWidget* parent) : QCustomPlot(parent)
     yAxis->setLabel(tr("loss scale, log₂"));
     yAxis->setScaleType(QCPAxis::stLogarithmic);
     yAxis->setTicker(QSharedPointer<PowerOfTwoTicker>::create(6));
+    placeLegendBelow(this);
     legend->setVisible(true);
-    axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
     axisRect()->setMinimumMargins(QMargins(0, 0, 14, 0));
     m_note = addFigureNote(this);
     restyle();
@@ -193,7 +215,10 @@ QCPGraph* AmpScalePlot::skippedGraphFor(AmpMode mode) const
     return it == m_skippedGraphs.end() ? nullptr : it->second;
 }
 
-QString AmpScalePlot::noteText() const { return m_note->visible() ? m_note->text() : QString(); }
+QString AmpScalePlot::noteText() const
+{
+    return m_note->visible() ? m_note->property("unwrappedText").toString() : QString();
+}
 
 void AmpScalePlot::setRuns(const std::shared_ptr<const AmpRunSet>& runs)
 {
@@ -239,11 +264,15 @@ void AmpScalePlot::setRuns(const std::shared_ptr<const AmpRunSet>& runs)
         }
     }
     const bool none = m_scaleGraphs.empty();
-    legend->setVisible(!none);
-    if (!runs)
-        m_note->setText(tr("The scale of FP16 with a static or dynamic loss scale appears here after a Run."));
+    setLegendBelowShown(this, !none);
+    fitLegendColumns(this);
+    if (!runs && m_running)
+        setWrappedFigureNote(m_note, tr("Training\u2026 the loss scale of FP16 with static or dynamic scaling appears when "
+                                        "the run ends."));
+    else if (!runs)
+        setWrappedFigureNote(m_note, tr("The loss scale of FP16 with static or dynamic scaling appears here after a Run."));
     else if (none)
-        m_note->setText(tr("None of the modes run scales the loss:\n%1 keep a scale of 1.").arg(unscaled.join(QStringLiteral(", "))));
+        setWrappedFigureNote(m_note, tr("None of the modes run scales the loss:\n%1 keep a scale of 1.").arg(unscaled.join(QStringLiteral(", "))));
     m_note->setVisible(!runs || none);
     xAxis->setRange(0, std::max(1, steps - 1));
     if (high > 0)
@@ -274,7 +303,7 @@ AmpHistogramPlot::AmpHistogramPlot(QWidget* parent) : QCustomPlot(parent)
     setObjectName(QStringLiteral("ampHistogramPlot"));
     setMinimumSize(300, 270);
     m_title = addFigureTitle(this, tr("Gradient magnitudes"));
-    xAxis->setLabel(tr("|gradient| of weights and biases, log₂ bins; dashed: FP16's range"));
+    xAxis->setLabel(tr("|gradient| (weights, biases), log₂ bins; dashed: FP16 range")); // short: the figure can be 400 px
     yAxis->setLabel(tr("elements"));
     xAxis->setScaleType(QCPAxis::stLogarithmic);
     xAxis->setTicker(QSharedPointer<PowerOfTwoTicker>::create(8));
@@ -431,6 +460,34 @@ void AmpHistogramPlot::restyle()
         landmark.text->setFont(plotFont(font()));
         landmark.text->setBrush(withAlpha(pal.color(QPalette::Base), 0.65));
     }
+}
+
+void AmpLossPlot::setRunning(bool running)
+{
+    m_running = running;
+    if (!m_runs)
+        setRuns(nullptr); // the empty figure says a run is under way, or how to start one
+}
+
+void AmpScalePlot::setRunning(bool running)
+{
+    m_running = running;
+    if (!m_runs)
+        setRuns(nullptr);
+}
+
+void AmpLossPlot::resizeEvent(QResizeEvent* event)
+{
+    QCustomPlot::resizeEvent(event);
+    fitLegendColumns(this);
+    rewrapFigureNote(m_note);
+}
+
+void AmpScalePlot::resizeEvent(QResizeEvent* event)
+{
+    QCustomPlot::resizeEvent(event);
+    fitLegendColumns(this);
+    rewrapFigureNote(m_note);
 }
 
 void AmpLossPlot::changeEvent(QEvent* event)

@@ -46,13 +46,16 @@ public:
     explicit AmpLossPlot(QWidget* parent = nullptr);
     void setRuns(const std::shared_ptr<const AmpRunSet>& runs);
     QCPGraph* graphFor(numerics::AmpMode mode) const; // null when the mode did not run
+    void setRunning(bool running); // an empty figure says a run is under way instead of how to start one
     void restyle();
 
 protected:
     void changeEvent(QEvent* event) override; // restyles on a light/dark palette switch
+    void resizeEvent(QResizeEvent* event) override; // the legend's columns and the note's lines follow the width
 
 private:
     std::shared_ptr<const AmpRunSet> m_runs;
+    bool m_running = false;
     std::map<numerics::AmpMode, QCPGraph*> m_graphs;
     QCPTextElement* m_title = nullptr;
     QCPItemText* m_note = nullptr;
@@ -65,14 +68,17 @@ public:
     void setRuns(const std::shared_ptr<const AmpRunSet>& runs);
     QCPGraph* scaleGraphFor(numerics::AmpMode mode) const;   // the scale per step (scaling modes only)
     QCPGraph* skippedGraphFor(numerics::AmpMode mode) const; // one point per skipped step, at its scale
-    QString noteText() const;
+    QString noteText() const;                    // the empty figure's note, as one text (it is drawn wrapped)
+    void setRunning(bool running);
     void restyle();
 
 protected:
     void changeEvent(QEvent* event) override; // restyles on a light/dark palette switch
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     std::shared_ptr<const AmpRunSet> m_runs;
+    bool m_running = false;
     std::map<numerics::AmpMode, QCPGraph*> m_scaleGraphs, m_skippedGraphs;
     QCPTextElement* m_title = nullptr;
     QCPItemText* m_note = nullptr;

@@ -80,18 +80,31 @@ double tallest(const numerics::Histogram& histogram)
 
 QString number(double value) { return QString::number(value, 'g', 4); }
 
-// Counts on a linear axis from 0, or on a log axis from half a value (so single values show).
-void setCountAxis(QCPAxis* axis, bool log, double tallest)
+// Counts are never negative: a linear count axis that reaches below 0 (for the grid's strip) labels
+// only its counts.
+class CountTicker : public QCPAxisTicker {
+protected:
+    QVector<double> createTickVector(double tickStep, const QCPRange& range) override
+    {
+        QVector<double> ticks = QCPAxisTicker::createTickVector(tickStep, range);
+        ticks.erase(std::remove_if(ticks.begin(), ticks.end(), [](double tick) { return tick < 0; }), ticks.end());
+        return ticks;
+    }
+};
+
+// Counts on a linear axis from 0, or on a log axis from half a value (so single values show). With
+// `strip`, the axis reaches a little further down for the grid's levels to be drawn under the counts.
+void setCountAxis(QCPAxis* axis, bool log, double tallest, bool strip = false)
 {
     if (log) {
         axis->setScaleType(QCPAxis::stLogarithmic);
         axis->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
         axis->setNumberFormat(QStringLiteral("g"));
-        axis->setRange(0.5, tallest * 2.0);
+        axis->setRange(strip ? 0.5 / std::pow(2.0 * tallest, 0.12) : 0.5, tallest * 2.0);
     } else {
         axis->setScaleType(QCPAxis::stLinear);
-        axis->setTicker(QSharedPointer<QCPAxisTicker>::create());
-        axis->setRange(0, tallest * 1.08);
+        axis->setTicker(QSharedPointer<CountTicker>::create());
+        axis->setRange(strip ? -tallest * 0.09 : 0, tallest * 1.08);
     }
 }
 
@@ -104,7 +117,7 @@ QuantValuePlot::QuantValuePlot(QWidget* parent) : QCustomPlot(parent)
     setObjectName(QStringLiteral("quantValuePlot"));
     setMinimumSize(300, 230);
     m_title = addFigureTitle(this, tr("Values, grid and clip range"));
-    xAxis->setLabel(tr("value x (ticks: the grid's levels)"));
+    xAxis->setLabel(tr("value x (the strip under the counts: one tick per grid level)"));
     yAxis->setLabel(tr("values per bin"));
     m_values = addGraph();
     m_values->setName(tr("values"));
@@ -121,8 +134,8 @@ QuantValuePlot::QuantValuePlot(QWidget* parent) : QCustomPlot(parent)
         text->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
         text->setPadding(QMargins(3, 1, 3, 1));
     }
+    placeLegendBelow(this); // inside, it covered the distribution's shoulder and a clip label
     legend->setVisible(true);
-    axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
     axisRect()->setMinimumMargins(QMargins(0, 0, 14, 0));
     setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     axisRect()->setRangeDrag(Qt::Horizontal);
@@ -157,10 +170,11 @@ void QuantValuePlot::setResult(const QuantLabResult* result)
     }
     const numerics::QuantPlotData& plot = result->plot;
     setHistogramData(m_values, &plot.values, m_log);
-    // One impulse per level, a fourteenth of the axis high: INT4's 15 levels stand apart, INT8's 255 form a comb.
+    // One thin tick per level in a strip under the counts, never over them: INT4's 16 levels stand
+    // apart; INT8's 255 and FP8's 253 become a density strip that is darkest where the levels crowd.
     const double height = tallest(plot.values);
-    setCountAxis(yAxis, m_log, height);
-    const double tick = m_log ? 0.5 * std::pow(4.0 * height, 1.0 / 14.0) : height / 14.0;
+    setCountAxis(yAxis, m_log, height, true);
+    const double tick = m_log ? yAxis->range().lower * std::pow(0.5 / yAxis->range().lower, 0.8) : -height * 0.075;
     QVector<double> keys(plot.grid.begin(), plot.grid.end());
     QVector<double> values(keys.size(), tick);
     m_grid->setData(keys, values, true);
@@ -195,7 +209,7 @@ void QuantValuePlot::restyle()
     m_values->setPen(QPen(values, 1.2));
     m_values->setBrush(withAlpha(values, 0.28));
     const QColor grid = dark ? QColor(0xff, 0x8c, 0x4a) : QColor(0xd5, 0x5e, 0x00);
-    m_grid->setPen(QPen(withAlpha(grid, 0.8), 1.0));
+    m_grid->setPen(QPen(withAlpha(grid, 0.7), 0.8));
     const QColor clip = warningColour(pal);
     for (QCPItemStraightLine* line : {m_clipLow, m_clipHigh})
         line->setPen(QPen(clip, 1.6, Qt::DashLine));

@@ -1,0 +1,271 @@
+// Views that fit and text that is never cut (issue 14, section 3), at the 1280 x 800 the review used:
+// dock tabs show whole titles; no lesson scrolls sideways (code blocks wrap); the Details dock is its
+// two lines and folds to its title; the hierarchy figure is fitted between its launch overlay and its
+// legend, never under them; the mixed-precision figures keep their legends outside the curves, in
+// colours that stay apart for colour-blind readers; INT8's 255 grid levels are a strip under the
+// counts; an empty figure's note wraps to its width and says when a run is under way.
+#include "canvas/view_transform.h"
+#include "hierarchy/hierarchy_scene.h"
+#include "precision/amp/amp_panel.h"
+#include "precision/amp/amp_plots.h"
+#include "precision/quant/quant_panel.h"
+#include "precision/quant/quant_plots.h"
+#include "window/application_setup.h"
+#include "window/main_window.h"
+
+#include <qcustomplot.h>
+
+#include <QApplication>
+#include <QDir>
+#include <QDockWidget>
+#include <QElapsedTimer>
+#include <QFontMetrics>
+#include <QLabel>
+#include <QScrollBar>
+#include <QStandardPaths>
+#include <QTabBar>
+#include <QTest>
+#include <QTextBlock>
+#include <QTextBrowser>
+#include <QTextDocument>
+#include <QUrl>
+
+#include <array>
+#include <cmath>
+
+using namespace warpscope;
+using warpscope::app::MainWindow;
+using numerics::AmpMode;
+
+namespace {
+
+constexpr int kWorkTimeoutMs = 60000;
+
+void settle(QWidget& widget, int milliseconds = 200)
+{
+    QElapsedTimer timer;
+    timer.start();
+    while (timer.elapsed() < milliseconds) {
+        QApplication::processEvents(QEventLoop::AllEvents, 10);
+        widget.update();
+        QTest::qWait(10);
+    }
+}
+
+void saveShot(QWidget& widget, const QString& name)
+{
+    const QString folder = qEnvironmentVariable("WARPSCOPE_GUI_TEST_SHOTS");
+    if (folder.isEmpty())
+        return;
+    QTest::qWait(100);
+    widget.grab().save(QDir(folder).filePath(name + QStringLiteral(".png")), "PNG");
+}
+
+struct SmallWindow {
+    SmallWindow()
+    {
+        window.resize(1280, 800);
+        window.show();
+        QTest::qWaitForWindowExposed(&window);
+        settle(window);
+    }
+    MainWindow window{{.restoreSettings = false}};
+};
+
+// CIE L*a*b* of an sRGB colour, after a colour-vision simulation in linear RGB (none, or Viénot,
+// Brettel and Mollon 1999 for deuteranopia and protanopia).
+enum class Vision { Normal, Deuteranopia, Protanopia };
+
+std::array<double, 3> labOf(const QColor& colour, Vision vision)
+{
+    auto linear = [](double c) { return c <= 0.04045 ? c / 12.92 : std::pow((c + 0.055) / 1.055, 2.4); };
+    double r = linear(colour.redF()), g = linear(colour.greenF()), b = linear(colour.blueF());
+    if (vision == Vision::Deuteranopia) {
+        const double rg = 0.29275 * r + 0.70725 * g;
+        b = -0.02234 * r + 0.02234 * g + b;
+        r = g = rg;
+    } else if (vision == Vision::Protanopia) {
+        const double rg = 0.11238 * r + 0.88762 * g;
+        b = 0.00401 * r - 0.00401 * g + b;
+        r = g = rg;
+    }
+    const double x = 0.4124 * r + 0.3576 * g + 0.1805 * b, y = 0.2126 * r + 0.7152 * g + 0.0722 * b,
+                 z = 0.0193 * r + 0.1192 * g + 0.9505 * b;
+    auto f = [](double t) { return t > 0.008856 ? std::cbrt(t) : 7.787 * t + 16.0 / 116.0; };
+    return {116.0 * f(y) - 16.0, 500.0 * (f(x / 0.95047) - f(y)), 200.0 * (f(y) - f(z / 1.08883))};
+}
+
+double deltaE(const QColor& a, const QColor& b, Vision vision)
+{
+    const auto p = labOf(a, vision), q = labOf(b, vision);
+    return std::sqrt((p[0] - q[0]) * (p[0] - q[0]) + (p[1] - q[1]) * (p[1] - q[1]) + (p[2] - q[2]) * (p[2] - q[2]));
+}
+
+} // namespace
+
+class LayoutTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        app::configureApplication();
+    }
+
+    // QMainWindow's dock tab bars elided "Profile" to "P…": they now keep whole titles.
+    void dockTabsShowWholeTitles()
+    {
+        SmallWindow shown;
+        const QList<QTabBar*> bars = shown.window.findChildren<QTabBar*>(QString(), Qt::FindDirectChildrenOnly);
+        QVERIFY(!bars.isEmpty());
+        QStringList titles;
+        for (QTabBar* bar : bars) {
+            QCOMPARE(bar->elideMode(), Qt::ElideNone);
+            QVERIFY(bar->usesScrollButtons());
+            for (int i = 0; i < bar->count(); ++i)
+                titles << bar->tabText(i);
+        }
+        for (const char* title : {"Occupancy", "Profile", "Number Formats", "Precision Lab", "Study", "Performance Models"})
+            QVERIFY2(titles.contains(QString::fromLatin1(title)), title);
+        saveShot(shown.window, QStringLiteral("layout-1280"));
+    }
+
+    // Every lesson fits its panel's width at 1280 x 800: no horizontal scroll bar, code blocks wrapped.
+    void noLessonScrollsSideways()
+    {
+        SmallWindow shown;
+        auto* view = shown.window.findChild<QDockWidget*>(QStringLiteral("LessonsDock"))->findChild<QTextBrowser*>();
+        QVERIFY(view != nullptr);
+        int codeBlocks = 0;
+        for (const app::Lesson& lesson : shown.window.lessons().lessons()) {
+            QVERIFY(shown.window.openLesson(lesson.id));
+            QApplication::processEvents();
+            for (QTextBlock block = view->document()->begin(); block.isValid(); block = block.next()) {
+                QVERIFY(!block.blockFormat().nonBreakableLines());
+                codeBlocks += block.blockFormat().hasProperty(QTextFormat::BlockCodeFence) ? 1 : 0;
+            }
+            QVERIFY2(view->horizontalScrollBar()->maximum() == 0,
+                     qPrintable(QStringLiteral("%1 scrolls sideways by %2 px").arg(lesson.id).arg(view->horizontalScrollBar()->maximum())));
+        }
+        QVERIFY(codeBlocks > 10); // the lessons do hold code blocks
+    }
+
+    // The Details dock holds its two lines, not about 100 px; folded, only its title bar.
+    void detailsFitsItsLinesAndFolds()
+    {
+        SmallWindow shown;
+        auto* dock = shown.window.findChild<QDockWidget*>(QStringLiteral("DetailsDock"));
+        QVERIFY(dock != nullptr && dock->titleBarWidget() != nullptr);
+        const int line = QFontMetrics(dock->font()).lineSpacing();
+        const int title = dock->titleBarWidget()->height();
+        QVERIFY2(dock->height() <= title + 3 * line + 12, qPrintable(QString::number(dock->height())));
+        shown.window.setDetailsFolded(true);
+        settle(shown.window);
+        QVERIFY(shown.window.detailsFolded());
+        QVERIFY2(dock->height() <= title + 4, qPrintable(QString::number(dock->height())));
+        shown.window.setDetailsFolded(false);
+        settle(shown.window);
+        QVERIFY(!shown.window.detailsFolded());
+        QVERIFY(dock->height() >= title + 2 * line);
+    }
+
+    // The launch overlay and the legend sit outside the figure's area; every block is inside it.
+    void hierarchyFigureStaysClearOfItsOverlays()
+    {
+        SmallWindow shown;
+        QVERIFY(!shown.window.openLink(QUrl(QStringLiteral("warpscope:hierarchy?grid=2,2&block=16,16"))).has_value());
+        settle(shown.window, 400);
+        const viz::HierarchyScene* scene = shown.window.hierarchyScene();
+        const viz::Rect area = scene->lastFigureArea();
+        QVERIFY(scene->overlayBottom() > 0);
+        QVERIFY2(scene->overlayBottom() <= area.y, qPrintable(QStringLiteral("%1 > %2").arg(scene->overlayBottom()).arg(area.y)));
+        for (std::int64_t block = 0; block < 4; ++block) {
+            const viz::Rect rect = scene->view().toScreen(scene->layout().blockRect(block));
+            QVERIFY2(rect.y >= area.y - 0.5 && rect.bottom() <= area.bottom() + 0.5,
+                     qPrintable(QStringLiteral("block %1 at %2..%3 outside %4..%5").arg(block).arg(rect.y).arg(rect.bottom()).arg(area.y).arg(area.bottom())));
+        }
+        saveShot(shown.window, QStringLiteral("layout-hierarchy"));
+    }
+
+    // The loss and loss-scale legends are rows of their own under the axes; the modes' colours stay
+    // apart in normal, deuteranope and protanope vision, FP16 dynamic against BF16 most of all.
+    void mixedPrecisionLegendsAndColours()
+    {
+        SmallWindow shown;
+        QVERIFY(!shown.window.openLink(QUrl(QStringLiteral("warpscope:amp?modes=fp32,fp16,fp16-dynamic,bf16&steps=300&growth=20&seed=1"))));
+        QTRY_VERIFY_WITH_TIMEOUT(!shown.window.precisionLabBusy(), kWorkTimeoutMs);
+        settle(shown.window);
+        viz::AmpPanel* panel = shown.window.ampPanel();
+        QVERIFY(panel->lossPlot()->graphFor(AmpMode::BF16) != nullptr);
+        for (QCustomPlot* plot : {static_cast<QCustomPlot*>(panel->lossPlot()), static_cast<QCustomPlot*>(panel->scalePlot())}) {
+            QVERIFY(plot->legend->layout() == plot->plotLayout());
+            QVERIFY(!plot->legend->outerRect().intersects(plot->axisRect()->rect()));
+        }
+        saveShot(shown.window, QStringLiteral("layout-amp"));
+        const AmpMode modes[] = {AmpMode::FP32, AmpMode::FP16, AmpMode::FP16Static, AmpMode::FP16Dynamic, AmpMode::BF16};
+        for (bool dark : {false, true}) {
+            QPalette palette;
+            palette.setColor(QPalette::Base, dark ? QColor(0x2a, 0x2a, 0x2a) : QColor(Qt::white));
+            for (Vision vision : {Vision::Normal, Vision::Deuteranopia, Vision::Protanopia}) {
+                QVERIFY(deltaE(viz::ampModeColor(AmpMode::FP16Dynamic, palette), viz::ampModeColor(AmpMode::BF16, palette), vision) >= 60.0);
+                for (std::size_t i = 0; i < std::size(modes); ++i)
+                    for (std::size_t j = i + 1; j < std::size(modes); ++j)
+                        QVERIFY2(deltaE(viz::ampModeColor(modes[i], palette), viz::ampModeColor(modes[j], palette), vision) >= 10.0,
+                                 qPrintable(QStringLiteral("modes %1 and %2").arg(i).arg(j)));
+            }
+        }
+    }
+
+    // INT8's 255 levels: one tick each, all under the counts' zero line, where they cannot hide a tail.
+    void int8GridLevelsAreAStripUnderTheCounts()
+    {
+        SmallWindow shown;
+        QVERIFY(!shown.window.openLink(QUrl(QStringLiteral("warpscope:quant?dist=gaussian&format=int8&scheme=symmetric&granularity=tensor&calib=max&n=20000&seed=1&rows=1"))));
+        QTRY_VERIFY_WITH_TIMEOUT(!shown.window.precisionLabBusy(), kWorkTimeoutMs);
+        viz::QuantValuePlot* plot = shown.window.quantPanel()->valuePlot();
+        const QCPGraph* grid = plot->gridGraph();
+        QCOMPARE(grid->dataCount(), 255);
+        for (auto it = grid->data()->constBegin(); it != grid->data()->constEnd(); ++it)
+            QVERIFY(it->value < 0 && it->value > plot->yAxis->range().lower);
+        QVERIFY(grid->pen().widthF() < 1.0);
+        QVector<double> ticks;
+        QVector<QString> labels;
+        plot->yAxis->ticker()->generate(plot->yAxis->range(), QLocale(), QLatin1Char('g'), 6, ticks, nullptr, &labels);
+        for (double tick : ticks)
+            QVERIFY(tick >= 0); // no negative counts on the axis
+        saveShot(shown.window, QStringLiteral("layout-quant"));
+    }
+
+    // In a narrow figure the empty loss-scale note breaks into lines that fit; during a run it says so.
+    // The empty figure's axes keep the figure's width (an empty legend under them once shrank them).
+    void emptyFigureNotesWrapAndFollowTheRun()
+    {
+        viz::AmpScalePlot plot;
+        plot.resize(320, 260);
+        plot.show();
+        QTest::qWaitForWindowExposed(&plot);
+        plot.setRuns(nullptr);
+        plot.replot();
+        QVERIFY2(plot.axisRect()->outerRect().width() >= plot.width() * 0.85,
+                 qPrintable(QStringLiteral("%1 of %2").arg(plot.axisRect()->outerRect().width()).arg(plot.width())));
+        QCPItemText* note = nullptr;
+        for (int i = 0; i < plot.itemCount(); ++i)
+            if (auto* text = qobject_cast<QCPItemText*>(plot.item(i)); text != nullptr && text->visible())
+                note = text;
+        QVERIFY(note != nullptr);
+        QVERIFY(plot.noteText().startsWith(QStringLiteral("The loss scale")));
+        const QFontMetrics metrics(note->font());
+        const QStringList lines = note->text().split(QLatin1Char('\n'));
+        QVERIFY(lines.size() >= 2);
+        for (const QString& line : lines)
+            QVERIFY2(metrics.horizontalAdvance(line) <= plot.axisRect()->width(), qPrintable(line));
+        plot.setRunning(true);
+        QVERIFY(plot.noteText().startsWith(QStringLiteral("Training")));
+        plot.setRunning(false);
+        QVERIFY(plot.noteText().startsWith(QStringLiteral("The loss scale")));
+    }
+};
+
+QTEST_MAIN(LayoutTest)
+#include "layout_test.moc"
