@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <map>
 #include <set>
+#include <string_view>
 #include <tuple>
 #include <utility>
 #include <vector>
