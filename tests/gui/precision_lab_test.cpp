@@ -14,6 +14,7 @@
 #include "numerics/quant_config.h"
 #include "numerics/quantizer.h"
 #include "numerics/sparsity.h"
+#include "common/validated_field.h"
 #include "precision/amp/amp_panel.h"
 #include "precision/amp/amp_plots.h"
 #include "precision/quant/quant_panel.h"
@@ -240,7 +241,7 @@ private slots:
         auto* note = panel.findChild<QLabel*>(QStringLiteral("ampGrowthNote"));
         QVERIFY(note != nullptr);
         QCOMPARE(note->text(), QStringLiteral("(PyTorch: 2000)"));
-        auto* growth = panel.findChild<QSpinBox*>(QStringLiteral("ampGrowth"));
+        auto* growth = panel.findChild<viz::ValidatedField*>(QStringLiteral("ampGrowth"));
         QVERIFY(growth != nullptr && growth->toolTip().contains(QStringLiteral("default 2000")));
 
         panel.run();

@@ -1,16 +1,21 @@
 #include "common/validated_field.h"
 
 #include "util/input_error.h"
+#include "util/parse.h"
 
 #include <QEvent>
 #include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPalette>
+#include <QRegularExpression>
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <cmath>
 #include <exception>
+#include <limits>
+#include <string>
 #include <utility>
 
 namespace warpscope::viz {
@@ -54,6 +59,26 @@ void ValidatedField::setStepping(std::int64_t step, std::int64_t minimum, std::i
 void ValidatedField::setParser(Parser parser)
 {
     m_parser = std::move(parser);
+    check(false);
+}
+
+void ValidatedField::setRealParser(RealParser parser)
+{
+    m_realParser = std::move(parser);
+    m_maximum = m_minimum; // no stepping
+    check(false);
+}
+
+void ValidatedField::setRealValue(double value)
+{
+    QString text = QString::number(value, 'g', 17);
+    for (int precision = 6; precision < 17; ++precision) // the shortest text that reads back as the value
+        if (QString::number(value, 'g', precision).toDouble() == value) {
+            text = QString::number(value, 'g', precision);
+            break;
+        }
+    m_edit->setText(text);
+    m_externalError.clear();
     check(false);
 }
 
@@ -103,21 +128,28 @@ void ValidatedField::check(bool emitEdited)
 {
     const bool wasValid = valid() && m_externalError.isEmpty();
     const std::optional<std::int64_t> before = m_value;
+    const std::optional<double> beforeReal = m_real;
     try {
-        m_value = m_parser(m_edit->text());
+        if (m_realParser)
+            m_real = m_realParser(m_edit->text());
+        else
+            m_value = m_parser(m_edit->text());
         m_parseError.clear();
     } catch (const InputError& error) {
         m_value.reset();
+        m_real.reset();
         m_parseError = QString::fromUtf8(error.what());
     }
     // A new value may resolve a mark made elsewhere (the owner checks again and marks it if not).
-    if (m_value != before)
+    if (m_value != before || m_real != beforeReal)
         m_externalError.clear();
     showState();
     const bool nowValid = valid() && m_externalError.isEmpty();
     if (wasValid != nowValid)
         emit validityChanged(nowValid);
-    if (emitEdited && m_value)
+    if (emitEdited && m_realParser && m_real)
+        emit realValueEdited(*m_real);
+    else if (emitEdited && !m_realParser && m_value)
         emit valueEdited(*m_value);
 }
 
@@ -161,6 +193,52 @@ void ValidatedField::changeEvent(QEvent* event)
     QWidget::changeEvent(event);
     if (event->type() == QEvent::PaletteChange && m_message != nullptr)
         showState();
+}
+
+ValidatedField::Parser countParser(QString what, std::int64_t min, std::int64_t max, bool units)
+{
+    return [what = what.toStdString(), min, max, units](const QString& typed) -> std::int64_t {
+        const std::string range = "allowed: " + withThousands(min) + ".." + withThousands(max) +
+                                  (units ? ", or with K = 1024, M = 1024 K" : "");
+        QString text = typed.trimmed();
+        std::int64_t multiplier = 1;
+        if (units && (text.endsWith(QLatin1Char('K')) || text.endsWith(QLatin1Char('k')))) {
+            multiplier = 1024;
+            text.chop(1);
+        } else if (units && (text.endsWith(QLatin1Char('M')) || text.endsWith(QLatin1Char('m')))) {
+            multiplier = 1024 * 1024;
+            text.chop(1);
+        }
+        // Thousands separators only in their places: "100,000", not "1,00,0".
+        static const QRegularExpression grouped(QStringLiteral("^[+]?\\d{1,3}(,\\d{3})+$"));
+        if (grouped.match(text).hasMatch())
+            text.remove(QLatin1Char(','));
+        static const QRegularExpression digits(QStringLiteral("^[+]?\\d+$"));
+        if (!digits.match(text).hasMatch())
+            throw InputError(what + ": '" + typed.toStdString() + "' is not a whole number (" + range + ")");
+        bool ok = false;
+        const qlonglong number = text.toLongLong(&ok);
+        const bool overflow = !ok || number > std::numeric_limits<std::int64_t>::max() / multiplier;
+        const std::int64_t value = overflow ? 0 : number * multiplier;
+        if (overflow || value < min || value > max)
+            throw InputError(what + ": " + typed.trimmed().toStdString() + " is out of range (" + range + ")");
+        return value;
+    };
+}
+
+ValidatedField::RealParser realParser(QString what, double min, double max, QString rangeText)
+{
+    return [what = what.toStdString(), min, max, rangeText = rangeText.toStdString()](const QString& typed) -> double {
+        double value = 0;
+        try {
+            value = parseReal(typed.toStdString(), "");
+        } catch (const InputError&) {
+            throw InputError(what + ": '" + typed.toStdString() + "' is not a number (allowed: " + rangeText + ")");
+        }
+        if (!(value >= min && value <= max)) // NaN fails too
+            throw InputError(what + ": " + typed.trimmed().toStdString() + " is out of range (allowed: " + rangeText + ")");
+        return value;
+    };
 }
 
 } // namespace warpscope::viz

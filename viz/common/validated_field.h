@@ -21,6 +21,8 @@ class ValidatedField : public QWidget {
 public:
     // Reads the text or throws InputError with the message shown under the field.
     using Parser = std::function<std::int64_t(const QString& text)>;
+    // The same for a field that holds a real number (a loss scale, a percentile): setRealParser.
+    using RealParser = std::function<double(const QString& text)>;
     // Writes a value as the field shows it ("96", "32K"); plain digits when not set.
     using Formatter = std::function<QString(std::int64_t value)>;
 
@@ -30,6 +32,10 @@ public:
     // Up/Down move to the next multiple of `step` inside [minimum, maximum]; typing is never limited.
     void setStepping(std::int64_t step, std::int64_t minimum, std::int64_t maximum);
     void setParser(Parser parser); // a new range (another GPU preset): the text is checked again
+    // Makes this a field of real numbers: value() is then empty, realValue() holds the number, and
+    // realValueEdited is emitted instead of valueEdited. Up/Down do not step it.
+    void setRealParser(RealParser parser);
+    void setRealValue(double value); // shows the shortest text that reads back as `value`, and checks it
 
     // Shows `value` (formatted) without emitting valueEdited, and checks it.
     void setValue(std::int64_t value);
@@ -39,7 +45,8 @@ public:
     void setTextAsTyped(const QString& text);
 
     std::optional<std::int64_t> value() const { return m_value; } // nullopt while the text is invalid
-    bool valid() const { return m_value.has_value(); }
+    std::optional<double> realValue() const { return m_real; }    // a real field's number, nullopt while invalid
+    bool valid() const { return m_realParser ? m_real.has_value() : m_value.has_value(); }
     QString errorText() const;                                     // empty while valid
     QString text() const;
     QLineEdit* lineEdit() const { return m_edit; }
@@ -55,6 +62,7 @@ public:
 
 signals:
     void valueEdited(qint64 value);   // the user typed or stepped to a valid value
+    void realValueEdited(double value); // the same, for a real field
     void validityChanged(bool valid); // the text turned valid or invalid
 
 protected:
@@ -68,12 +76,21 @@ private:
     QLineEdit* m_edit = nullptr;
     QLabel* m_message = nullptr;
     Parser m_parser;
+    RealParser m_realParser;
     Formatter m_formatter;
     std::int64_t m_step = 1, m_minimum = 0, m_maximum = 0;
     std::optional<std::int64_t> m_value;
+    std::optional<double> m_real;
     QString m_parseError;
     QString m_externalError;
     bool m_showsMessage = true;
 };
+
+// Parsers in the links' style for fields that count things: an integer in [min, max], written plainly,
+// with thousands separators ("100,000") or with the links' units K (1024) and M (1024 K) when `units`;
+// the message names `what` and the range ("n: 20M is out of range (allowed: 16..10,000,000 ...)").
+ValidatedField::Parser countParser(QString what, std::int64_t min, std::int64_t max, bool units = true);
+// A real number in [min, max] ("1e5", "65536"); the message names `what` and the range as `rangeText`.
+ValidatedField::RealParser realParser(QString what, double min, double max, QString rangeText);
 
 } // namespace warpscope::viz

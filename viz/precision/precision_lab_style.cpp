@@ -137,7 +137,8 @@ void fitLegendColumns(QCustomPlot* plot)
 {
     int widest = 1;
     for (int i = 0; i < plot->legend->itemCount(); ++i)
-        widest = std::max(widest, plot->legend->item(i)->minimumOuterSizeHint().width());
+        if (const QCPAbstractLegendItem* item = plot->legend->item(i)) // a wrapped grid has empty cells
+            widest = std::max(widest, item->minimumOuterSizeHint().width());
     const int columns = std::max(1, (plot->width() - 16) / (widest + 8));
     if (plot->legend->wrap() != columns) {
         plot->legend->setWrap(columns);

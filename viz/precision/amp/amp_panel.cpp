@@ -1,6 +1,7 @@
 #include "precision/amp/amp_panel.h"
 
 #include "common/export_actions.h"
+#include "common/validated_field.h"
 #include "numerics/number_format.h"
 #include "precision/amp/amp_plots.h"
 #include "precision/precision_lab_flow_layout.h"
@@ -8,7 +9,6 @@
 
 #include <QCheckBox>
 #include <QComboBox>
-#include <QDoubleSpinBox>
 #include <QElapsedTimer>
 #include <QEvent>
 #include <QGridLayout>
@@ -19,7 +19,7 @@
 #include <QPushButton>
 #include <QResizeEvent>
 #include <QSlider>
-#include <QSpinBox>
+#include <QStringList>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -160,18 +160,20 @@ QWidget* AmpPanel::buildControls()
     rows->addLayout(modes);
 
     auto* settings = new FlowLayout(nullptr, 14, 4);
-    m_stepsSpin = new QSpinBox(box);
-    m_stepsSpin->setRange(1, kAmpMaxSteps);
-    m_stepsSpin->setValue(1000);
-    settings->addWidget(fieldGroup(tr("&Steps"), m_stepsSpin, tr("Optimizer steps per mode (1 to %1), skipped ones included").arg(kAmpMaxSteps)));
-    m_seedSpin = new QSpinBox(box);
-    m_seedSpin->setRange(0, std::numeric_limits<int>::max());
-    m_seedSpin->setValue(1);
-    settings->addWidget(fieldGroup(tr("S&eed"), m_seedSpin, tr("Seed of the initial weights and the batch order: the same seed gives the same run")));
-    m_growthSpin = new QSpinBox(box);
-    m_growthSpin->setRange(1, 1000000);
-    m_growthSpin->setValue(kAmpDefaultGrowthInterval);
-    m_growthSpin->setObjectName(QStringLiteral("ampGrowth"));
+    // The ranges are the links' (app/links/view_link.cpp) and `warpscope numerics amp`'s.
+    m_stepsField = new ValidatedField(QStringLiteral("ampSteps"), countParser(QStringLiteral("steps"), 1, kAmpMaxSteps), box);
+    m_stepsField->setValue(1000);
+    m_stepsField->setStepping(100, 1, kAmpMaxSteps);
+    settings->addWidget(fieldGroup(tr("&Steps"), m_stepsField,
+                                   tr("Optimizer steps per mode (1 to %1, or with K = 1024), skipped ones included; Up/Down: 100 more or less")
+                                       .arg(kAmpMaxSteps)));
+    m_seedField = new ValidatedField(QStringLiteral("ampSeed"), countParser(QStringLiteral("seed"), 0, std::numeric_limits<int>::max(), false), box);
+    m_seedField->setValue(1);
+    m_seedField->setStepping(1, 0, std::numeric_limits<int>::max());
+    settings->addWidget(fieldGroup(tr("S&eed"), m_seedField, tr("Seed of the initial weights and the batch order: the same seed gives the same run")));
+    m_growthField = new ValidatedField(QStringLiteral("ampGrowth"), countParser(QStringLiteral("growth interval"), 1, 1000000), box);
+    m_growthField->setValue(kAmpDefaultGrowthInterval);
+    m_growthField->setStepping(1, 1, 1000000);
     // Said beside the field, not only in a tooltip: the default here is not PyTorch's.
     auto* growthNote = new QLabel(tr("(PyTorch: %1)").arg(kPyTorchGrowthInterval), box);
     growthNote->setObjectName(QStringLiteral("ampGrowthNote"));
@@ -180,20 +182,27 @@ QWidget* AmpPanel::buildControls()
                               "so the scale would stay flat for a whole run. %2 shows the sawtooth within 1000 steps.")
                                .arg(kPyTorchGrowthInterval)
                                .arg(kAmpDefaultGrowthInterval));
-    settings->addWidget(fieldGroup(tr("&Growth interval"), m_growthSpin,
+    settings->addWidget(fieldGroup(tr("&Growth interval"), m_growthField,
                                    tr("FP16 dynamic: clean steps in a row before the scale doubles (PyTorch's growth_interval, "
                                       "default %1; %2 here so that the scale's sawtooth shows within a run)")
                                        .arg(kPyTorchGrowthInterval)
                                        .arg(kAmpDefaultGrowthInterval),
                                    growthNote));
-    m_scaleSpin = new QDoubleSpinBox(box);
-    m_scaleSpin->setDecimals(0);
-    m_scaleSpin->setRange(1, 3e38);
-    m_scaleSpin->setValue(65536);
-    settings->addWidget(fieldGroup(tr("Static s&cale"), m_scaleSpin, tr("FP16 static: the fixed loss scale S (1 to 3e38); 65536 = 2^16")));
-    for (QAbstractSpinBox* spin : {static_cast<QAbstractSpinBox*>(m_stepsSpin), static_cast<QAbstractSpinBox*>(m_seedSpin),
-                                   static_cast<QAbstractSpinBox*>(m_growthSpin), static_cast<QAbstractSpinBox*>(m_scaleSpin)})
-        spin->setMaximumWidth(120);
+    m_scaleField = new ValidatedField(QStringLiteral("ampScale"), {}, box);
+    m_scaleField->setRealParser(realParser(QStringLiteral("static scale"), 1.0, 3.0e38, QStringLiteral("1 to 3e38, e.g. 65536")));
+    m_scaleField->setRealValue(65536);
+    settings->addWidget(fieldGroup(tr("Static s&cale"), m_scaleField, tr("FP16 static: the fixed loss scale S (1 to 3e38, as 65536 or 6.5e4); 65536 = 2^16")));
+    for (ValidatedField* field : {m_stepsField, m_seedField, m_growthField, m_scaleField}) {
+        field->lineEdit()->setMaximumWidth(120);
+        field->setMaximumWidth(240); // the message under the field wraps within this
+        connect(field, &ValidatedField::validityChanged, this, &AmpPanel::fieldsChanged);
+        connect(field, &ValidatedField::valueEdited, this, &AmpPanel::fieldsChanged);
+        connect(field, &ValidatedField::realValueEdited, this, &AmpPanel::fieldsChanged);
+    }
+    m_lastValid.steps = 1000;
+    m_lastValid.seed = 1;
+    m_lastValid.growthInterval = kAmpDefaultGrowthInterval;
+    m_lastValid.staticScale = 65536;
     rows->addLayout(settings);
 
     auto* actions = new QHBoxLayout;
@@ -335,11 +344,12 @@ void AmpPanel::setRequest(const AmpRunRequest& request)
 {
     for (auto& [mode, box] : m_modeBoxes)
         box->setChecked(std::find(request.modes.begin(), request.modes.end(), mode) != request.modes.end());
-    m_stepsSpin->setValue(request.steps);
-    m_seedSpin->setValue(static_cast<int>(request.seed));
-    m_growthSpin->setValue(request.growthInterval);
-    m_scaleSpin->setValue(request.staticScale);
+    m_stepsField->setValue(request.steps);
+    m_seedField->setValue(static_cast<std::int64_t>(request.seed));
+    m_growthField->setValue(request.growthInterval);
+    m_scaleField->setRealValue(request.staticScale);
     m_requestedOrder = request.modes;
+    fieldsChanged();
 }
 
 AmpRunRequest AmpPanel::request() const
@@ -353,11 +363,45 @@ AmpRunRequest AmpPanel::request() const
     for (const auto& [mode, box] : m_modeBoxes)
         if (box->isChecked() && std::find(request.modes.begin(), request.modes.end(), mode) == request.modes.end())
             request.modes.push_back(mode);
-    request.steps = m_stepsSpin->value();
-    request.seed = static_cast<std::uint64_t>(m_seedSpin->value());
-    request.growthInterval = m_growthSpin->value();
-    request.staticScale = static_cast<float>(m_scaleSpin->value());
+    request.steps = static_cast<int>(m_stepsField->value().value_or(m_lastValid.steps));
+    request.seed = static_cast<std::uint64_t>(m_seedField->value().value_or(static_cast<std::int64_t>(m_lastValid.seed)));
+    request.growthInterval = static_cast<int>(m_growthField->value().value_or(m_lastValid.growthInterval));
+    request.staticScale = static_cast<float>(m_scaleField->realValue().value_or(m_lastValid.staticScale));
     return request;
+}
+
+QString AmpPanel::fieldErrors() const
+{
+    QStringList errors;
+    for (const ValidatedField* field : {m_stepsField, m_seedField, m_growthField, m_scaleField})
+        if (!field->valid())
+            errors << field->errorText();
+    return errors.join(QLatin1Char('\n'));
+}
+
+void AmpPanel::fieldsChanged()
+{
+    const QString errors = fieldErrors();
+    if (errors.isEmpty()) {
+        m_lastValid.steps = static_cast<int>(*m_stepsField->value());
+        m_lastValid.seed = static_cast<std::uint64_t>(*m_seedField->value());
+        m_lastValid.growthInterval = static_cast<int>(*m_growthField->value());
+        m_lastValid.staticScale = static_cast<float>(*m_scaleField->realValue());
+    }
+    m_runButton->setEnabled(errors.isEmpty());
+    m_runButton->setToolTip(errors.isEmpty() ? tr("Train every ticked mode; a new Run replaces one in progress")
+                                             : tr("Not until the marked fields are valid:\n%1").arg(errors));
+    if (!errors.isEmpty()) {
+        if (m_statusBeforeErrors.isNull())
+            m_statusBeforeErrors = m_status->text();
+        // Every marked field at once; the figures are the last run's, which said what it ran with.
+        setStatus(tr("Not run while a field is marked (%1). The figures show the last run.")
+                      .arg(errors.split(QLatin1Char('\n')).join(QStringLiteral("; "))),
+                  true);
+    } else if (!m_statusBeforeErrors.isNull()) {
+        setStatus(m_statusBeforeErrors);
+        m_statusBeforeErrors = QString();
+    }
 }
 
 bool AmpPanel::busy() const { return m_worker->busy(); }
@@ -365,6 +409,10 @@ bool AmpPanel::busy() const { return m_worker->busy(); }
 void AmpPanel::run()
 {
     const AmpRunRequest request = this->request();
+    if (const QString errors = fieldErrors(); !errors.isEmpty()) {
+        setStatus(tr("Not run while a field is marked (%1).").arg(errors.split(QLatin1Char('\n')).join(QStringLiteral("; "))), true);
+        return;
+    }
     if (request.modes.empty()) {
         setStatus(tr("Tick at least one mode to train."), true);
         return;

@@ -15,16 +15,16 @@
 
 class QCheckBox;
 class QComboBox;
-class QDoubleSpinBox;
 class QGridLayout;
 class QLabel;
 class QProgressBar;
 class QPushButton;
 class QSlider;
-class QSpinBox;
 class QTableWidget;
 
 namespace warpscope::viz {
+
+class ValidatedField;
 
 class AmpHistogramPlot;
 class AmpLossPlot;
@@ -65,7 +65,8 @@ public:
     explicit AmpPanel(QWidget* parent = nullptr); // FP32, FP16, FP16 dynamic and BF16 ticked; nothing run
 
     void setRequest(const AmpRunRequest& request); // sets the controls (modes ticked in the given order)
-    AmpRunRequest request() const;                 // what the controls say
+    AmpRunRequest request() const;                 // what the controls say (a field's last valid value while it is marked)
+    QString fieldErrors() const;                   // each marked field's message, one per line; empty when all are valid
     void run();                                    // trains request() in the background (replaces a queued run)
     void cancel();
     bool busy() const;
@@ -103,16 +104,21 @@ private:
     void fillTable();
     void setRunning(bool running);
     void setStatus(const QString& text, bool error = false);
+    void fieldsChanged(); // a field turned valid or invalid: Run follows, and the status says why it cannot
 
     LabWorker* m_worker = nullptr;
     bool m_cancelRequested = false;
     std::vector<numerics::AmpMode> m_requestedOrder; // setRequest's order, kept while those boxes stay ticked
     std::shared_ptr<const AmpRunSet> m_results;
     std::vector<std::pair<numerics::AmpMode, QCheckBox*>> m_modeBoxes;
-    QSpinBox* m_stepsSpin = nullptr;
-    QSpinBox* m_seedSpin = nullptr;
-    QSpinBox* m_growthSpin = nullptr;
-    QDoubleSpinBox* m_scaleSpin = nullptr;
+    // Checked as typed, like the explorer's (viz/common/validated_field.h): marked with their range,
+    // never clamped; Run waits until all are valid, and the figures keep the last run meanwhile.
+    ValidatedField* m_stepsField = nullptr;
+    ValidatedField* m_seedField = nullptr;
+    ValidatedField* m_growthField = nullptr;
+    ValidatedField* m_scaleField = nullptr;
+    AmpRunRequest m_lastValid;       // the fields' last valid values
+    QString m_statusBeforeErrors;    // restored when the fields are valid again
     QPushButton* m_runButton = nullptr;
     QPushButton* m_cancelButton = nullptr;
     QProgressBar* m_progress = nullptr;

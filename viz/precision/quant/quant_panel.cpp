@@ -1,6 +1,7 @@
 #include "precision/quant/quant_panel.h"
 
 #include "common/export_actions.h"
+#include "common/validated_field.h"
 #include "numerics/distributions.h"
 #include "numerics/mlp.h"
 #include "precision/precision_lab_flow_layout.h"
@@ -11,7 +12,6 @@
 
 #include <QCheckBox>
 #include <QComboBox>
-#include <QDoubleSpinBox>
 #include <QEvent>
 #include <QGridLayout>
 #include <QHBoxLayout>
@@ -19,7 +19,8 @@
 #include <QLabel>
 #include <QProgressBar>
 #include <QResizeEvent>
-#include <QSpinBox>
+#include <QSignalBlocker>
+#include <QStringList>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -255,24 +256,29 @@ QWidget* QuantPanel::buildControls()
     m_layerCombo->addItems({tr("layer 0 (2 → 32)"), tr("layer 1 (32 → 32)"), tr("layer 2 (32 → 3)")});
     m_mlpOnly << fieldGroup(tr("&Layer"), m_layerCombo, tr("Which layer of the 2-32-32-3 MLP"));
     data->addWidget(m_mlpOnly.back());
-    m_countSpin = new QSpinBox(box);
-    m_countSpin->setRange(static_cast<int>(kQuantMinValues), static_cast<int>(kQuantMaxValues));
-    m_countSpin->setValue(100000);
-    m_countSpin->setGroupSeparatorShown(true);
-    m_syntheticOnly << fieldGroup(tr("&n"), m_countSpin,
-                                  tr("Number of values (%1 to %2)").arg(kQuantMinValues).arg(QString::fromStdString(withThousands(kQuantMaxValues))));
+    // The ranges are the links' (app/links/view_link.cpp); counts take "100,000" and 64K / 1M too.
+    m_countField = new ValidatedField(QStringLiteral("quantCount"),
+                                      countParser(QStringLiteral("n"), static_cast<std::int64_t>(kQuantMinValues),
+                                                  static_cast<std::int64_t>(kQuantMaxValues)),
+                                      box);
+    m_countField->setFormatter([](std::int64_t value) { return QString::fromStdString(withThousands(value)); });
+    m_countField->setValue(100000);
+    m_syntheticOnly << fieldGroup(tr("&n"), m_countField,
+                                  tr("Number of values (%1 to %2, or with K = 1024, M = 1024 K)")
+                                      .arg(kQuantMinValues)
+                                      .arg(QString::fromStdString(withThousands(kQuantMaxValues))));
     data->addWidget(m_syntheticOnly.back());
-    m_seedSpin = new QSpinBox(box);
-    m_seedSpin->setRange(0, std::numeric_limits<int>::max());
-    m_seedSpin->setValue(1);
-    m_seedSpin->setMaximumWidth(110);
-    m_syntheticOnly << fieldGroup(tr("S&eed"), m_seedSpin, tr("Seed of the generator: the same seed gives the same values everywhere"));
+    m_seedField = new ValidatedField(QStringLiteral("quantSeed"), countParser(QStringLiteral("seed"), 0, std::numeric_limits<int>::max(), false), box);
+    m_seedField->setValue(1);
+    m_seedField->setStepping(1, 0, std::numeric_limits<int>::max());
+    m_syntheticOnly << fieldGroup(tr("S&eed"), m_seedField, tr("Seed of the generator: the same seed gives the same values everywhere"));
     data->addWidget(m_syntheticOnly.back());
-    m_rowsSpin = new QSpinBox(box);
-    m_rowsSpin->setRange(1, 1000000);
-    m_rowsSpin->setValue(1);
-    m_syntheticOnly << fieldGroup(tr("&Rows"), m_rowsSpin,
-                                  tr("Lay the values out as rows × (n / rows): per-channel and group-wise scales run along the rows"));
+    m_rowsField = new ValidatedField(QStringLiteral("quantRows"), countParser(QStringLiteral("rows"), 1, 1000000), box);
+    m_rowsField->setValue(1);
+    m_rowsField->setStepping(1, 1, 1000000);
+    m_syntheticOnly << fieldGroup(tr("&Rows"), m_rowsField,
+                                  tr("Lay the values out as rows × (n / rows): per-channel and group-wise scales run along the rows; "
+                                     "rows must divide n"));
     data->addWidget(m_syntheticOnly.back());
 
     m_formatCombo = new QComboBox(box);
@@ -289,30 +295,49 @@ QWidget* QuantPanel::buildControls()
     m_granularityCombo->addItem(tr("per tensor"), static_cast<int>(Granularity::Tensor));
     m_granularityCombo->addItem(tr("per channel"), static_cast<int>(Granularity::Channel));
     m_granularityCombo->addItem(tr("group of"), static_cast<int>(Granularity::Group));
-    m_groupSpin = new QSpinBox(box);
-    m_groupSpin->setRange(1, 1 << 24);
-    m_groupSpin->setValue(static_cast<int>(numerics::kDefaultGroupSize));
-    m_groupSpin->setToolTip(tr("Group size G: values along a row that share one scale (GPTQ and AWQ use 128)"));
+    m_groupField = new ValidatedField(QStringLiteral("quantGroup"), countParser(QStringLiteral("group size"), 1, 1 << 24), box);
+    m_groupField->setValue(static_cast<std::int64_t>(numerics::kDefaultGroupSize));
+    m_groupField->setToolTip(tr("Group size G: values along a row that share one scale (GPTQ and AWQ use 128); 1 to 16M"));
     method->addWidget(fieldGroup(tr("&Granularity"), m_granularityCombo,
-                                 tr("What shares one scale: the tensor, each row (channel), or G values along a row"), m_groupSpin));
+                                 tr("What shares one scale: the tensor, each row (channel), or G values along a row"), m_groupField));
     m_calibratorCombo = new QComboBox(box);
     m_calibratorCombo->addItem(tr("max"), static_cast<int>(Calibrator::Max));
     m_calibratorCombo->addItem(tr("percentile"), static_cast<int>(Calibrator::Percentile));
     m_calibratorCombo->addItem(tr("MSE-optimal"), static_cast<int>(Calibrator::Mse));
     m_calibratorCombo->addItem(tr("entropy (KL)"), static_cast<int>(Calibrator::Entropy));
-    m_percentileSpin = new QDoubleSpinBox(box);
-    m_percentileSpin->setDecimals(4);
-    m_percentileSpin->setRange(0.0001, 100);
-    m_percentileSpin->setValue(numerics::kDefaultPercentile);
-    m_percentileSpin->setSuffix(tr(" %"));
-    m_percentileSpin->setToolTip(tr("Percentile P of |x| (0 < P ≤ 100); pytorch-quantization's default is 99.99"));
+    m_percentileField = new ValidatedField(QStringLiteral("quantPercentile"), {}, box);
+    {
+        // "99.99" or "99.99 %": the percent sign is the field's unit, not a rewrite.
+        const ValidatedField::RealParser percent =
+            realParser(QStringLiteral("percentile"), 0.0001, 100.0, QStringLiteral("0.0001 to 100 %, e.g. 99.99"));
+        m_percentileField->setRealParser([percent](const QString& text) {
+            QString number = text.trimmed();
+            if (number.endsWith(QLatin1Char('%')))
+                number.chop(1);
+            return percent(number);
+        });
+    }
+    m_percentileField->setRealValue(numerics::kDefaultPercentile);
+    m_percentileField->lineEdit()->setPlaceholderText(tr("%"));
+    m_percentileField->setToolTip(tr("Percentile P of |x| in % (0 < P ≤ 100); pytorch-quantization's default is 99.99"));
     method->addWidget(fieldGroup(tr("Cali&brator"), m_calibratorCombo,
                                  tr("How the clip is chosen: the largest |x|, a percentile of |x|, the clip of least MSE, or "
                                     "TensorRT's KL-divergence search"),
-                                 m_percentileSpin));
-    m_sliceSpin = new QSpinBox(box);
-    m_sliceSpin->setRange(1, 1);
-    method->addWidget(fieldGroup(tr("&Slice"), m_sliceSpin, tr("Which slice (channel or group) the value histogram and the grid show")));
+                                 m_percentileField));
+    m_sliceField = new ValidatedField(QStringLiteral("quantSlice"), countParser(QStringLiteral("slice"), 1, 1, false), box);
+    m_sliceField->setValue(1);
+    m_sliceField->setStepping(1, 1, 1);
+    method->addWidget(fieldGroup(tr("&Slice"), m_sliceField, tr("Which slice (channel or group) the value histogram and the grid show")));
+    for (ValidatedField* field : {m_countField, m_seedField, m_rowsField, m_groupField, m_percentileField, m_sliceField}) {
+        field->lineEdit()->setMaximumWidth(field == m_countField ? 110 : 90);
+        field->setMaximumWidth(240); // the message under the field wraps within this
+    }
+    m_lastValid.count = 100000;
+    m_lastValid.seed = 1;
+    m_lastValid.rows = 1;
+    m_lastValid.config.groupSize = numerics::kDefaultGroupSize;
+    m_lastValid.config.percentile = numerics::kDefaultPercentile;
+    m_lastValid.slice = 0;
     m_logBox = new QCheckBox(tr("Log c&ounts"), box);
     m_logBox->setToolTip(tr("Both histograms' counts on a log scale: the few clipped values and outliers become visible"));
     method->addWidget(m_logBox);
@@ -336,16 +361,17 @@ QWidget* QuantPanel::buildControls()
     rows->addLayout(method);
     rows->addLayout(status);
 
-    auto changed = [this] {
-        syncControlVisibility();
-        if (!m_syncing && (m_shownOnce || m_result))
-            recompute();
-    };
+    auto changed = [this] { fieldsChanged(); }; // fields and choices alike: recompute unless a field is marked
     for (QComboBox* combo : {m_sourceCombo, m_layerCombo, m_formatCombo, m_schemeCombo, m_granularityCombo, m_calibratorCombo})
         connect(combo, &QComboBox::currentIndexChanged, this, changed);
-    for (QSpinBox* spin : {m_countSpin, m_seedSpin, m_rowsSpin, m_groupSpin, m_sliceSpin})
-        connect(spin, &QSpinBox::valueChanged, this, changed);
-    connect(m_percentileSpin, &QDoubleSpinBox::valueChanged, this, changed);
+    for (ValidatedField* field : {m_countField, m_seedField, m_rowsField, m_groupField, m_percentileField, m_sliceField}) {
+        connect(field, &ValidatedField::valueEdited, this, changed);
+        connect(field, &ValidatedField::realValueEdited, this, changed);
+        connect(field, &ValidatedField::validityChanged, this, [this](bool valid) {
+            if (!valid)
+                fieldsChanged();
+        });
+    }
     return box;
 }
 
@@ -442,8 +468,8 @@ void QuantPanel::syncControlVisibility()
         widget->setVisible(isSynthetic(source));
     for (QWidget* widget : m_mlpOnly)
         widget->setVisible(!isSynthetic(source));
-    m_groupSpin->setVisible(m_granularityCombo->currentData().toInt() == static_cast<int>(Granularity::Group));
-    m_percentileSpin->setVisible(m_calibratorCombo->currentData().toInt() == static_cast<int>(Calibrator::Percentile));
+    m_groupField->setVisible(m_granularityCombo->currentData().toInt() == static_cast<int>(Granularity::Group));
+    m_percentileField->setVisible(m_calibratorCombo->currentData().toInt() == static_cast<int>(Calibrator::Percentile));
 }
 
 void QuantPanel::resizeEvent(QResizeEvent* event)
@@ -478,21 +504,21 @@ void QuantPanel::setRequest(const QuantLabRequest& request)
         m_syncing = true;
         m_sourceCombo->setCurrentIndex(m_sourceCombo->findData(static_cast<int>(request.source)));
         m_layerCombo->setCurrentIndex(request.layer);
-        m_countSpin->setValue(static_cast<int>(request.count));
-        m_seedSpin->setValue(static_cast<int>(request.seed));
-        m_rowsSpin->setValue(static_cast<int>(request.rows));
+        m_countField->setValue(static_cast<std::int64_t>(request.count));
+        m_seedField->setValue(static_cast<std::int64_t>(request.seed));
+        m_rowsField->setValue(static_cast<std::int64_t>(request.rows));
         m_formatCombo->setCurrentIndex(m_formatCombo->findData(static_cast<int>(request.config.format)));
         m_schemeCombo->setCurrentIndex(m_schemeCombo->findData(static_cast<int>(request.config.scheme)));
         m_granularityCombo->setCurrentIndex(m_granularityCombo->findData(static_cast<int>(request.config.granularity)));
-        m_groupSpin->setValue(static_cast<int>(request.config.groupSize));
+        m_groupField->setValue(static_cast<std::int64_t>(request.config.groupSize));
         m_calibratorCombo->setCurrentIndex(m_calibratorCombo->findData(static_cast<int>(request.config.calibrator)));
-        m_percentileSpin->setValue(request.config.percentile);
-        m_sliceSpin->setMaximum(std::max<int>(m_sliceSpin->maximum(), static_cast<int>(request.slice) + 1));
-        m_sliceSpin->setValue(static_cast<int>(request.slice) + 1);
+        m_percentileField->setRealValue(request.config.percentile);
+        // The slice is checked against the result's slices once it is computed (showResult).
+        m_sliceField->setParser(countParser(QStringLiteral("slice"), 1, static_cast<std::int64_t>(request.slice) + 1, false));
+        m_sliceField->setValue(static_cast<std::int64_t>(request.slice) + 1);
         m_syncing = false;
     }
-    syncControlVisibility();
-    recompute();
+    fieldsChanged(true);
 }
 
 QuantLabRequest QuantPanel::request() const
@@ -500,17 +526,56 @@ QuantLabRequest QuantPanel::request() const
     QuantLabRequest request;
     request.source = static_cast<QuantSource>(m_sourceCombo->currentData().toInt());
     request.layer = m_layerCombo->currentIndex();
-    request.count = static_cast<std::size_t>(m_countSpin->value());
-    request.seed = static_cast<std::uint64_t>(m_seedSpin->value());
-    request.rows = static_cast<std::size_t>(m_rowsSpin->value());
+    request.count = static_cast<std::size_t>(m_countField->value().value_or(static_cast<std::int64_t>(m_lastValid.count)));
+    request.seed = static_cast<std::uint64_t>(m_seedField->value().value_or(static_cast<std::int64_t>(m_lastValid.seed)));
+    request.rows = static_cast<std::size_t>(m_rowsField->value().value_or(static_cast<std::int64_t>(m_lastValid.rows)));
     request.config.format = static_cast<Format>(m_formatCombo->currentData().toInt());
     request.config.scheme = static_cast<QuantScheme>(m_schemeCombo->currentData().toInt());
     request.config.granularity = static_cast<Granularity>(m_granularityCombo->currentData().toInt());
-    request.config.groupSize = static_cast<std::size_t>(m_groupSpin->value());
+    request.config.groupSize =
+        static_cast<std::size_t>(m_groupField->value().value_or(static_cast<std::int64_t>(m_lastValid.config.groupSize)));
     request.config.calibrator = static_cast<Calibrator>(m_calibratorCombo->currentData().toInt());
-    request.config.percentile = m_percentileSpin->value();
-    request.slice = static_cast<std::size_t>(m_sliceSpin->value() - 1);
+    request.config.percentile = m_percentileField->realValue().value_or(m_lastValid.config.percentile);
+    request.slice = static_cast<std::size_t>(m_sliceField->value().value_or(static_cast<std::int64_t>(m_lastValid.slice) + 1) - 1);
     return request;
+}
+
+QString QuantPanel::fieldErrors() const
+{
+    QStringList errors;
+    for (const ValidatedField* field : {m_countField, m_seedField, m_rowsField, m_groupField, m_percentileField, m_sliceField})
+        if (!field->valid() || !field->errorText().isEmpty())
+            errors << field->errorText();
+    return errors.join(QLatin1Char('\n'));
+}
+
+void QuantPanel::fieldsChanged(bool force)
+{
+    syncControlVisibility();
+    // A rule across fields, as the links check it: the values are laid out as rows x (n / rows).
+    if (m_countField->valid() && m_rowsField->valid() && isSynthetic(static_cast<QuantSource>(m_sourceCombo->currentData().toInt())) &&
+        *m_countField->value() % *m_rowsField->value() != 0)
+        m_rowsField->setExternalError(tr("rows: %1 does not divide n %2 (allowed: a divisor of n; the values are laid out as "
+                                         "rows x (n / rows))")
+                                          .arg(*m_rowsField->value())
+                                          .arg(QString::fromStdString(withThousands(*m_countField->value()))));
+    else
+        m_rowsField->setExternalError({});
+    const QString errors = fieldErrors();
+    if (!errors.isEmpty()) {
+        // Every marked field at once; the figures stay on the inputs they were computed from.
+        const QuantLabRequest& shown = m_result ? m_result->request : m_lastValid;
+        setStatus(tr("Not recomputed while a field is marked (%1). The figures show n = %2, seed %3, rows %4.")
+                      .arg(errors.split(QLatin1Char('\n')).join(QStringLiteral("; ")),
+                           QString::fromStdString(withThousands(static_cast<std::int64_t>(shown.count))))
+                      .arg(shown.seed)
+                      .arg(shown.rows),
+                  true);
+        return;
+    }
+    m_lastValid = request();
+    if (!m_syncing && (force || m_shownOnce || m_result))
+        recompute();
 }
 
 bool QuantPanel::busy() const { return m_worker->busy(); }
@@ -649,9 +714,13 @@ void QuantPanel::showResult(std::shared_ptr<const QuantLabResult> result)
     }
     {
         m_syncing = true;
-        m_sliceSpin->setMaximum(static_cast<int>(r->result.slices.size()));
-        m_sliceSpin->setValue(static_cast<int>(r->request.slice) + 1);
-        m_sliceSpin->setEnabled(r->result.slices.size() > 1);
+        const auto slices = static_cast<std::int64_t>(r->result.slices.size());
+        const QSignalBlocker blocker(m_sliceField); // the new range and value together, not a mark in between
+        m_sliceField->setParser(countParser(QStringLiteral("slice"), 1, slices, false));
+        m_sliceField->setStepping(1, 1, slices);
+        m_sliceField->setValue(static_cast<std::int64_t>(r->request.slice) + 1);
+        m_sliceField->setEnabled(slices > 1);
+        m_lastValid.slice = r->request.slice;
         m_syncing = false;
     }
     const numerics::QuantStats& stats = r->result.stats;

@@ -23,14 +23,14 @@
 
 class QCheckBox;
 class QComboBox;
-class QDoubleSpinBox;
 class QGridLayout;
 class QLabel;
 class QProgressBar;
-class QSpinBox;
 class QTableWidget;
 
 namespace warpscope::viz {
+
+class ValidatedField;
 
 class LabWorker;
 class QuantErrorPlot;
@@ -103,7 +103,8 @@ public:
     explicit QuantPanel(QWidget* parent = nullptr); // Gaussian, 10^5 values, INT8 symmetric per-tensor max; computes when first shown
 
     void setRequest(const QuantLabRequest& request); // sets the controls and recomputes
-    QuantLabRequest request() const;                  // what the controls say
+    QuantLabRequest request() const;                  // what the controls say (a marked field's last valid value)
+    QString fieldErrors() const;                      // each marked field's message, one per line
     void recompute();                                 // in the background, replacing a queued computation
     bool busy() const;
     std::shared_ptr<const QuantLabResult> result() const { return m_result; }
@@ -129,6 +130,9 @@ private:
     QWidget* buildStats();
     void arrangeFigures(bool wide);
     void syncControlVisibility();
+    // A field changed: recompute when every field is valid (and rows divides n), else keep the
+    // figures and say which inputs they show.
+    void fieldsChanged(bool force = false); // force: recompute even before the panel was first shown (a link)
     void showResult(std::shared_ptr<const QuantLabResult> result);
     void fillAccuracyTable();
     void setStatus(const QString& text, bool error = false);
@@ -142,16 +146,18 @@ private:
 
     QComboBox* m_sourceCombo = nullptr;
     QComboBox* m_layerCombo = nullptr;
-    QSpinBox* m_countSpin = nullptr;
-    QSpinBox* m_seedSpin = nullptr;
-    QSpinBox* m_rowsSpin = nullptr;
+    // Checked as typed, never clamped (viz/common/validated_field.h); the figures keep the last valid inputs.
+    ValidatedField* m_countField = nullptr;
+    ValidatedField* m_seedField = nullptr;
+    ValidatedField* m_rowsField = nullptr;
+    QuantLabRequest m_lastValid;     // the fields' last valid values
     QComboBox* m_formatCombo = nullptr;
     QComboBox* m_schemeCombo = nullptr;
     QComboBox* m_granularityCombo = nullptr;
-    QSpinBox* m_groupSpin = nullptr;
+    ValidatedField* m_groupField = nullptr;
     QComboBox* m_calibratorCombo = nullptr;
-    QDoubleSpinBox* m_percentileSpin = nullptr;
-    QSpinBox* m_sliceSpin = nullptr;
+    ValidatedField* m_percentileField = nullptr;
+    ValidatedField* m_sliceField = nullptr; // 1..slices of the shown result
     QCheckBox* m_logBox = nullptr;
     QList<QWidget*> m_syntheticOnly, m_mlpOnly;
     QProgressBar* m_progress = nullptr;

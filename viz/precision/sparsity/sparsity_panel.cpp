@@ -1,5 +1,7 @@
 #include "precision/sparsity/sparsity_panel.h"
 
+#include "common/validated_field.h"
+
 #include "common/export_actions.h"
 #include "common/plot_style.h"
 #include "precision/precision_lab_style.h"
@@ -18,8 +20,8 @@
 #include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QStringList>
 #include <QResizeEvent>
-#include <QSpinBox>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -110,17 +112,25 @@ QWidget* SparsityPanel::buildControls()
     m_weightsCombo->addItem(tr("after the fine-tune"));
     first->addWidget(fieldGroup(tr("&Weights"), m_weightsCombo,
                                 tr("Colour the kept weights as pruning left them, or as fine-tuning changed them")));
-    m_fineTuneSpin = new QSpinBox(box);
-    m_fineTuneSpin->setRange(0, kSparsityMaxFineTuneSteps);
-    m_fineTuneSpin->setValue(200);
-    first->addWidget(fieldGroup(tr("&Fine-tune steps"), m_fineTuneSpin,
+    m_fineTuneField = new ValidatedField(QStringLiteral("sparsityFineTune"),
+                                         countParser(QStringLiteral("fine-tune steps"), 0, kSparsityMaxFineTuneSteps), box);
+    m_fineTuneField->setValue(200);
+    m_fineTuneField->setStepping(50, 0, kSparsityMaxFineTuneSteps);
+    first->addWidget(fieldGroup(tr("&Fine-tune steps"), m_fineTuneField,
                                 tr("Steps of training with the mask fixed after pruning (0 to %1; gradients masked, weights re-masked)")
                                     .arg(kSparsityMaxFineTuneSteps)));
-    m_seedSpin = new QSpinBox(box);
-    m_seedSpin->setRange(0, std::numeric_limits<int>::max());
-    m_seedSpin->setValue(1);
-    m_seedSpin->setMaximumWidth(110);
-    first->addWidget(fieldGroup(tr("S&eed"), m_seedSpin, tr("Seed of the dense model's initial weights and batch order")));
+    m_seedField = new ValidatedField(QStringLiteral("sparsitySeed"), countParser(QStringLiteral("seed"), 0, std::numeric_limits<int>::max(), false), box);
+    m_seedField->setValue(1);
+    m_seedField->setStepping(1, 0, std::numeric_limits<int>::max());
+    first->addWidget(fieldGroup(tr("S&eed"), m_seedField, tr("Seed of the dense model's initial weights and batch order")));
+    for (ValidatedField* field : {m_fineTuneField, m_seedField}) {
+        field->lineEdit()->setMaximumWidth(110);
+        field->setMaximumWidth(240);
+        connect(field, &ValidatedField::validityChanged, this, &SparsityPanel::fieldsChanged);
+        connect(field, &ValidatedField::valueEdited, this, &SparsityPanel::fieldsChanged);
+    }
+    m_lastValid.fineTuneSteps = 200;
+    m_lastValid.seed = 1;
     m_runButton = new QPushButton(tr("&Run"), box);
     m_runButton->setObjectName(QStringLiteral("sparsityRun"));
     m_runButton->setToolTip(tr("Train the dense model in FP32 (1000 steps), prune it 2:4 and fine-tune"));
@@ -275,16 +285,46 @@ void SparsityPanel::setShowFineTuned(bool fineTuned) { m_weightsCombo->setCurren
 
 void SparsityPanel::setRequest(const SparsityRequest& request)
 {
-    m_fineTuneSpin->setValue(request.fineTuneSteps);
-    m_seedSpin->setValue(static_cast<int>(request.seed));
+    m_fineTuneField->setValue(request.fineTuneSteps);
+    m_seedField->setValue(static_cast<std::int64_t>(request.seed));
+    fieldsChanged();
 }
 
 SparsityRequest SparsityPanel::request() const
 {
     SparsityRequest request;
-    request.fineTuneSteps = m_fineTuneSpin->value();
-    request.seed = static_cast<std::uint64_t>(m_seedSpin->value());
+    request.fineTuneSteps = static_cast<int>(m_fineTuneField->value().value_or(m_lastValid.fineTuneSteps));
+    request.seed = static_cast<std::uint64_t>(m_seedField->value().value_or(static_cast<std::int64_t>(m_lastValid.seed)));
     return request;
+}
+
+QString SparsityPanel::fieldErrors() const
+{
+    QStringList errors;
+    for (const ValidatedField* field : {m_fineTuneField, m_seedField})
+        if (!field->valid())
+            errors << field->errorText();
+    return errors.join(QLatin1Char('\n'));
+}
+
+void SparsityPanel::fieldsChanged()
+{
+    const QString errors = fieldErrors();
+    if (errors.isEmpty()) {
+        m_lastValid.fineTuneSteps = static_cast<int>(*m_fineTuneField->value());
+        m_lastValid.seed = static_cast<std::uint64_t>(*m_seedField->value());
+    }
+    m_runButton->setEnabled(errors.isEmpty());
+    if (!errors.isEmpty()) {
+        if (m_statusBeforeErrors.isNull())
+            m_statusBeforeErrors = m_status->text();
+        setStatus(tr("Not run while a field is marked (%1). The figures show the last study.")
+                      .arg(errors.split(QLatin1Char('\n')).join(QStringLiteral("; "))),
+                  true);
+    } else if (!m_statusBeforeErrors.isNull()) {
+        setStatus(m_statusBeforeErrors);
+        m_statusBeforeErrors = QString();
+    }
 }
 
 bool SparsityPanel::busy() const { return m_worker->busy(); }
@@ -305,6 +345,10 @@ void SparsityPanel::runIfNeeded()
 
 void SparsityPanel::run()
 {
+    if (const QString errors = fieldErrors(); !errors.isEmpty()) {
+        setStatus(tr("Not run while a field is marked (%1).").arg(errors.split(QLatin1Char('\n')).join(QStringLiteral("; "))), true);
+        return;
+    }
     const SparsityRequest request = this->request();
     m_cancelRequested = false;
     m_worker->submit([this, request](const LabWorker::Progress& progress, const std::atomic<bool>& cancel) -> LabWorker::Delivery {

@@ -20,9 +20,10 @@ class QGridLayout;
 class QLabel;
 class QProgressBar;
 class QPushButton;
-class QSpinBox;
 
 namespace warpscope::viz {
+
+class ValidatedField;
 
 class LabWorker;
 class SparsityPatternView;
@@ -46,7 +47,8 @@ public:
     int layer() const;
     void setShowFineTuned(bool fineTuned);    // colour the fine-tuned weights instead of the just-pruned ones
     void setRequest(const SparsityRequest& request);
-    SparsityRequest request() const;
+    SparsityRequest request() const;          // a marked field's last valid value while it is marked
+    QString fieldErrors() const;              // each marked field's message, one per line
     void run();                               // in the background, replacing a queued study
     void runIfNeeded();                       // run unless a study is shown or running
     void cancel();
@@ -79,6 +81,7 @@ private:
     void refresh();
     void restyle();
     void setStatus(const QString& text, bool error = false);
+    void fieldsChanged(); // Run waits for valid fields; the status says which are marked
 
     LabWorker* m_worker = nullptr;
     std::shared_ptr<const numerics::SparsityStudy> m_study;
@@ -87,8 +90,10 @@ private:
 
     QComboBox* m_layerCombo = nullptr;
     QComboBox* m_weightsCombo = nullptr;
-    QSpinBox* m_fineTuneSpin = nullptr;
-    QSpinBox* m_seedSpin = nullptr;
+    ValidatedField* m_fineTuneField = nullptr; // checked as typed, never clamped (viz/common/validated_field.h)
+    ValidatedField* m_seedField = nullptr;
+    SparsityRequest m_lastValid;
+    QString m_statusBeforeErrors;
     QPushButton* m_runButton = nullptr;
     QPushButton* m_cancelButton = nullptr;
     QProgressBar* m_progress = nullptr;
