@@ -1,8 +1,11 @@
 #include "profile/profile_form.h"
 
+#include "common/validated_field.h"
 #include "demo_kernels.h"
 #include "launch/launch_geometry.h"
 #include "session/session.h"
+#include "util/input_error.h"
+#include "util/parse.h"
 
 #include <QComboBox>
 #include <QFileDialog>
@@ -12,16 +15,18 @@
 #include <QLineEdit>
 #include <QRegularExpression>
 #include <QScopedValueRollback>
-#include <QSpinBox>
 #include <QStackedWidget>
 #include <QStringList>
 #include <QToolButton>
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <cstdint>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace warpscope::app {
@@ -36,6 +41,51 @@ QLineEdit* makeField(QWidget* parent, int width, const QString& tip)
     field->setToolTip(tip);
     field->setClearButtonEnabled(true);
     return field;
+}
+
+// The ranges are the probe's own (profiling/probe_options.cpp) and `warpscope profile`'s.
+constexpr std::int64_t kMaxRuns = 1000;
+constexpr std::int64_t kMaxDevice = 255;
+constexpr std::int64_t kMaxHangTimeoutSeconds = 24 * 3600;
+
+// Timed runs: empty or 0 leaves the count to the probe.
+std::int64_t parseRuns(const QString& text)
+{
+    if (text.trimmed().isEmpty())
+        return 0;
+    static const viz::ValidatedField::Parser count = viz::countParser(QStringLiteral("runs"), 0, kMaxRuns, false);
+    try {
+        return count(text);
+    } catch (const InputError& error) {
+        std::string message = error.what();
+        message.insert(message.size() - 1, "; empty or 0: the probe's default");
+        throw InputError(message);
+    }
+}
+
+// A CUDA device ordinal: empty is device 0, as the placeholder says.
+std::int64_t parseDevice(const QString& text)
+{
+    static const viz::ValidatedField::Parser count = viz::countParser(QStringLiteral("device"), 0, kMaxDevice, false);
+    return text.trimmed().isEmpty() ? 0 : count(text);
+}
+
+// Seconds, as --hang-timeout takes them, or with a unit: "180", "180 s", "3 min", "1 h", "86,400 s".
+std::int64_t parseHangTimeout(const QString& typed)
+{
+    const std::string range = "allowed: 1.." + withThousands(kMaxHangTimeoutSeconds) + " s, or in min or h: 3 min, 1 h";
+    static const QRegularExpression duration(QStringLiteral("^\\s*\\+?(\\d{1,3}(?:,\\d{3})+|\\d+)\\s*(s|sec|min|h)?\\s*$"),
+                                             QRegularExpression::CaseInsensitiveOption);
+    const QRegularExpressionMatch match = duration.match(typed);
+    if (!match.hasMatch())
+        throw InputError("hang timeout: '" + typed.toStdString() + "' is not a duration (" + range + ")");
+    bool ok = false;
+    const qlonglong number = match.captured(1).remove(QLatin1Char(',')).toLongLong(&ok);
+    const QString unit = match.captured(2).toLower();
+    const std::int64_t scale = unit == QLatin1String("h") ? 3600 : unit == QLatin1String("min") ? 60 : 1;
+    if (!ok || number > kMaxHangTimeoutSeconds || number * scale < 1 || number * scale > kMaxHangTimeoutSeconds)
+        throw InputError("hang timeout: " + typed.trimmed().toStdString() + " is out of range (" + range + ")");
+    return number * scale;
 }
 
 } // namespace
@@ -101,24 +151,39 @@ ProfileForm::ProfileForm(QWidget* parent) : QWidget(parent)
     m_metrics->addItems({QStringLiteral("headline"), QStringLiteral("full")});
     m_metrics->setToolTip(tr("headline: the metrics every view needs (few replay passes); full: every metric in the "
                              "catalog; or ncu metric names separated by commas"));
-    m_runs = new QSpinBox(this);
-    m_runs->setRange(0, 1000);
-    m_runs->setSpecialValueText(tr("default"));
-    m_runs->setToolTip(tr("Timed runs for the Activity durations (the median is shown); default: the probe's"));
-    m_device = new QSpinBox(this);
-    m_device->setRange(0, 63);
-    m_device->setToolTip(tr("CUDA device ordinal"));
+    m_runs = new viz::ValidatedField(QStringLiteral("profileRuns"), parseRuns, this);
+    m_runs->setFormatter([](std::int64_t runs) { return runs == 0 ? QString() : QString::number(runs); });
+    m_runs->setStepping(1, 0, kMaxRuns);
+    m_runs->setValue(0);
+    m_runs->lineEdit()->setPlaceholderText(tr("default"));
+    m_runs->setToolTip(tr("Timed runs for the Activity durations (the median is shown): 1 to %1; empty or 0: the probe's "
+                          "default. Up/Down: one more or less")
+                           .arg(kMaxRuns));
+    m_device = new viz::ValidatedField(QStringLiteral("profileDevice"), parseDevice, this);
+    m_device->setStepping(1, 0, kMaxDevice);
+    m_device->setValue(0);
+    m_device->lineEdit()->setPlaceholderText(QStringLiteral("0"));
+    m_device->setToolTip(tr("CUDA device ordinal, 0 to %1 (warpscope-probe --devices lists them); empty: 0").arg(kMaxDevice));
 
     m_grid = makeField(this, 50, tr("gridDim override: X[,Y[,Z]], numbers or the manifest's expressions"));
     m_block = makeField(this, 50, tr("blockDim override: X[,Y[,Z]]"));
     m_smem = makeField(this, 45, tr("Dynamic shared memory override in bytes"));
     m_args = makeField(this, 80, tr("Argument overrides, separated by spaces or ';', each replacing the manifest's "
                                      "argument of that name: n=i32:1048576  a=f32[n]:random(1)"));
-    m_hangTimeout = new QSpinBox(this);
-    m_hangTimeout->setRange(1, 24 * 3600);
-    m_hangTimeout->setSuffix(tr(" s"));
-    m_hangTimeout->setValue(180);
-    m_hangTimeout->setToolTip(tr("A probe that writes nothing for this long is considered hung and is stopped"));
+    m_hangTimeout = new viz::ValidatedField(QStringLiteral("profileHangTimeout"), parseHangTimeout, this);
+    m_hangTimeout->setFormatter([](std::int64_t seconds) { return QStringLiteral("%1 s").arg(seconds); });
+    m_hangTimeout->setStepping(10, 1, kMaxHangTimeoutSeconds);
+    m_hangTimeout->setValue(m_lastValidHangTimeout);
+    m_hangTimeout->setToolTip(tr("A probe that writes nothing for this long is considered hung and is stopped: 1 to %1 s, "
+                                 "or in min or h (3 min, 1 h). Up/Down: 10 s more or less")
+                                  .arg(QString::fromStdString(withThousands(kMaxHangTimeoutSeconds))));
+    // Narrow rows: each field's message goes to the line under the form, not under the field.
+    for (auto [field, width] : {std::pair{m_runs, 64}, std::pair{m_device, 44}, std::pair{m_hangTimeout, 72}}) {
+        field->setShowsMessage(false);
+        field->lineEdit()->setMinimumWidth(width);
+        field->lineEdit()->setMaximumWidth(width + 40);
+        field->lineEdit()->setToolTip(field->toolTip());
+    }
     m_remote = makeField(this, 90, tr("[USER@]HOST: run warpscope-probe on that machine through ssh (keys or an agent, "
                                       "no password prompt) and read its session as it arrives; the probe must be on the "
                                       "PATH there. A kernel file is then a path on that machine. Empty: this machine."));
@@ -170,6 +235,13 @@ ProfileForm::ProfileForm(QWidget* parent) : QWidget(parent)
     m_followLabel->setStyleSheet(QStringLiteral("QLabel { color: palette(placeholder-text); }"));
     m_followLabel->hide();
     layout->addWidget(m_followLabel);
+    m_fieldErrors = new QLabel(this);
+    m_fieldErrors->setObjectName(QStringLiteral("profileFieldErrors"));
+    m_fieldErrors->setTextFormat(Qt::PlainText); // the messages quote what was typed
+    m_fieldErrors->setWordWrap(true);
+    m_fieldErrors->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_fieldErrors->hide();
+    layout->insertWidget(layout->indexOf(m_followLabel), m_fieldErrors);
 
     connect(m_kind, &QComboBox::currentIndexChanged, this, [this](int index) {
         m_targetStack->setCurrentIndex(index);
@@ -178,10 +250,39 @@ ProfileForm::ProfileForm(QWidget* parent) : QWidget(parent)
     connect(m_kernel, &QComboBox::currentIndexChanged, this, &ProfileForm::updatePlaceholders);
     for (QComboBox* combo : {m_kind, m_kernel, m_ladder})
         connect(combo, &QComboBox::currentIndexChanged, this, &ProfileForm::targetPicked);
-    connect(m_hangTimeout, &QSpinBox::valueChanged, this, &ProfileForm::hangTimeoutChanged);
-    for (QLineEdit* field : {m_file, m_entry, m_grid, m_block, m_smem, m_args, m_remote})
+    connect(m_hangTimeout, &viz::ValidatedField::valueEdited, this, [this](qint64 seconds) {
+        m_lastValidHangTimeout = static_cast<int>(seconds);
+        emit hangTimeoutChanged(m_lastValidHangTimeout);
+    });
+    for (viz::ValidatedField* field : {m_runs, m_device, m_hangTimeout}) {
+        connect(field, &viz::ValidatedField::validityChanged, this, &ProfileForm::showFieldErrors);
+        // One bad value typed over another keeps the field invalid with a new message.
+        connect(field->lineEdit(), &QLineEdit::textEdited, this, &ProfileForm::showFieldErrors);
+    }
+    for (QLineEdit* field : {m_file, m_entry, m_grid, m_block, m_smem, m_args, m_remote, m_runs->lineEdit(),
+                             m_device->lineEdit(), m_hangTimeout->lineEdit()})
         connect(field, &QLineEdit::returnPressed, this, &ProfileForm::profileRequested);
     updatePlaceholders();
+}
+
+QString ProfileForm::fieldErrors() const
+{
+    QStringList errors;
+    for (const viz::ValidatedField* field : {m_runs, m_device, m_hangTimeout})
+        if (!field->errorText().isEmpty())
+            errors << field->errorText();
+    return errors.join(QLatin1Char('\n'));
+}
+
+void ProfileForm::showFieldErrors()
+{
+    const QString errors = fieldErrors();
+    // The same colour as the fields' marks, in either palette.
+    const QColor color = palette().color(QPalette::Window).lightness() < 128 ? QColor(0xff, 0x6b, 0x6b) : QColor(0xc6, 0x28, 0x28);
+    m_fieldErrors->setStyleSheet(QStringLiteral("QLabel { color: %1; }").arg(color.name()));
+    m_fieldErrors->setText(errors.isEmpty() ? QString() : errors + QLatin1Char('\n') + tr("Profile waits until the marked fields are valid."));
+    m_fieldErrors->setVisible(!errors.isEmpty());
+    emit fieldErrorsChanged();
 }
 
 void ProfileForm::updatePlaceholders()
@@ -228,8 +329,9 @@ ProbeRequest ProfileForm::request() const
     static const QRegularExpression separators(QStringLiteral("[;\\s]+"));
     request.args = m_args->text().split(separators, Qt::SkipEmptyParts);
     request.metrics = m_metrics->currentText().trimmed();
-    request.runs = m_runs->value();
-    request.device = m_device->value();
+    // A marked field has no value: the request then holds the default, and Profile waits (fieldErrors).
+    request.runs = static_cast<int>(m_runs->value().value_or(0));
+    request.device = static_cast<int>(m_device->value().value_or(0));
     request.remote = m_remote->text().trimmed();
     return request;
 }
@@ -252,6 +354,7 @@ void ProfileForm::setRequest(const ProbeRequest& request)
     m_device->setValue(request.device);
     m_remote->setText(request.remote);
     updatePlaceholders();
+    showFieldErrors();
 }
 
 void ProfileForm::targetPicked()
@@ -348,8 +451,18 @@ void ProfileForm::followSession(const session::Session& session, const QString& 
 
 QString ProfileForm::followNote() const { return m_followLabel->isHidden() ? QString() : m_followLabel->text(); }
 
-int ProfileForm::hangTimeoutSeconds() const { return m_hangTimeout->value(); }
+int ProfileForm::hangTimeoutSeconds() const
+{
+    return static_cast<int>(m_hangTimeout->value().value_or(m_lastValidHangTimeout));
+}
 
-void ProfileForm::setHangTimeoutSeconds(int seconds) { m_hangTimeout->setValue(seconds); }
+void ProfileForm::setHangTimeoutSeconds(int seconds)
+{
+    // Shown as given and checked: a value outside 1..86,400 s is marked, never clamped.
+    m_hangTimeout->setValue(seconds);
+    if (const std::optional<std::int64_t> value = m_hangTimeout->value())
+        m_lastValidHangTimeout = static_cast<int>(*value);
+    showFieldErrors();
+}
 
 } // namespace warpscope::app

@@ -1,7 +1,9 @@
 // The Profile form: what to profile (a demo kernel, a whole demo ladder, or a .cu/.ptx file and its
 // entry), optional launch overrides (grid, block, shared memory, argument specs), the metric set,
 // timed runs, device, and the hang timeout. It turns its fields into a ProbeRequest. It follows the
-// session that is open: its ladder, or its kernel with the launch that was measured.
+// session that is open: its ladder, or its kernel with the launch that was measured. Runs, Device
+// and Hang timeout are checked as typed: a bad value is marked with the field's own range in a line
+// under the form, kept as typed, and Profile waits until every field is valid.
 #pragma once
 
 #include "profile/probe_request.h"
@@ -11,11 +13,14 @@
 class QComboBox;
 class QLabel;
 class QLineEdit;
-class QSpinBox;
 class QStackedWidget;
 
 namespace warpscope::session {
 struct Session;
+}
+
+namespace warpscope::viz {
+class ValidatedField;
 }
 
 namespace warpscope::app {
@@ -27,8 +32,10 @@ public:
 
     ProbeRequest request() const;
     void setRequest(const ProbeRequest& request);
-    int hangTimeoutSeconds() const;
+    int hangTimeoutSeconds() const; // the field's value, or its last valid one while it is marked
     void setHangTimeoutSeconds(int seconds);
+    // Every marked field's message, one per line; empty when Profile can run the form's request.
+    QString fieldErrors() const;
 
     // Shows what `session` measured, so Profile runs it again: the ladder when every kernel is a rung
     // of one ladder (with the argument specs they all share), else `kernel` (the session's first when
@@ -39,10 +46,12 @@ public:
 
 signals:
     void profileRequested();                // Return in a field
-    void hangTimeoutChanged(int seconds);
+    void hangTimeoutChanged(int seconds);   // typed or stepped to a valid value
+    void fieldErrorsChanged();              // a field turned valid or invalid
 
 private:
     void updatePlaceholders();
+    void showFieldErrors();
     void targetPicked(); // the user chose another kernel, ladder or kind
 
     QComboBox* m_kind = nullptr;
@@ -56,9 +65,11 @@ private:
     QLineEdit* m_smem = nullptr;
     QLineEdit* m_args = nullptr;
     QComboBox* m_metrics = nullptr;
-    QSpinBox* m_runs = nullptr;
-    QSpinBox* m_device = nullptr;
-    QSpinBox* m_hangTimeout = nullptr;
+    viz::ValidatedField* m_runs = nullptr;        // empty or 0: the probe's default
+    viz::ValidatedField* m_device = nullptr;      // empty: 0
+    viz::ValidatedField* m_hangTimeout = nullptr; // seconds; takes 180 s, 3 min, 1 h
+    int m_lastValidHangTimeout = 180;
+    QLabel* m_fieldErrors = nullptr;    // the marked fields' messages, under the form's rows
     QLabel* m_followLabel = nullptr;    // what of the open session the fields show
     bool m_following = false;           // followSession is setting the fields
     bool m_followed = false;            // the launch fields hold the open session's launch

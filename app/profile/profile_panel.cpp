@@ -130,6 +130,7 @@ ProfilePanel::ProfilePanel(QWidget* parent) : QWidget(parent)
             m_form->followSession(m_shown->session, kernel);
     });
     connect(m_form, &ProfileForm::profileRequested, this, [this] { startProfile(); });
+    connect(m_form, &ProfileForm::fieldErrorsChanged, this, &ProfilePanel::updateButtons);
     connect(m_cancelButton, &QPushButton::clicked, this, &ProfilePanel::cancelProfile);
 
     const int seconds = QSettings().value(QLatin1String(kHangTimeoutKey), ProbeRunner::kDefaultHangTimeoutMs / 1000).toInt();
@@ -162,7 +163,15 @@ int ProfilePanel::hangTimeout() const { return m_runner->hangTimeout(); }
 
 void ProfilePanel::setTerminateGrace(int milliseconds) { m_runner->setTerminateGrace(milliseconds); }
 
-bool ProfilePanel::startProfile() { return startProfile(m_form->request()); }
+bool ProfilePanel::startProfile()
+{
+    // Ctrl+R and Return reach here with the button disabled: the marked fields say what to fix.
+    if (const QString errors = m_form->fieldErrors(); !errors.isEmpty() && !m_runner->isRunning()) {
+        emit statusMessage(tr("Not profiled while a field is marked: %1").arg(errors.split(QLatin1Char('\n')).join(QStringLiteral("; "))));
+        return false;
+    }
+    return startProfile(m_form->request());
+}
 
 bool ProfilePanel::startProfile(const ProbeRequest& request)
 {
@@ -558,7 +567,10 @@ void ProfilePanel::updateTitle()
 void ProfilePanel::updateButtons()
 {
     const bool running = m_runner->isRunning();
-    m_profileButton->setEnabled(!running);
+    const QString errors = m_form->fieldErrors();
+    m_profileButton->setEnabled(!running && errors.isEmpty());
+    m_profileButton->setToolTip(errors.isEmpty() ? tr("Run warpscope-probe on the GPU for the chosen kernel (Ctrl+R)")
+                                                 : tr("Not until the marked fields are valid:\n%1").arg(errors));
     m_cancelButton->setEnabled(running);
     m_form->setEnabled(!running);
 }

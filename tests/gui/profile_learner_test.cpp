@@ -3,6 +3,7 @@
 // compute and occupancy with a filter box, shows long ncu names in full on hover, and explains an
 // L2 hit rate that ncu reports past 100 %; without a GPU, Profile says so in one sentence and keeps
 // the driver's error under Details; the Profile form follows the session that is open.
+#include "common/validated_field.h"
 #include "profile/profile_form.h"
 #include "profile/profile_metrics_table.h"
 #include "profile/profile_panel.h"
@@ -19,6 +20,7 @@
 #include <QStatusBar>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPushButton>
 #include <QRegularExpression>
 #include <QStandardPaths>
 #include <QTest>
@@ -50,6 +52,18 @@ QString visibleText(const QString& html)
     QTextDocument document;
     document.setHtml(html);
     return document.toPlainText();
+}
+
+// Pastes `text` over the field's text in one edit, as a user pasting does.
+void typeInto(viz::ValidatedField* field, const QString& text)
+{
+    QLineEdit* edit = field->lineEdit();
+    edit->setFocus();
+    edit->selectAll();
+    if (text.isEmpty())
+        QTest::keyClick(edit, Qt::Key_Backspace);
+    else
+        edit->insert(text);
 }
 
 // A fresh window listing the program's own recorded sessions, with no probe or the stand-in `probe`.
@@ -351,6 +365,106 @@ private slots:
         QVERIFY2(form->followNote().contains(QStringLiteral("fixture_naive")) &&
                      form->followNote().contains(QStringLiteral("not a demo kernel")),
                  qPrintable(form->followNote()));
+    }
+
+    // Runs, Device and Hang timeout handle bad input as every other field (issue 14, section 2): checked
+    // as typed, marked with the field's own range (the probe's: runs 0..1000, device 0..255, hang
+    // timeout 1..86400 s), every bad field at once, nothing rewritten, and Profile waits and says why.
+    void theFormsNumberFieldsAreCheckedAsTyped()
+    {
+        WindowUnderTest w;
+        app::ProfileForm* form = w.panel->form();
+        auto* runs = form->findChild<viz::ValidatedField*>(QStringLiteral("profileRuns"));
+        auto* device = form->findChild<viz::ValidatedField*>(QStringLiteral("profileDevice"));
+        auto* hang = form->findChild<viz::ValidatedField*>(QStringLiteral("profileHangTimeout"));
+        auto* errors = form->findChild<QLabel*>(QStringLiteral("profileFieldErrors"));
+        QVERIFY(runs && device && hang && errors);
+        QPushButton* profile = w.panel->profileButton();
+        form->setHangTimeoutSeconds(180);
+        QVERIFY(runs->valid() && device->valid() && hang->valid());
+        QCOMPARE(hang->text(), QStringLiteral("180 s"));
+        QCOMPARE(form->request().runs, 0); // empty: the probe's default
+        QCOMPARE(form->request().device, 0);
+        QVERIFY(profile->isEnabled());
+        QVERIFY(form->fieldErrors().isEmpty() && errors->isHidden());
+
+        // Out of range: kept as typed (the spin box refused 2000), marked with the runs range.
+        typeInto(runs, QStringLiteral("2000"));
+        QVERIFY(!runs->valid());
+        QCOMPARE(runs->text(), QStringLiteral("2000"));
+        const QString runsError = QStringLiteral("runs: 2000 is out of range (allowed: 0..1,000; empty or 0: the probe's default)");
+        QCOMPARE(runs->errorText(), runsError);
+        QVERIFY(!profile->isEnabled());
+        QVERIFY(profile->toolTip().contains(runsError));
+        QVERIFY(errors->isVisible());
+        QVERIFY(errors->text().contains(runsError) && errors->text().contains(QStringLiteral("Profile waits")));
+        QVERIFY(!w.panel->startProfile()); // Ctrl+R and Return in a field wait too
+        QVERIFY(!w.panel->isProfiling());
+
+        // Garbage in a second field: both marked at once, each with its own range.
+        typeInto(device, QStringLiteral("gpu1"));
+        QCOMPARE(device->errorText(), QStringLiteral("device: 'gpu1' is not a whole number (allowed: 0..255)"));
+        QCOMPARE(form->fieldErrors(), runsError + QLatin1Char('\n') + device->errorText());
+        typeInto(device, QStringLiteral("256"));
+        QCOMPARE(device->errorText(), QStringLiteral("device: 256 is out of range (allowed: 0..255)"));
+        QCOMPARE(device->text(), QStringLiteral("256"));
+
+        // Units: thousands separators; K is not a count of runs.
+        typeInto(runs, QStringLiteral("1,000"));
+        QVERIFY(runs->valid());
+        QCOMPARE(form->request().runs, 1000);
+        typeInto(runs, QStringLiteral("1K"));
+        QCOMPARE(runs->errorText(), QStringLiteral("runs: '1K' is not a whole number (allowed: 0..1,000; empty or 0: the probe's default)"));
+        typeInto(runs, QString());
+        QVERIFY(runs->valid());
+        QCOMPARE(form->request().runs, 0);
+        typeInto(device, QStringLiteral("3"));
+        QCOMPARE(form->request().device, 3);
+        QVERIFY(profile->isEnabled());
+        QVERIFY(errors->isHidden());
+
+        // The hang timeout in seconds, minutes or hours; the runner follows each valid value.
+        const struct {
+            const char* typed;
+            int seconds;
+        } durations[] = {{"90", 90}, {"90 s", 90}, {"3 min", 180}, {"1h", 3600}, {"86,400 s", 86400}, {"2 MIN", 120}};
+        for (const auto& duration : durations) {
+            typeInto(hang, QString::fromLatin1(duration.typed));
+            QVERIFY2(hang->valid(), duration.typed);
+            QCOMPARE(form->hangTimeoutSeconds(), duration.seconds);
+            QCOMPARE(w.panel->hangTimeout(), duration.seconds * 1000);
+        }
+        const QString hangRange = QStringLiteral("allowed: 1..86,400 s, or in min or h: 3 min, 1 h");
+        typeInto(hang, QStringLiteral("25 h"));
+        QCOMPARE(hang->errorText(), QStringLiteral("hang timeout: 25 h is out of range (%1)").arg(hangRange));
+        QCOMPARE(hang->text(), QStringLiteral("25 h"));
+        QCOMPARE(form->hangTimeoutSeconds(), 120); // the last valid value still applies
+        QCOMPARE(w.panel->hangTimeout(), 120 * 1000);
+        QVERIFY(!profile->isEnabled());
+        typeInto(hang, QStringLiteral("0"));
+        QCOMPARE(hang->errorText(), QStringLiteral("hang timeout: 0 is out of range (%1)").arg(hangRange));
+        typeInto(hang, QStringLiteral("soon"));
+        QCOMPARE(hang->errorText(), QStringLiteral("hang timeout: 'soon' is not a duration (%1)").arg(hangRange));
+        QVERIFY2(errors->text().startsWith(hang->errorText() + QLatin1Char('\n')), qPrintable(errors->text())); // the new message, not 0's
+        saveShot(*w.window, QStringLiteral("profile-form-marked-fields"));
+        // Set from outside (the saved setting): shown as given and marked, never clamped.
+        form->setHangTimeoutSeconds(100000);
+        QCOMPARE(hang->text(), QStringLiteral("100000 s"));
+        QVERIFY(!hang->valid());
+        QVERIFY(errors->text().startsWith(QStringLiteral("hang timeout: 100000 s is out of range")));
+        form->setHangTimeoutSeconds(300);
+        QVERIFY(hang->valid());
+        QCOMPARE(form->hangTimeoutSeconds(), 300);
+        QVERIFY(profile->isEnabled());
+
+        // Up/Down step a valid value as the spin boxes did.
+        typeInto(runs, QStringLiteral("5"));
+        QTest::keyClick(runs->lineEdit(), Qt::Key_Up);
+        QCOMPARE(runs->text(), QStringLiteral("6"));
+        QTest::keyClick(hang->lineEdit(), Qt::Key_Down);
+        QCOMPARE(hang->text(), QStringLiteral("290 s"));
+        QCOMPARE(form->hangTimeoutSeconds(), 290);
+        typeInto(hang, QStringLiteral("180")); // the saved setting the next test window reads
     }
 };
 
