@@ -85,6 +85,9 @@ enum class Op : std::uint8_t {
     // sm_80 asynchronous copies and barrier objects (core/sim/README.md, "Asynchronous copies"):
     // mbarrier.* (Instruction::mbarrier says which), cp.async into shared memory, its groups and waits
     Mbarrier, CpAsync, CpAsyncCommit, CpAsyncWait, CpAsyncMbarrierArrive,
+    // Tensor Cores (core/sim/README.md, "Tensor Cores"): wmma.load/store/mma on opaque fragments,
+    // mma.sync on the fragments the PTX ISA lays out, ldmatrix loading them from shared memory
+    WmmaLoad, WmmaStore, WmmaMma, Mma, Ldmatrix,
 };
 const char* opName(Op op);
 
@@ -101,6 +104,9 @@ enum class MatchMode : std::uint8_t { None, Any, All };
 // mbarrier.<operation>: a barrier object in shared memory with an expected count and a phase.
 enum class MbarrierOp : std::uint8_t { None, Init, Inval, Arrive, ArriveDrop, TestWait, TryWait, PendingCount };
 
+// The matrix a wmma.load or wmma.store moves: A (M x K), B (K x N), C or D (M x N).
+enum class MatrixFragment : std::uint8_t { None, A, B, C, D };
+
 // Vector operand elements that are not registers.
 inline constexpr std::int32_t kSink = -1;            // _ : a discarded element
 inline constexpr std::int32_t kVectorImmediate = -2; // a number, in Operand::vectorImm
@@ -114,7 +120,7 @@ struct Operand {
         Address,   // [reg + offset] or [symbol + offset] (symbol resolved into space + offset)
         Symbol,    // a variable's address as a value (mov %r, sym)
         Label,     // a branch target (block index after CFG construction; instruction index before)
-        Vector,    // {%r1, %r2, ...}: up to four registers (or _, or an immediate where a value is read)
+        Vector,    // {%r1, %r2, ...}: up to eight registers (or _, or an immediate among the first four)
         Sink,      // _ (a discarded destination)
     };
     Kind kind = Kind::None;
@@ -123,7 +129,8 @@ struct Operand {
     Space symbolSpace = Space::Generic; // Address/Symbol with a symbol: its space
     SpecialReg special = SpecialReg::TidX;
     std::int32_t reg = -1;        // Reg, or the base register of an Address (-1 for a symbol base)
-    std::array<std::int32_t, 4> vector{-1, -1, -1, -1}; // registers; kSink for _, kVectorImmediate for a number
+    // Registers; kSink for _, kVectorImmediate for a number. Eight for the fragments of wmma and mma.
+    std::array<std::int32_t, 8> vector{-1, -1, -1, -1, -1, -1, -1, -1};
     std::array<std::uint64_t, 4> vectorImm{};           // the numbers of kVectorImmediate elements
     std::int64_t offset = 0;      // Address: displacement (plus the symbol's offset)
     std::uint64_t imm = 0;        // Imm
@@ -172,6 +179,14 @@ struct Instruction {
     bool noIncrement = false; // cp.async.mbarrier.arrive .noinc: the pending count is not raised first
     bool waitAll = false;     // cp.async.wait_all (else wait_group N)
     bool bypassL1 = false;    // cp.async.cg (cached in L2 only; else .ca)
+    // wmma, mma and ldmatrix: type is the D (or loaded, stored) element type, type2 C's.
+    MatrixFragment fragment = MatrixFragment::None; // wmma.load: A, B or C; wmma.store: D
+    std::uint8_t shapeM = 0, shapeN = 0, shapeK = 0; // .m16n16k16, .m16n8k16, ...; ldmatrix: 8, 8, 0
+    bool colMajor = false;    // wmma.load/store: the matrix is column-major in memory; wmma.mma, mma: A's layout
+    bool colMajorB = false;   // wmma.mma, mma: B's layout
+    Type multiplicandType = Type::None; // the elements of A and B
+    std::uint8_t matrixCount = 0;       // ldmatrix .x1 .x2 .x4
+    bool transpose = false;             // ldmatrix .trans
     // A mul (no rounding modifier) that ptxas fuses into this add or sub (core/sim/README.md,
     // "Contraction"): its index, and which of this instruction's operands (1 or 2) is its product.
     std::int32_t contractedMul = -1;

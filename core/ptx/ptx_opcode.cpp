@@ -6,8 +6,11 @@
 #include "ptx/ptx_error.h"
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -247,6 +250,147 @@ void decodeAsync(const std::vector<std::string_view>& parts, Instruction& instru
     instruction.space = Space::Shared;
 }
 
+// wmma.load/store/mma, mma.sync and ldmatrix (PTX ISA, "Warp Level Matrix Multiply-Accumulate
+// Instructions"): the forms mma.h and hand-written Tensor Core kernels use with half-precision
+// multiplicands (and wmma's f64 m8n8k4). Other shapes and types (tf32, integers, sparse mma,
+// block scaling) stay unsupported.
+void decodeMatrix(const std::vector<std::string_view>& parts, Instruction& instruction, const std::function<void()>& unsupported)
+{
+    std::size_t i = 1;
+    auto take = [&](std::string_view word) {
+        if (i < parts.size() && parts[i] == word) {
+            ++i;
+            return true;
+        }
+        return false;
+    };
+    auto layout = [&](bool& colMajor) {
+        if (take("row")) colMajor = false;
+        else if (take("col")) colMajor = true;
+        else unsupported();
+    };
+    auto shape = [&] {
+        if (i >= parts.size()) unsupported();
+        const std::string_view word = parts[i++];
+        if (word == "m16n16k16") { instruction.shapeM = 16; instruction.shapeN = 16; instruction.shapeK = 16; }
+        else if (word == "m16n8k16") { instruction.shapeM = 16; instruction.shapeN = 8; instruction.shapeK = 16; }
+        else if (word == "m16n8k8") { instruction.shapeM = 16; instruction.shapeN = 8; instruction.shapeK = 8; }
+        else if (word == "m8n8k4") { instruction.shapeM = 8; instruction.shapeN = 8; instruction.shapeK = 4; }
+        else unsupported();
+    };
+    auto type = [&]() -> Type {
+        if (i >= parts.size()) unsupported();
+        const std::optional<Type> found = typeFromName(parts[i++]);
+        if (!found) unsupported();
+        return *found;
+    };
+    auto half = [](Type t) { return t == Type::F16 || t == Type::BF16; };
+    auto accumulator = [](Type t) { return t == Type::F16 || t == Type::F32; };
+    const std::string_view family = parts.front();
+    if (family == "ldmatrix") { // ldmatrix.sync.aligned.m8n8.x{1,2,4}{.trans}{.shared{::cta}}.b16, in any order
+        instruction.op = Op::Ldmatrix;
+        if (!take("sync") || !take("aligned")) unsupported();
+        bool shape8 = false;
+        for (; i < parts.size(); ++i) {
+            const std::string_view part = parts[i];
+            if (part == "m8n8" && !shape8) shape8 = true;
+            else if ((part == "x1" || part == "x2" || part == "x4") && instruction.matrixCount == 0)
+                instruction.matrixCount = static_cast<std::uint8_t>(part[1] - '0');
+            else if (part == "trans" && !instruction.transpose) instruction.transpose = true;
+            else if ((part == "shared" || part == "shared::cta") && instruction.space == Space::Generic) instruction.space = Space::Shared;
+            else if (part == "b16" && instruction.type == Type::None) instruction.type = Type::B16;
+            else unsupported(); // m16n16 (b8 and the sm_100 forms) and anything unknown
+        }
+        if (!shape8 || instruction.matrixCount == 0 || instruction.type != Type::B16) unsupported();
+        instruction.shapeM = instruction.shapeN = 8;
+        return;
+    }
+    if (family == "mma") { // mma.sync.aligned.m16n8k{8,16}.row.col.dtype.atype.btype.ctype
+        instruction.op = Op::Mma;
+        if (!take("sync") || !take("aligned")) unsupported();
+        shape();
+        if (instruction.shapeM != 16) unsupported(); // m8n8k4 (Volta's quad-pair form) and others
+        layout(instruction.colMajor);
+        layout(instruction.colMajorB);
+        if (instruction.colMajor || !instruction.colMajorB) unsupported(); // the ISA allows only .row.col here
+        instruction.type = type();
+        instruction.multiplicandType = type();
+        if (type() != instruction.multiplicandType) unsupported();
+        instruction.type2 = type();
+        if (i != parts.size() || !half(instruction.multiplicandType) || !accumulator(instruction.type) ||
+            !accumulator(instruction.type2))
+            unsupported();
+        if (instruction.multiplicandType == Type::BF16 && (instruction.type != Type::F32 || instruction.type2 != Type::F32))
+            unsupported();
+        return;
+    }
+    // wmma.{load.a,load.b,load.c,store.d,mma}
+    if (i >= parts.size()) unsupported();
+    const std::string_view operation = parts[i++];
+    if (operation == "load" || operation == "store") {
+        instruction.op = operation == "load" ? Op::WmmaLoad : Op::WmmaStore;
+        if (i >= parts.size()) unsupported();
+        const std::string_view matrix = parts[i++];
+        if (operation == "load" && matrix == "a") instruction.fragment = MatrixFragment::A;
+        else if (operation == "load" && matrix == "b") instruction.fragment = MatrixFragment::B;
+        else if (operation == "load" && matrix == "c") instruction.fragment = MatrixFragment::C;
+        else if (operation == "store" && matrix == "d") instruction.fragment = MatrixFragment::D;
+        else unsupported();
+        if (!take("sync") || !take("aligned")) unsupported();
+        layout(instruction.colMajor);
+        shape();
+        if (i < parts.size()) {
+            if (auto space = spaceFromName(parts[i]); space && (*space == Space::Global || *space == Space::Shared)) {
+                instruction.space = *space;
+                ++i;
+            }
+        }
+        instruction.type = type();
+        if (i != parts.size()) unsupported();
+        const bool multiplicand = instruction.fragment == MatrixFragment::A || instruction.fragment == MatrixFragment::B;
+        if (instruction.shapeM == 8) { // m8n8k4: f64 only
+            if (instruction.type != Type::F64) unsupported();
+        } else if (instruction.shapeM != 16 || instruction.shapeN != 16 ||
+                   (multiplicand ? !half(instruction.type) : !accumulator(instruction.type))) {
+            unsupported();
+        }
+        if (multiplicand)
+            instruction.multiplicandType = instruction.type;
+        return;
+    }
+    if (operation != "mma") unsupported();
+    // wmma.mma.sync.aligned.alayout.blayout.shape.dtype.ctype{.satfinite} (f16 multiplicands),
+    // ...shape.f32.bf16.bf16.f32 and ...m8n8k4{.rn}.f64.f64.f64.f64
+    instruction.op = Op::WmmaMma;
+    if (!take("sync") || !take("aligned")) unsupported();
+    layout(instruction.colMajor);
+    layout(instruction.colMajorB);
+    shape();
+    if (instruction.shapeM == 8) {
+        take("rn"); // the only rounding of the f64 form, and its default
+        for (int t = 0; t < 4; ++t)
+            if (type() != Type::F64) unsupported();
+        instruction.type = instruction.type2 = instruction.multiplicandType = Type::F64;
+    } else {
+        if (instruction.shapeM != 16 || instruction.shapeN != 16) unsupported();
+        instruction.type = type();
+        const Type second = type();
+        if (second == Type::BF16) { // .f32.bf16.bf16.f32
+            if (type() != Type::BF16) unsupported();
+            instruction.multiplicandType = Type::BF16;
+            instruction.type2 = type();
+            if (instruction.type != Type::F32 || instruction.type2 != Type::F32) unsupported();
+        } else {
+            instruction.multiplicandType = Type::F16;
+            instruction.type2 = second;
+            if (!accumulator(instruction.type) || !accumulator(instruction.type2)) unsupported();
+        }
+    }
+    if (take("satfinite"))
+        instruction.satfinite = true;
+    if (i != parts.size()) unsupported();
+}
+
 } // namespace
 
 void decodeOpcode(std::string_view opcode, Instruction& instruction)
@@ -257,6 +401,10 @@ void decodeOpcode(std::string_view opcode, Instruction& instruction)
         throw PtxError("'" + std::string(opcode) + "' is not a PTX instruction", instruction.ptxLine);
     if (parts.front() == "mbarrier" || parts.front() == "cp") {
         decodeAsync(parts, instruction, unsupported);
+        return;
+    }
+    if (parts.front() == "wmma" || parts.front() == "mma" || parts.front() == "ldmatrix") {
+        decodeMatrix(parts, instruction, unsupported);
         return;
     }
     auto base = baseOps().find(parts.front());

@@ -3,6 +3,7 @@
 #include "ptx/ptx_parser_internal.h"
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>

@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace warpscope::ptx::detail {
@@ -137,14 +138,20 @@ Operand Parser::parseOperand(Function& function, const Instruction& instruction)
     }
     if (accept("{")) {
         operand.kind = Operand::Kind::Vector;
+        // The fragments of wmma and mma take up to eight registers; every other vector four.
+        const bool fragment = instruction.op == Op::WmmaLoad || instruction.op == Op::WmmaStore ||
+                              instruction.op == Op::WmmaMma || instruction.op == Op::Mma || instruction.op == Op::Ldmatrix;
+        const std::size_t limit = fragment ? operand.vector.size() : 4;
         do {
-            if (operand.vectorCount == 4)
-                fail("a vector operand has at most four registers");
+            if (operand.vectorCount == limit)
+                fail(fragment ? "a vector operand has at most eight registers" : "a vector operand has at most four registers");
             if (accept("_")) {
                 operand.vector[operand.vectorCount++] = kSink;
                 continue;
             }
             if (peek().kind == Token::Kind::Number) { // mov.b32 %f1, {0, %rs1}: a constant half
+                if (operand.vectorCount >= operand.vectorImm.size())
+                    fail("a number in a vector must be among its first four elements");
                 const auto value = parseIntegerLiteral(peek().text);
                 if (!value)
                     fail("bad integer " + describe(peek()) + " in a vector");

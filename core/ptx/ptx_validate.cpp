@@ -3,6 +3,7 @@
 #include "ptx/ptx_error.h"
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 namespace warpscope::ptx {
@@ -31,6 +32,42 @@ void validateOperands(const Function& function, const Instruction& instruction, 
                 bad("operand " + std::to_string(i + 1) + " must be a register or an immediate");
     };
     auto regBits = [&](int reg) { return typeBits(function.registers[reg].type); };
+    // A fragment of wmma, mma or ldmatrix: a vector of exactly as many registers as the shape and
+    // type give (PTX ISA, "Matrix Data-types" and the fragment tables), each at least as wide as
+    // what it holds; 'a', 'b', 'c' (C or D) or 'x' (ldmatrix's matrices).
+    auto needFragment = [&](int i, char matrix, bool written) {
+        const bool wmma = instruction.op != Op::Mma && instruction.op != Op::Ldmatrix;
+        const Type multiplicand = instruction.multiplicandType;
+        const Type element = matrix == 'a' || matrix == 'b' ? multiplicand : matrix == 'x' ? Type::B32
+                           : written || instruction.op == Op::WmmaLoad || instruction.op == Op::WmmaStore ? instruction.type
+                                                                                                       : instruction.type2;
+        int registers = 0;
+        if (matrix == 'x') {
+            registers = instruction.matrixCount;
+        } else if (instruction.shapeM == 8) { // m8n8k4 .f64
+            registers = matrix == 'c' ? 2 : 1;
+        } else {
+            const int rows = matrix == 'b' ? instruction.shapeK : instruction.shapeM;
+            const int cols = matrix == 'a' ? instruction.shapeK : instruction.shapeN;
+            const int perRegister = typeBits(element) == 16 ? 2 : 1;
+            registers = rows * cols / 32 / perRegister;
+            if (wmma && (matrix == 'a' || matrix == 'b') && multiplicand == Type::F16)
+                registers *= 2; // wmma's .f16 A and B fragments hold every element twice
+        }
+        if (ops[i].kind != K::Vector || ops[i].vectorCount != registers)
+            bad("needs a vector of " + std::to_string(registers) + " registers for its " +
+                (matrix == 'x' ? std::string("matrices") : std::string(1, static_cast<char>(matrix - 'a' + 'A')) +
+                 " fragment"));
+        const int bits = typeBits(element) == 16 ? 32 : typeBits(element);
+        for (int v = 0; v < ops[i].vectorCount; ++v) {
+            const std::int32_t reg = ops[i].vector[static_cast<std::size_t>(v)];
+            if (reg == kVectorImmediate && written) bad("cannot write a fragment into a number");
+            if (reg == kSink && !written) bad("cannot read a fragment from '_'");
+            if (reg >= 0 && regBits(reg) < bits)
+                bad("holds " + std::to_string(bits) + "-bit fragment elements in " + function.registers[reg].name +
+                    " (" + std::to_string(regBits(reg)) + " bits)");
+        }
+    };
     if (instruction.isMemory() && typeBits(instruction.type) < 8)
         bad("needs a type of at least 8 bits");
     switch (instruction.op) {
@@ -228,6 +265,29 @@ void validateOperands(const Function& function, const Instruction& instruction, 
     case Op::CpAsyncMbarrierArrive:
         needCount(1, 1);
         if (ops[0].kind != K::Address) bad("needs the barrier's address [..]");
+        break;
+    case Op::WmmaLoad: // {fragment}, [p] {, stride}
+    case Op::WmmaStore: { // [p], {fragment} {, stride}
+        const bool isStore = instruction.op == Op::WmmaStore;
+        needCount(2, 3);
+        if (ops[isStore ? 0 : 1].kind != K::Address) bad("needs an address [..]");
+        needFragment(isStore ? 1 : 0, instruction.fragment == MatrixFragment::A ? 'a'
+                                      : instruction.fragment == MatrixFragment::B ? 'b' : 'c', !isStore);
+        if (n == 3) needValues(2);
+        break;
+    }
+    case Op::WmmaMma: // d, a, b, c
+    case Op::Mma:
+        needCount(4, 4);
+        needFragment(0, 'c', true);
+        needFragment(1, 'a', false);
+        needFragment(2, 'b', false);
+        needFragment(3, 'c', false);
+        break;
+    case Op::Ldmatrix: // {d...}, [p]
+        needCount(2, 2);
+        needFragment(0, 'x', true);
+        if (ops[1].kind != K::Address) bad("needs the address [..] of its row");
         break;
     }
     // Register destinations must be wide enough for what is written (PTX allows wider).

@@ -267,6 +267,20 @@ void BlockRunner::step(WarpState& warp)
         executeAsyncArrive(warp, instruction, mask);
         advance(warp);
         break;
+    case ptx::Op::WmmaLoad:
+    case ptx::Op::WmmaStore:
+        executeWmmaMemory(warp, instruction, mask, counters);
+        advance(warp);
+        break;
+    case ptx::Op::WmmaMma:
+    case ptx::Op::Mma:
+        executeMatrixMultiply(warp, instruction, mask);
+        advance(warp);
+        break;
+    case ptx::Op::Ldmatrix:
+        executeLdmatrix(warp, instruction, mask, counters);
+        advance(warp);
+        break;
     case ptx::Op::Ex2:
     case ptx::Op::Lg2:
     case ptx::Op::Rsqrt:

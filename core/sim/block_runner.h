@@ -12,6 +12,7 @@
 #include "sim/device_printf.h"
 #include "sim/global_memory.h"
 #include "sim/hazards.h"
+#include "sim/memory_analysis.h"
 #include "sim/sim_stats.h"
 #include "sim/timing_model.h"
 #include "sim/trace.h"
@@ -229,6 +230,21 @@ private:
     void triggerAsyncArrivals(std::int64_t barrier);
     void reportAsyncCopyInFlight(const WarpState& warp, int lane, std::uint64_t address, bool isWrite);
     bool detectMbarrierDeadlock();
+
+    // exec_tensor.cpp: wmma.load/store/mma, mma.sync, ldmatrix
+    void executeWmmaMemory(WarpState& warp, const ptx::Instruction& instruction, std::uint32_t mask,
+                           InstructionCounters& counters);
+    void executeMatrixMultiply(WarpState& warp, const ptx::Instruction& instruction, std::uint32_t mask);
+    void executeLdmatrix(WarpState& warp, const ptx::Instruction& instruction, std::uint32_t mask,
+                         InstructionCounters& counters);
+    // False, with a hazard, when lanes of the warp do not execute a .sync.aligned instruction.
+    bool checkWholeWarp(const WarpState& warp, const ptx::Instruction& instruction, std::uint32_t mask);
+    void laneAddresses(const WarpState& warp, const ptx::Operand& address, LaneValues& out) const;
+    std::uint8_t* matrixBytes(const WarpState& warp, const ptx::Instruction& instruction, std::uint32_t lane,
+                              std::uint64_t address, std::uint32_t bytes, bool isWrite, ptx::Space& resolved,
+                              std::uint64_t& resolvedAddress);
+    void countMatrixRequest(const LaneAccess* lanes, std::uint32_t count, ptx::Space space, std::uint32_t bytesPerLane,
+                            InstructionCounters& counters);
 
     const LaunchContext& m_context;
     const ptx::Function& m_function;

@@ -443,8 +443,9 @@ SimResult simulate(LaunchRequest request, const std::atomic<bool>* cancel,
         stats.threadInstructions += counters.threadExecutions;
         stats.branchesUniform += counters.branchesUniform;
         stats.branchesDivergent += counters.branchesDivergent;
-        const bool isLoad = instruction.op == ptx::Op::Ld || instruction.op == ptx::Op::CpAsync; // cp.async reads global
-        const bool isStore = instruction.op == ptx::Op::St;
+        const bool isLoad = instruction.op == ptx::Op::Ld || instruction.op == ptx::Op::CpAsync || // cp.async reads global
+                            instruction.op == ptx::Op::WmmaLoad || instruction.op == ptx::Op::Ldmatrix;
+        const bool isStore = instruction.op == ptx::Op::St || instruction.op == ptx::Op::WmmaStore;
         GlobalMemoryStats& global = stats.global;
         (isLoad ? global.loadRequests : isStore ? global.storeRequests : global.atomicRequests) += counters.globalRequests;
         (isLoad ? global.loadSectors : isStore ? global.storeSectors : global.atomicSectors) += counters.globalSectors;

@@ -15,8 +15,8 @@ enum class TimingClass : std::uint8_t { Alu, Sfu, Param, Shared, SharedAtomic, G
 struct StaticInfo {
     TimingClass kind = TimingClass::Alu;
     std::uint8_t sourceCount = 0, destinationCount = 0;
-    std::int32_t sources[8]{};
-    std::int32_t destinations[5]{};
+    std::int32_t sources[25]{};     // mma.sync: a guard and three fragments of up to eight registers
+    std::int32_t destinations[8]{};
 };
 
 // A set-associative sector cache with round-robin replacement.
@@ -59,11 +59,11 @@ StaticInfo describe(const ptx::Instruction& in)
     StaticInfo info;
     using K = ptx::Operand::Kind;
     auto addSource = [&](std::int32_t reg) {
-        if (reg >= 0 && info.sourceCount < 8)
+        if (reg >= 0 && info.sourceCount < 25)
             info.sources[info.sourceCount++] = reg;
     };
     auto addDestination = [&](std::int32_t reg) {
-        if (reg >= 0 && info.destinationCount < 5)
+        if (reg >= 0 && info.destinationCount < 8)
             info.destinations[info.destinationCount++] = reg;
     };
     addSource(in.guard);
@@ -102,6 +102,19 @@ StaticInfo describe(const ptx::Instruction& in)
     case ptx::Op::Atom:
     case ptx::Op::Red:
         info.kind = in.space == ptx::Space::Shared ? TimingClass::SharedAtomic : TimingClass::GlobalAtomic;
+        break;
+    case ptx::Op::WmmaLoad:
+        info.kind = in.space == ptx::Space::Shared ? TimingClass::Shared : TimingClass::GlobalLoad;
+        break;
+    case ptx::Op::WmmaStore:
+        info.kind = in.space == ptx::Space::Shared ? TimingClass::Shared : TimingClass::GlobalStore;
+        break;
+    case ptx::Op::Ldmatrix:
+        info.kind = TimingClass::Shared;
+        break;
+    case ptx::Op::WmmaMma: // the tensor pipe: a long fixed latency, as the special function units
+    case ptx::Op::Mma:
+        info.kind = TimingClass::Sfu;
         break;
     case ptx::Op::CpAsync: // reads global memory like a load, with no register waiting for it
         info.kind = TimingClass::GlobalLoad;
