@@ -42,8 +42,8 @@ struct MatrixCoord {
 // with floating point type", "... mma.m16n8k8"). wmma.m8n8k4.f64: the layout of mma.m8n8k4.f64.
 //
 // wmma.m16n16k16: the ISA leaves the layout open, and only load -> mma -> store can be observed, so
-// the simulator chooses one and keeps it: the 16 x 16 tile as two m16n8k16 tiles side by side, as
-// sm_80 runs it (two HMMA.16816 per wmma.mma). A's elements 0-7 are mma.m16n8k16's a0-a7; B's
+// the simulator chooses one and keeps it: the 16 x 16 tile as two m16n8k16 tiles side by side
+// (modelled on the m16n8k16 operation sm_80 builds it from; not checked against a GPU's registers). A's elements 0-7 are mma.m16n8k16's a0-a7; B's
 // elements 0-3 are b0-b3 of columns 0-7 and 4-7 those of columns 8-15; C's elements 0-3 are c0-c3 of
 // columns 0-7 and 4-7 those of columns 8-15. An .f16 A or B fragment has 16 elements for 8 distinct
 // values per lane: elements 8-15 repeat 0-7 (wmma.load writes both, wmma.mma reads 0-7).
