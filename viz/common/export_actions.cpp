@@ -31,6 +31,7 @@
 
 #include <functional>
 #include <optional>
+#include <utility>
 
 namespace warpscope::viz {
 
@@ -67,12 +68,7 @@ bool rowHeadersNameRows(const QAbstractItemModel& model)
 
 void appendLine(QString& csv, const QStringList& fields)
 {
-    QStringList quoted;
-    quoted.reserve(fields.size());
-    for (const QString& field : fields)
-        quoted.append(csvField(field));
-    csv += quoted.join(QLatin1Char(','));
-    csv += QLatin1String("\r\n"); // RFC 4180 ends records with CRLF
+    csv += csvRecord(fields);
 }
 
 void appendRows(QString& csv, const QAbstractItemModel& model, const QModelIndex& parent, const QString& section,
@@ -187,6 +183,15 @@ QString csvField(const QString& text)
     QString quoted = text;
     quoted.replace(QLatin1Char('"'), QLatin1String("\"\""));
     return QLatin1Char('"') + quoted + QLatin1Char('"');
+}
+
+QString csvRecord(const QStringList& fields)
+{
+    QStringList quoted;
+    quoted.reserve(fields.size());
+    for (const QString& field : fields)
+        quoted.append(csvField(field));
+    return quoted.join(QLatin1Char(',')) + QLatin1String("\r\n"); // RFC 4180 ends records with CRLF
 }
 
 QString tableCsv(const QAbstractItemModel& model)
@@ -313,26 +318,37 @@ std::optional<QString> saveFigure(QWidget& figure, const QString& path, const QS
     return writeFileAtomically(path, bytes);
 }
 
-void installTableExport(QAbstractItemView* view, const QString& defaultName)
+std::pair<QAction*, QAction*> installCsvExport(QWidget* widget, const CsvExportActions& names, std::function<QString()> csv)
 {
-    auto* save = new QAction(QObject::tr("Save Table as CSV\u2026"), view);
-    save->setObjectName(QStringLiteral("exportTableCsv"));
-    QObject::connect(save, &QAction::triggered, view, [view, defaultName] {
-        const QString path = QFileDialog::getSaveFileName(view, QObject::tr("Save Table as CSV"),
+    auto* save = new QAction(names.saveText, widget);
+    save->setObjectName(names.saveName);
+    QString title = names.saveText;
+    title.remove(QChar(0x2026)); // the dialog's title: the action without its ellipsis
+    QObject::connect(save, &QAction::triggered, widget, [widget, title, defaultName = names.defaultName, csv] {
+        const QString path = QFileDialog::getSaveFileName(widget, title,
                                                           QDir(rememberedFolder()).filePath(defaultName + QLatin1String(".csv")),
                                                           QObject::tr("CSV table (*.csv)"));
         if (path.isEmpty())
             return;
         rememberedFolder() = QFileInfo(path).absolutePath();
-        if (const auto error = saveTableCsv(*view, path))
-            QMessageBox::warning(view, QObject::tr("Save Table as CSV"), *error);
+        if (const auto error = writeFileAtomically(path, csv().toUtf8()))
+            QMessageBox::warning(widget, title, *error);
     });
-    auto* copy = new QAction(QObject::tr("Copy as CSV"), view);
-    copy->setObjectName(QStringLiteral("copyTableCsv"));
-    QObject::connect(copy, &QAction::triggered, view, [view] { QApplication::clipboard()->setText(tableCsv(*view)); });
-    view->addAction(save);
-    view->addAction(copy);
-    view->setContextMenuPolicy(Qt::ActionsContextMenu);
+    auto* copy = new QAction(names.copyText, widget);
+    copy->setObjectName(names.copyName);
+    QObject::connect(copy, &QAction::triggered, widget, [csv] { QApplication::clipboard()->setText(csv()); });
+    widget->addAction(save);
+    widget->addAction(copy);
+    widget->setContextMenuPolicy(Qt::ActionsContextMenu);
+    return {save, copy};
+}
+
+void installTableExport(QAbstractItemView* view, const QString& defaultName)
+{
+    installCsvExport(view,
+                     {QObject::tr("Save Table as CSV\u2026"), QObject::tr("Copy as CSV"), QStringLiteral("exportTableCsv"),
+                      QStringLiteral("copyTableCsv"), defaultName},
+                     [view] { return tableCsv(*view); });
 }
 
 void installFigureExport(QWidget* figure, const QString& defaultName)

@@ -6,11 +6,15 @@
 
 #include <QByteArray>
 #include <QString>
+#include <QStringList>
 
+#include <functional>
 #include <optional>
+#include <utility>
 
 class QAbstractItemModel;
 class QAbstractItemView;
+class QAction;
 class QWidget;
 
 namespace warpscope::viz {
@@ -27,6 +31,8 @@ QString tableCsv(const QAbstractItemModel& model);
 QString tableCsv(const QAbstractItemView& view);
 // One CSV field: quoted when it holds a comma, a quote, CR or LF, with quotes doubled (RFC 4180).
 QString csvField(const QString& text);
+// One CSV record: the fields quoted as csvField quotes them, joined by commas, ended by CRLF.
+QString csvRecord(const QStringList& fields);
 
 // The format a file name asks for, from its suffix (case-insensitive): .png, .svg, .pdf.
 std::optional<FigureFormat> figureFormatForPath(const QString& path);
@@ -45,6 +51,17 @@ std::optional<QString> saveFigure(QWidget& figure, const QString& path, const QS
 // Context-menu actions "Save Table as CSV…" and "Copy as CSV" on `view` (objectNames
 // "exportTableCsv", "copyTableCsv"); `defaultName` is the file name the dialog offers, without suffix.
 void installTableExport(QAbstractItemView* view, const QString& defaultName);
+
+struct CsvExportActions {          // what the two actions of installCsvExport are called
+    QString saveText, copyText;    // "Save Statistics as CSV…", "Copy Statistics as CSV"
+    QString saveName, copyName;    // their objectNames
+    QString defaultName;           // the file name the dialog offers, without suffix
+};
+// Context-menu actions on `widget` that save csv() to a file the user picks (atomically; a failed
+// write says why and keeps the old file) and copy it to the clipboard: for CSV that is not a view's
+// model (installTableExport is this with tableCsv). Returns the save and copy actions.
+std::pair<QAction*, QAction*> installCsvExport(QWidget* widget, const CsvExportActions& names, std::function<QString()> csv);
+
 // Context-menu action "Save Figure As…" on `figure` (objectName "exportFigure"): PNG, SVG or PDF.
 void installFigureExport(QWidget* figure, const QString& defaultName);
 
