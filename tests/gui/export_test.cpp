@@ -1,12 +1,18 @@
 // CSV and figure export: tableCsv against hand-written RFC 4180 text (commas, quotes, newlines, a
 // tree's sections), the metrics table of a fixture session with a row per metric the session holds,
 // figures rendered to PNG, SVG (parsed as XML, drawn back with QSvgRenderer) and PDF, failed writes
-// that keep the earlier file, the context menus of every table and figure in the window, and
-// `warpscope screenshot --out FILE.svg|FILE.pdf` (a bad suffix: one line, exit 2).
+// that keep the earlier file, the context menus of every table and figure in the window,
+// `warpscope screenshot --out FILE.svg|FILE.pdf` (a bad suffix: one line, exit 2), and the
+// quantization statistics as CSV against the quantizer's own numbers.
 #include "common/export_actions.h"
 #include "formats/format_range_bar.h"
 #include "models/pipeline_panel.h"
 #include "models/streams_panel.h"
+#include "numerics/distributions.h"
+#include "numerics/quant_config.h"
+#include "numerics/quantizer.h"
+#include "precision/quant/quant_panel.h"
+#include "precision/quant/quant_stats_csv.h"
 #include "precision/sparsity/sparsity_pattern_view.h"
 #include "profile/profile_format.h"
 #include "profile/profile_metrics_table.h"
@@ -43,6 +49,7 @@
 #include <QXmlStreamReader>
 
 #include <cstddef>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -169,6 +176,19 @@ void saveForPeople(const QByteArray& bytes, const QString& name)
     QFile file(QDir(folder).filePath(name));
     if (file.open(QIODevice::WriteOnly))
         file.write(bytes);
+}
+
+QByteArray readAll(const QString& path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+void writeBytes(const QString& path, const QByteArray& bytes)
+{
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(bytes);
 }
 
 } // namespace
@@ -420,6 +440,7 @@ private slots:
         QVERIFY(hasFigureExport(window.findChild<viz::StreamTimelineView*>()));
         QVERIFY(hasFigureExport(window.findChild<viz::FormatRangeBar*>()));
         QVERIFY(hasFigureExport(window.findChild<QWidget*>(QStringLiteral("canvas"))));
+        QVERIFY(window.findChild<QWidget*>(QStringLiteral("quantStatsBlock"))->actions().size() == 2);
         int figures = 0;
         for (const QWidget* widget : window.findChildren<QWidget*>())
             figures += hasFigureExport(widget) ? 1 : 0;
@@ -475,6 +496,95 @@ private slots:
                  qPrintable(error));
         QVERIFY(!QFile::exists(jpg));
     }
+
+    void quantStatisticsCsvHoldsTheQuantizersNumbersAtFullPrecision()
+    {
+        viz::QuantPanel panel;
+        QVERIFY(!panel.saveStatsAction()->isEnabled()); // nothing to save before the first result
+        viz::QuantLabRequest request;
+        request.source = viz::QuantSource::Laplace;
+        request.count = 4096;
+        request.seed = 7;
+        request.rows = 8;
+        request.config = numerics::parseQuantConfig("int4", "asymmetric", "channel", "percentile:99.9");
+        request.slice = 2;
+        panel.setRequest(request);
+        QTRY_VERIFY_WITH_TIMEOUT(!panel.busy() && panel.result() != nullptr, 120000);
+        QVERIFY(panel.saveStatsAction()->isEnabled());
+        const QString csv = viz::quantStatsCsv(*panel.result());
+        panel.copyStatsAction()->trigger();
+        QCOMPARE(QApplication::clipboard()->text(), csv);
+
+        // The quantizer called here with the same data, shape and method.
+        const std::vector<float> values = numerics::generateValues(numerics::Distribution::Laplace, 4096, 7);
+        const numerics::QuantResult expected = numerics::quantize(values, request.config, numerics::QuantShape{8, 512});
+        QCOMPARE(expected.slices.size(), std::size_t{8});
+        const numerics::QuantParams& third = expected.slices[2].params;
+
+        QVERIFY(csv.endsWith(QStringLiteral("\r\n")));
+        const auto records = parseCsv(csv);
+        QCOMPARE(records.front(), (QStringList{QStringLiteral("quantity"), QStringLiteral("value"), QStringLiteral("unit")}));
+        std::map<QString, QStringList> rows;
+        for (std::size_t i = 1; i < records.size(); ++i) {
+            QCOMPARE(records[i].size(), 3);
+            QVERIFY2(rows.emplace(records[i][0], records[i]).second, qPrintable(records[i][0])); // each quantity once
+        }
+        const auto value = [&rows](const char* quantity) {
+            const auto it = rows.find(QLatin1String(quantity));
+            return it == rows.end() ? QStringLiteral("(missing %1)").arg(QLatin1String(quantity)) : it->second[1];
+        };
+        // The configuration the numbers come from.
+        QCOMPARE(value("source"), QStringLiteral("laplace"));
+        QCOMPARE(value("n"), QStringLiteral("4096"));
+        QCOMPARE(value("seed"), QStringLiteral("7"));
+        QCOMPARE(value("rows"), QStringLiteral("8"));
+        QCOMPARE(value("shape rows"), QStringLiteral("8"));
+        QCOMPARE(value("shape columns"), QStringLiteral("512"));
+        QCOMPARE(value("format"), QStringLiteral("int4"));
+        QCOMPARE(value("scheme"), QStringLiteral("asymmetric"));
+        QCOMPARE(value("granularity"), QStringLiteral("channel"));
+        QCOMPARE(value("calibrator"), QStringLiteral("percentile:99.9"));
+        QVERIFY2(value("data").contains(QStringLiteral("seed 7")), qPrintable(value("data")));
+        // The numbers, read back as the very doubles the quantizer computed (rounded text would not be).
+        QCOMPARE(value("SQNR").toDouble(), expected.stats.sqnrDb);
+        QCOMPARE(rows[QStringLiteral("SQNR")][2], QStringLiteral("dB"));
+        QCOMPARE(value("MSE").toDouble(), expected.stats.mse);
+        QCOMPARE(value("signal power").toDouble(), expected.stats.signalPower);
+        QCOMPARE(value("max |error|").toDouble(), expected.stats.maxAbsError);
+        QCOMPARE(value("clipped").toULongLong(), static_cast<qulonglong>(expected.stats.clipped));
+        QCOMPARE(value("values").toULongLong(), qulonglong{4096});
+        QCOMPARE(value("slices"), QStringLiteral("8"));
+        QCOMPARE(value("slice shown"), QStringLiteral("3"));
+        QCOMPARE(value("clip low").toDouble(), third.clipLow);
+        QCOMPARE(value("clip high").toDouble(), third.clipHigh);
+        QCOMPARE(value("scale").toDouble(), third.scale);
+        QCOMPARE(value("zero point").toLongLong(), static_cast<qlonglong>(third.zeroPoint));
+        // More digits than the panel shows: the panel's 6 significant digits are not what the file holds.
+        QVERIFY(value("MSE") != panel.statText(QStringLiteral("mse")));
+        QCOMPARE(panel.statText(QStringLiteral("mse")), QString::number(value("MSE").toDouble(), 'g', 6));
+
+        // The statistics block's context menu has the two actions; its labels hand a right click to it.
+        auto* block = panel.findChild<QWidget*>(QStringLiteral("quantStatsBlock"));
+        QVERIFY(block != nullptr);
+        QCOMPARE(block->contextMenuPolicy(), Qt::ActionsContextMenu);
+        QCOMPARE(actionTexts(block), (QStringList{QStringLiteral("Save Statistics as CSV\u2026"), QStringLiteral("Copy Statistics as CSV")}));
+        QCOMPARE(panel.findChild<QLabel*>(QStringLiteral("quantStat_sqnr"))->contextMenuPolicy(), Qt::NoContextMenu);
+        panel.resize(1000, 900);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        saveForPeople(viz::renderFigure(*block, viz::FigureFormat::Png), QStringLiteral("export-quant-stats-block.png"));
+        saveForPeople(csv.toUtf8(), QStringLiteral("export-quant-stats.csv"));
+
+        // Saved as the Save action saves it: atomically; a failed write keeps the old file.
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("quant-statistics.csv"));
+        writeBytes(path, "old statistics");
+        QVERIFY(viz::writeFileAtomically(dir.filePath(QStringLiteral("missing/quant-statistics.csv")), csv.toUtf8()).has_value());
+        QCOMPARE(readAll(path), QByteArray("old statistics"));
+        QVERIFY(!viz::writeFileAtomically(path, csv.toUtf8()).has_value());
+        QCOMPARE(QString::fromUtf8(readAll(path)), csv);
+    }
+
 };
 
 int main(int argc, char** argv)

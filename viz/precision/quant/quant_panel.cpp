@@ -7,9 +7,11 @@
 #include "precision/precision_lab_flow_layout.h"
 #include "precision/precision_lab_worker.h"
 #include "precision/quant/quant_plots.h"
+#include "precision/quant/quant_stats_csv.h"
 #include "util/input_error.h"
 #include "util/parse.h"
 
+#include <QAction>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QEvent>
@@ -28,6 +30,7 @@
 #include <cmath>
 #include <limits>
 #include <mutex>
+#include <tuple>
 
 namespace warpscope::viz {
 
@@ -380,10 +383,15 @@ QWidget* QuantPanel::buildStats()
     auto* box = new QWidget(this);
     auto* layout = new QVBoxLayout(box);
     layout->setContentsMargins(0, 0, 0, 0);
-    m_dataLabel = new QLabel(box);
+    // The header line and the statistics: one block with its own CSV export (they are labels, not a table).
+    auto* block = new QWidget(box);
+    block->setObjectName(QStringLiteral("quantStatsBlock"));
+    auto* blockLayout = new QVBoxLayout(block);
+    blockLayout->setContentsMargins(0, 0, 0, 0);
+    m_dataLabel = new QLabel(block);
     m_dataLabel->setWordWrap(true);
     m_dataLabel->setObjectName(QStringLiteral("quantData"));
-    layout->addWidget(m_dataLabel);
+    blockLayout->addWidget(m_dataLabel);
     auto* grid = new QGridLayout;
     grid->setHorizontalSpacing(14);
     grid->setVerticalSpacing(2);
@@ -403,11 +411,12 @@ QWidget* QuantPanel::buildStats()
     };
     int index = 0;
     for (const auto& stat : stats) {
-        auto* caption = new QLabel(stat.label + QLatin1Char(':'), box);
+        auto* caption = new QLabel(stat.label + QLatin1Char(':'), block);
         caption->setToolTip(stat.tip);
-        auto* value = new QLabel(box);
+        auto* value = new QLabel(block);
         value->setObjectName(QStringLiteral("quantStat_") + QLatin1String(stat.key));
         value->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        value->setContextMenuPolicy(Qt::NoContextMenu); // a right click reaches the block's CSV actions
         value->setToolTip(stat.tip);
         const int row = index % 4, column = (index / 4) * 2;
         grid->addWidget(caption, row, column);
@@ -417,7 +426,15 @@ QWidget* QuantPanel::buildStats()
     }
     grid->setColumnStretch(1, 1);
     grid->setColumnStretch(3, 1);
-    layout->addLayout(grid);
+    blockLayout->addLayout(grid);
+    layout->addWidget(block);
+    std::tie(m_saveStatsAction, m_copyStatsAction) = installCsvExport(
+        block,
+        {tr("Save Statistics as CSV\u2026"), tr("Copy Statistics as CSV"), QStringLiteral("exportStatsCsv"),
+         QStringLiteral("copyStatsCsv"), QStringLiteral("quant-statistics")},
+        [this] { return m_result ? quantStatsCsv(*m_result) : QString(); });
+    m_saveStatsAction->setEnabled(false); // until the first result
+    m_copyStatsAction->setEnabled(false);
     m_accuracyNote = new QLabel(box);
     m_accuracyNote->setWordWrap(true);
     layout->addWidget(m_accuracyNote);
@@ -707,6 +724,8 @@ void QuantPanel::showResult(std::shared_ptr<const QuantLabResult> result)
     m_errorPlot->setResult(r);
     m_sqnrPlot->setResult(r);
     fillAccuracyTable();
+    m_saveStatsAction->setEnabled(r != nullptr);
+    m_copyStatsAction->setEnabled(r != nullptr);
     if (r == nullptr) {
         for (auto& [key, label] : m_stats)
             label->clear();

@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+class QAction;
 class QCheckBox;
 class QComboBox;
 class QGridLayout;
@@ -115,6 +116,8 @@ public:
     QuantErrorPlot* errorPlot() const { return m_errorPlot; }
     QuantSqnrPlot* sqnrPlot() const { return m_sqnrPlot; }
     QTableWidget* accuracyTable() const { return m_accuracyTable; }
+    QAction* saveStatsAction() const { return m_saveStatsAction; } // "Save Statistics as CSV…" (quant_stats_csv.h)
+    QAction* copyStatsAction() const { return m_copyStatsAction; } // "Copy Statistics as CSV"
     QCheckBox* logCountsBox() const { return m_logBox; }
 
 signals:
@@ -171,6 +174,8 @@ private:
     QWidget* m_statsBox = nullptr;
     std::map<QString, QLabel*> m_stats;
     QLabel* m_dataLabel = nullptr;
+    QAction* m_saveStatsAction = nullptr;
+    QAction* m_copyStatsAction = nullptr;
     QTableWidget* m_accuracyTable = nullptr;
     QLabel* m_accuracyNote = nullptr;
 };
