@@ -74,6 +74,10 @@ void MainWindow::buildMenus()
         else
             statusBar()->showMessage(QStringLiteral("Exported %1").arg(path), 8000);
     });
+    file->addAction(QStringLiteral("Export &Timeline for Perfetto..."), this, [this] {
+        showCanvasView(CanvasView::Execution); // the launch in the Execution view's fields
+        m_execution->exportTimelineInteractive();
+    })->setStatusTip(QStringLiteral("The timing model's timeline of the Execution view's launch, for ui.perfetto.dev"));
     file->addSeparator();
     QAction* shot = file->addAction(QStringLiteral("Save &Screenshot..."), this, &MainWindow::saveScreenshotInteractive);
     shot->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));

@@ -2,17 +2,25 @@
 // tree's sections), the metrics table of a fixture session with a row per metric the session holds,
 // figures rendered to PNG, SVG (parsed as XML, drawn back with QSvgRenderer) and PDF, failed writes
 // that keep the earlier file, the context menus of every table and figure in the window,
-// `warpscope screenshot --out FILE.svg|FILE.pdf` (a bad suffix: one line, exit 2), and the
-// quantization statistics as CSV against the quantizer's own numbers.
+// `warpscope screenshot --out FILE.svg|FILE.pdf` (a bad suffix: one line, exit 2), the quantization
+// statistics as CSV against the quantizer's own numbers, and the Execution view's Perfetto timeline
+// against the simulator's trace of the same launch.
 #include "common/export_actions.h"
+#include "execution/execution_panel.h"
+#include "execution/timeline_export.h"
 #include "formats/format_range_bar.h"
 #include "models/pipeline_panel.h"
 #include "models/streams_panel.h"
+#include "gpu/gpu_preset.h"
+#include "kernel_target.h"
 #include "numerics/distributions.h"
 #include "numerics/quant_config.h"
 #include "numerics/quantizer.h"
 #include "precision/quant/quant_panel.h"
 #include "precision/quant/quant_stats_csv.h"
+#include "sim/perfetto_trace.h"
+#include "sim/simulator.h"
+#include "sim/timing_model.h"
 #include "precision/sparsity/sparsity_pattern_view.h"
 #include "profile/profile_format.h"
 #include "profile/profile_metrics_table.h"
@@ -33,11 +41,16 @@
 #include <QFileInfo>
 #include <QHeaderView>
 #include <QImage>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QJsonParseError>
 #include <QLabel>
 #include <QPainter>
 #include <QPen>
 #include <QProcess>
 #include <QSet>
+#include <QSignalSpy>
 #include <QStandardItemModel>
 #include <QStandardPaths>
 #include <QSvgRenderer>
@@ -48,10 +61,15 @@
 #include <QVector>
 #include <QXmlStreamReader>
 
+#include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <map>
 #include <memory>
+#include <set>
+#include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 using namespace warpscope;
@@ -189,6 +207,82 @@ void writeBytes(const QString& path, const QByteArray& bytes)
     QFile file(path);
     QVERIFY(file.open(QIODevice::WriteOnly));
     file.write(bytes);
+}
+
+// What a Chrome trace holds, read with Qt's JSON parser (not the writer's code).
+struct ParsedTrace {
+    QString error;                  // empty when it parsed and has a traceEvents array
+    int instructionSlices = 0;      // "X" events of category "instruction"
+    std::set<std::pair<int, int>> warpTracks; // (pid, tid) of the warps' tracks
+    std::set<int> sms;              // pids
+    QJsonObject metadata;
+};
+
+ParsedTrace parseTrace(const QByteArray& json)
+{
+    ParsedTrace parsed;
+    QJsonParseError error{};
+    const QJsonDocument document = QJsonDocument::fromJson(json, &error);
+    if (error.error != QJsonParseError::NoError) {
+        parsed.error = error.errorString();
+        return parsed;
+    }
+    if (!document.isObject() || !document.object().value(QStringLiteral("traceEvents")).isArray()) {
+        parsed.error = QStringLiteral("no traceEvents array");
+        return parsed;
+    }
+    for (const QJsonValue& value : document.object().value(QStringLiteral("traceEvents")).toArray()) {
+        const QJsonObject event = value.toObject();
+        const QString phase = event.value(QStringLiteral("ph")).toString();
+        if (phase == QLatin1String("X") && event.value(QStringLiteral("cat")).toString() == QLatin1String("instruction"))
+            ++parsed.instructionSlices;
+        if (phase == QLatin1String("M") && event.value(QStringLiteral("name")).toString() == QLatin1String("thread_name"))
+            parsed.warpTracks.insert({event.value(QStringLiteral("pid")).toInt(), event.value(QStringLiteral("tid")).toInt()});
+        parsed.sms.insert(event.value(QStringLiteral("pid")).toInt());
+    }
+    parsed.metadata = document.object().value(QStringLiteral("metadata")).toObject();
+    return parsed;
+}
+
+// The same launch as the Execution view's export, built here from the core API: the demo kernel on
+// the H100 preset, tracing the blocks the simulator places on block `chosen`'s SM that fit there at
+// once (blocks go to SM b mod SMs in order; residentBlocksPerSm from the timing model).
+struct CoreTimeline {
+    std::vector<std::uint64_t> blocks;
+    std::uint64_t issued = 0;             // issue events in the trace
+    std::uint64_t warpInstructions = 0;   // the whole launch's, from KernelStats
+    std::string perfetto;                 // writePerfettoTrace's bytes
+    sim::PerfettoTraceCounts counts;
+};
+
+CoreTimeline coreTimeline(const std::string& demo, const std::string& grid, std::uint64_t chosen)
+{
+    kernels::TargetRequest target;
+    target.target = demo;
+    target.grid = grid;
+    target.maxBufferBytes = sim::SimOptions{}.maxBufferBytes;
+    const kernels::ResolvedTarget resolved = kernels::resolveTarget(target);
+    const gpu::GpuPreset preset = *gpu::findPreset("sm_90");
+    sim::LaunchRequest request = kernels::targetLaunchRequest(resolved, preset);
+    const int resident = sim::residentBlocksPerSm(preset, *resolved.function, request.block.volume(), request.dynamicSharedBytes,
+                                                  request.options.registersPerThread);
+    CoreTimeline timeline;
+    const auto sms = static_cast<std::uint64_t>(preset.smCount);
+    for (std::uint64_t b = chosen % sms; b < static_cast<std::uint64_t>(request.grid.volume()) &&
+                                         timeline.blocks.size() < static_cast<std::size_t>(resident);
+         b += sms)
+        timeline.blocks.push_back(b);
+    request.options.trace.blocks = timeline.blocks;
+    const sim::SimResult result = sim::simulate(request);
+    for (const sim::TraceEvent& event : result.trace.events)
+        timeline.issued += event.kind == sim::TraceEventKind::Issue ? 1 : 0;
+    timeline.warpInstructions = result.stats.warpInstructions;
+    std::ostringstream out;
+    timeline.counts = sim::writePerfettoTrace(out, result.trace, *resolved.function,
+                                              {resolved.kernelName, std::string(preset.name), preset.timing.coreClockMHz,
+                                               resolved.launch.grid});
+    timeline.perfetto = out.str();
+    return timeline;
 }
 
 } // namespace
@@ -440,6 +534,14 @@ private slots:
         QVERIFY(hasFigureExport(window.findChild<viz::StreamTimelineView*>()));
         QVERIFY(hasFigureExport(window.findChild<viz::FormatRangeBar*>()));
         QVERIFY(hasFigureExport(window.findChild<QWidget*>(QStringLiteral("canvas"))));
+        // The Execution canvas offers its timeline too, and the File menu does.
+        auto* executionCanvas = window.findChild<QWidget*>(QStringLiteral("executionCanvas"));
+        QVERIFY(hasFigureExport(executionCanvas));
+        QVERIFY(actionTexts(executionCanvas).contains(QStringLiteral("Export Timeline for Perfetto\u2026")));
+        bool fileMenuHasTimeline = false;
+        for (const QAction* action : window.findChildren<QAction*>())
+            fileMenuHasTimeline = fileMenuHasTimeline || action->text() == QLatin1String("Export &Timeline for Perfetto...");
+        QVERIFY(fileMenuHasTimeline);
         QVERIFY(window.findChild<QWidget*>(QStringLiteral("quantStatsBlock"))->actions().size() == 2);
         int figures = 0;
         for (const QWidget* widget : window.findChildren<QWidget*>())
@@ -585,6 +687,82 @@ private slots:
         QCOMPARE(QString::fromUtf8(readAll(path)), csv);
     }
 
+    void timelineExportHasASliceForEveryIssuedWarpInstruction()
+    {
+        QTemporaryDir dir;
+        viz::ExecutionPanel panel;
+        QVERIFY(panel.selectKernel(QStringLiteral("reduce_sequential")));
+        QSignalSpy exported(&panel, &viz::ExecutionPanel::timelineExported);
+
+        // 512 blocks of 256 threads: blocks 0, 132, 264 and 396 share SM 0 of the H100's 132.
+        const QString path = dir.filePath(QStringLiteral("reduce.json"));
+        panel.exportTimeline(path);
+        QVERIFY(exported.wait(120000));
+        QVERIFY2(exported.at(0).at(0).toBool(), qPrintable(exported.at(0).at(1).toString()));
+        QVERIFY2(panel.statusText().contains(QStringLiteral("ui.perfetto.dev")), qPrintable(panel.statusText()));
+        const QByteArray json = readAll(path);
+        const ParsedTrace parsed = parseTrace(json);
+        QVERIFY2(parsed.error.isEmpty(), qPrintable(parsed.error));
+        const CoreTimeline core = coreTimeline("reduce_sequential", "", 0);
+        QCOMPARE(core.blocks, (std::vector<std::uint64_t>{0, 132, 264, 396}));
+        QVERIFY(core.issued > 0);
+        QCOMPARE(static_cast<std::uint64_t>(parsed.instructionSlices), core.issued);
+        QCOMPARE(core.counts.instructionSlices, core.issued);
+        QCOMPARE(parsed.warpTracks.size(), static_cast<std::size_t>(core.counts.warps));
+        QCOMPARE(parsed.warpTracks.size(), std::size_t{4 * 8}); // 4 blocks of 8 warps
+        QCOMPARE(parsed.sms, (std::set<int>{0}));
+        QCOMPARE(parsed.metadata.value(QStringLiteral("kernel")).toString(), QStringLiteral("reduce_sequential"));
+        QCOMPARE(parsed.metadata.value(QStringLiteral("truncated")).toBool(), false);
+        QCOMPARE(json.toStdString(), core.perfetto); // what `warpscope sim --perfetto` writes for these blocks
+        QVERIFY(panel.statusText().contains(QStringLiteral("blocks 0, 132, 264, 396 on SM 0")));
+        panel.resize(1100, 700);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        saveForPeople(viz::renderFigure(panel, viz::FigureFormat::Png), QStringLiteral("export-timeline-panel.png"));
+
+        // One block: its slices are every warp-instruction of the launch, as the simulator counts them.
+        exported.clear();
+        panel.setLaunchFields(QString(), QStringLiteral("1"), QString(), QStringLiteral("0"));
+        const QString single = dir.filePath(QStringLiteral("single.json"));
+        panel.exportTimeline(single);
+        QVERIFY(exported.wait(120000));
+        QVERIFY2(exported.at(0).at(0).toBool(), qPrintable(exported.at(0).at(1).toString()));
+        const CoreTimeline one = coreTimeline("reduce_sequential", "1", 0);
+        QCOMPARE(static_cast<std::uint64_t>(parseTrace(readAll(single)).instructionSlices), one.warpInstructions);
+
+        // A launch too long to simulate is refused before it runs, in the window; the file stays as it was.
+        exported.clear();
+        writeBytes(path, "old timeline");
+        panel.setLaunchFields(QString(), QStringLiteral("2147483647"), QString(), QStringLiteral("0"));
+        panel.exportTimeline(path);
+        QVERIFY(exported.wait(120000));
+        QCOMPARE(exported.at(0).at(0).toBool(), false);
+        const QString refused = exported.at(0).at(1).toString();
+        QVERIFY2(refused.startsWith(QStringLiteral("No timeline exported: ")) && refused.contains(QStringLiteral("smaller grid")),
+                 qPrintable(refused));
+        QVERIFY(panel.statusText().contains(QStringLiteral("No timeline exported")));
+        QCOMPARE(readAll(path), QByteArray("old timeline"));
+        // A file that cannot be written says so, with its path and the reason.
+        exported.clear();
+        panel.setLaunchFields(QString(), QStringLiteral("1"), QString(), QStringLiteral("0"));
+        const QString missing = dir.filePath(QStringLiteral("no-such-folder/timeline.json"));
+        panel.exportTimeline(missing);
+        QVERIFY(exported.wait(120000));
+        QCOMPARE(exported.at(0).at(0).toBool(), false);
+        QVERIFY2(exported.at(0).at(1).toString().startsWith(QStringLiteral("Cannot write ") + missing + QStringLiteral(": ")),
+                 qPrintable(exported.at(0).at(1).toString()));
+        // A cancelled export writes nothing and keeps the old file.
+        viz::TimelineExportRequest request;
+        request.target.target = "reduce_sequential";
+        request.target.maxBufferBytes = sim::SimOptions{}.maxBufferBytes;
+        request.path = QFile::encodeName(path).toStdString();
+        const std::atomic<bool> cancelled{true};
+        QVERIFY(viz::exportPerfettoTimeline(request, &cancelled).cancelled);
+        QCOMPARE(readAll(path), QByteArray("old timeline"));
+        // Only the files written on purpose are in the folder: no temporary file was left behind.
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files, QDir::Name),
+                 (QStringList{QStringLiteral("reduce.json"), QStringLiteral("single.json")}));
+    }
 };
 
 int main(int argc, char** argv)

@@ -41,8 +41,6 @@ namespace {
 
 constexpr const char* kPlaygroundId = "playground";
 constexpr const char* kPlaygroundName = "playground.cu";
-// A launch the stepper would take longer than this to simulate (estimated first) is refused.
-constexpr double kMaxStepperSeconds = 120;
 
 const char* kPlaygroundStarter = R"(// Your kernel. Ctrl+Enter compiles it (NVRTC, no GPU needed); Run records one block.
 // Arguments use the same specs as the demo kernels: x=f32[n]:iota, n=i32:256, ...
@@ -142,8 +140,17 @@ void ExecutionPanel::buildControls()
     m_progress->setTextVisible(false);
     m_progress->hide(); // shown while a run or a compile works
     m_worker->driveProgressBar(m_progress);
+    m_exportTimelineAction = new QAction(QStringLiteral("Export Timeline for Perfetto\u2026"), this);
+    m_exportTimelineAction->setObjectName(QStringLiteral("exportTimeline"));
+    m_exportTimelineAction->setToolTip(QStringLiteral("Simulate this launch with the timing model and save the timeline of "
+                                                      "the chosen block's SM as a Chrome trace that ui.perfetto.dev opens"));
+    connect(m_exportTimelineAction, &QAction::triggered, this, &ExecutionPanel::exportTimelineInteractive);
+    m_exportTimelineButton = new QPushButton(QStringLiteral("Timeline\u2026"), this);
+    m_exportTimelineButton->setToolTip(m_exportTimelineAction->toolTip());
+    connect(m_exportTimelineButton, &QPushButton::clicked, m_exportTimelineAction, &QAction::trigger);
     launchRow->addWidget(m_runButton);
     launchRow->addWidget(m_cancelButton);
+    launchRow->addWidget(m_exportTimelineButton);
     launchRow->addWidget(m_progress);
     launchRow->addStretch(1);
     layout->addLayout(kernelRow);
@@ -274,6 +281,7 @@ void ExecutionPanel::buildControls()
     canvasLayout->addWidget(m_canvasTabs);
     m_canvasWidget = createCanvasWidget(*m_canvas, canvasBox);
     installFigureExport(m_canvasWidget, QStringLiteral("execution"));
+    m_canvasWidget->addAction(m_exportTimelineAction);
     m_canvasWidget->setObjectName(QStringLiteral("executionCanvas"));
     canvasLayout->addWidget(m_canvasWidget, 1);
     connect(m_canvasTabs, &QTabBar::currentChanged, this, [this](int index) {
@@ -297,11 +305,15 @@ void ExecutionPanel::buildControls()
     connect(m_worker, &LabWorker::started, this, [this] {
         m_cancelButton->setEnabled(true);
         m_runButton->setEnabled(false);
+        m_exportTimelineAction->setEnabled(false);
+        m_exportTimelineButton->setEnabled(false);
         m_progress->show();
     });
     connect(m_worker, &LabWorker::finished, this, [this] {
         m_cancelButton->setEnabled(false);
         m_runButton->setEnabled(true);
+        m_exportTimelineAction->setEnabled(true);
+        m_exportTimelineButton->setEnabled(true);
         m_progress->hide();
     });
     auto* runAction = new QAction(QStringLiteral("Run: record the chosen block"), this);
@@ -424,7 +436,7 @@ void ExecutionPanel::compilePlayground()
     });
 }
 
-void ExecutionPanel::run()
+kernels::TargetRequest ExecutionPanel::launchTarget()
 {
     const QString id = m_kernel->currentData().toString();
     const bool playground = id == QLatin1String(kPlaygroundId);
@@ -438,8 +450,18 @@ void ExecutionPanel::run()
     target.grid = m_grid->text().trimmed().toStdString();
     target.block = m_block->text().trimmed().toStdString();
     target.maxBufferBytes = sim::SimOptions{}.maxBufferBytes;
-    const std::string blockIndexText =
-        m_blockIndex->text().trimmed().isEmpty() ? std::string("0") : m_blockIndex->text().remove(QLatin1Char(' ')).toStdString();
+    return target;
+}
+
+std::string ExecutionPanel::blockIndexText() const
+{
+    return m_blockIndex->text().trimmed().isEmpty() ? std::string("0") : m_blockIndex->text().remove(QLatin1Char(' ')).toStdString();
+}
+
+void ExecutionPanel::run()
+{
+    const kernels::TargetRequest target = launchTarget();
+    const std::string blockIndexText = this->blockIndexText();
     setPlaying(false);
     m_status->setText(QStringLiteral("Simulating..."));
     const int registers = m_registersPerThread;

@@ -8,18 +8,22 @@
 // Keys (while the view has focus): F11 / Shift+F11 one warp-instruction, F10 / Shift+F10 one source
 // line, F9 barrier, F8 memory, F7 divergence, F6 hazard (Shift goes back), Ctrl+Home / Ctrl+End the
 // ends, F5 play or pause, Ctrl+Shift+R run (record), Esc cancel or pause, Ctrl+Shift+M the memory
-// hierarchy (MemoryScene) or the warps on the canvas.
+// hierarchy (MemoryScene) or the warps on the canvas. "Export Timeline for Perfetto…" (a button, the
+// canvas's context menu, File menu) writes the timing model's timeline of the launch for ui.perfetto.dev.
 #pragma once
 
 #include "execution/execution_scene.h"
 #include "execution/stepper.h"
+#include "kernel_target.h"
 #include "memory/memory_scene.h"
 
 #include <QWidget>
 
 #include <memory>
 #include <optional>
+#include <string>
 
+class QAction;
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -31,6 +35,10 @@ class QTimer;
 class QToolButton;
 
 namespace warpscope::viz {
+
+// A launch the stepper (or a timeline export) would take longer than this to simulate, estimated
+// first, is refused (sim/work_estimate.h).
+inline constexpr double kMaxStepperSeconds = 120;
 
 class CodeView;
 class ImGuiCanvas;
@@ -50,6 +58,12 @@ public:
     void focusLaunch();                                   // the grid field, selected (Ctrl+L)
     void cancel();
     bool busy() const;
+    // The timing model's timeline of the launch in the fields, traced on the chosen block's SM, as a
+    // Perfetto / Chrome trace (timeline_export.h): on the worker with progress and Cancel; the status
+    // line says what was written or why not. Refused while a run works.
+    void exportTimeline(const QString& path);
+    void exportTimelineInteractive();                     // asks where to save, then exportTimeline
+    QAction* exportTimelineAction() const { return m_exportTimelineAction; } // "Export Timeline for Perfetto…"
 
     // Once a run has finished: where to stand. Out-of-range values are clamped by the caller's checks.
     void followWarp(std::int32_t warp);                   // -1 follows every warp
@@ -80,6 +94,7 @@ public:
 
 signals:
     void runFinished(bool ok);                            // a run delivered (ok) or failed / was cancelled
+    void timelineExported(bool ok, const QString& message); // an export wrote its file (ok), or why not
     void positionChanged();
 
 private:
@@ -87,6 +102,8 @@ private:
     void kernelChanged();
     void compilePlayground();
     void deliver(std::shared_ptr<StepperRun> run, QString error);
+    kernels::TargetRequest launchTarget();                // the kernel and launch in the fields
+    std::string blockIndexText() const;
     void refresh();                                       // every view from the stepper's position
     void updateHeat();
     void tick();
@@ -98,6 +115,8 @@ private:
     QLineEdit* m_blockIndex = nullptr;
     QPushButton* m_runButton = nullptr;
     QPushButton* m_cancelButton = nullptr;
+    QPushButton* m_exportTimelineButton = nullptr;
+    QAction* m_exportTimelineAction = nullptr;
     QProgressBar* m_progress = nullptr;
     QComboBox* m_follow = nullptr;
     QComboBox* m_speed = nullptr;
