@@ -5,8 +5,10 @@
 // the driver's error under Details; the Profile form follows the session that is open.
 #include "common/validated_field.h"
 #include "profile/profile_form.h"
+#include "profile/profile_format.h"
 #include "profile/profile_metrics_table.h"
 #include "profile/profile_panel.h"
+#include "profile/profile_session_panel.h"
 #include "profile/profile_views.h"
 #include "profile/recorded_sessions.h"
 #include "session/metric_catalog.h"
@@ -17,14 +19,20 @@
 #include <QDir>
 #include <QComboBox>
 #include <QElapsedTimer>
+#include <QFile>
+#include <QHelpEvent>
 #include <QStatusBar>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QTest>
+#include <QTextBrowser>
+#include <QTextCursor>
 #include <QTextDocument>
+#include <QToolTip>
 #include <QTreeWidget>
 
 #include <memory>
@@ -465,6 +473,82 @@ private slots:
         QCOMPARE(hang->text(), QStringLiteral("290 s"));
         QCOMPARE(form->hangTimeoutSeconds(), 290);
         typeInto(hang, QStringLiteral("180")); // the saved setting the next test window reads
+    }
+
+    // A value the file did not record reads as unknown, never as a measured 0: the ncu raw page names
+    // the GPU, its compute capability, SMs and L2 but no clocks, limits, driver or replay passes; a
+    // hand-written session's device record may hold only a name and an SM count.
+    void unrecordedValuesReadAsUnknown()
+    {
+        WindowUnderTest w;
+        QVERIFY(w.panel->importNcuCsv(QStringLiteral(WARPSCOPE_FIXTURES_DIR "/ncu/raw_page.csv")));
+        viz::ProfileViews* views = w.panel->views();
+        auto* browser = views->sessionPanel()->findChild<QTextBrowser*>(QStringLiteral("profileSessionText"));
+        QVERIFY(browser != nullptr);
+        QString page = views->sessionPanel()->plainText().simplified();
+        const QString dash = QStringLiteral("\u2014");
+        // What the CSV holds (device__attribute_* columns): 9.0, 132 SMs, 62,914,560 bytes of L2 = 60 MiB.
+        for (const char* text : {"Name NVIDIA H200", "Compute capability 9.0", "SMs 132", "L2 60 MiB"})
+            QVERIFY2(page.contains(QLatin1String(text)), text);
+        for (const QString& text : {QStringLiteral("Clocks (peak) SM —, memory —"), QStringLiteral("Memory —, bus width —; L2 60 MiB"),
+                                    QStringLiteral("Per SM — threads, — blocks, — registers, — shared memory"),
+                                    QStringLiteral("Per block — threads, — registers, — shared memory (— opt-in, — reserved)"),
+                                    QStringLiteral("Driver release — (CUDA driver API —)"), QStringLiteral("CUDA toolkit — CUPTI —"),
+                                    QStringLiteral("Status ok after —"), QStringLiteral("grid (32, 32, 1) × block (32, 32, 1), dynamic shared memory —"),
+                                    QStringLiteral("PTX hash —"), QStringLiteral("— : Not recorded: the file did not record this value")})
+            QVERIFY2(page.contains(text), qPrintable(text));
+        for (const char* measuredZero : {"0 threads", "0-bit", "0 B", "0.00 s", "unknown"})
+            QVERIFY2(!page.contains(QLatin1String(measuredZero)), measuredZero);
+        // Each dash says why on hover.
+        const QTextCursor first = browser->document()->find(dash);
+        QVERIFY(!first.isNull());
+        QCOMPARE(first.charFormat().toolTip(), QString::fromLatin1(viz::profile::kNotRecordedToolTip));
+        views->showTab(viz::ProfileViews::Tab::Session);
+        QVERIFY(QTest::qWaitForWindowExposed(w.window.get()));
+        const QPoint at = browser->cursorRect(first).center() - QPoint(2, 0);
+        QHelpEvent hover(QEvent::ToolTip, at, browser->viewport()->mapToGlobal(at));
+        QApplication::sendEvent(browser->viewport(), &hover);
+        QTRY_COMPARE(QToolTip::text(), QString::fromLatin1(viz::profile::kNotRecordedToolTip));
+        QToolTip::hideText();
+
+        // Replay passes: ncu prints them only in its progress lines, so the CSV has none.
+        ProfileMetricsTable* table = views->metricsTable();
+        const QString passes = QLatin1String(ProfileMetricsTable::kReplayPasses);
+        for (const QString& kernel : table->kernels()) {
+            QCOMPARE(table->cellText(kernel, passes, ProfileMetricsTable::ValueColumn), dash);
+            QVERIFY(table->cellToolTip(kernel, passes, ProfileMetricsTable::ValueColumn).contains(QStringLiteral("did not record")));
+            QCOMPARE(table->cellText(kernel, passes, ProfileMetricsTable::NameColumn), QStringLiteral("Nsight Compute"));
+        }
+        saveShot(*w.window, QStringLiteral("profile-ncu-unrecorded"));
+
+        // A device record with only a name, an ordinal and an SM count.
+        QTemporaryDir dir;
+        const QString partial = dir.filePath(QStringLiteral("partial.wsprof"));
+        QFile file(partial);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(R"json({"format":"warpscope-session","version":1,"producer":"hand-written (not a measurement)","created":"2026-11-24T00:00:00Z","host":"box"}
+{"type":"device","ordinal":1,"name":"Partial GPU","sm_count":80}
+{"type":"end","status":"ok","wall_seconds":1.5}
+)json");
+        file.close();
+        QVERIFY(w.panel->openSessionFile(partial));
+        page = views->sessionPanel()->plainText().simplified();
+        for (const QString& text : {QStringLiteral("Device ordinal 1"), QStringLiteral("Compute capability —"), QStringLiteral("SMs 80"),
+                                    QStringLiteral("Memory —, bus width —; L2 —"), QStringLiteral("Status ok after 1.50 s")})
+            QVERIFY2(page.contains(text), qPrintable(text));
+        QVERIFY(!page.contains(QStringLiteral("0.0")) && !page.contains(QStringLiteral("0 threads")));
+
+        // The probe records every field: the recorded H200 session has no dash in its device section,
+        // and its metrics count replay passes.
+        QVERIFY(w.openRecorded(QStringLiteral("gpu-size-vector_add.wsprof")));
+        page = views->sessionPanel()->plainText().simplified();
+        const QString device = page.section(QStringLiteral("Device Name"), 1).section(QStringLiteral("Measurement"), 0, 0);
+        QVERIFY2(!device.isEmpty() && !device.contains(dash), qPrintable(device));
+        QVERIFY(device.contains(QStringLiteral("1 KB reserved")) || device.contains(QStringLiteral("1 KiB reserved")));
+        const session::MetricsRecord* measured = w.panel->session().metricsFor("vector_add");
+        QVERIFY(measured != nullptr && measured->passes > 0);
+        QCOMPARE(table->cellText(QStringLiteral("vector_add"), passes, ProfileMetricsTable::ValueColumn),
+                 QStringLiteral("%1 passes").arg(measured->passes));
     }
 };
 

@@ -335,4 +335,9 @@ QString plainToolTip(const QString& text)
     return Qt::mightBeRichText(text) ? Qt::convertFromPlainText(text, Qt::WhiteSpaceNormal) : text;
 }
 
+QString notRecordedHtml()
+{
+    return QStringLiteral("<span title='%1'>\u2014</span>").arg(QString::fromLatin1(kNotRecordedToolTip).toHtmlEscaped());
+}
+
 } // namespace warpscope::viz::profile

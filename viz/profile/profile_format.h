@@ -79,4 +79,9 @@ QString hitRateOutOfRangeExplanation(const QString& metric, double percent, doub
 // session such as "<b>x</b>" would be rendered as markup; such text is escaped into a paragraph.
 QString plainToolTip(const QString& text);
 
+// A value the session's file did not record (an imported ncu CSV, an older session) reads as unknown,
+// never as a measured 0: a dash, with this tooltip.
+inline constexpr char kNotRecordedToolTip[] = "Not recorded: the file did not record this value (it was not measured as 0)";
+QString notRecordedHtml(); // the dash, with the tooltip as an HTML title
+
 } // namespace warpscope::viz::profile

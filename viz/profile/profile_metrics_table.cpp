@@ -165,13 +165,24 @@ std::vector<Row> metricRows(const session::MetricsRecord& record, const session:
     Row passes;
     passes.key = QLatin1String(ProfileMetricsTable::kReplayPasses);
     passes.title = QStringLiteral("Replay passes");
-    passes.name = QStringLiteral("CUPTI Range Profiler");
+    const bool byNcu = record.replay == "ncu"; // imported from Nsight Compute's CSV
+    passes.name = byNcu ? QStringLiteral("Nsight Compute") : QStringLiteral("CUPTI Range Profiler");
     passes.explanation = QStringLiteral("How many times the kernel was replayed to collect these counters (%1 replay): "
                                         "the GPU can count only a few metrics per pass.")
                              .arg(QString::fromStdString(record.replay));
     passes.unit = QStringLiteral("passes");
-    passes.value = record.passes;
-    if (baseline != nullptr)
+    // Every measured kernel took at least one pass: 0 is a count the file did not record (ncu prints it
+    // only in its progress lines, which a CSV export leaves out), shown as unknown, not as 0.
+    if (record.passes > 0) {
+        passes.value = record.passes;
+    } else {
+        passes.valueText = QStringLiteral("\u2014");
+        passes.explanation += QLatin1Char(' ') + QString::fromLatin1(kNotRecordedToolTip) +
+                              (byNcu ? QStringLiteral(". ncu prints the replay passes only in its progress lines (“- 9 passes”), "
+                                                     "which its CSV does not hold.")
+                                     : QStringLiteral("."));
+    }
+    if (baseline != nullptr && baseline->passes > 0)
         passes.baseline = baseline->passes;
     rows.push_back(passes);
     return rows;

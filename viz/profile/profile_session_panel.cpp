@@ -40,11 +40,37 @@ QString binary(std::uint64_t bytes)
 
 QString dim(const session::Dim3& d) { return QStringLiteral("(%1, %2, %3)").arg(d[0]).arg(d[1]).arg(d[2]); }
 
+// A device field no GPU reports as 0 (SMs, clocks, sizes, limits, versions): 0 means the file did not
+// record it (an ncu CSV holds only the attributes ncu printed; an older or hand-made session may
+// lack fields), so it reads as unknown, never as a measured 0.
+template <typename Number, typename Text>
+QString recorded(Number value, Text text)
+{
+    return value > 0 ? text(value) : notRecordedHtml();
+}
+
+QString count(std::int64_t value)
+{
+    return recorded(value, [](std::int64_t v) { return QString::fromStdString(withThousands(v)); });
+}
+
+QString bytes(std::uint64_t value) { return recorded(value, binary); }
+
+// Whether a field that can truly be 0 (reserved shared memory, dynamic shared memory) was recorded:
+// the probe writes every field; an imported ncu CSV keeps the attribute among the metrics when it had it.
+bool writtenByProbe(const session::Session& s) { return s.header.producer.rfind("warpscope-probe", 0) == 0; }
+
+bool anyMetricHas(const session::Session& s, const char* name)
+{
+    return std::any_of(s.metrics.begin(), s.metrics.end(), [&](const session::MetricsRecord& m) { return m.values.count(name) > 0; });
+}
+
 QString mhz(int kiloHertz)
 {
-    return kiloHertz > 0 ? QString::fromStdString(withThousands(kiloHertz / 1000)) + QStringLiteral(" MHz")
-                         : QStringLiteral("unknown");
+    return recorded(kiloHertz, [](int k) { return QString::fromStdString(withThousands(k / 1000)) + QStringLiteral(" MHz"); });
 }
+
+QString version(int cudaVersion) { return recorded(cudaVersion, cudaVersionText); }
 
 QString mhzFromHertz(double hertz)
 {
@@ -178,7 +204,9 @@ QString sessionPageHtml(const session::Session& s, const QStringList& problems, 
     html += row(QStringLiteral("Created"), esc(s.header.createdUtc));
     html += row(QStringLiteral("Host"), esc(s.header.host));
     // One arg() call for both: a status holding "%2" must not be filled in by the second one.
-    html += row(QStringLiteral("Status"), s.end ? QStringLiteral("%1 after %2 s").arg(esc(s.end->status), QString::number(s.end->wallSeconds, 'f', 2))
+    html += row(QStringLiteral("Status"), s.end ? QStringLiteral("%1 after %2").arg(esc(s.end->status),
+                                                                             s.end->wallSeconds > 0 ? QString::number(s.end->wallSeconds, 'f', 2) + QStringLiteral(" s")
+                                                                                                    : notRecordedHtml())
                                                 : QStringLiteral("<b>incomplete</b> (no end record)"));
     html += QStringLiteral("</table>");
 
@@ -201,29 +229,35 @@ QString sessionPageHtml(const session::Session& s, const QStringList& problems, 
         html += QStringLiteral("<table>");
         html += row(QStringLiteral("Name"), esc(d.name) + (d.chip.empty() ? QString() : QStringLiteral(" (%1)").arg(esc(d.chip))));
         html += row(QStringLiteral("Device ordinal"), QString::number(d.ordinal));
-        html += row(QStringLiteral("Compute capability"), QStringLiteral("%1.%2").arg(d.computeMajor).arg(d.computeMinor));
-        html += row(QStringLiteral("SMs"), QString::number(d.smCount));
+        html += row(QStringLiteral("Compute capability"), d.computeMajor > 0 ? QStringLiteral("%1.%2").arg(d.computeMajor).arg(d.computeMinor)
+                                                                             : notRecordedHtml());
+        html += row(QStringLiteral("SMs"), count(d.smCount));
         html += row(QStringLiteral("Clocks (peak)"), QStringLiteral("SM %1, memory %2").arg(mhz(d.coreClockKHz), mhz(d.memoryClockKHz)));
-        html += row(QStringLiteral("Memory"), QStringLiteral("%1, %2-bit bus; L2 %3")
-                                                  .arg(binary(d.totalMemoryBytes)).arg(d.memoryBusWidthBits).arg(binary(d.l2Bytes)));
+        const QString bus = d.memoryBusWidthBits > 0 ? QStringLiteral("%1-bit bus").arg(d.memoryBusWidthBits)
+                                                     : QStringLiteral("bus width ") + notRecordedHtml();
+        html += row(QStringLiteral("Memory"), QStringLiteral("%1, %2; L2 %3").arg(bytes(d.totalMemoryBytes), bus, bytes(d.l2Bytes)));
         html += row(QStringLiteral("Per SM"), QStringLiteral("%1 threads, %2 blocks, %3 registers, %4 shared memory")
-                                                  .arg(d.maxThreadsPerSm).arg(d.maxBlocksPerSm)
-                                                  .arg(QString::fromStdString(withThousands(d.registersPerSm)))
-                                                  .arg(binary(d.sharedPerSm)));
+                                                  .arg(count(d.maxThreadsPerSm), count(d.maxBlocksPerSm), count(d.registersPerSm),
+                                                       bytes(d.sharedPerSm)));
+        // Some GPUs reserve no shared memory per block: 0 is shown when the file recorded it.
+        const bool reservedRecorded = d.reservedSharedPerBlock > 0 || writtenByProbe(s) ||
+                                      anyMetricHas(s, "device__attribute_reserved_shared_memory_per_block");
         html += row(QStringLiteral("Per block"), QStringLiteral("%1 threads, %2 registers, %3 shared memory (%4 opt-in, %5 reserved)")
-                                                     .arg(d.maxThreadsPerBlock)
-                                                     .arg(QString::fromStdString(withThousands(d.registersPerBlock)))
-                                                     .arg(binary(d.sharedPerBlock), binary(d.sharedPerBlockOptin),
-                                                          binary(d.reservedSharedPerBlock)));
+                                                     .arg(count(d.maxThreadsPerBlock), count(d.registersPerBlock), bytes(d.sharedPerBlock),
+                                                          bytes(d.sharedPerBlockOptin),
+                                                          reservedRecorded ? binary(d.reservedSharedPerBlock) : notRecordedHtml()));
         html += row(QStringLiteral("Driver"), QStringLiteral("%1 (CUDA driver API %2)")
-                                                  .arg(d.driverRelease.empty() ? QStringLiteral("release unknown") : esc(d.driverRelease),
-                                                       cudaVersionText(d.driverVersion)));
-        html += row(QStringLiteral("CUDA toolkit"), cudaVersionText(d.toolkitVersion) + QStringLiteral(" (the probe was built with it)"));
-        html += row(QStringLiteral("CUPTI"), d.cuptiVersion.empty() ? QStringLiteral("unknown") : esc(d.cuptiVersion));
+                                                  .arg(d.driverRelease.empty() ? QStringLiteral("release ") + notRecordedHtml() : esc(d.driverRelease),
+                                                       version(d.driverVersion)));
+        html += row(QStringLiteral("CUDA toolkit"), d.toolkitVersion > 0 ? cudaVersionText(d.toolkitVersion) + QStringLiteral(" (the probe was built with it)")
+                                                                         : notRecordedHtml());
+        html += row(QStringLiteral("CUPTI"), d.cuptiVersion.empty() ? notRecordedHtml() : esc(d.cuptiVersion));
         html += row(QStringLiteral("Counters allowed"),
                     d.countersAllowed ? QStringLiteral("yes")
                                       : QStringLiteral("<b>no</b>") + (d.countersMessage.empty() ? QString() : QStringLiteral(": ") + esc(d.countersMessage)));
         html += QStringLiteral("</table>");
+        if (html.contains(notRecordedHtml()))
+            html += QStringLiteral("<p>\u2014 : %1.</p>").arg(QString::fromLatin1(kNotRecordedToolTip).toHtmlEscaped());
         for (std::size_t i = 1; i < s.devices.size(); ++i)
             html += QStringLiteral("<p>Also listed: device %1, %2.</p>").arg(s.devices[i].ordinal).arg(esc(s.devices[i].name));
     }
@@ -280,8 +314,13 @@ QString sessionPageHtml(const session::Session& s, const QStringList& problems, 
         html += QStringLiteral("entry %1 in %2").arg(esc(k.entry), esc(k.sourceName));
         if (!k.ladder.empty())
             html += QStringLiteral(", rung %1 of the %2 ladder").arg(k.ladderRung).arg(esc(k.ladder));
-        html += QStringLiteral("<br>grid %1 \u00d7 block %2, %3 dynamic shared memory")
-                    .arg(dim(k.grid), dim(k.block), QString::fromStdString(warpscope::formatBytes(static_cast<std::size_t>(k.dynamicSharedBytes))));
+        const session::MetricsRecord* metrics = s.metricsFor(k.id);
+        const bool dynamicRecorded = k.dynamicSharedBytes > 0 || writtenByProbe(s) ||
+                                     (metrics != nullptr && metrics->values.count("launch__shared_mem_per_block_dynamic") > 0);
+        html += QStringLiteral("<br>grid %1 \u00d7 block %2, dynamic shared memory %3")
+                    .arg(dim(k.grid), dim(k.block),
+                         dynamicRecorded ? QString::fromStdString(warpscope::formatBytes(static_cast<std::size_t>(k.dynamicSharedBytes)))
+                                         : notRecordedHtml());
         if (!k.args.empty()) {
             QStringList args;
             for (const std::string& a : k.args)
@@ -293,7 +332,7 @@ QString sessionPageHtml(const session::Session& s, const QStringList& problems, 
             html += QStringLiteral("<br>launch size: %1").arg(launchSizeText(k.launchSize));
         if (!sameForAll(s, &session::KernelRecord::cacheControl))
             html += QStringLiteral("<br>caches: %1").arg(cacheControlText(k.cacheControl));
-        html += QStringLiteral("<br>PTX hash %1").arg(esc(k.ptxHash));
+        html += QStringLiteral("<br>PTX hash %1").arg(k.ptxHash.empty() ? notRecordedHtml() : esc(k.ptxHash));
         if (const session::ActivityRecord* a = s.activityFor(k.id); a && a->droppedRecords > 0)
             html += QStringLiteral("<br><b>%1 Activity records dropped</b>").arg(a->droppedRecords);
         html += QStringLiteral("</p>");
