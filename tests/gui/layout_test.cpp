@@ -3,9 +3,13 @@
 // two lines and folds to its title; the hierarchy figure is fitted between its launch overlay and its
 // legend, never under them; the mixed-precision figures keep their legends outside the curves, in
 // colours that stay apart for colour-blind readers; INT8's 255 grid levels are a strip under the
-// counts; an empty figure's note wraps to its width and says when a run is under way.
+// counts; an empty figure's note wraps to its width and says when a run is under way; the placement
+// overlay shows every line above the SMs; the occupancy explorer stacks its fields and plots in a
+// narrow dock instead of cutting them at the edge.
 #include "canvas/view_transform.h"
 #include "hierarchy/hierarchy_scene.h"
+#include "occupancy/occupancy_panel.h"
+#include "placement/placement_scene.h"
 #include "precision/amp/amp_panel.h"
 #include "precision/amp/amp_plots.h"
 #include "precision/quant/quant_panel.h"
@@ -21,6 +25,7 @@
 #include <QElapsedTimer>
 #include <QFontMetrics>
 #include <QLabel>
+#include <QScrollArea>
 #include <QScrollBar>
 #include <QStandardPaths>
 #include <QTabBar>
@@ -264,6 +269,53 @@ private slots:
         QVERIFY(plot.noteText().startsWith(QStringLiteral("Training")));
         plot.setRunning(false);
         QVERIFY(plot.noteText().startsWith(QStringLiteral("The loss scale")));
+    }
+
+    // The placement overlay grows to its wrapped lines (the model note with the occupancy sentence was
+    // cut at "Blocks per SM from"), and the SMs are fitted below it.
+    void placementOverlayShowsEveryLineAboveTheSms()
+    {
+        SmallWindow shown;
+        QVERIFY(!shown.window.openLink(QUrl(QStringLiteral("warpscope:placement?grid=1000&block=100"))).has_value());
+        settle(shown.window, 400);
+        const viz::PlacementScene* scene = shown.window.placementScene();
+        QVERIFY(scene->overlayBottom() > 0);
+        QVERIFY(!scene->overlayClipped());
+        const viz::Rect area = scene->lastSmArea();
+        QVERIFY2(scene->overlayBottom() <= area.y, qPrintable(QStringLiteral("%1 > %2").arg(scene->overlayBottom()).arg(area.y)));
+        for (int sm = 0; sm < scene->layout().smCount(); ++sm) {
+            const viz::Rect rect = scene->view().toScreen(scene->layout().smRect(sm));
+            QVERIFY2(rect.y >= area.y - 0.5, qPrintable(QStringLiteral("SM %1 at %2 above %3").arg(sm).arg(rect.y).arg(area.y)));
+        }
+        saveShot(shown.window, QStringLiteral("layout-placement"));
+    }
+
+    // Beside the stepper the occupancy dock is narrow: its fields and plots stack in one column, so
+    // nothing in it is wider than the dock (the second column and the explanation were cut at its edge).
+    void occupancyExplorerStacksInANarrowDock()
+    {
+        SmallWindow shown;
+        shown.window.showCanvasView(app::CanvasView::Execution);
+        settle(shown.window, 400);
+        viz::OccupancyPanel* panel = shown.window.occupancyPanel();
+        QVERIFY(panel->isVisible());
+        QVERIFY2(panel->width() < 470, qPrintable(QString::number(panel->width())));
+        auto* inner = panel->findChild<QScrollArea*>();
+        QVERIFY(inner != nullptr && inner->widget() != nullptr);
+        QVERIFY2(inner->widget()->width() <= inner->viewport()->width(),
+                 qPrintable(QStringLiteral("%1 > %2").arg(inner->widget()->width()).arg(inner->viewport()->width())));
+        for (const QLabel* label : inner->widget()->findChildren<QLabel*>())
+            if (label->isVisible())
+                QVERIFY2(label->mapTo(inner->widget(), QPoint(label->width(), 0)).x() <= inner->viewport()->width(),
+                         qPrintable(label->text().left(60)));
+        saveShot(shown.window, QStringLiteral("layout-occupancy-narrow"));
+        // Widened again: two columns of plots.
+        shown.window.focusOccupancy();
+        settle(shown.window, 400);
+        QVERIFY(panel->width() >= 470);
+        const QList<QCustomPlot*> plots = inner->widget()->findChildren<QCustomPlot*>();
+        QCOMPARE(plots.size(), 4);
+        QCOMPARE(plots.at(0)->y(), plots.at(1)->y());
     }
 };
 

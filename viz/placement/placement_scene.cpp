@@ -12,7 +12,6 @@ namespace warpscope::viz {
 namespace {
 
 constexpr double kStripHeight = 74.0;    // the wave strip under the SM grid, logical px
-constexpr double kOverlayHeight = 150.0; // the summary panel above the SM grid
 
 std::string percentText(double fraction)
 {
@@ -55,9 +54,12 @@ void PlacementScene::draw(const SceneFrame& frame)
             m_wave = (m_wave + 1) % m_plan.waves;
         }
     }
+    // Under the overlay, as tall as it was last frame: it never covers an SM, and its text is never cut.
+    const double top = std::min(m_topBand, frame.viewport.h * 0.45);
     Rect smArea = frame.viewport;
-    smArea.y += kOverlayHeight; // under the overlay
-    smArea.h = std::max(40.0, frame.viewport.h - kStripHeight - kOverlayHeight);
+    smArea.y += top;
+    smArea.h = std::max(40.0, frame.viewport.h - kStripHeight - top);
+    m_smArea = smArea;
     const double aspect = smArea.h > 0 ? smArea.w / smArea.h : 1.6;
     if (m_autoFitOnResize && std::abs(aspect - m_layoutAspect) > 0.05) {
         m_layoutAspect = aspect;
@@ -164,19 +166,23 @@ void PlacementScene::drawOverlay(const SceneFrame& frame)
 {
     ImGui::SetNextWindowPos(ImVec2(static_cast<float>(frame.viewport.x + 10), static_cast<float>(frame.viewport.y + 10)),
                             ImGuiCond_Always);
-    ImGui::SetNextWindowSize(ImVec2(static_cast<float>(std::max(200.0, frame.viewport.w - 20)),
-                                    static_cast<float>(kOverlayHeight - 20)), ImGuiCond_Always);
     ImGui::SetNextWindowBgAlpha(0.9f);
-    const ImGuiWindowFlags flags = ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
-                                   ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoTitleBar;
-    if (ImGui::Begin("Placement##placement", nullptr, flags)) {
-        if (!m_plan.runnable()) {
-            ImGui::TextColored(ImVec4(0.91f, 0.38f, 0.31f, 1.0f), "%s: this launch cannot run (0 blocks fit on an SM).",
-                               m_gpuLabel.c_str());
-            ImGui::TextWrapped("%s", m_occupancyNote.c_str());
-            ImGui::End();
-            return;
-        }
+    // As wide as the canvas and as tall as its lines: they wrap to the width, and the SMs are laid out
+    // below whatever height that takes (m_topBand).
+    const float wrapWidth = static_cast<float>(std::max(180.0, frame.viewport.w - 40.0));
+    ImGui::SetNextWindowSizeConstraints(ImVec2(wrapWidth + 20.0f, 0),
+                                        ImVec2(wrapWidth + 20.0f, static_cast<float>(frame.viewport.h * 0.45)));
+    const ImGuiWindowFlags flags = ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings |
+                                   ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoTitleBar;
+    const bool open = ImGui::Begin("Placement##placement", nullptr, flags);
+    if (open)
+        ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + wrapWidth);
+    if (open && !m_plan.runnable()) {
+        ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.91f, 0.38f, 0.31f, 1.0f));
+        ImGui::TextWrapped("%s: this launch cannot run (0 blocks fit on an SM).", m_gpuLabel.c_str());
+        ImGui::PopStyleColor();
+        ImGui::TextWrapped("%s", m_occupancyNote.c_str());
+    } else if (open) {
         ImGui::TextWrapped("%s: %s blocks / (%d SMs x %d resident blocks = %s slots) = %s wave%s", m_gpuLabel.c_str(),
                     withThousands(m_plan.totalBlocks).c_str(), m_plan.smCount, m_plan.blocksPerSm,
                     withThousands(m_plan.slotsPerWave).c_str(), withThousands(m_plan.waves).c_str(),
@@ -205,6 +211,13 @@ void PlacementScene::drawOverlay(const SceneFrame& frame)
                            "scheduler's order. Blocks per SM from occupancy: %s", m_occupancyNote.c_str());
         ImGui::PopStyleColor();
     }
+    if (open)
+        ImGui::PopTextWrapPos();
+    m_overlayBottom = ImGui::GetWindowPos().y + ImGui::GetWindowSize().y;
+    m_overlayClipped = ImGui::GetScrollMaxY() > 0.5f;
+    const double band = m_overlayBottom - frame.viewport.y + 8.0;
+    m_bandMoved = std::abs(band - m_topBand) > 0.5;
+    m_topBand = band;
     ImGui::End();
 }
 

@@ -27,7 +27,13 @@ public:
     bool playing() const { return m_playing; }
 
     void draw(const SceneFrame& frame) override;
-    bool animating() const override { return m_playing; }
+    // Also one more frame after the overlay changed height, so the SMs are fitted below its new edge.
+    bool animating() const override { return m_playing || m_bandMoved; }
+
+    const PlacementLayout& layout() const { return m_layout; }
+    const Rect& lastSmArea() const { return m_smArea; }           // where the SMs were fitted, screen px
+    double overlayBottom() const { return m_overlayBottom; }      // the summary overlay's lower edge, screen px
+    bool overlayClipped() const { return m_overlayClipped; }      // its lines did not all fit (it scrolls)
 
 private:
     void drawSms(const SceneFrame& frame);
@@ -44,6 +50,11 @@ private:
     double m_waveClock = 0.0;
     double m_secondsPerWave = 0.8;
     double m_layoutAspect = 1.6;
+    double m_topBand = 150.0; // the overlay's height last frame: the SMs are fitted below it
+    double m_overlayBottom = 0.0;
+    bool m_overlayClipped = false;
+    bool m_bandMoved = false;
+    Rect m_smArea;
 };
 
 } // namespace warpscope::viz
