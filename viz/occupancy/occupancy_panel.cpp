@@ -16,6 +16,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QMouseEvent>
+#include <QResizeEvent>
 #include <QScrollArea>
 #include <QSignalBlocker>
 #include <QTimer>
@@ -202,6 +203,30 @@ void OccupancyPanel::changeEvent(QEvent* event)
         showResult();
 }
 
+void OccupancyPanel::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    arrangeForWidth(event->size().width());
+}
+
+void OccupancyPanel::arrangeForWidth(int width)
+{
+    // Two plots or two columns of fields need about 440 px (two 200 px plots, labels and fields): in a
+    // narrower dock (beside the stepper) they stack, so no field, line or axis is cut at the edge.
+    const bool narrow = width < 470;
+    if (narrow == m_narrow || m_fieldColumns == nullptr || m_plotGrid == nullptr)
+        return;
+    m_narrow = narrow;
+    m_fieldColumns->setDirection(narrow ? QBoxLayout::TopToBottom : QBoxLayout::LeftToRight);
+    QWidget* plots[] = {m_blockPlot.plot, m_registersPlot.plot, m_sharedPlot.plot, m_heatmap.plot};
+    for (QWidget* plot : plots)
+        m_plotGrid->removeWidget(plot);
+    for (int i = 0; i < 4; ++i)
+        m_plotGrid->addWidget(plots[i], narrow ? i : i / 2, narrow ? 0 : i % 2);
+    for (int column = 0; column < 2; ++column)
+        m_plotGrid->setColumnStretch(column, narrow && column == 1 ? 0 : 1);
+}
+
 std::optional<gpu::GpuPreset> OccupancyPanel::currentPreset() const
 {
     return gpu::findPreset(m_arch.toStdString());
@@ -267,7 +292,8 @@ QWidget* OccupancyPanel::buildControls()
     presetForm->addRow(tr("GPU"), m_presetCombo);
     layout->addLayout(presetForm);
 
-    auto* columns = new QHBoxLayout;
+    auto* columns = new QBoxLayout(QBoxLayout::LeftToRight);
+    m_fieldColumns = columns;
     auto* launchForm = new QFormLayout;
     launchForm->addRow(tr("Block size"), m_blockField);
     launchForm->addRow(tr("Registers / thread"), m_registersField);
@@ -346,6 +372,7 @@ QWidget* OccupancyPanel::buildPlots()
 {
     auto* plots = new QWidget;
     auto* grid = new QGridLayout(plots);
+    m_plotGrid = grid;
     grid->setContentsMargins(0, 0, 0, 0);
     grid->setSpacing(4);
 

@@ -15,10 +15,13 @@
 #include <utility>
 #include <vector>
 
+class QBoxLayout;
 class QComboBox;
 class QEvent;
+class QGridLayout;
 class QLabel;
 class QMouseEvent;
+class QResizeEvent;
 class QTimer;
 class QCustomPlot;
 class QCPGraph;
@@ -56,6 +59,7 @@ signals:
 protected:
     // Restyles the plots and labels when the application switches between light and dark.
     void changeEvent(QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override; // one column of fields and plots when narrow
 
 private:
     // One of the three "active warps vs one input" plots.
@@ -132,6 +136,10 @@ private:
     std::array<QLabel*, 5> m_limiterValues{};
     QLabel* m_explanationLabel = nullptr;
     QLabel* m_footnoteLabel = nullptr;
+    QBoxLayout* m_fieldColumns = nullptr; // launch and shared memory fields: side by side, or stacked
+    QGridLayout* m_plotGrid = nullptr;    // the four plots: 2 x 2, or one column
+    bool m_narrow = false;
+    void arrangeForWidth(int width);
 
     SweepPlot m_blockPlot;
     SweepPlot m_registersPlot;
