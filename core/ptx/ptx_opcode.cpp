@@ -367,9 +367,12 @@ void decodeMatrix(const std::vector<std::string_view>& parts, Instruction& instr
     layout(instruction.colMajorB);
     shape();
     if (instruction.shapeM == 8) {
-        take("rn"); // the only rounding of the f64 form, and its default
+        // .rn, the f64 form's default and the only rounding modelled, stands after the shape in the
+        // ISA's syntax and after the types in what NVRTC (mma.h) emits; .rz, .rm and .rp stay unsupported.
+        take("rn");
         for (int t = 0; t < 4; ++t)
             if (type() != Type::F64) unsupported();
+        take("rn");
         instruction.type = instruction.type2 = instruction.multiplicandType = Type::F64;
     } else {
         if (instruction.shapeM != 16 || instruction.shapeN != 16) unsupported();

@@ -3,14 +3,13 @@
 #include "sim/block_runner.h"
 
 #include "ptx/ptx_error.h"
+#include "sim/global_memory.h"
 #include "sim/memory_analysis.h"
-#include "util/parse.h"
 
 #include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
-#include <cstdio>
 #include <cstring>
 #include <mutex>
 #include <optional>
@@ -97,19 +96,6 @@ std::uint64_t atomicResult(ptx::AtomOp op, Type type, std::uint64_t old, std::ui
     case ptx::AtomOp::None: break;
     }
     return old;
-}
-
-std::string describeOutside(const DeviceBuffer* nearest, std::uint64_t address, std::uint32_t bytes)
-{
-    if (!nearest)
-        return "no allocation holds address 0x" + [&] { char text[32]; std::snprintf(text, sizeof text, "%llx", static_cast<unsigned long long>(address)); return std::string(text); }();
-    if (address >= nearest->end())
-        return std::to_string(address - nearest->end()) + " bytes past the end of '" + nearest->name + "' (" +
-               formatBytes(nearest->size()) + ")";
-    if (address < nearest->base)
-        return std::to_string(nearest->base - address) + " bytes before the start of '" + nearest->name + "'";
-    return "the " + std::to_string(bytes) + "-byte access runs past the end of '" + nearest->name + "' (" +
-           formatBytes(nearest->size()) + ")";
 }
 
 } // namespace

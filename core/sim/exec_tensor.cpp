@@ -7,6 +7,7 @@
 
 #include "ptx/ptx_error.h"
 #include "sim/float_math.h"
+#include "sim/global_memory.h"
 #include "sim/memory_analysis.h"
 
 #include <algorithm>
@@ -204,8 +205,7 @@ std::uint8_t* BlockRunner::matrixBytes(const WarpState& warp, const ptx::Instruc
         if (!buffer) {
             const DeviceBuffer* nearest = m_context.memory->nearest(address);
             reportHazard(HazardKind::OutOfBoundsGlobal, warp, laneIndex, address, nearest ? nearest->name : "",
-                         std::string(isWrite ? "writes" : "reads") + " a matrix element outside every allocation" +
-                             (nearest ? " (nearest: '" + nearest->name + "')" : std::string()) +
+                         std::string(isWrite ? "writes " : "reads ") + describeOutside(nearest, address, bytes) +
                              " (on a GPU: an illegal-address error or silent corruption)");
             return nullptr;
         }

@@ -1,6 +1,10 @@
 #include "sim/global_memory.h"
 
+#include "util/parse.h"
+
 #include <algorithm>
+#include <cstdio>
+#include <string>
 #include <utility>
 
 namespace warpscope::sim {
@@ -40,6 +44,19 @@ const DeviceBuffer* GlobalMemory::nearest(std::uint64_t address) const
         }
     }
     return best;
+}
+
+std::string describeOutside(const DeviceBuffer* nearest, std::uint64_t address, std::uint32_t bytes)
+{
+    if (!nearest)
+        return "no allocation holds address 0x" + [&] { char text[32]; std::snprintf(text, sizeof text, "%llx", static_cast<unsigned long long>(address)); return std::string(text); }();
+    if (address >= nearest->end())
+        return std::to_string(address - nearest->end()) + " bytes past the end of '" + nearest->name + "' (" +
+               formatBytes(nearest->size()) + ")";
+    if (address < nearest->base)
+        return std::to_string(nearest->base - address) + " bytes before the start of '" + nearest->name + "'";
+    return "the " + std::to_string(bytes) + "-byte access runs past the end of '" + nearest->name + "' (" +
+           formatBytes(nearest->size()) + ")";
 }
 
 } // namespace warpscope::sim

@@ -44,4 +44,8 @@ private:
     std::uint64_t m_next = kGlobalBase;
 };
 
+// Where `address` lies against `nearest` (the buffer GlobalMemory::nearest found, or null) for a
+// `bytes`-byte access outside every allocation: "12 bytes past the end of 'out' (4 KiB)", ...
+std::string describeOutside(const DeviceBuffer* nearest, std::uint64_t address, std::uint32_t bytes);
+
 } // namespace warpscope::sim
