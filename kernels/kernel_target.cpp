@@ -14,6 +14,7 @@
 #include <string>
 #include <string_view>
 #include <sstream>
+#include <vector>
 
 namespace warpscope::kernels {
 
@@ -89,9 +90,7 @@ ResolvedTarget resolveTarget(const TargetRequest& request)
         out.sourceText = inlineText ? request.inlineText : readTextFile(request.target);
         ptx::CompileOptions compileOptions;
         if (!request.compute.empty()) {
-            if (!ptx::isKnownVirtualArch(request.compute))
-                throw InputError("--compute: unknown virtual architecture '" + request.compute +
-                                 "' (allowed: " + ptx::supportedVirtualArchList() + ")");
+            requireComputeOption(request.compute, {request.target});
             compileOptions.arch = request.compute;
         }
         const ptx::CompileResult compiled = inlineText ? ptx::compileCuda(out.sourceText, request.target, compileOptions)
@@ -153,9 +152,6 @@ ResolvedTarget resolveTarget(const TargetRequest& request)
     return out;
 }
 
-namespace {
-
-// 90 for "sm_90", "sm_90a", "compute_90"; 0 when there is no number.
 int architectureNumber(std::string_view name)
 {
     const std::size_t digits = name.find_first_of("0123456789");
@@ -167,7 +163,16 @@ int architectureNumber(std::string_view name)
     return value;
 }
 
-} // namespace
+void requireComputeOption(const std::string& compute, const std::vector<std::string>& targets)
+{
+    if (compute.empty())
+        return;
+    if (!ptx::isKnownVirtualArch(compute))
+        throw InputError("--compute: unknown virtual architecture '" + compute + "' (allowed: " + ptx::supportedVirtualArchList() + ")");
+    for (const std::string& target : targets)
+        if (std::filesystem::path(target).extension() != ".cu")
+            throw InputError("--compute is for .cu files, which NVRTC compiles; '" + target + "' is not one");
+}
 
 void requireTargetFits(const ResolvedTarget& target, const gpu::GpuPreset& preset)
 {

@@ -11,6 +11,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace warpscope::kernels {
@@ -56,6 +57,15 @@ ResolvedTarget resolveTarget(const TargetRequest& request);
 // A .cu or .ptx file's PTX needs a GPU at least as new as its .target (compute_80 PTX runs on sm_80
 // and later): throws InputError naming both when `preset` is older. Demo kernels always fit.
 void requireTargetFits(const ResolvedTarget& target, const gpu::GpuPreset& preset);
+
+// --compute (sim, step, profile, warpscope-probe): `compute` must be a virtual architecture NVRTC
+// knows (compute_75 .. the newest, ptx::supportedVirtualArchs) and every target a .cu file, which
+// NVRTC compiles. Throws InputError with one line naming the flag and what is allowed; an empty
+// `compute` (the default, compute_75) passes.
+void requireComputeOption(const std::string& compute, const std::vector<std::string>& targets);
+
+// 90 for "compute_90", "sm_90", "sm_90a"; 0 when the name has no number.
+int architectureNumber(std::string_view name);
 
 // A simulator request for the resolved launch on `preset`, with default options and a copy of the
 // arguments. The request points into `target`'s module: `target` must outlive it.

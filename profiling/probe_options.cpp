@@ -1,9 +1,11 @@
 #include "probe_options.h"
 
+#include "kernel_target.h"
 #include "util/input_error.h"
 #include "util/parse.h"
 
 #include <climits>
+#include <string>
 #include <string_view>
 
 namespace warpscope::probe {
@@ -29,6 +31,9 @@ std::string probeUsage()
            "  --sample-blocks N   blocks the prediction simulates, counts scaled to the grid (N >= 2);\n"
            "                      0 (default): every block up to 256, else a sample of 256\n"
            "  --kernel NAME       the kernel in FILE.cu / FILE.ptx\n"
+           "  --compute compute_XX\n"
+           "                      FILE.cu: the virtual architecture NVRTC compiles for, compute_75 (default) ..\n"
+           "                      compute_90; the device must be at least as new\n"
            "  --grid X[,Y[,Z]]  --block X[,Y[,Z]]  --smem BYTES  --arg SPEC (repeatable): as in 'warpscope sim'\n"
            "exit codes: 0 ok, 1 a kernel failed or mismatched its reference, 2 bad input, 3 no usable GPU, 4 cancelled\n";
 }
@@ -70,6 +75,7 @@ ProbeOptions parseProbeOptions(int argc, char** argv)
                 throw InputError("--sample-blocks 1: a sample needs at least 2 blocks (the first and the last), or 0 for "
                                  "the automatic choice");
         }
+        else if (arg == "--compute") options.compute = value(i, arg);
         else if (arg == "--kernel") options.kernel = value(i, arg);
         else if (arg == "--grid") options.grid = value(i, arg);
         else if (arg == "--block") options.block = value(i, arg);
@@ -83,7 +89,22 @@ ProbeOptions parseProbeOptions(int argc, char** argv)
         throw InputError("name at least one kernel: a demo kernel id, ladder:NAME, FILE.cu or FILE.ptx (or --devices)");
     if (options.json && !options.listDevices)
         throw InputError("--json is for --devices; the session stream is already JSON Lines");
+    if (!options.help && !options.version && !options.listDevices)
+        kernels::requireComputeOption(options.compute, options.targets);
     return options;
+}
+
+std::string computeTooNewForDevice(const std::string& compute, int device, const std::string& deviceName, int major, int minor)
+{
+    if (compute.empty())
+        return {};
+    const int needed = kernels::architectureNumber(compute);
+    if (needed <= major * 10 + minor)
+        return {};
+    return "--compute " + compute + " needs a GPU of compute capability " + std::to_string(needed / 10) + "." +
+           std::to_string(needed % 10) + " or newer; device " + std::to_string(device) + " (" + deviceName +
+           ") has compute capability " + std::to_string(major) + "." + std::to_string(minor) +
+           ": choose an older --compute or another --device";
 }
 
 } // namespace warpscope::probe

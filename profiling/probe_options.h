@@ -27,6 +27,7 @@ struct ProbeOptions {
     std::string size = "gpu";       // --size gpu|sim: which of a demo manifest's launch sizes
     std::string cacheControl = "all"; // --cache-control all|none: flush L2 before every timed run and replay pass
     std::uint64_t sampleBlocks = 0; // --sample-blocks N: blocks the prediction simulates; 0 = automatic
+    std::string compute;            // --compute compute_XX: NVRTC's virtual architecture for FILE.cu (compute_75 when empty)
     std::string kernel, grid, block, smem;
     std::vector<std::string> args;
     std::vector<std::string> targets; // demo ids, ladder:NAME, FILE.cu, FILE.ptx
@@ -35,6 +36,12 @@ struct ProbeOptions {
 // The blocks the prediction simulates when --sample-blocks is 0: every block of a grid of up to
 // kAutoSampleBlocks, otherwise a sample of that many (the first, the last and evenly spread ones).
 inline constexpr std::uint64_t kAutoSampleBlocks = 256;
+
+// The one-line refusal when PTX compiled for `compute` (compute_XX) cannot run on a device of compute
+// capability major.minor (it needs XX / 10 . XX % 10 or newer), else empty. An empty `compute` (the
+// default, compute_75) always fits: the probe refuses devices older than 7.5 anyway.
+std::string computeTooNewForDevice(const std::string& compute, int device, const std::string& deviceName, int major,
+                                   int minor);
 
 // Throws InputError naming the flag and what is allowed.
 ProbeOptions parseProbeOptions(int argc, char** argv);

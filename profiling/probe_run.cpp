@@ -184,6 +184,7 @@ int ProbeSession::run()
         request.args = m_options.args;
         request.size = m_options.size == "gpu" ? kernels::LaunchSize::Gpu : kernels::LaunchSize::Sim;
         request.maxBufferBytes = kMaxBufferBytes;
+        request.compute = m_options.compute;
         Target target{kernels::resolveTarget(request), {}};
         const kernels::ResolvedTarget& r = target.resolved;
         session::KernelRecord& k = target.record;
@@ -253,6 +254,10 @@ int ProbeSession::runOnDevice(std::vector<Target>& targets)
                     device.name + " has compute capability " + std::to_string(device.computeMajor) + "." +
                         std::to_string(device.computeMinor) + "; CUDA 13 and the Range Profiler need 7.5 or newer",
                     "", ProbeExit::NoGpu);
+    if (const std::string tooNew = computeTooNewForDevice(m_options.compute, m_options.device, device.name,
+                                                          device.computeMajor, device.computeMinor);
+        !tooNew.empty())
+        return fail("bad_input", tooNew, "", ProbeExit::BadInput);
 
     CUdevice cuDevice = 0;
     WS_CU(d.cuDeviceGet(&cuDevice, m_options.device));

@@ -3,8 +3,6 @@
 #include "sim/work_estimate.h"
 #include "util/input_error.h"
 
-#include <filesystem>
-
 namespace warpscope::cli {
 
 void addLaunchOptions(CLI::App* command, LaunchOptions& options)
@@ -41,8 +39,7 @@ std::optional<PreparedLaunch> prepareLaunch(const LaunchOptions& options, const 
     target.args = options.args;
     target.maxBufferBytes = simOptions.maxBufferBytes;
     target.compute = options.compute;
-    if (!options.compute.empty() && std::filesystem::path(options.target).extension() != ".cu")
-        throw InputError("--compute is for .cu files, which NVRTC compiles; '" + options.target + "' is not one");
+    kernels::requireComputeOption(options.compute, {options.target});
     PreparedLaunch prepared;
     try {
         prepared.resolved = kernels::resolveTarget(target);

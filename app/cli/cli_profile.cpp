@@ -3,6 +3,7 @@
 #include "cli/cli_session.h"
 #include "cli/exit_codes.h"
 #include "cli/probe_process.h"
+#include "kernel_target.h"
 #include "session/metric_catalog.h"
 #include "session/probe_exit.h"
 #include "session/session_io.h"
@@ -62,6 +63,9 @@ CLI::App* addProfileCommand(CLI::App& app, ProfileOptions& options)
     command->add_option("--sample-blocks", options.sampleBlocks,
                         "blocks the prediction simulates, counts scaled to the grid; 0: every block up to 256, else 256")
         ->capture_default_str();
+    command->add_option("--compute", options.compute,
+                        "FILE.cu: the virtual architecture NVRTC compiles for, compute_75 (the default) .. compute_90; "
+                        "the GPU must be at least as new");
     command->add_option("--remote", options.remote,
                         "[USER@]HOST: run the probe on that machine through ssh (keys or an agent; no password prompt)");
     command->add_option("--probe", options.probe,
@@ -97,6 +101,7 @@ int runProfile(const ProfileOptions& options, std::ostream& out, std::ostream& e
     if (parseInteger(options.sampleBlocks, "--sample-blocks", 0, INT64_MAX) == 1)
         throw InputError("--sample-blocks 1: a sample needs at least 2 blocks (the first and the last), or 0 for the "
                          "automatic choice");
+    kernels::requireComputeOption(options.compute, options.targets);
     // --out is written beside its target and renamed over it at the end, so an earlier file there is
     // replaced only by a stream that was read (never emptied by a probe that refused its input).
     std::optional<AtomicFileWriter> saved;
@@ -124,6 +129,7 @@ int runProfile(const ProfileOptions& options, std::ostream& out, std::ostream& e
     if (options.noHierarchy) arguments.push_back("--no-hierarchy");
     arguments.insert(arguments.end(), {"--size", options.size, "--cache-control", options.cacheControl,
                                        "--sample-blocks", options.sampleBlocks});
+    if (!options.compute.empty()) arguments.insert(arguments.end(), {"--compute", options.compute});
     if (!options.kernel.empty()) arguments.insert(arguments.end(), {"--kernel", options.kernel});
     if (!options.grid.empty()) arguments.insert(arguments.end(), {"--grid", options.grid});
     if (!options.block.empty()) arguments.insert(arguments.end(), {"--block", options.block});

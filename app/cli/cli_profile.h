@@ -28,6 +28,7 @@ struct ProfileOptions {
     std::string size = "gpu";          // gpu | sim
     std::string cacheControl = "all";  // all | none
     std::string sampleBlocks = "0";    // 0 = the probe's automatic choice
+    std::string compute;               // FILE.cu targets: NVRTC's virtual architecture (the probe's compute_75 when empty)
     std::optional<std::string> remote; // [USER@]HOST: run the probe there through ssh
     std::string probe;                 // the probe to run (here, or on the remote host)
     std::string hangTimeout = "180";   // seconds without a line from the probe before it is stopped

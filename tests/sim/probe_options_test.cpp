@@ -64,3 +64,36 @@ TEST(ProbeOptions, BadValuesAreRefusedNamingTheFlag)
     EXPECT_NE(refusal({"--sample-blocks", "many", "vector_add"}).find("--sample-blocks"), std::string::npos);
     EXPECT_NE(refusal({"vector_add", "--size"}).find("--size needs a value"), std::string::npos);
 }
+
+// --compute takes the virtual architectures NVRTC knows, for FILE.cu targets only, with the
+// messages of 'warpscope sim --compute'.
+TEST(ProbeOptions, ComputeIsForCudaFilesWithTheArchitecturesNvrtcKnows)
+{
+    EXPECT_EQ(parse({"--compute", "compute_80", "k.cu"}).compute, "compute_80");
+    EXPECT_EQ(parse({"k.cu", "--compute", "compute_90", "other.cu"}).compute, "compute_90");
+    EXPECT_EQ(parse({"k.cu"}).compute, "");
+    const std::string unknown = refusal({"--compute", "compute_99", "k.cu"});
+    EXPECT_EQ(unknown.rfind("--compute: unknown virtual architecture 'compute_99' (allowed: compute_75", 0), 0u) << unknown;
+    EXPECT_EQ(unknown.find('\n'), std::string::npos) << unknown;
+    EXPECT_EQ(refusal({"--compute", "sm_80", "k.cu"}).rfind("--compute: unknown virtual architecture 'sm_80'", 0), 0u);
+    EXPECT_EQ(refusal({"--compute", "compute_80", "k.cu", "vector_add"}),
+              "--compute is for .cu files, which NVRTC compiles; 'vector_add' is not one");
+    EXPECT_EQ(refusal({"--compute", "compute_80", "k.ptx"}), "--compute is for .cu files, which NVRTC compiles; 'k.ptx' is not one");
+    EXPECT_NE(refusal({"k.cu", "--compute"}).find("--compute needs a value"), std::string::npos);
+}
+
+// On the GPU the probe refuses PTX newer than the device: compute_XX needs compute capability
+// X.X or newer (compute_86 on 8.0 does not fit, on 8.6 and 9.0 it does).
+TEST(ProbeOptions, ComputeNewerThanTheDeviceIsRefusedInOneLine)
+{
+    EXPECT_EQ(probe::computeTooNewForDevice("", 0, "Tesla T4", 7, 5), "");
+    EXPECT_EQ(probe::computeTooNewForDevice("compute_75", 0, "Tesla T4", 7, 5), "");
+    EXPECT_EQ(probe::computeTooNewForDevice("compute_80", 1, "NVIDIA H200", 9, 0), "");
+    EXPECT_EQ(probe::computeTooNewForDevice("compute_86", 0, "NVIDIA RTX A6000", 8, 6), "");
+    EXPECT_EQ(probe::computeTooNewForDevice("compute_86", 0, "NVIDIA A100-SXM4-40GB", 8, 0),
+              "--compute compute_86 needs a GPU of compute capability 8.6 or newer; device 0 (NVIDIA A100-SXM4-40GB) has "
+              "compute capability 8.0: choose an older --compute or another --device");
+    EXPECT_EQ(probe::computeTooNewForDevice("compute_90", 2, "Tesla T4", 7, 5),
+              "--compute compute_90 needs a GPU of compute capability 9.0 or newer; device 2 (Tesla T4) has compute "
+              "capability 7.5: choose an older --compute or another --device");
+}

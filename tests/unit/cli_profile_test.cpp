@@ -255,3 +255,30 @@ TEST(CliSession, ShowGivesTheHierarchicalRoofline)
     EXPECT_NE(result.out.find("    L2    20.0 MB   0.5 FLOP/B      2000 GB/s   26.0 % of roof"), std::string::npos) << result.out;
     EXPECT_NE(result.out.find("(not plotted: no DRAM bytes)"), std::string::npos) << result.out;
 }
+
+// --compute for FILE.cu targets: checked as 'warpscope sim --compute' checks it (exit 2, one line
+// naming the allowed architectures, before the probe starts) and handed to the probe, here the
+// stand-in tests/fixtures/probe/no_gpu.sh, which echoes its arguments on stderr.
+TEST(CliProfile, ComputeIsCheckedAndHandedToTheProbe)
+{
+    const std::string profile = "--version >/dev/null; WARPSCOPE_PROBE=" + std::string(WARPSCOPE_FIXTURES_DIR) +
+                                "/probe/no_gpu.sh " + std::string(WARPSCOPE_BINARY) + " profile ";
+    auto result = runWarpscope(profile + "kernel.cu --kernel k --compute compute_80");
+    EXPECT_EQ(result.exitCode, 3) << result.err;
+    EXPECT_NE(result.err.find("fixture probe arguments: --metrics headline --runs 5 --device 0 --size gpu --cache-control all "
+                              "--sample-blocks 0 --compute compute_80 --kernel k kernel.cu\n"),
+              std::string::npos)
+        << result.err;
+    result = runWarpscope(profile + "kernel.cu");
+    EXPECT_EQ(result.err.find("--compute"), std::string::npos) << result.err; // the probe's default, compute_75
+    result = runWarpscope(profile + "kernel.cu --compute compute_99");
+    EXPECT_EQ(result.exitCode, 2);
+    EXPECT_EQ(warpscope::testing_support::lineCount(result.err), 1) << result.err;
+    EXPECT_NE(result.err.find("--compute: unknown virtual architecture 'compute_99' (allowed: compute_75"), std::string::npos)
+        << result.err;
+    result = runWarpscope(profile + "kernel.cu vector_add --compute compute_80");
+    EXPECT_EQ(result.exitCode, 2);
+    EXPECT_EQ(warpscope::testing_support::lineCount(result.err), 1) << result.err;
+    EXPECT_NE(result.err.find("--compute is for .cu files, which NVRTC compiles; 'vector_add' is not one"), std::string::npos)
+        << result.err;
+}

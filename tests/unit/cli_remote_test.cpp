@@ -101,6 +101,24 @@ TEST(CliRemote, TheProbeRunsThroughSshWithEveryArgumentAsGiven)
     EXPECT_NE(result.out.find("fixture-host"), std::string::npos) << result.out;
 }
 
+// --compute reaches the remote probe as given.
+TEST(CliRemote, ComputeReachesTheRemoteProbe)
+{
+    Scratch scratch;
+    const std::string probe = scratch.script("probe", "printf '%s\\n' \"$@\" > " + shellQuote(scratch.path("args.txt")) +
+                                                          "\ncat " + shellQuote(kFixture) + "\n");
+    const auto result = runWarpscope("ignored; " + standInSsh(scratch) + " profile --remote gpu-box --probe " + shellQuote(probe) +
+                                     " --compute compute_90 kernel.cu");
+    EXPECT_EQ(result.exitCode, 0) << result.err;
+    const std::vector<std::string> args = lines(readFile(scratch.path("args.txt")));
+    bool passed = false;
+    for (std::size_t i = 0; i + 1 < args.size(); ++i)
+        passed = passed || (args[i] == "--compute" && args[i + 1] == "compute_90");
+    EXPECT_TRUE(passed) << readFile(scratch.path("args.txt"));
+    ASSERT_FALSE(args.empty());
+    EXPECT_EQ(args.back(), "kernel.cu");
+}
+
 TEST(CliRemote, ABadHostIsRefusedBeforeSshStarts)
 {
     for (const std::string host : {"-oProxyCommand=touch%20x", "", "a b", "a@b@c", "host;id"}) {
