@@ -12,8 +12,15 @@ namespace {
 
 enum class TimingClass : std::uint8_t { Alu, Sfu, Param, Shared, SharedAtomic, GlobalLoad, GlobalStore, GlobalAtomic, Local, Barrier, Control };
 
+// cp.async's part in the warp's copy groups: a copy joins the open group, commit_group closes it,
+// wait_group N / wait_all hold the warp until the awaited groups have landed.
+enum class AsyncRole : std::uint8_t { None, Copy, Commit, Wait };
+
 struct StaticInfo {
     TimingClass kind = TimingClass::Alu;
+    AsyncRole async = AsyncRole::None;
+    bool waitAll = false;         // cp.async.wait_all (else wait_group waitNewest)
+    std::uint32_t waitNewest = 0; // wait_group N: the newest N committed groups may still be in flight
     std::uint8_t sourceCount = 0, destinationCount = 0;
     std::int32_t sources[25]{};     // mma.sync: a guard and three fragments of up to eight registers
     std::int32_t destinations[8]{};
@@ -116,8 +123,9 @@ StaticInfo describe(const ptx::Instruction& in)
     case ptx::Op::Mma:
         info.kind = TimingClass::Sfu;
         break;
-    case ptx::Op::CpAsync: // reads global memory like a load, with no register waiting for it
+    case ptx::Op::CpAsync: // reads global memory like a load; no register waits for it, wait_group does
         info.kind = TimingClass::GlobalLoad;
+        info.async = AsyncRole::Copy;
         break;
     case ptx::Op::Mbarrier: // an atomic update of the barrier object in shared memory
         info.kind = TimingClass::SharedAtomic;
@@ -145,9 +153,16 @@ StaticInfo describe(const ptx::Instruction& in)
     case ptx::Op::Call:
     case ptx::Op::Nanosleep:
     case ptx::Op::CpAsyncCommit:
-    case ptx::Op::CpAsyncWait: // the model does not hold the warp until its copies land
+    case ptx::Op::CpAsyncWait:
     case ptx::Op::CpAsyncMbarrierArrive:
         info.kind = TimingClass::Control;
+        if (in.op == ptx::Op::CpAsyncCommit)
+            info.async = AsyncRole::Commit;
+        if (in.op == ptx::Op::CpAsyncWait) {
+            info.async = AsyncRole::Wait;
+            info.waitAll = in.waitAll;
+            info.waitNewest = in.waitAll || in.operandCount == 0 ? 0 : static_cast<std::uint32_t>(in.operands[0].imm);
+        }
         break;
     default:
         info.kind = TimingClass::Alu;
@@ -242,6 +257,8 @@ SmTiming SmTimingModel::replay(const std::vector<BlockLog>& blocks, const std::v
         std::uint64_t pendingBarrierStall = 0;
         std::uint64_t readyCache = 0; // max(earliest, operands of the next record)
         bool nextIsMemory = false;
+        std::uint64_t openGroupLands = 0;        // when the cp.async copies not yet committed land
+        std::vector<std::uint64_t> groupLands;   // when each committed group's copies land, oldest first
     };
     struct Resident {
         std::size_t log = 0;
@@ -269,6 +286,17 @@ SmTiming SmTimingModel::replay(const std::vector<BlockLog>& blocks, const std::v
             if (r > at) {
                 at = r;
                 reason = static_cast<StallReason>(warp.producer[static_cast<std::size_t>(s.sources[i])]);
+            }
+        }
+        if (s.async == AsyncRole::Wait) { // the awaited groups' copies must have landed
+            const std::size_t awaited = s.waitAll ? warp.groupLands.size()
+                                                  : warp.groupLands.size() - std::min<std::size_t>(warp.groupLands.size(), s.waitNewest);
+            std::uint64_t lands = s.waitAll ? warp.openGroupLands : 0;
+            for (std::size_t g = 0; g < awaited; ++g)
+                lands = std::max(lands, warp.groupLands[g]);
+            if (lands > at) {
+                at = lands;
+                reason = StallReason::GlobalMemory;
             }
         }
         return at;
@@ -543,6 +571,26 @@ SmTiming SmTimingModel::replay(const std::vector<BlockLog>& blocks, const std::v
             for (int d = 0; d < s_info.destinationCount; ++d) {
                 warp.ready[static_cast<std::size_t>(s_info.destinations[d])] = cycle + latency;
                 warp.producer[static_cast<std::size_t>(s_info.destinations[d])] = static_cast<std::uint8_t>(produces);
+            }
+            switch (s_info.async) {
+            case AsyncRole::Copy:
+                warp.openGroupLands = std::max(warp.openGroupLands, cycle + latency);
+                break;
+            case AsyncRole::Commit:
+                warp.groupLands.push_back(warp.openGroupLands);
+                warp.openGroupLands = 0;
+                break;
+            case AsyncRole::Wait: // what it waited for has landed
+                if (s_info.waitAll) {
+                    warp.groupLands.clear();
+                    warp.openGroupLands = 0;
+                } else if (warp.groupLands.size() > s_info.waitNewest) {
+                    warp.groupLands.erase(warp.groupLands.begin(),
+                                          warp.groupLands.end() - static_cast<std::ptrdiff_t>(s_info.waitNewest));
+                }
+                break;
+            case AsyncRole::None:
+                break;
             }
             warp.earliest = cycle + 1;
             ++timing.issued;

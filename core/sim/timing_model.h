@@ -11,7 +11,10 @@
 //   else picks the oldest ready warp;
 // - an instruction is ready when the registers it reads have been produced: results arrive after a
 //   per-class latency (ALU, SFU, shared memory plus one cycle per extra wavefront, global memory by
-//   where its sectors hit: L1, L2 or DRAM);
+//   where its sectors hit: L1, L2 or DRAM); cp.async.wait_group N (wait_all) is ready when the
+//   copies of every committed group but the newest N (of every group) have landed, each copy
+//   timed as a load of its sectors (a warp-level model of the per-thread groups; a wait on an
+//   mbarrier that cp.async.mbarrier.arrive tracks does not wait for the copies);
 // - the SM's load/store unit accepts one memory instruction at a time and is busy one cycle per 4
 //   sectors (global) or per wavefront (shared), so bank conflicts and uncoalesced accesses cost
 //   throughput, not just latency;

@@ -154,3 +154,83 @@ TEST(TimingModel, ResidentBlocksFollowOccupancy)
     // 64 registers: 65,536 / (64 x 256) = 4 blocks.
     EXPECT_EQ(sim::residentBlocksPerSm(h100(), function, 256, 0, 64), 4);
 }
+
+// cp.async.wait_group holds the warp until the copies of the groups it waits for have landed.
+// pc 0: ld.param; 1: cp.async (group 0); 2: commit; 3: cp.async (group 1); 4: commit;
+// 5: wait_group 1; 6: wait_group 0; 7: mov; 8: ret. Worked by hand (ALU 4, DRAM 700 cycles,
+// 12.8 DRAM bytes per cycle per SM):
+//   ld.param at 0, %rd1 ready at 4; the first copy at 4 misses to DRAM: lands at 704 (its sector
+//   takes the DRAM queue to 4 + 3 = 7); commit at 5; the second copy at 6, another sector: lands at
+//   6 + 700 = 706 (DRAM queue 7 + 3 = 10); commit at 7;
+//   wait_group 1 (group 0 only) is ready at 704, not 8: it issues at 704 after 696 stalled cycles;
+//   wait_group 0 (group 1) at 706 after 1 more; mov at 707, its result at 711; ret at 708.
+// Without the wait, mov would issue at 10 and the kernel end when the copies land, at 706.
+TEST(TimingModel, CpAsyncWaitGroupWaitsForTheCopiesOfItsGroups)
+{
+    const ptx::Module module = ptx::parseModule(R"(
+.version 9.0
+.target sm_80
+.address_size 64
+.visible .entry copies(.param .u64 p)
+{
+	.reg .b32 	%r<4>;
+	.reg .b64 	%rd<2>;
+	.shared .align 4 .b8 buf[256];
+	ld.param.u64 	%rd1, [p];
+	cp.async.ca.shared.global [buf], [%rd1], 4;
+	cp.async.commit_group;
+	cp.async.ca.shared.global [buf+128], [%rd1+128], 4;
+	cp.async.commit_group;
+	cp.async.wait_group 1;
+	cp.async.wait_group 0;
+	mov.u32 	%r1, 1;
+	ret;
+}
+)");
+    const ptx::Function& function = module.functions.front();
+    const sim::SmTimingModel model(function, h100().timing, 1, 132, 0);
+    sim::BlockLog log;
+    log.warps.push_back({{0, 0, 0, 0}, {1, 1, 1, 0}, {2, 0, 0, 0}, {3, 1, 1, 1}, {4, 0, 0, 0},
+                         {5, 0, 0, 0}, {6, 0, 0, 0}, {7, 0, 0, 0}, {8, 0, 0, 0}});
+    const std::vector<std::uint64_t> sectors{0x1000, 0x2000};
+    std::vector<std::pair<std::uint64_t, std::vector<std::vector<sim::IssueTiming>>>> times;
+    const sim::SmTiming timing = model.replay({log}, sectors, {0}, &times);
+    EXPECT_EQ(timing.cycles, 711u);
+    EXPECT_EQ(timing.stalls.globalMemory, 697u);
+    ASSERT_EQ(times.size(), 1u);
+    const std::vector<sim::IssueTiming>& issued = times[0].second[0];
+    ASSERT_EQ(issued.size(), 9u);
+    const std::uint64_t expected[9] = {0, 4, 5, 6, 7, 704, 706, 707, 708};
+    for (std::size_t i = 0; i < 9; ++i)
+        EXPECT_EQ(issued[i].cycle, expected[i]) << "pc " << i;
+    EXPECT_EQ(issued[5].reason, sim::StallReason::GlobalMemory);
+    EXPECT_EQ(issued[5].stallCycles, 696u);
+
+    // wait_all after the same copies, the second left uncommitted: it waits for both (706).
+    const ptx::Module waitAll = ptx::parseModule(R"(
+.version 9.0
+.target sm_80
+.address_size 64
+.visible .entry copies(.param .u64 p)
+{
+	.reg .b32 	%r<4>;
+	.reg .b64 	%rd<2>;
+	.shared .align 4 .b8 buf[256];
+	ld.param.u64 	%rd1, [p];
+	cp.async.ca.shared.global [buf], [%rd1], 4;
+	cp.async.commit_group;
+	cp.async.ca.shared.global [buf+128], [%rd1+128], 4;
+	cp.async.wait_all;
+	ret;
+}
+)");
+    const sim::SmTimingModel allModel(waitAll.functions.front(), h100().timing, 1, 132, 0);
+    sim::BlockLog allLog;
+    allLog.warps.push_back({{0, 0, 0, 0}, {1, 1, 1, 0}, {2, 0, 0, 0}, {3, 1, 1, 1}, {4, 0, 0, 0}, {5, 0, 0, 0}});
+    times.clear();
+    const sim::SmTiming allTiming = allModel.replay({allLog}, sectors, {0}, &times);
+    ASSERT_EQ(times.size(), 1u);
+    EXPECT_EQ(times[0].second[0][4].cycle, 706u); // wait_all: ready when the later copy lands
+    EXPECT_EQ(times[0].second[0][5].cycle, 707u);
+    EXPECT_EQ(allTiming.cycles, 708u); // ret takes its issue cycle, 707, and ends at 708
+}
