@@ -10,6 +10,8 @@
 #include "hierarchy/hierarchy_scene.h"
 #include "occupancy/occupancy_panel.h"
 #include "placement/placement_scene.h"
+#include "profile/profile_panel.h"
+#include "profile/profile_views.h"
 #include "precision/amp/amp_panel.h"
 #include "precision/amp/amp_plots.h"
 #include "precision/quant/quant_panel.h"
@@ -316,6 +318,28 @@ private slots:
         const QList<QCustomPlot*> plots = inner->widget()->findChildren<QCustomPlot*>();
         QCOMPARE(plots.size(), 4);
         QCOMPARE(plots.at(0)->y(), plots.at(1)->y());
+    }
+
+    // The roofline's note under the plot is whole at 1280 x 800 (its last line, on the missing L2
+    // roof, was cut off): the part under the plot is at least as tall as the note wrapped to its width.
+    void rooflineNoteIsWhole()
+    {
+        SmallWindow shown;
+        shown.window.focusProfiler();
+        app::ProfilePanel* panel = shown.window.profilePanel();
+        int demo = -1;
+        for (int i = 0; i < panel->recordedSessions().size(); ++i)
+            if (panel->recordedSessions().at(i).path.endsWith(QStringLiteral("h200/demo-kernels.wsprof")))
+                demo = i;
+        QVERIFY(demo >= 0 && panel->openRecordedSession(demo));
+        shown.window.profilePanel()->views()->showTab(viz::ProfileViews::Tab::Roofline);
+        settle(shown.window, 300);
+        auto* note = shown.window.findChild<QLabel*>(QStringLiteral("rooflineNote"));
+        QVERIFY(note != nullptr && note->isVisible());
+        QVERIFY(note->text().contains(QStringLiteral("No L2 roof")));
+        QVERIFY2(note->height() >= note->heightForWidth(note->width()),
+                 qPrintable(QStringLiteral("%1 < %2").arg(note->height()).arg(note->heightForWidth(note->width()))));
+        saveShot(shown.window, QStringLiteral("layout-roofline"));
     }
 };
 

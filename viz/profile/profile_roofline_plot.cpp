@@ -12,6 +12,7 @@
 #include <QFontMetricsF>
 #include <QLabel>
 #include <QMouseEvent>
+#include <QResizeEvent>
 #include <QSplitter>
 #include <QToolTip>
 #include <QVBoxLayout>
@@ -260,6 +261,7 @@ void ProfileRooflinePlot::setSession(const session::Session& current, const sess
     m_table->setModel(current, m_kernels, m_roofs);
     m_table->setVisible(!m_kernels.empty());
     m_note->setText(buildNote());
+    fitNote();
     QStringList sources;
     auto source = [&](const QString& roof, const std::string& text) {
         if (!text.empty())
@@ -645,6 +647,29 @@ void ProfileRooflinePlot::showEvent(QShowEvent* event)
         const int total = m_splitter->height();
         m_splitter->setSizes({total * 2 / 3, total - total * 2 / 3});
     }
+}
+
+void ProfileRooflinePlot::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    fitNote();
+}
+
+void ProfileRooflinePlot::fitNote()
+{
+    // A word-wrapped label does not tell the splitter how tall it gets at its width: without this the
+    // note's last line ("No L2 roof: ... (profile again") was cut off at 1280 x 800.
+    QWidget* below = m_note->parentWidget();
+    if (below == nullptr)
+        return;
+    // The note is as wide as the splitter, which is this widget less its layout's margins (known here
+    // before the splitter itself is resized).
+    const QMargins margins = layout() != nullptr ? layout()->contentsMargins() : QMargins();
+    const int noteWidth = width() - margins.left() - margins.right();
+    const int table = !m_table->isHidden() ? std::max(m_table->minimumSizeHint().height(), 3 * fontMetrics().height() + 24) : 0;
+    const int note = m_note->heightForWidth(std::max(100, noteWidth));
+    m_note->setMinimumHeight(note);
+    below->setMinimumHeight(note + 4 + table); // the whole note, and the table's header and a few rows
 }
 
 void ProfileRooflinePlot::changeEvent(QEvent* event)

@@ -26,6 +26,7 @@ class QCPItemLine;
 class QCPItemText;
 class QLabel;
 class QMouseEvent;
+class QResizeEvent;
 class QSplitter;
 
 namespace warpscope::session {
@@ -73,6 +74,7 @@ public:
 
 protected:
     void changeEvent(QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override; // keeps the note under the plot whole
     void showEvent(QShowEvent* event) override;
 
 private:
@@ -91,6 +93,7 @@ private:
     ProfileRooflineTable* m_table = nullptr;
     QLabel* m_note = nullptr;
     QSplitter* m_splitter = nullptr;
+    void fitNote(); // the part under the plot is never shorter than the wrapped note and a few table rows
     bool m_splitSet = false;
     std::array<QCPGraph*, 2> m_computeRoofs{};                  // measured, peak
     std::array<std::array<QCPGraph*, 2>, 3> m_slopes{};          // [level][measured, peak]
