@@ -198,7 +198,12 @@ void printSessionSummary(const session::Session& s, std::ostream& out)
     for (const session::DeviceRecord& d : s.devices) {
         // A session imported from ncu knows the name and compute capability at most: what is unknown (0) is left out.
         out << "device " << d.ordinal << ": " << d.name << (d.chip.empty() ? "" : " (" + d.chip + ")")
-            << ", compute capability " << d.computeMajor << "." << d.computeMinor;
+            << ", compute capability ";
+        // As the window's session view: 0 is what a session that did not record it holds.
+        if (d.computeMajor > 0)
+            out << d.computeMajor << "." << d.computeMinor;
+        else
+            out << "not recorded";
         if (d.smCount > 0)
             out << ", " << d.smCount << " SMs";
         if (d.coreClockKHz > 0)

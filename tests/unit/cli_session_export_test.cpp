@@ -102,3 +102,33 @@ TEST(SessionExport, CommandWritesTheTraceAndOneCsvRowPerMetricValue)
     EXPECT_EQ(unwritable.exitCode, 2) << unwritable.err;
     EXPECT_EQ(warpscope::testing_support::lineCount(unwritable.err), 1) << unwritable.err;
 }
+
+// `session show` prints a compute capability the session recorded, and "not recorded" for one it did
+// not (0.0, as a session imported from ncu without it holds), as the window's session view shows "—".
+TEST(SessionShow, ComputeCapabilityIsNotRecordedWhenTheSessionHoldsNone)
+{
+    session::SessionReadResult read = session::readSessionFile(kLadder);
+    ASSERT_TRUE(read.problems.empty());
+    ASSERT_FALSE(read.session.devices.empty());
+    const session::DeviceRecord& recorded = read.session.devices.front();
+    ASSERT_GT(recorded.computeMajor, 0);
+    const std::string capability =
+        "compute capability " + std::to_string(recorded.computeMajor) + "." + std::to_string(recorded.computeMinor);
+    auto result = runWarpscope("session show " + kLadder);
+    ASSERT_EQ(result.exitCode, 0) << result.err;
+    EXPECT_NE(result.out.find(capability + ","), std::string::npos) << result.out;
+
+    read.session.devices.front().computeMajor = 0;
+    read.session.devices.front().computeMinor = 0;
+    const std::string path = tempPath("no-capability.wsprof");
+    {
+        std::ofstream out(path);
+        session::SessionWriter(out).writeAll(read.session);
+    }
+    result = runWarpscope("session show " + path);
+    std::remove(path.c_str());
+    ASSERT_EQ(result.exitCode, 0) << result.err;
+    EXPECT_NE(result.out.find("device " + std::to_string(recorded.ordinal) + ": " + recorded.name), std::string::npos) << result.out;
+    EXPECT_NE(result.out.find("compute capability not recorded"), std::string::npos) << result.out;
+    EXPECT_EQ(result.out.find("compute capability 0.0"), std::string::npos) << result.out;
+}
