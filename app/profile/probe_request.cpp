@@ -3,6 +3,7 @@
 #include "cli/cli_profile.h"
 
 #include "demo_kernels.h"
+#include "kernel_target.h"
 #include "sim/kernel_args.h"
 #include "util/input_error.h"
 #include "util/remote_command.h"
@@ -23,6 +24,9 @@ QStringList probeArguments(const ProbeRequest& request)
         args << QStringLiteral("--metrics") << request.metrics.trimmed();
     if (request.runs > 0)
         args << QStringLiteral("--runs") << QString::number(request.runs);
+    // Before --kernel, as `warpscope profile` hands it on (app/cli/cli_profile.cpp).
+    if (!request.compute.trimmed().isEmpty())
+        args << QStringLiteral("--compute") << request.compute.trimmed();
     if (request.kind == ProbeTargetKind::File && !request.entry.trimmed().isEmpty())
         args << QStringLiteral("--kernel") << request.entry.trimmed();
     if (request.kind != ProbeTargetKind::Ladder) {
@@ -109,9 +113,32 @@ std::optional<QString> validateProbeRequest(const ProbeRequest& request)
             return QStringLiteral("Arguments: %1").arg(QString::fromStdString(error.what()));
         }
     }
+    if (!request.compute.trimmed().isEmpty()) {
+        // A ladder or a demo kernel is no .cu file: the check names it as the probe would.
+        const QString target = request.kind == ProbeTargetKind::Ladder ? QStringLiteral("ladder:") + request.target : request.target;
+        if (const std::optional<QString> problem = computeProblem(request.compute.trimmed(), target))
+            return *problem;
+    }
     const QString metrics = request.metrics.trimmed();
     if (metrics.isEmpty())
         return QStringLiteral("Metrics: choose headline, full, or metric names separated by commas");
+    return std::nullopt;
+}
+
+std::optional<QString> computeProblem(const QString& compute, const QString& target)
+{
+    try {
+        std::vector<std::string> targets;
+        if (!target.isEmpty())
+            targets.push_back(target.toStdString());
+        kernels::requireComputeOption(compute.trimmed().toStdString(), targets);
+    } catch (const InputError& error) {
+        // The command line's words with the field's name: "--compute: unknown ..." -> "compute: unknown ...".
+        QString message = QString::fromStdString(error.what());
+        if (message.startsWith(QLatin1String("--")))
+            message.remove(0, 2);
+        return message;
+    }
     return std::nullopt;
 }
 

@@ -23,6 +23,7 @@ struct ProbeRequest {
     QString metrics = QStringLiteral("headline"); // headline, full, or NAME,NAME,...
     int runs = 0;               // timed runs; 0: the probe's default
     int device = 0;
+    QString compute;            // --compute compute_XX: what NVRTC compiles a .cu file for; empty: compute_75
     QString remote;             // [USER@]HOST: run the probe there through ssh; empty: on this machine
 };
 
@@ -38,6 +39,11 @@ ProbeCommand probeCommand(const ProbeRequest& request, const QString& probe);
 // The checks that need no probe: the target exists, the argument specs parse. The message names
 // the field and what is allowed; nullopt when the request can be sent.
 std::optional<QString> validateProbeRequest(const ProbeRequest& request);
+// The compute option's problem for `target`, from the check sim, step, profile and the probe share
+// (kernels::requireComputeOption: an architecture NVRTC knows, and only for a .cu file), worded for a
+// field: "compute: unknown virtual architecture 'compute_99' (allowed: compute_75, ...)". nullopt
+// when `compute` is empty (the default) or fits. An empty `target` checks the architecture alone.
+std::optional<QString> computeProblem(const QString& compute, const QString& target);
 // For people: "reduce_sequential", "the reduction ladder", "saxpy.cu (entry saxpy)".
 QString describeProbeRequest(const ProbeRequest& request);
 

@@ -224,6 +224,30 @@ private slots:
         demo.target = QStringLiteral("reduce_sequential");
         demo.args = {QStringLiteral("n=")};
         QVERIFY(app::validateProbeRequest(demo)->startsWith(QStringLiteral("Arguments:")));
+
+        // --compute (issue 15): before --kernel, as `warpscope profile` hands it on; for a .cu file only,
+        // with the command line's check and words.
+        file.target = QStringLiteral("/remote/saxpy.cu");
+        file.entry = QStringLiteral("saxpy");
+        file.compute = QStringLiteral("compute_80");
+        QCOMPARE(app::probeArguments(file),
+                 (QStringList{"--metrics", "headline", "--compute", "compute_80", "--kernel", "saxpy", "/remote/saxpy.cu"}));
+        file.remote = QStringLiteral("gpu-host");
+        QVERIFY(!app::validateProbeRequest(file));
+        const QStringList ssh = app::probeCommand(file, QStringLiteral("unused")).arguments;
+        QVERIFY2(ssh.join(QLatin1Char(' ')).endsWith(QStringLiteral("'warpscope-probe' '--metrics' 'headline' '--compute' 'compute_80' '--kernel' 'saxpy' '/remote/saxpy.cu'")), qPrintable(ssh.join(QLatin1Char(' '))));
+        file.compute = QStringLiteral("compute_99");
+        QVERIFY2(app::validateProbeRequest(file)->startsWith(QStringLiteral("compute: unknown virtual architecture 'compute_99' (allowed: compute_75, ")),
+                 qPrintable(*app::validateProbeRequest(file)));
+        file.compute.clear();
+        QVERIFY(!app::probeArguments(file).contains(QStringLiteral("--compute")));
+        demo.args.clear();
+        demo.compute = QStringLiteral("compute_80");
+        QCOMPARE(*app::validateProbeRequest(demo),
+                 QStringLiteral("compute is for .cu files, which NVRTC compiles; 'reduce_sequential' is not one"));
+        ladder.compute = QStringLiteral("compute_80");
+        QCOMPARE(*app::validateProbeRequest(ladder),
+                 QStringLiteral("compute is for .cu files, which NVRTC compiles; 'ladder:reduction' is not one"));
     }
 
     void fixtureFilesMatchTheirBuilders()
