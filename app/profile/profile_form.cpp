@@ -2,7 +2,9 @@
 
 #include "common/validated_field.h"
 #include "demo_kernels.h"
+#include "kernel_target.h"
 #include "launch/launch_geometry.h"
+#include "ptx/cuda_compiler.h"
 #include "session/session.h"
 #include "util/input_error.h"
 #include "util/parse.h"
@@ -10,9 +12,11 @@
 #include <QComboBox>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFontMetrics>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QRegularExpression>
 #include <QScopedValueRollback>
 #include <QStackedWidget>
@@ -88,6 +92,21 @@ std::int64_t parseHangTimeout(const QString& typed)
     return number * scale;
 }
 
+// --compute: "compute_80" reads as 80; empty is the default (0). The check is the command line's
+// (kernels::requireComputeOption through computeProblem), so both refuse and allow the same.
+std::int64_t parseCompute(const QString& text)
+{
+    const QString compute = text.trimmed();
+    if (compute.isEmpty())
+        return 0;
+    if (const std::optional<QString> problem = computeProblem(compute, {}))
+        throw InputError(problem->toStdString());
+    return kernels::architectureNumber(compute.toStdString());
+}
+
+// The virtual architecture NVRTC compiles a .cu file for when --compute is not given.
+QString defaultCompute() { return fromStd(ptx::CompileOptions{}.arch); }
+
 } // namespace
 
 ProfileForm::ProfileForm(QWidget* parent) : QWidget(parent)
@@ -124,6 +143,7 @@ ProfileForm::ProfileForm(QWidget* parent) : QWidget(parent)
     auto* fileLayout = new QHBoxLayout(filePage);
     fileLayout->setContentsMargins(0, 0, 0, 0);
     m_file = makeField(filePage, 120, tr("A .cu file (compiled with NVRTC) or a .ptx file"));
+    m_file->setObjectName(QStringLiteral("profileFile"));
     m_file->setPlaceholderText(tr("kernel.cu or kernel.ptx"));
     auto* browse = new QToolButton(filePage);
     browse->setText(QStringLiteral("\u2026"));
@@ -165,6 +185,23 @@ ProfileForm::ProfileForm(QWidget* parent) : QWidget(parent)
     m_device->lineEdit()->setPlaceholderText(QStringLiteral("0"));
     m_device->setToolTip(tr("CUDA device ordinal, 0 to %1 (warpscope-probe --devices lists them); empty: 0").arg(kMaxDevice));
 
+    m_compute = new viz::ValidatedField(QStringLiteral("profileCompute"), parseCompute, this);
+    m_compute->lineEdit()->setPlaceholderText(tr("default (%1)").arg(defaultCompute()));
+    m_compute->setToolTip(tr("The virtual architecture NVRTC compiles a .cu file for (--compute): %1; empty: %2. "
+                             "The GPU must be at least as new. Demo kernels and .ptx files are compiled already.")
+                              .arg(fromStd(ptx::supportedVirtualArchList()), defaultCompute()));
+    m_computeChoices = new QToolButton(this);
+    m_computeChoices->setObjectName(QStringLiteral("profileComputeChoices"));
+    m_computeChoices->setText(QStringLiteral("\u25be"));
+    m_computeChoices->setToolTip(tr("Choose a virtual architecture NVRTC knows"));
+    m_computeChoices->setPopupMode(QToolButton::InstantPopup);
+    m_computeChoices->setStyleSheet(QStringLiteral("QToolButton::menu-indicator { image: none; }")); // the text is the arrow
+    auto* computeMenu = new QMenu(m_computeChoices);
+    computeMenu->addAction(tr("default (%1)").arg(defaultCompute()), this, [this] { m_compute->setTextAsTyped(QString()); });
+    for (const std::string& arch : ptx::supportedVirtualArchs())
+        computeMenu->addAction(fromStd(arch), this, [this, arch = fromStd(arch)] { m_compute->setTextAsTyped(arch); });
+    m_computeChoices->setMenu(computeMenu);
+
     m_grid = makeField(this, 50, tr("gridDim override: X[,Y[,Z]], numbers or the manifest's expressions"));
     m_block = makeField(this, 50, tr("blockDim override: X[,Y[,Z]]"));
     m_smem = makeField(this, 45, tr("Dynamic shared memory override in bytes"));
@@ -177,8 +214,10 @@ ProfileForm::ProfileForm(QWidget* parent) : QWidget(parent)
     m_hangTimeout->setToolTip(tr("A probe that writes nothing for this long is considered hung and is stopped: 1 to %1 s, "
                                  "or in min or h (3 min, 1 h). Up/Down: 10 s more or less")
                                   .arg(QString::fromStdString(withThousands(kMaxHangTimeoutSeconds))));
+    // "default (compute_75)" and "compute_100" whole, with the line edit's frame and margins.
+    const int computeWidth = QFontMetrics(m_compute->lineEdit()->font()).horizontalAdvance(m_compute->lineEdit()->placeholderText()) + 16;
     // Narrow rows: each field's message goes to the line under the form, not under the field.
-    for (auto [field, width] : {std::pair{m_runs, 64}, std::pair{m_device, 44}, std::pair{m_hangTimeout, 72}}) {
+    for (auto [field, width] : {std::pair{m_runs, 64}, std::pair{m_device, 44}, std::pair{m_compute, computeWidth}, std::pair{m_hangTimeout, 72}}) {
         field->setShowsMessage(false);
         field->lineEdit()->setMinimumWidth(width);
         field->lineEdit()->setMaximumWidth(width + 40);
@@ -189,7 +228,7 @@ ProfileForm::ProfileForm(QWidget* parent) : QWidget(parent)
                                       "PATH there. A kernel file is then a path on that machine. Empty: this machine."));
     m_remote->setPlaceholderText(tr("this machine"));
 
-    // Four short rows rather than one long one: the dock can be narrow.
+    // Five short rows rather than one long one: the dock can be narrow.
     auto label = [&](const QString& text, QWidget* buddy) {
         auto* l = new QLabel(text, this);
         l->setBuddy(buddy);
@@ -216,6 +255,14 @@ ProfileForm::ProfileForm(QWidget* parent) : QWidget(parent)
     options->addWidget(label(tr("Device"), m_device));
     options->addWidget(m_device);
     options->addStretch(1);
+    auto* compile = new QHBoxLayout; // a row of its own: beside Runs and Device the row outgrows a narrow dock
+    compile->addWidget(label(tr("&Compute"), m_compute));
+    compile->addWidget(m_compute);
+    compile->addWidget(m_computeChoices);
+    auto* computeNote = new QLabel(tr("for a .cu file, which NVRTC compiles"), this);
+    computeNote->setStyleSheet(QStringLiteral("QLabel { color: palette(placeholder-text); }"));
+    compile->addWidget(computeNote);
+    compile->addStretch(1);
     auto* where = new QHBoxLayout; // where the probe runs, and how long it may stay silent
     where->addWidget(label(tr("Re&mote"), m_remote));
     where->addWidget(m_remote, 1);
@@ -227,6 +274,7 @@ ProfileForm::ProfileForm(QWidget* parent) : QWidget(parent)
     layout->addLayout(target);
     layout->addLayout(launch);
     layout->addLayout(options);
+    layout->addLayout(compile);
     layout->addLayout(where);
     m_followLabel = new QLabel(this);
     m_followLabel->setObjectName(QStringLiteral("profileFollowNote"));
@@ -254,13 +302,14 @@ ProfileForm::ProfileForm(QWidget* parent) : QWidget(parent)
         m_lastValidHangTimeout = static_cast<int>(seconds);
         emit hangTimeoutChanged(m_lastValidHangTimeout);
     });
-    for (viz::ValidatedField* field : {m_runs, m_device, m_hangTimeout}) {
+    connect(m_file, &QLineEdit::textChanged, this, &ProfileForm::updateCompute);
+    for (viz::ValidatedField* field : {m_runs, m_device, m_compute, m_hangTimeout}) {
         connect(field, &viz::ValidatedField::validityChanged, this, &ProfileForm::showFieldErrors);
         // One bad value typed over another keeps the field invalid with a new message.
         connect(field->lineEdit(), &QLineEdit::textEdited, this, &ProfileForm::showFieldErrors);
     }
     for (QLineEdit* field : {m_file, m_entry, m_grid, m_block, m_smem, m_args, m_remote, m_runs->lineEdit(),
-                             m_device->lineEdit(), m_hangTimeout->lineEdit()})
+                             m_device->lineEdit(), m_compute->lineEdit(), m_hangTimeout->lineEdit()})
         connect(field, &QLineEdit::returnPressed, this, &ProfileForm::profileRequested);
     updatePlaceholders();
 }
@@ -268,8 +317,8 @@ ProfileForm::ProfileForm(QWidget* parent) : QWidget(parent)
 QString ProfileForm::fieldErrors() const
 {
     QStringList errors;
-    for (const viz::ValidatedField* field : {m_runs, m_device, m_hangTimeout})
-        if (!field->errorText().isEmpty())
+    for (const viz::ValidatedField* field : {m_runs, m_device, m_compute, m_hangTimeout})
+        if (!field->errorText().isEmpty() && (field != m_compute || computeApplies())) // Compute only counts for a .cu file
             errors << field->errorText();
     return errors.join(QLatin1Char('\n'));
 }
@@ -311,6 +360,26 @@ void ProfileForm::updatePlaceholders()
         m_smem->setPlaceholderText(QStringLiteral("0"));
         m_args->setPlaceholderText(tr("name=type[len]:init ..."));
     }
+    updateCompute();
+}
+
+bool ProfileForm::computeApplies() const
+{
+    // The command line's rule (kernels::requireComputeOption): the file's name ends in .cu.
+    return static_cast<ProbeTargetKind>(m_kind->currentIndex()) == ProbeTargetKind::File &&
+           m_file->text().trimmed().endsWith(QLatin1String(".cu"));
+}
+
+void ProfileForm::updateCompute()
+{
+    const bool applies = computeApplies();
+    if (m_compute->isEnabledTo(this) == applies)
+        return;
+    // Kept as typed while it does not apply, and neither sent nor counted as marked.
+    m_compute->setEnabled(applies);
+    m_computeChoices->setEnabled(applies);
+    if (m_fieldErrors != nullptr)
+        showFieldErrors();
 }
 
 ProbeRequest ProfileForm::request() const
@@ -332,6 +401,8 @@ ProbeRequest ProfileForm::request() const
     // A marked field has no value: the request then holds the default, and Profile waits (fieldErrors).
     request.runs = static_cast<int>(m_runs->value().value_or(0));
     request.device = static_cast<int>(m_device->value().value_or(0));
+    if (computeApplies() && m_compute->valid())
+        request.compute = m_compute->text().trimmed();
     request.remote = m_remote->text().trimmed();
     return request;
 }
@@ -352,6 +423,7 @@ void ProfileForm::setRequest(const ProbeRequest& request)
     m_metrics->setCurrentText(request.metrics);
     m_runs->setValue(request.runs);
     m_device->setValue(request.device);
+    m_compute->setText(request.compute);
     m_remote->setText(request.remote);
     updatePlaceholders();
     showFieldErrors();

@@ -1,8 +1,8 @@
 // The Profile form: what to profile (a demo kernel, a whole demo ladder, or a .cu/.ptx file and its
 // entry), optional launch overrides (grid, block, shared memory, argument specs), the metric set,
-// timed runs, device, and the hang timeout. It turns its fields into a ProbeRequest. It follows the
-// session that is open: its ladder, or its kernel with the launch that was measured. Runs, Device
-// and Hang timeout are checked as typed: a bad value is marked with the field's own range in a line
+// timed runs, device, the virtual architecture a .cu file is compiled for, and the hang timeout. It turns its fields into a ProbeRequest. It follows the
+// session that is open: its ladder, or its kernel with the launch that was measured. Runs, Device,
+// Compute and Hang timeout are checked as typed: a bad value is marked with the field's own range in a line
 // under the form, kept as typed, and Profile waits until every field is valid.
 #pragma once
 
@@ -14,6 +14,7 @@ class QComboBox;
 class QLabel;
 class QLineEdit;
 class QStackedWidget;
+class QToolButton;
 
 namespace warpscope::session {
 struct Session;
@@ -53,6 +54,8 @@ private:
     void updatePlaceholders();
     void showFieldErrors();
     void targetPicked(); // the user chose another kernel, ladder or kind
+    bool computeApplies() const; // the target is a .cu file, which NVRTC compiles
+    void updateCompute();        // enables Compute for a .cu file only
 
     QComboBox* m_kind = nullptr;
     QStackedWidget* m_targetStack = nullptr;
@@ -68,6 +71,8 @@ private:
     viz::ValidatedField* m_runs = nullptr;        // empty or 0: the probe's default
     viz::ValidatedField* m_device = nullptr;      // empty: 0
     viz::ValidatedField* m_hangTimeout = nullptr; // seconds; takes 180 s, 3 min, 1 h
+    viz::ValidatedField* m_compute = nullptr;     // compute_XX; empty: the default, compute_75
+    QToolButton* m_computeChoices = nullptr;      // the architectures NVRTC knows, to pick one
     int m_lastValidHangTimeout = 180;
     QLabel* m_fieldErrors = nullptr;    // the marked fields' messages, under the form's rows
     QLabel* m_followLabel = nullptr;    // what of the open session the fields show

@@ -2,7 +2,8 @@
 // H200 (assets/recorded/h200): the metrics table groups each kernel's rows into time, memory,
 // compute and occupancy with a filter box, shows long ncu names in full on hover, and explains an
 // L2 hit rate that ncu reports past 100 %; without a GPU, Profile says so in one sentence and keeps
-// the driver's error under Details; the Profile form follows the session that is open.
+// the driver's error under Details; the Profile form follows the session that is open, and offers
+// --compute for a .cu file only.
 #include "common/validated_field.h"
 #include "profile/profile_form.h"
 #include "profile/profile_format.h"
@@ -11,6 +12,8 @@
 #include "profile/profile_session_panel.h"
 #include "profile/profile_views.h"
 #include "profile/recorded_sessions.h"
+#include "profile/probe_request.h"
+#include "ptx/cuda_compiler.h"
 #include "session/metric_catalog.h"
 #include "session/session.h"
 #include "window/application_setup.h"
@@ -24,6 +27,7 @@
 #include <QStatusBar>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QStandardPaths>
@@ -32,6 +36,7 @@
 #include <QTextBrowser>
 #include <QTextCursor>
 #include <QTextDocument>
+#include <QToolButton>
 #include <QToolTip>
 #include <QTreeWidget>
 
@@ -473,6 +478,165 @@ private slots:
         QCOMPARE(hang->text(), QStringLiteral("290 s"));
         QCOMPARE(form->hangTimeoutSeconds(), 290);
         typeInto(hang, QStringLiteral("180")); // the saved setting the next test window reads
+    }
+
+    // Compute (issue 15): the virtual architecture NVRTC compiles a .cu file for, offered only for a .cu
+    // file, from the architectures NVRTC itself lists (ptx::supportedVirtualArchs), checked as typed by
+    // the command line's check, handed to the probe as --compute (the stand-in no_gpu.sh echoes the
+    // arguments it got on stderr) and left out for the default.
+    void computeIsOfferedForCudaFilesAndReachesTheProbe()
+    {
+        WindowUnderTest w(QStringLiteral(WARPSCOPE_FIXTURES_DIR "/probe/no_gpu.sh"));
+        app::ProfileForm* form = w.panel->form();
+        auto* compute = form->findChild<viz::ValidatedField*>(QStringLiteral("profileCompute"));
+        auto* choices = form->findChild<QToolButton*>(QStringLiteral("profileComputeChoices"));
+        auto* errors = form->findChild<QLabel*>(QStringLiteral("profileFieldErrors"));
+        QVERIFY(compute && choices && choices->menu() && errors);
+        QPushButton* profile = w.panel->profileButton();
+
+        // A demo kernel is compiled already: the field is off and nothing is sent.
+        QCOMPARE(form->request().kind, app::ProbeTargetKind::DemoKernel);
+        QVERIFY(!compute->isEnabled() && !choices->isEnabled());
+        QCOMPARE(compute->lineEdit()->placeholderText(), QStringLiteral("default (compute_75)"));
+        QVERIFY(form->request().compute.isEmpty());
+
+        QTemporaryDir dir;
+        const QString cu = dir.filePath(QStringLiteral("saxpy.cu"));
+        QFile source(cu);
+        QVERIFY(source.open(QIODevice::WriteOnly));
+        source.write("__global__ void saxpy(float* y) { y[threadIdx.x] *= 2.0f; }\n");
+        source.close();
+        app::ProbeRequest file;
+        file.kind = app::ProbeTargetKind::File;
+        file.target = cu;
+        form->setRequest(file);
+        QVERIFY(compute->isEnabled() && choices->isEnabled());
+
+        // The choices: the default, then every architecture NVRTC lists.
+        QStringList offered;
+        for (QAction* action : choices->menu()->actions())
+            offered << action->text();
+        QStringList expected{QStringLiteral("default (compute_75)")};
+        for (const std::string& arch : ptx::supportedVirtualArchs())
+            expected << QString::fromStdString(arch);
+        QCOMPARE(offered, expected);
+        QVERIFY(offered.contains(QStringLiteral("compute_80")) && offered.contains(QStringLiteral("compute_90")));
+
+        // compute_80 chosen: the probe gets --compute compute_80.
+        choices->menu()->actions().at(offered.indexOf(QStringLiteral("compute_80")))->trigger();
+        QCOMPARE(compute->text(), QStringLiteral("compute_80"));
+        QCOMPARE(form->request().compute, QStringLiteral("compute_80"));
+        QVERIFY(profile->isEnabled());
+        auto run = [&]() -> QString {
+            if (!w.panel->startProfile())
+                return QStringLiteral("(not started)");
+            QElapsedTimer timer;
+            timer.start();
+            while (w.panel->isProfiling() && timer.elapsed() < 8000)
+                QTest::qWait(20);
+            if (w.panel->isProfiling() || !w.panel->lastResult())
+                return QStringLiteral("(still running)");
+            const QString tail = w.panel->lastResult()->stderrTail;
+            const QString marker = QStringLiteral("fixture probe arguments: ");
+            const int at = tail.indexOf(marker);
+            return at < 0 ? tail : tail.mid(at + marker.size()).section(QLatin1Char('\n'), 0, 0);
+        };
+        QCOMPARE(run(), QStringLiteral("--metrics headline --compute compute_80 ") + cu);
+        // The default: no --compute at all.
+        choices->menu()->actions().front()->trigger();
+        QVERIFY(compute->text().isEmpty() && compute->valid());
+        QCOMPARE(run(), QStringLiteral("--metrics headline ") + cu);
+
+        // Typed: the command line's check and words, the field marked, Profile waits.
+        const QString allowed = QString::fromStdString(ptx::supportedVirtualArchList());
+        typeInto(compute, QStringLiteral("compute_99"));
+        QVERIFY(!compute->valid());
+        const QString unknown = QStringLiteral("compute: unknown virtual architecture 'compute_99' (allowed: %1)").arg(allowed);
+        QCOMPARE(compute->errorText(), unknown);
+        QCOMPARE(compute->text(), QStringLiteral("compute_99"));
+        QCOMPARE(form->fieldErrors(), unknown);
+        QVERIFY(errors->isVisible() && errors->text().contains(QStringLiteral("Profile waits")));
+        QVERIFY(!profile->isEnabled());
+        QVERIFY(!w.panel->startProfile());
+        QVERIFY(form->request().compute.isEmpty());
+        typeInto(compute, QStringLiteral("sm_80")); // a real architecture, not a virtual one
+        QCOMPARE(compute->errorText(), QStringLiteral("compute: unknown virtual architecture 'sm_80' (allowed: %1)").arg(allowed));
+        saveShot(*w.window, QStringLiteral("profile-form-compute-marked"));
+
+        // A .ptx file is compiled already: the mark no longer holds Profile back, and comes back with a .cu.
+        auto* path = form->findChild<QLineEdit*>(QStringLiteral("profileFile"));
+        QVERIFY(path != nullptr);
+        const QString ptxPath = dir.filePath(QStringLiteral("saxpy.ptx"));
+        QFile ptx(ptxPath);
+        QVERIFY(ptx.open(QIODevice::WriteOnly));
+        ptx.close();
+        path->setText(ptxPath);
+        QVERIFY(!compute->isEnabled() && !choices->isEnabled());
+        QCOMPARE(compute->text(), QStringLiteral("sm_80")); // kept as typed
+        QVERIFY(form->fieldErrors().isEmpty() && errors->isHidden());
+        QVERIFY(profile->isEnabled());
+        QVERIFY(form->request().compute.isEmpty());
+        path->setText(cu);
+        QVERIFY(compute->isEnabled() && !profile->isEnabled());
+        QVERIFY(errors->isVisible());
+        typeInto(compute, QStringLiteral(" compute_90 "));
+        QVERIFY(compute->valid() && profile->isEnabled());
+        QCOMPARE(form->request().compute, QStringLiteral("compute_90"));
+
+        // Set from outside (a request): shown and checked.
+        app::ProbeRequest set = form->request();
+        set.compute = QStringLiteral("compute_86");
+        form->setRequest(set);
+        QCOMPARE(compute->text(), QStringLiteral("compute_86"));
+        QCOMPARE(form->request().compute, QStringLiteral("compute_86"));
+
+        // Back to a demo kernel: off, not sent, and Profile runs.
+        app::ProbeRequest demo;
+        demo.target = QStringLiteral("vector_add");
+        demo.compute = QStringLiteral("compute_80");
+        form->setRequest(demo);
+        QVERIFY(!compute->isEnabled() && profile->isEnabled());
+        QVERIFY(form->request().compute.isEmpty());
+        QCOMPARE(run(), QStringLiteral("--metrics headline vector_add"));
+        // A session that is open (a demo kernel's) turns it off as well: sessions do not record --compute.
+        QVERIFY(w.openRecorded(QStringLiteral("gpu-size-reduce_warp_shuffle.wsprof")));
+        QVERIFY(!compute->isEnabled());
+        QVERIFY(form->request().compute.isEmpty());
+    }
+
+    // The probe refuses --compute newer than the device in one line on stderr with exit 2 (probe_run.cpp,
+    // computeTooNewForDevice): the window shows that line as it shows every refusal of bad input.
+    void aComputeTooNewForTheDeviceIsShownAsTheProbeSaidIt()
+    {
+        QTemporaryDir dir;
+        const QString script = dir.filePath(QStringLiteral("too_new.sh"));
+        const QByteArray line = "warpscope-probe: --compute compute_90 needs a GPU of compute capability 9.0 or newer; device 0 "
+                                "(NVIDIA GeForce RTX 2080) has compute capability 7.5: choose an older --compute or another --device";
+        QFile file(script);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("#!/bin/sh\n# Test stand-in: the probe's refusal of a --compute newer than the device.\necho '" + line + "' >&2\nexit 2\n");
+        file.close();
+        QVERIFY(file.setPermissions(file.permissions() | QFileDevice::ExeOwner));
+        WindowUnderTest w(script);
+        QTemporaryDir sources;
+        const QString cu = sources.filePath(QStringLiteral("k.cu"));
+        QFile source(cu);
+        QVERIFY(source.open(QIODevice::WriteOnly));
+        source.close();
+        app::ProbeRequest request;
+        request.kind = app::ProbeTargetKind::File;
+        request.target = cu;
+        request.compute = QStringLiteral("compute_90");
+        w.panel->form()->setRequest(request);
+        QVERIFY(w.panel->startProfile());
+        QElapsedTimer timer;
+        timer.start();
+        while (w.panel->isProfiling() && timer.elapsed() < 8000)
+            QTest::qWait(20);
+        QVERIFY(!w.panel->isProfiling());
+        QCOMPARE(w.panel->lastResult()->outcome, app::ProbeOutcome::BadInput);
+        QCOMPARE(w.panel->lastResult()->summary, QStringLiteral("warpscope-probe refused the request (exit 2): ") + QString::fromUtf8(line));
+        QVERIFY2(w.panel->bannerText().contains(QString::fromUtf8(line)), qPrintable(w.panel->bannerText()));
     }
 
     // A value the file did not record reads as unknown, never as a measured 0: the ncu raw page names
