@@ -234,8 +234,21 @@ void MainWindow::buildDocks()
     for (const Lesson& lesson : m_lessons.lessons()) {
         auto* item = new QListWidgetItem(lesson.title, m_lessonList);
         item->setData(Qt::UserRole, lesson.id);
+        item->setToolTip(lesson.title); // the whole name where the panel is too narrow for it
     }
-    m_lessonList->setMaximumHeight(120);
+    // Names longer than the panel end in "…" (the whole name on hover), never a sideways scroll bar;
+    // up to seven rows show at once.
+    m_lessonList->setObjectName(QStringLiteral("lessonList"));
+    m_lessonList->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_lessonList->setTextElideMode(Qt::ElideRight);
+    m_lessonList->setWordWrap(false);
+    m_lessonList->setUniformItemSizes(true);
+    const int rowHeight = std::max(m_lessonList->fontMetrics().height() + 2, m_lessonList->sizeHintForRow(0));
+    for (int i = 0; i < m_lessonList->count(); ++i)
+        m_lessonList->item(i)->setSizeHint(QSize(1, rowHeight)); // rows as wide as the list, not as their names: longer names elide
+    const int listHeight = std::min<int>(7, std::max<int>(1, m_lessonList->count())) * rowHeight + 2 * m_lessonList->frameWidth() + 2;
+    m_lessonList->setMinimumHeight(std::min(listHeight, 5 * rowHeight + 2 * m_lessonList->frameWidth() + 2));
+    m_lessonList->setMaximumHeight(listHeight);
     auto* textArea = new QWidget(lessons);
     auto* textLayout = new QVBoxLayout(textArea);
     textLayout->setContentsMargins(0, 0, 0, 0);
@@ -255,7 +268,8 @@ void MainWindow::buildDocks()
     lessons->addWidget(m_lessonList);
     lessons->addWidget(textArea);
     lessons->setStretchFactor(1, 1);
-    lessons->setSizes({70, 900});
+    lessons->setSizes({listHeight, 900});
+    lessons->setCollapsible(0, false);
     connect(m_lessonList, &QListWidget::currentRowChanged, this, [this](int row) {
         if (row >= 0 && row < m_lessons.lessons().size())
             openLesson(m_lessons.lessons().at(row).id);
@@ -382,7 +396,7 @@ void MainWindow::focusModels(viz::ModelsTab tab)
     m_modelsDock->show();
     m_modelsDock->raise();
     m_models->showTab(tab);
-    widenRightDock(m_modelsDock, 64); // as the precision lab: the figures want width
+    widenRightDock(m_modelsDock);
 }
 
 viz::ModelsTab MainWindow::modelsTab() const { return m_models->currentTab(); }
@@ -394,29 +408,32 @@ int MainWindow::lessonWidth() const
     return std::clamp(width() * 20 / 100, 320, 420);
 }
 
-void MainWindow::widenRightDock(QDockWidget* dock, int percent)
+int MainWindow::rightDockWidth() const
 {
-    // Most of the window for the dock's figures, the lesson kept readable beside them, and the
-    // canvas the strip its launch fields need (about 400 px).
-    const int lessons = lessonWidth();
-    const int right = std::max(480, std::min(width() * percent / 100, width() - lessons - 400));
-    resizeDocks({m_lessonDock, dock}, {lessons, right}, Qt::Horizontal);
+    // One width for every dock on the right, so moving between them by menu or link does not make the
+    // dock jump: most of the window for the figures (FP32's 32 bit toggles, the lab's plots, the
+    // profiler's tables), the lesson kept readable beside them, and the canvas the strip its launch
+    // fields need (about 400 px). 560 px at 1280, 880 px at 1600.
+    return std::max(480, std::min(width() * 60 / 100, width() - lessonWidth() - 400));
+}
+
+void MainWindow::widenRightDock(QDockWidget* dock)
+{
+    resizeDocks({m_lessonDock, dock}, {lessonWidth(), rightDockWidth()}, Qt::Horizontal);
 }
 
 void MainWindow::focusProfiler()
 {
     m_profileDock->show();
     m_profileDock->raise();
-    // Most of the window, leaving the canvas and the lessons a usable strip.
-    widenRightDock(m_profileDock, 62);
+    widenRightDock(m_profileDock);
 }
 
 void MainWindow::focusFormats()
 {
     m_formatsDock->show();
     m_formatsDock->raise();
-    // Wide enough for FP32's 32 bit toggles and the comparison table.
-    widenRightDock(m_formatsDock, 58);
+    widenRightDock(m_formatsDock);
 }
 
 void MainWindow::focusPrecisionLab(PrecisionLabTab tab)
@@ -424,7 +441,7 @@ void MainWindow::focusPrecisionLab(PrecisionLabTab tab)
     m_labDock->show();
     m_labDock->raise();
     m_labTabs->setCurrentIndex(static_cast<int>(tab));
-    widenRightDock(m_labDock, 64); // plots want width
+    widenRightDock(m_labDock);
 }
 
 PrecisionLabTab MainWindow::precisionLabTab() const { return static_cast<PrecisionLabTab>(m_labTabs->currentIndex()); }
@@ -529,7 +546,7 @@ void MainWindow::focusOccupancy()
 {
     m_occupancyDock->show();
     m_occupancyDock->raise();
-    widenRightDock(m_occupancyDock, 50);
+    widenRightDock(m_occupancyDock);
     m_occupancy->setFocus();
 }
 

@@ -83,6 +83,7 @@ public:
     void focusPrecisionLab(PrecisionLabTab tab);       // raise and widen the precision lab on one tab
     PrecisionLabTab precisionLabTab() const;
     void focusModels(viz::ModelsTab tab);              // raise and widen the performance models on one tab
+    int rightDockWidth() const;                        // the width every dock on the right gets when raised by menu or link
     viz::ModelsTab modelsTab() const;
     bool precisionLabBusy() const;                     // a training or quantization is running or queued
     void setLaunch(const launch::LaunchShape& shape);  // must be valid
@@ -139,7 +140,7 @@ protected:
 private:
     static constexpr int kLessonMinimumWidth = 260; // the least a dock beside may leave the lesson (the window fits 1100 px)
     int lessonWidth() const;                             // the lesson panel's width for this window
-    void widenRightDock(QDockWidget* dock, int percent); // give a right dock `percent` of the window, keeping the lesson readable
+    void widenRightDock(QDockWidget* dock); // give a right dock rightDockWidth(), keeping the lesson readable
 
     void buildCanvasArea();
     void buildDocks();

@@ -103,6 +103,7 @@ void MainWindow::focusStudy(StudyTab tab)
 {
     m_studyDock->show();
     m_studyDock->raise();
+    widenRightDock(m_studyDock);
     m_study->showTab(tab);
     if (tab == StudyTab::Flashcards)
         m_study->flashcards()->setFocus();

@@ -5,9 +5,11 @@
 // colours that stay apart for colour-blind readers; INT8's 255 grid levels are a strip under the
 // counts; an empty figure's note wraps to its width and says when a run is under way; the placement
 // overlay shows every line above the SMs; the occupancy explorer stacks its fields and plots in a
-// narrow dock instead of cutting them at the edge.
+// narrow dock instead of cutting them at the edge; the docks on the right keep one width whichever is
+// raised; lesson names never scroll sideways.
 #include "canvas/view_transform.h"
 #include "hierarchy/hierarchy_scene.h"
+#include "models/models_dock.h"
 #include "occupancy/occupancy_panel.h"
 #include "placement/placement_scene.h"
 #include "profile/profile_panel.h"
@@ -16,6 +18,7 @@
 #include "precision/amp/amp_plots.h"
 #include "precision/quant/quant_panel.h"
 #include "precision/quant/quant_plots.h"
+#include "study/study_dock.h"
 #include "window/application_setup.h"
 #include "window/main_window.h"
 
@@ -27,6 +30,7 @@
 #include <QElapsedTimer>
 #include <QFontMetrics>
 #include <QLabel>
+#include <QListWidget>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QStandardPaths>
@@ -39,6 +43,10 @@
 
 #include <array>
 #include <cmath>
+#include <cstdlib>
+#include <functional>
+#include <utility>
+#include <vector>
 
 using namespace warpscope;
 using warpscope::app::MainWindow;
@@ -340,6 +348,64 @@ private slots:
         QVERIFY2(note->height() >= note->heightForWidth(note->width()),
                  qPrintable(QStringLiteral("%1 < %2").arg(note->height()).arg(note->heightForWidth(note->width()))));
         saveShot(shown.window, QStringLiteral("layout-roofline"));
+    }
+
+    // Raised by menu or link, every dock on the right has the same width (the occupancy dock was
+    // narrower than the others from 1600 px, so the dock jumped between views), at 1280 x 800 too.
+    void rightDocksKeepOneWidth()
+    {
+        for (const QSize size : {QSize(1280, 800), QSize(1600, 1000)}) {
+            MainWindow window{{.restoreSettings = false}};
+            window.resize(size);
+            window.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&window));
+            settle(window);
+            const std::vector<std::pair<const char*, std::function<void()>>> raise = {
+                {"OccupancyDock", [&] { window.focusOccupancy(); }},
+                {"ProfileDock", [&] { window.focusProfiler(); }},
+                {"FormatsDock", [&] { window.focusFormats(); }},
+                {"PrecisionLabDock", [&] { window.focusPrecisionLab(app::PrecisionLabTab::Quantization); }},
+                {"StudyDock", [&] { window.focusStudy(app::StudyTab::Flashcards); }},
+                {"ModelsDock", [&] { window.focusModels(viz::ModelsTab::Streams); }},
+                {"OccupancyDock", [&] { window.focusOccupancy(); }},
+            };
+            std::vector<int> widths;
+            for (const auto& [name, focus] : raise) {
+                focus();
+                settle(window, 150);
+                auto* dock = window.findChild<QDockWidget*>(QString::fromLatin1(name));
+                QVERIFY2(dock != nullptr && dock->isVisible(), name);
+                widths.push_back(dock->width());
+            }
+            QVERIFY(window.rightDockWidth() >= 480);
+            for (std::size_t i = 0; i < widths.size(); ++i)
+                QVERIFY2(std::abs(widths[i] - widths.front()) <= 2,
+                         qPrintable(QStringLiteral("%1 at %2x%3: %4 px, the occupancy dock %5 px")
+                                        .arg(QString::fromLatin1(raise[i].first)).arg(size.width()).arg(size.height())
+                                        .arg(widths[i]).arg(widths.front())));
+        }
+    }
+
+    // The lesson list shows at least five names, never scrolls sideways, and a name too long for the
+    // panel ends in "…" with the whole name on hover.
+    void lessonNamesFitTheirList()
+    {
+        SmallWindow shown;
+        auto* list = shown.window.findChild<QListWidget*>(QStringLiteral("lessonList"));
+        QVERIFY(list != nullptr && list->isVisible());
+        QCOMPARE(list->horizontalScrollBarPolicy(), Qt::ScrollBarAlwaysOff);
+        QVERIFY(!list->horizontalScrollBar()->isVisible());
+        QCOMPARE(list->textElideMode(), Qt::ElideRight);
+        QCOMPARE(list->count(), static_cast<int>(shown.window.lessons().lessons().size()));
+        for (int i = 0; i < list->count(); ++i) {
+            QCOMPARE(list->item(i)->toolTip(), shown.window.lessons().lessons().at(i).title);
+            // A row is as wide as the list, never as its name (a longer name is elided, not cut).
+            QVERIFY2(list->visualItemRect(list->item(i)).right() < list->viewport()->width(), qPrintable(list->item(i)->text()));
+        }
+        QCOMPARE(list->horizontalScrollBar()->maximum(), 0);
+        const int rows = list->viewport()->height() / list->visualItemRect(list->item(0)).height();
+        QVERIFY2(rows >= 5, qPrintable(QString::number(rows)));
+        saveShot(shown.window, QStringLiteral("layout-lessons"));
     }
 };
 
