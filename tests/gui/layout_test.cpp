@@ -6,8 +6,10 @@
 // counts; an empty figure's note wraps to its width and says when a run is under way; the placement
 // overlay shows every line above the SMs; the occupancy explorer stacks its fields and plots in a
 // narrow dock instead of cutting them at the edge; the docks on the right keep one width whichever is
-// raised; lesson names never scroll sideways.
+// raised; lesson names never scroll sideways; the 2:4 pattern's caption is whole and its plots begin on
+// the first screen.
 #include "canvas/view_transform.h"
+#include "common/plot_style.h"
 #include "hierarchy/hierarchy_scene.h"
 #include "models/models_dock.h"
 #include "occupancy/occupancy_panel.h"
@@ -18,6 +20,7 @@
 #include "precision/amp/amp_plots.h"
 #include "precision/quant/quant_panel.h"
 #include "precision/quant/quant_plots.h"
+#include "precision/sparsity/sparsity_pattern_view.h"
 #include "study/study_dock.h"
 #include "window/application_setup.h"
 #include "window/main_window.h"
@@ -406,6 +409,39 @@ private slots:
         const int rows = list->viewport()->height() / list->visualItemRect(list->item(0)).height();
         QVERIFY2(rows >= 5, qPrintable(QString::number(rows)));
         saveShot(shown.window, QStringLiteral("layout-lessons"));
+    }
+
+    // The 2:4 tab in the narrow dock: the caption under the pattern in whole lines, and the two
+    // plots side by side under it, beginning on the first screen (they were a screen further down).
+    void sparsityCaptionIsWholeAndItsPlotsOnTheFirstScreen()
+    {
+        SmallWindow shown;
+        shown.window.focusPrecisionLab(app::PrecisionLabTab::Sparsity);
+        QTRY_VERIFY_WITH_TIMEOUT(!shown.window.precisionLabBusy(), kWorkTimeoutMs);
+        settle(shown.window, 300);
+        auto* pattern = shown.window.findChild<viz::SparsityPatternView*>();
+        QVERIFY(pattern != nullptr && pattern->isVisible() && pattern->pattern() != nullptr);
+        const QRect caption = pattern->captionRect();
+        const QFontMetrics metrics(viz::plotFont(pattern->font())); // the font the figure draws in
+        QVERIFY2(metrics.horizontalAdvance(pattern->caption()) > caption.width(), "the caption is meant to need lines here");
+        QVERIFY(caption.right() < pattern->width());
+        QVERIFY2(caption.bottom() < pattern->height(), qPrintable(QStringLiteral("%1 >= %2").arg(caption.bottom()).arg(pattern->height())));
+        QVERIFY(caption.height() >= metrics.boundingRect(QRect(0, 0, caption.width(), 1 << 20), Qt::TextWordWrap, pattern->caption()).height());
+        QVERIFY(caption.height() >= 2 * metrics.height());
+        auto* bytes = shown.window.findChild<QWidget*>(QStringLiteral("sparsityBytesPlot"));
+        auto* accuracy = shown.window.findChild<QWidget*>(QStringLiteral("sparsityAccuracyPlot"));
+        QVERIFY(bytes != nullptr && accuracy != nullptr);
+        QCOMPARE(bytes->mapTo(&shown.window, QPoint()).y(), accuracy->mapTo(&shown.window, QPoint()).y());
+        QScrollArea* scroll = nullptr;
+        for (QWidget* w = bytes->parentWidget(); w != nullptr && scroll == nullptr; w = w->parentWidget())
+            scroll = qobject_cast<QScrollArea*>(w);
+        QVERIFY(scroll != nullptr);
+        QCOMPARE(scroll->horizontalScrollBar()->maximum(), 0);
+        const int top = bytes->mapTo(scroll->viewport(), QPoint()).y();
+        QVERIFY2(top + 60 <= scroll->viewport()->height(),
+                 qPrintable(QStringLiteral("plots begin at %1 of %2").arg(top).arg(scroll->viewport()->height())));
+        QVERIFY(pattern->cellSize() >= 7); // still a figure to click in
+        saveShot(shown.window, QStringLiteral("layout-sparsity"));
     }
 };
 

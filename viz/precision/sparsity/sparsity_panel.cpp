@@ -158,13 +158,13 @@ QWidget* SparsityPanel::buildControls()
 void SparsityPanel::buildPlots()
 {
     m_side = new QWidget(this);
-    auto* side = new QVBoxLayout(m_side);
-    side->setContentsMargins(0, 0, 0, 0);
+    m_sideLayout = new QGridLayout(m_side); // a column beside the pattern, or two plots side by side under it (arrangeFigures)
+    m_sideLayout->setContentsMargins(0, 0, 0, 0);
 
     m_bytesPlot = new QCustomPlot(m_side);
     m_bytesPlot->setObjectName(QStringLiteral("sparsityBytesPlot"));
     installFigureExport(m_bytesPlot, QStringLiteral("sparsity-bytes"));
-    m_bytesPlot->setMinimumSize(280, 200);
+    m_bytesPlot->setMinimumSize(220, 200);
     m_bytesTitle = addFigureTitle(m_bytesPlot, tr("FP16 weight bytes: dense vs 2:4"));
     auto bytesTicker = QSharedPointer<QCPAxisTickerText>::create();
     m_bytesPlot->xAxis->setTicker(bytesTicker);
@@ -185,17 +185,15 @@ void SparsityPanel::buildPlots()
     m_bytesPlot->plotLayout()->setRowStretchFactor(2, 0.001);
     m_bytesPlot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
     m_bytesPlot->legend->setVisible(true);
-    side->addWidget(m_bytesPlot, 1);
     m_storageLabel = new QLabel(m_side);
     m_storageLabel->setObjectName(QStringLiteral("sparsityStorage"));
     m_storageLabel->setWordWrap(true);
     m_storageLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    side->addWidget(m_storageLabel);
 
     m_accuracyPlot = new QCustomPlot(m_side);
     m_accuracyPlot->setObjectName(QStringLiteral("sparsityAccuracyPlot"));
     installFigureExport(m_accuracyPlot, QStringLiteral("sparsity-accuracy"));
-    m_accuracyPlot->setMinimumSize(280, 200);
+    m_accuracyPlot->setMinimumSize(220, 200);
     m_accuracyTitle = addFigureTitle(m_accuracyPlot, tr("Held-out accuracy"));
     m_accuracyPlot->xAxis->setTicker(QSharedPointer<QCPAxisTickerText>::create());
     m_accuracyPlot->xAxis->grid()->setVisible(false);
@@ -210,11 +208,9 @@ void SparsityPanel::buildPlots()
         label->setPadding(QMargins(0, 0, 0, 3));
         m_accuracyLabels.push_back(label);
     }
-    side->addWidget(m_accuracyPlot, 1);
     m_accuracyLabel = new QLabel(m_side);
     m_accuracyLabel->setObjectName(QStringLiteral("sparsityAccuracy"));
     m_accuracyLabel->setWordWrap(true);
-    side->addWidget(m_accuracyLabel);
 }
 
 void SparsityPanel::arrangeFigures(bool wide)
@@ -222,7 +218,21 @@ void SparsityPanel::arrangeFigures(bool wide)
     m_wide = wide;
     for (QWidget* figure : {static_cast<QWidget*>(m_pattern), static_cast<QWidget*>(m_groupLabel), m_side})
         m_figures->removeWidget(figure);
+    for (QWidget* figure : {static_cast<QWidget*>(m_bytesPlot), static_cast<QWidget*>(m_storageLabel),
+                            static_cast<QWidget*>(m_accuracyPlot), static_cast<QWidget*>(m_accuracyLabel)})
+        m_sideLayout->removeWidget(figure);
+    for (int r = 0; r < 4; ++r)
+        m_sideLayout->setRowStretch(r, 0);
     if (wide) {
+        // The plots and their notes in a column beside the pattern.
+        m_sideLayout->addWidget(m_bytesPlot, 0, 0);
+        m_sideLayout->addWidget(m_storageLabel, 1, 0);
+        m_sideLayout->addWidget(m_accuracyPlot, 2, 0);
+        m_sideLayout->addWidget(m_accuracyLabel, 3, 0);
+        m_sideLayout->setRowStretch(0, 1);
+        m_sideLayout->setRowStretch(2, 1);
+        m_sideLayout->setColumnStretch(1, 0);
+        m_pattern->setMaximumCell(26);
         m_figures->addWidget(m_pattern, 0, 0);
         m_figures->addWidget(m_groupLabel, 1, 0);
         m_figures->addWidget(m_side, 0, 1, 2, 1);
@@ -231,6 +241,17 @@ void SparsityPanel::arrangeFigures(bool wide)
         m_figures->setRowStretch(0, 0);
         m_figures->setRowStretch(1, 1); // the pattern takes the height its rows need; the group text sits under it
     } else {
+        // Under the pattern, the two plots side by side, each note under its plot; the pattern's cells
+        // at most 8 px, so at 1280 x 800 the plots begin on the first screen, as the other lab tabs'
+        // figures do, instead of a whole screen down.
+        m_sideLayout->addWidget(m_bytesPlot, 0, 0);
+        m_sideLayout->addWidget(m_accuracyPlot, 0, 1);
+        m_sideLayout->addWidget(m_storageLabel, 1, 0, Qt::AlignTop);
+        m_sideLayout->addWidget(m_accuracyLabel, 1, 1, Qt::AlignTop);
+        m_sideLayout->setRowStretch(0, 1);
+        m_sideLayout->setColumnStretch(0, 1);
+        m_sideLayout->setColumnStretch(1, 1);
+        m_pattern->setMaximumCell(8);
         m_figures->addWidget(m_pattern, 0, 0);
         m_figures->addWidget(m_groupLabel, 1, 0);
         m_figures->addWidget(m_side, 2, 0);

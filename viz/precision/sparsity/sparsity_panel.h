@@ -98,6 +98,7 @@ private:
     QPushButton* m_cancelButton = nullptr;
     QProgressBar* m_progress = nullptr;
     QLabel* m_status = nullptr;
+    QGridLayout* m_sideLayout = nullptr; // the plots and their notes
 
     QGridLayout* m_figures = nullptr;
     bool m_wide = true;

@@ -83,7 +83,41 @@ int SparsityPatternView::heightForWidth(int width) const
     const QFontMetrics metrics(plotFont(font()));
     const int line = metrics.height();
     const Geometry g = geometryFor(QSize(width, 1 << 20)); // as wide as given, as tall as the cells want
-    return g.origin.y() + m_pattern->rows * g.cell + kMargin + 3 * line + 14;
+    return g.origin.y() + m_pattern->rows * g.cell + kMargin + 2 * line + 14 + captionHeight(width);
+}
+
+void SparsityPatternView::setMaximumCell(int pixels)
+{
+    const int cell = std::clamp(pixels, kMinCell, kMaxCell);
+    if (cell == m_maxCell)
+        return;
+    m_maxCell = cell;
+    updateGeometry();
+    update();
+}
+
+int SparsityPatternView::cellSize() const { return geometry().cell; }
+
+QString SparsityPatternView::caption() const
+{
+    return tr("Outlined: groups of 4 along the inputs, the dimension a matrix product sums over");
+}
+
+int SparsityPatternView::captionHeight(int width) const
+{
+    const QFontMetrics metrics(plotFont(font()));
+    const int left = kMargin + metrics.horizontalAdvance(QStringLiteral("out 00")) + 6;
+    return metrics.boundingRect(QRect(0, 0, std::max(40, width - left - kMargin), 1 << 20), Qt::TextWordWrap, caption()).height();
+}
+
+QRect SparsityPatternView::captionRect() const
+{
+    if (!m_pattern)
+        return {};
+    const Geometry g = geometry();
+    const int line = QFontMetrics(plotFont(font())).height();
+    const int top = g.origin.y() + m_pattern->rows * g.cell + 10 + (line - 2) + 2 + line;
+    return QRect(g.origin.x(), top, std::max(40, width() - g.origin.x() - kMargin), captionHeight(width()));
 }
 
 SparsityPatternView::Geometry SparsityPatternView::geometryFor(QSize size) const
@@ -95,12 +129,12 @@ SparsityPatternView::Geometry SparsityPatternView::geometryFor(QSize size) const
     const int line = metrics.height();
     const int top = kMargin + line + 6 + line + 2;   // title, column numbers
     const int left = kMargin + metrics.horizontalAdvance(QStringLiteral("out 00")) + 6;
-    const int bottom = kMargin + 3 * line + 14;      // colour scale, its labels, the outline's meaning
+    const int bottom = kMargin + 2 * line + 14 + captionHeight(size.width()); // colour scale, its labels, the outline's meaning
     const int bytesPerRow = std::max(1, m_pattern->columns / 8);
     const int metadataWidth = 12 + metrics.horizontalAdvance(QStringLiteral("00 ")) * bytesPerRow + kMargin;
     const int byWidth = (size.width() - left - metadataWidth) / std::max(1, m_pattern->columns);
     const int byHeight = (size.height() - top - bottom) / std::max(1, m_pattern->rows);
-    g.cell = std::clamp(std::min(byWidth, byHeight), kMinCell, kMaxCell);
+    g.cell = std::clamp(std::min(byWidth, byHeight), kMinCell, m_maxCell);
     g.origin = QPoint(left, top);
     g.metadataX = left + g.cell * m_pattern->columns + 12;
     g.labelFont = plotFont(font());
@@ -319,9 +353,7 @@ void SparsityPatternView::paintEvent(QPaintEvent*)
     painter.drawRect(swatch);
     painter.drawText(QRect(swatch.right() + 6, scaleTop - 2, width() - swatch.right() - 6, line + 2), Qt::AlignLeft | Qt::AlignVCenter,
                      tr("pruned: zero, not stored"));
-    painter.drawText(QRect(g.origin.x(), bar.bottom() + 2 + line, width() - g.origin.x() - kMargin, line), Qt::AlignLeft,
-                     QFontMetrics(font).elidedText(tr("Outlined: groups of 4 along the inputs, the dimension a matrix product sums over"),
-                                                   Qt::ElideRight, width() - g.origin.x() - kMargin));
+    painter.drawText(captionRect(), Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, caption()); // in lines, never cut
 }
 
 void SparsityPatternView::mousePressEvent(QMouseEvent* event)

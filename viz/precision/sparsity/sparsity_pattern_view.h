@@ -44,6 +44,10 @@ public:
     QSize minimumSizeHint() const override;
     bool hasHeightForWidth() const override { return true; }
     int heightForWidth(int width) const override;   // just the rows the pattern has, at that width's cell size
+    void setMaximumCell(int pixels);                 // the largest cell side (a narrow panel keeps the figure short)
+    int cellSize() const;                            // the cell side at the widget's size
+    QString caption() const;                         // the note under the colour scale on what is outlined
+    QRect captionRect() const;                       // where it is drawn, in lines at the widget's width
 
 signals:
     void groupSelected();
@@ -62,6 +66,7 @@ private:
     };
     Geometry geometry() const;
     Geometry geometryFor(QSize size) const;
+    int captionHeight(int width) const;              // the caption's lines at a widget width
     QColor magnitudeColour(double magnitude) const;
 
     std::optional<numerics::TwoFourPattern> m_pattern;
@@ -71,6 +76,7 @@ private:
     QString m_title;
     QString m_message;
     std::optional<SparsityGroupRef> m_selected;
+    int m_maxCell = 26;
 };
 
 } // namespace warpscope::viz
