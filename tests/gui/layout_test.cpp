@@ -7,7 +7,7 @@
 // overlay shows every line above the SMs; the occupancy explorer stacks its fields and plots in a
 // narrow dock instead of cutting them at the edge; the docks on the right keep one width whichever is
 // raised; lesson names never scroll sideways; the 2:4 pattern's caption is whole and its plots begin on
-// the first screen.
+// the first screen; the number-format table fits its dock.
 #include "canvas/view_transform.h"
 #include "common/plot_style.h"
 #include "hierarchy/hierarchy_scene.h"
@@ -32,16 +32,20 @@
 #include <QDockWidget>
 #include <QElapsedTimer>
 #include <QFontMetrics>
+#include <QHeaderView>
 #include <QLabel>
 #include <QListWidget>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QStandardPaths>
 #include <QTabBar>
+#include <QTableWidget>
 #include <QTest>
 #include <QTextBlock>
 #include <QTextBrowser>
 #include <QTextDocument>
+#include <QTextLayout>
+#include <QTextOption>
 #include <QUrl>
 
 #include <array>
@@ -442,6 +446,50 @@ private slots:
                  qPrintable(QStringLiteral("plots begin at %1 of %2").arg(top).arg(scroll->viewport()->height())));
         QVERIFY(pattern->cellSize() >= 7); // still a figure to click in
         saveShot(shown.window, QStringLiteral("layout-sparsity"));
+    }
+
+    // The number-format table fits its dock at 1280 x 800: no sideways scrolling, every header whole,
+    // and each value (FP32's 0.1 in 28 digits) in as many lines as it needs, none cut.
+    void formatTableFitsItsDock()
+    {
+        SmallWindow shown;
+        shown.window.focusFormats();
+        settle(shown.window, 300);
+        auto* table = shown.window.findChild<QTableWidget*>(QStringLiteral("formatComparison"));
+        QVERIFY(table != nullptr && table->isVisible());
+        QHeaderView* header = table->horizontalHeader();
+        int total = 0;
+        for (int c = 0; c < table->columnCount(); ++c) {
+            const QString title = table->horizontalHeaderItem(c)->text();
+            QVERIFY2(header->sectionSize(c) >= header->fontMetrics().horizontalAdvance(title) + 8,
+                     qPrintable(QStringLiteral("%1: %2 px").arg(title).arg(header->sectionSize(c))));
+            total += header->sectionSize(c);
+        }
+        QVERIFY2(total <= table->viewport()->width(), qPrintable(QStringLiteral("%1 > %2").arg(total).arg(table->viewport()->width())));
+        QCOMPARE(table->horizontalScrollBar()->maximum(), 0);
+        for (int r = 0; r < table->rowCount(); ++r)
+            for (int c = 0; c < table->columnCount(); ++c) {
+                // Laid out as the delegates do (the stored value breaks anywhere, the rest at spaces),
+                // in the cell less its two 3 px text margins.
+                const QTableWidgetItem* item = table->item(r, c);
+                QTextLayout layout(item->text(), item->font());
+                QTextOption option;
+                option.setWrapMode(table->horizontalHeaderItem(c)->text() == QStringLiteral("Stored value") ? QTextOption::WrapAnywhere : QTextOption::WrapAtWordBoundaryOrAnywhere);
+                layout.setTextOption(option);
+                layout.beginLayout();
+                qreal height = 0;
+                for (QTextLine line = layout.createLine(); line.isValid(); line = layout.createLine()) {
+                    line.setLineWidth(header->sectionSize(c) - 6);
+                    height += line.height();
+                }
+                layout.endLayout();
+                const QRect needed(0, 0, header->sectionSize(c), static_cast<int>(std::ceil(height)));
+                QVERIFY2(needed.height() <= table->rowHeight(r),
+                         qPrintable(QStringLiteral("row %1 column %2 '%3' needs %4 px of %5").arg(r).arg(c).arg(item->text())
+                                        .arg(needed.height()).arg(table->rowHeight(r))));
+            }
+        QVERIFY(table->y() + table->height() <= table->parentWidget()->height());
+        saveShot(shown.window, QStringLiteral("layout-formats"));
     }
 };
 

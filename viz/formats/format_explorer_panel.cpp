@@ -6,6 +6,7 @@
 #include "formats/format_explainer.h"
 #include "formats/format_range_bar.h"
 
+#include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QEvent>
@@ -15,11 +16,17 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPainter>
 #include <QPushButton>
 #include <QScrollBar>
 #include <QSignalBlocker>
+#include <QStyle>
+#include <QStyleOptionViewItem>
+#include <QStyledItemDelegate>
 #include <QTableWidget>
 #include <QTextDocument>
+#include <QTextLayout>
+#include <QTextOption>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -128,6 +135,31 @@ QString formatSummary(Format format)
     return text;
 }
 
+// The stored value in as many lines as the column needs: the item delegate breaks only at spaces,
+// so FP32's 0.100000001490116119384765625 would be cut at the column's edge; this one breaks
+// anywhere (fitTableHeight makes the row tall enough).
+class WrappingDelegate : public QStyledItemDelegate {
+public:
+    using QStyledItemDelegate::QStyledItemDelegate;
+    void paint(QPainter* painter, const QStyleOptionViewItem& option, const QModelIndex& index) const override
+    {
+        QStyleOptionViewItem item = option;
+        initStyleOption(&item, index);
+        const QString text = item.text;
+        item.text.clear();
+        QStyle* style = item.widget != nullptr ? item.widget->style() : QApplication::style();
+        style->drawControl(QStyle::CE_ItemViewItem, &item, painter, item.widget);
+        QTextOption wrap(Qt::AlignLeft | Qt::AlignVCenter);
+        wrap.setWrapMode(QTextOption::WrapAnywhere);
+        painter->save();
+        painter->setFont(item.font);
+        painter->setPen(item.palette.color(item.state & QStyle::State_Enabled ? QPalette::Normal : QPalette::Disabled,
+                                           item.state & QStyle::State_Selected ? QPalette::HighlightedText : QPalette::Text));
+        painter->drawText(QRectF(item.rect.adjusted(4, 0, -4, 0)), text, wrap);
+        painter->restore();
+    }
+};
+
 } // namespace
 
 FormatExplorerPanel::FormatExplorerPanel(QWidget* parent) : QWidget(parent)
@@ -199,16 +231,23 @@ QWidget* FormatExplorerPanel::buildComparison()
     installTableExport(m_table, QStringLiteral("format-comparison"));
     m_table->setHorizontalHeaderLabels({tr("Format"), tr("Stored value"), tr("Bits"), tr("Error"), tr("Rel. error"),
                                         tr("What happened")});
+    m_table->horizontalHeaderItem(StoredColumn)->setToolTip(tr("The typed value rounded to the format (hover a value for its exact decimal)"));
+    m_table->horizontalHeaderItem(BitsColumn)->setToolTip(tr("The stored pattern in hex"));
     m_table->horizontalHeaderItem(ErrorColumn)->setToolTip(tr("stored − typed value"));
     m_table->horizontalHeaderItem(RelativeColumn)->setToolTip(tr("|stored − typed| / |typed|"));
+    m_table->horizontalHeaderItem(OutcomeColumn)->setToolTip(tr("What storing did to the value: exact, rounded, overflow, underflow…"));
     m_table->verticalHeader()->hide();
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    m_table->setWordWrap(false);
-    m_table->setTextElideMode(Qt::ElideRight);
-    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    // In a narrow dock the long stored values and outcomes break into lines (fitTableHeight): the
+    // table never scrolls sideways and no text is cut.
+    m_table->setWordWrap(true);
+    m_table->setTextElideMode(Qt::ElideNone);
+    m_table->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Fixed); // sized by fitTableHeight
+    m_table->setItemDelegateForColumn(StoredColumn, new WrappingDelegate(m_table));
     m_table->horizontalHeader()->setSectionResizeMode(OutcomeColumn, QHeaderView::Stretch);
     m_table->setToolTip(tr("Click a row to look inside that format below."));
     const QFont fixed = QFontDatabase::systemFont(QFontDatabase::FixedFont);
@@ -545,31 +584,67 @@ void FormatExplorerPanel::refreshComparison()
                                 ? tr("Overflow clamps to the largest finite value, as CUDA's __NV_SATFINITE conversions do.")
                                 : tr("Overflow as PyTorch's casts: FP16, BF16, TF32 and E5M2 to inf; E4M3, which has no "
                                      "infinity, to NaN. Integers always clamp."));
-    m_table->resizeRowsToContents();
     fitTableHeight();
 }
 
 void FormatExplorerPanel::fitTableHeight()
 {
-    // Every row visible, no inner vertical scrolling (the table is the figure); room for the
-    // horizontal scroll bar when the dock is narrower than the columns.
-    int height = m_table->horizontalHeader()->height() + 2 * m_table->frameWidth();
+    // The columns share the table's width: format, bits and errors at their contents; the stored
+    // value whole when it fits, else in lines (the exact decimal wraps anywhere); the outcome the
+    // rest, at least its longest word. Then every row at its lines' height, and the table as tall as
+    // its rows: no inner scrolling (the table is the figure).
+    QHeaderView* header = m_table->horizontalHeader();
+    const int available = m_table->width() - 2 * m_table->frameWidth();
+    auto contents = [&](int column, const QFontMetrics& metrics, bool byWord) {
+        int widest = header->sectionSizeHint(column);
+        for (int r = 0; r < m_table->rowCount(); ++r) {
+            const QString text = m_table->item(r, column)->text();
+            if (!byWord) {
+                widest = std::max(widest, metrics.horizontalAdvance(text) + 12);
+                continue;
+            }
+            for (const QString& word : text.split(QLatin1Char(' '), Qt::SkipEmptyParts))
+                widest = std::max(widest, metrics.horizontalAdvance(word) + 12);
+        }
+        return widest;
+    };
+    const QFontMetrics fixed(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    QFont bold = m_table->font();
+    bold.setBold(true); // the floating-point formats' names
+    header->resizeSection(FormatColumn, contents(FormatColumn, QFontMetrics(bold), false));
+    for (int c : {BitsColumn, ErrorColumn, RelativeColumn})
+        header->resizeSection(c, contents(c, fixed, false));
+    int others = 0;
+    for (int c : {FormatColumn, BitsColumn, ErrorColumn, RelativeColumn})
+        others += header->sectionSize(c);
+    const int storedWhole = contents(StoredColumn, fixed, false);
+    const int outcomeWord = contents(OutcomeColumn, m_table->fontMetrics(), true);
+    const int storedLeast = std::max(header->sectionSizeHint(StoredColumn), fixed.horizontalAdvance(QLatin1Char('0')) * 10 + 12);
+    header->resizeSection(StoredColumn, std::clamp(available - others - outcomeWord, std::min(storedLeast, storedWhole), storedWhole));
+    // Each row as tall as its most wrapped cell, laid out as its delegate lays out text (the stored
+    // value breaks anywhere, the rest at spaces), in a little less than the cell's width to be safe.
+    for (int r = 0; r < m_table->rowCount(); ++r) {
+        qreal tallest = m_table->fontMetrics().height();
+        for (int c = 0; c < ColumnCount; ++c) {
+            const QTableWidgetItem* item = m_table->item(r, c);
+            QTextLayout layout(item->text(), item->font());
+            QTextOption option;
+            option.setWrapMode(c == StoredColumn ? QTextOption::WrapAnywhere : QTextOption::WrapAtWordBoundaryOrAnywhere);
+            layout.setTextOption(option);
+            layout.beginLayout();
+            qreal lines = 0;
+            for (QTextLine line = layout.createLine(); line.isValid(); line = layout.createLine()) {
+                line.setLineWidth(std::max(8, header->sectionSize(c) - 10));
+                lines += line.height();
+            }
+            layout.endLayout();
+            tallest = std::max(tallest, lines);
+        }
+        m_table->setRowHeight(r, static_cast<int>(std::ceil(tallest)) + 6);
+    }
+    int height = header->height() + 2 * m_table->frameWidth();
     for (int r = 0; r < m_table->rowCount(); ++r)
         height += m_table->rowHeight(r);
-    // The last column takes the spare width, but never shrinks below its text: a narrow dock
-    // scrolls the table sideways instead of cutting "overflow → inf" short.
-    QHeaderView* header = m_table->horizontalHeader();
-    int columns = 0;
-    for (int c = 0; c < OutcomeColumn; ++c)
-        columns += header->sectionSize(c); // sized to their contents
-    int outcomeWidth = header->sectionSizeHint(OutcomeColumn);
-    for (int r = 0; r < m_table->rowCount(); ++r)
-        outcomeWidth = std::max(outcomeWidth, m_table->fontMetrics().horizontalAdvance(m_table->item(r, OutcomeColumn)->text()) + 12);
-    columns += outcomeWidth;
-    const bool narrow = columns > m_table->width() - 2 * m_table->frameWidth();
-    header->setSectionResizeMode(OutcomeColumn, narrow ? QHeaderView::ResizeToContents : QHeaderView::Stretch);
-    if (narrow)
-        height += m_table->horizontalScrollBar()->sizeHint().height();
     if (m_table->height() != height)
         m_table->setFixedHeight(height);
 }
