@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <cstddef>
 #include <cstdio>
 #include <map>
@@ -185,17 +186,37 @@ void ExecutionScene::drawStack()
     const Stepper& stepper = *m_stepper;
     const std::int32_t warp = stepper.selectedWarp();
     const sim::WarpSnapshot snapshot = stepper.replay().warp(warp);
-    ImGui::Text("Warp %d reconvergence stack (top first)", warp);
+    ImGui::TextWrapped("Warp %d reconvergence stack (top first)", warp); // in lines where the column is narrow
     if (snapshot.stack.empty()) {
         ImGui::TextDisabled("empty: every lane has exited");
         return;
     }
     ImDrawList* list = ImGui::GetWindowDrawList();
     const ptx::Function& function = *stepper.run().function;
-    if (ImGui::BeginTable("##stack", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) {
+    // The mask's 32 cells shrink to the column (down to 4 px each); where even that does not fit
+    // beside pc and rejoin (the column beside the memory access at 1280 px), each entry is a line of
+    // text with its mask under it, instead of a table cut at the column's edge.
+    const float avail = ImGui::GetContentRegionAvail().x;
+    const float used = ImGui::CalcTextSize("> 0000").x + ImGui::CalcTextSize("rejoins at").x + 6 * ImGui::GetStyle().CellPadding.x;
+    const float maskCell = std::clamp(std::floor((avail - used) / 32.0f), 4.0f, 6.0f);
+    if (used + 32 * maskCell > avail) {
+        const float cell = std::clamp(std::floor(avail / 32.0f), 3.0f, 6.0f);
+        for (std::size_t i = snapshot.stack.size(); i-- > 0;) {
+            const sim::StackEntry& entry = snapshot.stack[i];
+            const std::string rejoin = entry.reconvergePc < 0 ? std::string("exit") : std::to_string(entry.reconvergePc);
+            ImGui::TextWrapped("%spc %d, rejoins at %s", i + 1 == snapshot.stack.size() ? "> " : "", entry.pc, rejoin.c_str());
+            if (ImGui::IsItemHovered() && entry.pc >= 0 && static_cast<std::size_t>(entry.pc) < function.instructions.size())
+                ImGui::SetTooltip("%s", function.instructions[static_cast<std::size_t>(entry.pc)].text.c_str());
+            const ImVec2 p = ImGui::GetCursorScreenPos();
+            drawMaskCells(list, p, cell, entry.mask, kOnPath, IM_COL32(50, 50, 58, 255));
+            ImGui::Dummy(ImVec2(32 * cell, cell + 2));
+            if (ImGui::IsItemHovered())
+                ImGui::SetTooltip("mask (lane 0 left) %s: %d lanes", hex32(entry.mask).c_str(), std::popcount(entry.mask));
+        }
+    } else if (ImGui::BeginTable("##stack", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) {
         ImGui::TableSetupColumn("pc");
         ImGui::TableSetupColumn("rejoins at");
-        ImGui::TableSetupColumn("mask (lane 0 left)");
+        ImGui::TableSetupColumn(used + std::max(32 * maskCell, ImGui::CalcTextSize("mask (lane 0 left)").x) <= avail ? "mask (lane 0 left)" : "mask");
         ImGui::TableHeadersRow();
         for (std::size_t i = snapshot.stack.size(); i-- > 0;) {
             const sim::StackEntry& entry = snapshot.stack[i];
@@ -211,8 +232,8 @@ void ExecutionScene::drawStack()
                 ImGui::Text("%d", entry.reconvergePc);
             ImGui::TableSetColumnIndex(2);
             const ImVec2 p = ImGui::GetCursorScreenPos();
-            drawMaskCells(list, ImVec2(p.x, p.y + 2), 6.0f, entry.mask, kOnPath, IM_COL32(50, 50, 58, 255));
-            ImGui::Dummy(ImVec2(32 * 6.0f, 10));
+            drawMaskCells(list, ImVec2(p.x, p.y + 2), maskCell, entry.mask, kOnPath, IM_COL32(50, 50, 58, 255));
+            ImGui::Dummy(ImVec2(32 * maskCell, 10));
             if (ImGui::IsItemHovered())
                 ImGui::SetTooltip("%s: %d lanes", hex32(entry.mask).c_str(), std::popcount(entry.mask));
         }
@@ -268,8 +289,11 @@ void ExecutionScene::drawAccess(float width)
     const Stepper& stepper = *m_stepper;
     const sim::RecordedStep* step = stepper.current();
     if (!step || step->access < 0) {
-        ImGui::TextDisabled("No memory access at this step.");
-        ImGui::TextDisabled("F8 goes to the next load or store.");
+        // Wrapped to the column: beside the stack, at 1280 px, it is about 190 px wide.
+        ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+        ImGui::TextWrapped("No memory access at this step.");
+        ImGui::TextWrapped("F8 goes to the next load or store.");
+        ImGui::PopStyleColor();
         return;
     }
     const sim::RecordedAccess& access = stepper.recording().accesses[static_cast<std::size_t>(step->access)];
