@@ -7,9 +7,12 @@
 // overlay shows every line above the SMs; the occupancy explorer stacks its fields and plots in a
 // narrow dock instead of cutting them at the edge; the docks on the right keep one width whichever is
 // raised; lesson names never scroll sideways; the 2:4 pattern's caption is whole and its plots begin on
-// the first screen; the number-format table fits its dock.
+// the first screen; the number-format table fits its dock; the execution view's reconvergence stack
+// stays inside its column.
 #include "canvas/view_transform.h"
 #include "common/plot_style.h"
+#include "execution/execution_panel.h"
+#include "execution/execution_scene.h"
 #include "hierarchy/hierarchy_scene.h"
 #include "models/models_dock.h"
 #include "occupancy/occupancy_panel.h"
@@ -490,6 +493,27 @@ private slots:
             }
         QVERIFY(table->y() + table->height() <= table->parentWidget()->height());
         saveShot(shown.window, QStringLiteral("layout-formats"));
+    }
+
+    // The execution view at 1280 x 800: the reconvergence stack's column beside the memory access is
+    // narrow; its header, entries and mask cells stay inside it (they ran past its edge, cut).
+    void executionStackFitsItsColumn()
+    {
+        SmallWindow shown;
+        shown.window.showCanvasView(app::CanvasView::Execution);
+        viz::ExecutionPanel* panel = shown.window.executionPanel();
+        if (panel->stepper() == nullptr)
+            panel->run();
+        QTRY_VERIFY_WITH_TIMEOUT(panel->stepper() != nullptr, kWorkTimeoutMs);
+        settle(shown.window, 400);
+        shown.window.grab(); // a frame of the canvas
+        settle(shown.window, 200);
+        const viz::ExecutionScene* scene = panel->scene();
+        QVERIFY2(scene->lastStackColumnWidth() > 0, "the stack was drawn");
+        QVERIFY2(scene->lastStackColumnWidth() < 32 * 6 + 120, qPrintable(QString::number(scene->lastStackColumnWidth()))); // narrow here
+        QVERIFY2(scene->lastStackOverflow() <= 0.5f, qPrintable(QStringLiteral("%1 px past a column of %2")
+                                                                     .arg(scene->lastStackOverflow()).arg(scene->lastStackColumnWidth())));
+        saveShot(shown.window, QStringLiteral("layout-execution"));
     }
 };
 

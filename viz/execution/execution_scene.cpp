@@ -186,7 +186,12 @@ void ExecutionScene::drawStack()
     const Stepper& stepper = *m_stepper;
     const std::int32_t warp = stepper.selectedWarp();
     const sim::WarpSnapshot snapshot = stepper.replay().warp(warp);
+    const float right = ImGui::GetCursorScreenPos().x + ImGui::GetContentRegionAvail().x;
+    m_stackWidth = ImGui::GetContentRegionAvail().x;
+    m_stackOverflow = 0.0f;
+    auto reach = [&](float x) { m_stackOverflow = std::max(m_stackOverflow, x - right); };
     ImGui::TextWrapped("Warp %d reconvergence stack (top first)", warp); // in lines where the column is narrow
+    reach(ImGui::GetItemRectMax().x);
     if (snapshot.stack.empty()) {
         ImGui::TextDisabled("empty: every lane has exited");
         return;
@@ -205,11 +210,13 @@ void ExecutionScene::drawStack()
             const sim::StackEntry& entry = snapshot.stack[i];
             const std::string rejoin = entry.reconvergePc < 0 ? std::string("exit") : std::to_string(entry.reconvergePc);
             ImGui::TextWrapped("%spc %d, rejoins at %s", i + 1 == snapshot.stack.size() ? "> " : "", entry.pc, rejoin.c_str());
+            reach(ImGui::GetItemRectMax().x);
             if (ImGui::IsItemHovered() && entry.pc >= 0 && static_cast<std::size_t>(entry.pc) < function.instructions.size())
                 ImGui::SetTooltip("%s", function.instructions[static_cast<std::size_t>(entry.pc)].text.c_str());
             const ImVec2 p = ImGui::GetCursorScreenPos();
             drawMaskCells(list, p, cell, entry.mask, kOnPath, IM_COL32(50, 50, 58, 255));
             ImGui::Dummy(ImVec2(32 * cell, cell + 2));
+            reach(ImGui::GetItemRectMax().x);
             if (ImGui::IsItemHovered())
                 ImGui::SetTooltip("mask (lane 0 left) %s: %d lanes", hex32(entry.mask).c_str(), std::popcount(entry.mask));
         }
@@ -233,6 +240,7 @@ void ExecutionScene::drawStack()
             ImGui::TableSetColumnIndex(2);
             const ImVec2 p = ImGui::GetCursorScreenPos();
             drawMaskCells(list, ImVec2(p.x, p.y + 2), maskCell, entry.mask, kOnPath, IM_COL32(50, 50, 58, 255));
+            reach(p.x + 32 * maskCell); // the table clips what runs past the column: the cells' own edge
             ImGui::Dummy(ImVec2(32 * maskCell, 10));
             if (ImGui::IsItemHovered())
                 ImGui::SetTooltip("%s: %d lanes", hex32(entry.mask).c_str(), std::popcount(entry.mask));

@@ -28,6 +28,11 @@ public:
 
     void draw(const SceneFrame& frame) override;
 
+    // At the last frame: the reconvergence stack's column width and how far past its right edge the
+    // stack's header, lines or mask cells ran (0 when they fit; < 0 before a stack was drawn).
+    float lastStackColumnWidth() const { return m_stackWidth; }
+    float lastStackOverflow() const { return m_stackOverflow; }
+
 private:
     void drawWarps(float width);
     void drawHazard();
@@ -41,6 +46,8 @@ private:
     const Stepper* m_stepper = nullptr;
     std::string m_hint = "Choose a kernel and press Run (Ctrl+Shift+R) to record a block.";
     RegisterFormat m_format = RegisterFormat::Typed;
+    float m_stackWidth = -1.0f;
+    float m_stackOverflow = -1.0f;
     std::size_t m_printfShown = 0; // printf lines shown at the last frame (to scroll to new ones)
 };
 
