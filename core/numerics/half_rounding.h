@@ -20,8 +20,11 @@ inline float roundToFp16Fast(float x)
     const std::int32_t bits = std::bit_cast<std::int32_t>(x);
     const std::int32_t magnitudeBits = bits & 0x7FFFFFFF;
     // Normal FP16 range: keep 10 of FP32's 23 mantissa bits, ties to even (the carry may move the
-    // value up a binade, which the exponent field absorbs).
-    const std::int32_t normalBits = (magnitudeBits + 0x0FFF + ((magnitudeBits >> 13) & 1)) & ~0x1FFF;
+    // value up a binade, which the exponent field absorbs). Unsigned, because a NaN's bits near
+    // 0x7FFFFFFF would overflow a signed sum (that result is replaced by the NaN below).
+    const auto magnitudeUnsigned = static_cast<std::uint32_t>(magnitudeBits);
+    const auto normalBits =
+        static_cast<std::int32_t>((magnitudeUnsigned + 0x0FFFu + ((magnitudeUnsigned >> 13) & 1u)) & ~0x1FFFu);
     // Below FP16's smallest normal (2^-14) the grid is multiples of 2^-24: adding 0.5 moves the value
     // to the binade [0.5, 1) whose FP32 spacing is exactly 2^-24, so the FPU's own ties-to-even
     // addition rounds it; subtracting 0.5 again is exact.

@@ -98,7 +98,7 @@ TEST(Roofline, L2ResidentKernelStillPlotsAtL1AndL2)
 {
     const Session session = fixture();
     const RooflineRoofs roofs = rooflineRoofs(session);
-    const KernelRoofline& k = find(kernelRooflines(session), "k_l2_resident");
+    const KernelRoofline k = find(kernelRooflines(session), "k_l2_resident"); // a copy: the vector is a temporary
     // FLOP = 2 x 8e6 = 16e6 in 4,000 ns: 4e12 FLOP/s.
     EXPECT_DOUBLE_EQ(k.flopsPerSecond, 4e12);
     // L1: 8e6 bytes -> 2 FLOP/B. Past the ridge (2 x 25.6e12 = 51.2e12 > 40e12), so the share is
@@ -125,7 +125,7 @@ TEST(Roofline, CopyHasNoPointButItsBandwidthShare)
 {
     const Session session = fixture();
     const RooflineRoofs roofs = rooflineRoofs(session);
-    const KernelRoofline& k = find(kernelRooflines(session), "k_copy");
+    const KernelRoofline k = find(kernelRooflines(session), "k_copy"); // a copy: the vector is a temporary
     EXPECT_DOUBLE_EQ(k.fp32Flops, 0.0);
     EXPECT_FALSE(k.plottedAnywhere());
     for (MemoryLevel level : kMemoryLevels) {
