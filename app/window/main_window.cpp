@@ -53,6 +53,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <utility>
 
 namespace warpscope::app {
 
@@ -132,9 +133,9 @@ MainWindow::MainWindow(Options options, QWidget* parent)
 
 MainWindow::~MainWindow()
 {
-    // Its stack announces its clearing while the window's actions are still alive.
-    delete m_inputHistory;
-    m_inputHistory = nullptr;
+    // Its stack announces its clearing while the window's actions are still alive; the member is
+    // null by then, so updateUndoActions does not reach into the history being destroyed (UBSan).
+    delete std::exchange(m_inputHistory, nullptr);
     // The canvas widget renders through m_canvas: destroy it first.
     delete m_canvasWidget;
     m_canvasWidget = nullptr;

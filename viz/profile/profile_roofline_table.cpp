@@ -26,6 +26,8 @@ QString formatIntensity(double intensity)
         return QStringLiteral("n/a");
     if (intensity >= 100.0)
         return QLocale(QLocale::English).toString(intensity, 'f', 0);
+    if (!(intensity > 0.0)) // no FLOP: log10 below would be -inf, whose cast to int is undefined (UBSan)
+        return QStringLiteral("0");
     const int decimals = intensity >= 10.0 ? 1 : intensity >= 1.0 ? 2 : std::max(2, 2 - static_cast<int>(std::floor(std::log10(intensity))));
     return QString::number(intensity, 'f', std::min(decimals, 6));
 }
