@@ -44,7 +44,15 @@ using namespace warpscope;
 
 namespace {
 
-constexpr int kRunTimeoutMs = 60000;
+// The sanitizer presets (debug: ASan + UBSan at -O0; tsan) simulate many times slower than the
+// release build: the endless playground kernel reaches its step budget in about 3 s in a release
+// build and takes over a minute under ASan. Their waits get room; what is asserted does not change.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+constexpr int kSanitizerSlowdown = 10;
+#else
+constexpr int kSanitizerSlowdown = 1;
+#endif
+constexpr int kRunTimeoutMs = 60000 * kSanitizerSlowdown;
 
 nlohmann::json cliStep(const QString& kernel, const QString& block, int warp, std::uint32_t at)
 {
