@@ -37,6 +37,7 @@
 #include <QFontMetrics>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLineEdit>
 #include <QListWidget>
 #include <QScrollArea>
 #include <QScrollBar>
@@ -513,6 +514,17 @@ private slots:
         QVERIFY2(scene->lastStackColumnWidth() < 32 * 6 + 120, qPrintable(QString::number(scene->lastStackColumnWidth()))); // narrow here
         QVERIFY2(scene->lastStackOverflow() <= 0.5f, qPrintable(QStringLiteral("%1 px past a column of %2")
                                                                      .arg(scene->lastStackOverflow()).arg(scene->lastStackColumnWidth())));
+        // The header ("step 0 of 136") ran into the next line's caption, and the legend and the
+        // register caption ran past the panel's edge: they wrap now.
+        QVERIFY2(scene->lastLineOverflow() == 0.0f, qPrintable(QStringLiteral("%1 px past the panel").arg(scene->lastLineOverflow())));
+        // The launch fields show a whole grid expression.
+        const auto* grid = panel->findChild<QLineEdit*>(QStringLiteral("gridField"));
+        QVERIFY(grid != nullptr);
+        QVERIFY2(grid->width() >= grid->fontMetrics().horizontalAdvance(QStringLiteral("cdiv(n,256)")) + 8,
+                 qPrintable(QString::number(grid->width())));
+        // ... and the whole panel still fits beside the docks, without a sideways scroll bar.
+        QVERIFY2(panel->minimumSizeHint().width() <= panel->width(),
+                 qPrintable(QStringLiteral("needs %1 px, has %2").arg(panel->minimumSizeHint().width()).arg(panel->width())));
         saveShot(shown.window, QStringLiteral("layout-execution"));
     }
 };

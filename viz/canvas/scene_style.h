@@ -47,6 +47,26 @@ inline ImU32 waveColour(long long wave, float alpha = 1.0f)
     return ImGui::ColorConvertFloat4ToU32(ImVec4(r, g, b, alpha));
 }
 
+// Puts the next item on the current line when `nextWidth` pixels still fit beside the last one, and
+// on a new line otherwise: legends and status lines wrap instead of running past a narrow panel.
+inline void sameLineIfFits(float nextWidth)
+{
+    ImGui::SameLine();
+    if (ImGui::GetContentRegionAvail().x < nextWidth)
+        ImGui::NewLine();
+}
+
+// The width of a line of text as the next item, for sameLineIfFits.
+inline float textWidth(const char* text) { return ImGui::CalcTextSize(text).x; }
+
+// Dimmed text that wraps at the window's (or column's) right edge.
+inline void textDisabledWrapped(const char* text)
+{
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+    ImGui::TextWrapped("%s", text);
+    ImGui::PopStyleColor();
+}
+
 // An ImGui window that fills the viewport, without title or border: the instrument panels' page,
 // with a scroll bar when its content is taller. Call ImGui::End() whatever it returns.
 inline bool beginPanelWindow(const char* id, const Rect& viewport)

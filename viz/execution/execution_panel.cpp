@@ -109,14 +109,16 @@ void ExecutionPanel::buildControls()
         m_kernel->addItem(QString::fromStdString(demo.id), QString::fromStdString(demo.id));
     m_kernel->addItem(QStringLiteral("Playground: your CUDA C++"), QString::fromLatin1(kPlaygroundId));
     m_kernel->setToolTip(QStringLiteral("A demo kernel, or the playground where you type your own kernel"));
-    auto addField = [&](const QString& label, int width, const QString& tip) {
+    // `chars`: how many characters the field shows at least, so "cdiv(n,256)" is not cut short.
+    auto addField = [&](const QString& label, int chars, const QString& tip) {
         auto* caption = new QLabel(label, this);
         auto* field = new QLineEdit(this);
+        const int width = field->fontMetrics().horizontalAdvance(QString(chars, QLatin1Char('0'))) + 14; // + frame and margins
         field->setMinimumWidth(width);
         field->setToolTip(tip);
         caption->setBuddy(field);
         fieldRow->addWidget(caption);
-        fieldRow->addWidget(field, width > 100 ? 3 : 1);
+        fieldRow->addWidget(field, chars > 12 ? 3 : 1);
         connect(field, &QLineEdit::returnPressed, this, &ExecutionPanel::run);
         return field;
     };
@@ -124,17 +126,19 @@ void ExecutionPanel::buildControls()
     kernelCaption->setBuddy(m_kernel);
     kernelRow->addWidget(kernelCaption);
     kernelRow->addWidget(m_kernel, 2);
-    m_args = addField(QStringLiteral("&Args"), 120,
+    m_args = addField(QStringLiteral("&Args"), 16,
                       QStringLiteral("Argument specs separated by spaces, e.g. n=i32:256 x=f32[n]:iota (see kernels/README.md)"));
     fieldRow = launchRow;
-    m_grid = addField(QStringLiteral("&Grid"), 50, QStringLiteral("gridDim: X[,Y[,Z]], expressions over the arguments"));
-    m_block = addField(QStringLiteral("&Block"), 40, QStringLiteral("blockDim: X[,Y[,Z]]"));
-    m_blockIndex = addField(QStringLiteral("Block &index"), 40,
+    m_grid = addField(QStringLiteral("&Grid"), 11, QStringLiteral("gridDim: X[,Y[,Z]], expressions over the arguments"));
+    m_grid->setObjectName(QStringLiteral("gridField"));
+    m_block = addField(QStringLiteral("&Block"), 4, QStringLiteral("blockDim: X[,Y[,Z]]"));
+    m_blockIndex = addField(QStringLiteral("Block &index"), 4,
                             QStringLiteral("blockIdx of the block to record and step through: X[,Y[,Z]]"));
     m_runButton = new QPushButton(QStringLiteral("&Run"), this);
     m_runButton->setToolTip(QStringLiteral("Simulate the launch and record the block (Ctrl+Shift+R)"));
     m_cancelButton = new QPushButton(QStringLiteral("Cancel"), this);
     m_cancelButton->setEnabled(false);
+    m_cancelButton->hide(); // takes Run's and Timeline's place while they work: the row fits at 1280
     m_progress = new QProgressBar(this);
     m_progress->setMaximumWidth(90);
     m_progress->setTextVisible(false);
@@ -307,6 +311,9 @@ void ExecutionPanel::buildControls()
         m_runButton->setEnabled(false);
         m_exportTimelineAction->setEnabled(false);
         m_exportTimelineButton->setEnabled(false);
+        m_runButton->hide();
+        m_exportTimelineButton->hide();
+        m_cancelButton->show();
         m_progress->show();
     });
     connect(m_worker, &LabWorker::finished, this, [this] {
@@ -314,6 +321,9 @@ void ExecutionPanel::buildControls()
         m_runButton->setEnabled(true);
         m_exportTimelineAction->setEnabled(true);
         m_exportTimelineButton->setEnabled(true);
+        m_cancelButton->hide();
+        m_runButton->show();
+        m_exportTimelineButton->show();
         m_progress->hide();
     });
     auto* runAction = new QAction(QStringLiteral("Run: record the chosen block"), this);

@@ -68,13 +68,18 @@ void ExecutionScene::draw(const SceneFrame& frame)
     const Stepper& stepper = *m_stepper;
     const StepperRun& run = stepper.run();
     const float width = ImGui::GetContentRegionAvail().x;
+    m_lineRight = ImGui::GetCursorScreenPos().x + width;
+    m_lineOverflow = 0.0f;
     ImGui::Text("%s  block %s  step %zu of %zu", run.kernelName.c_str(), launch::formatIndex(run.blockIndex).c_str(),
                 stepper.position(), stepper.size());
-    if (const sim::RecordedStep* step = stepper.current()) {
-        ImGui::SameLine();
-        if (step->cycle > 0 || step->stallCycles > 0)
-            ImGui::TextDisabled("  issue cycle %llu (timing model), waited %u: %s",
-                                static_cast<unsigned long long>(step->cycle), step->stallCycles, stallName(step->stallReason));
+    reachLine();
+    if (const sim::RecordedStep* step = stepper.current(); step && (step->cycle > 0 || step->stallCycles > 0)) {
+        char timing[160];
+        std::snprintf(timing, sizeof timing, "issue cycle %llu (timing model), waited %u: %s",
+                      static_cast<unsigned long long>(step->cycle), step->stallCycles, stallName(step->stallReason));
+        style::sameLineIfFits(style::textWidth(timing));
+        style::textDisabledWrapped(timing);
+        reachLine();
     }
     if (stepper.recording().truncated)
         ImGui::TextColored(ImVec4(0.95f, 0.65f, 0.25f, 1.0f), "The recording reached its size limit: later steps are missing.");
@@ -104,18 +109,28 @@ void ExecutionScene::draw(const SceneFrame& frame)
     ImGui::End();
 }
 
+void ExecutionScene::reachLine()
+{
+    m_lineOverflow = std::max(m_lineOverflow, ImGui::GetItemRectMax().x - m_lineRight);
+}
+
 void ExecutionScene::drawWarps(float width)
 {
     const Stepper& stepper = *m_stepper;
     const sim::RecordedStep* current = stepper.current();
     const std::int32_t selected = stepper.selectedWarp();
-    const float cell = std::clamp((width - 230.0f) / 32.0f, 4.0f, 16.0f); // room for the label and a scroll bar
-    ImGui::TextDisabled("Warps of the block: lanes 0..31, left to right");
+    const ImGuiStyle& imStyle = ImGui::GetStyle();
+    // Each row: the warp's label, then its 32 lanes in what is left beside the region's scroll bar.
+    const float labelWidth = style::textWidth("W31 pc 9999  at barrier") + 8.0f;
+    const float lanesX = labelWidth + 6.0f;
+    const float cell = std::clamp((width - lanesX - imStyle.ScrollbarSize - 4.0f) / 32.0f, 4.0f, 16.0f);
+    style::textDisabledWrapped("Warps of the block: lanes 0..31, left to right");
     ImDrawList* list = ImGui::GetWindowDrawList();
     const float rowHeight = std::max(cell + 3.0f, ImGui::GetTextLineHeightWithSpacing());
+    const float rowPitch = rowHeight - 2.0f + imStyle.ItemSpacing.y; // a row's selectable and the gap below it
     const std::int32_t warps = stepper.warpCount();
-    // Tall blocks (32 warps) scroll inside their own region.
-    const float regionHeight = std::min(static_cast<float>(warps) * rowHeight + 6.0f, 9.0f * rowHeight + 6.0f);
+    // Tall blocks (32 warps) scroll inside their own region; up to 9 warps show whole.
+    const float regionHeight = static_cast<float>(std::min(warps, 9)) * rowPitch - imStyle.ItemSpacing.y + 2.0f;
     ImGui::BeginChild("##warps", ImVec2(0, regionHeight), false);
     for (std::int32_t w = 0; w < warps; ++w) {
         const sim::WarpSnapshot warp = stepper.replay().warp(w);
@@ -130,9 +145,9 @@ void ExecutionScene::drawWarps(float width)
         else
             std::snprintf(label, sizeof label, "W%-2d          %s##warp%d", w, status, w);
         const ImVec2 rowStart = ImGui::GetCursorScreenPos();
-        if (ImGui::Selectable(label, w == selected, 0, ImVec2(200.0f, rowHeight - 2.0f)) && onWarpClicked)
+        if (ImGui::Selectable(label, w == selected, 0, ImVec2(labelWidth, rowHeight - 2.0f)) && onWarpClicked)
             onWarpClicked(w);
-        const ImVec2 origin(rowStart.x + 206.0f, rowStart.y + std::max(0.0f, (rowHeight - 2.0f - cell) / 2.0f));
+        const ImVec2 origin(rowStart.x + lanesX, rowStart.y + std::max(0.0f, (rowHeight - 2.0f - cell) / 2.0f));
         const std::uint32_t executing = issuing ? current->executedMask : 0;
         for (int lane = 0; lane < 32; ++lane) {
             const std::uint32_t bit = 1u << lane;
@@ -163,13 +178,17 @@ void ExecutionScene::drawWarps(float width)
     }
     ImGui::EndChild();
     // Legend.
+    bool first = true;
     const auto legend = [&](ImU32 colour, const char* text) {
+        if (!first)
+            style::sameLineIfFits(12.0f + ImGui::GetStyle().ItemSpacing.x + style::textWidth(text));
+        first = false;
         const ImVec2 p = ImGui::GetCursorScreenPos();
         list->AddRectFilled(ImVec2(p.x, p.y + 3), ImVec2(p.x + 10, p.y + 13), colour);
         ImGui::Dummy(ImVec2(12, 14));
         ImGui::SameLine();
         ImGui::TextDisabled("%s", text);
-        ImGui::SameLine();
+        reachLine();
     };
     list = ImGui::GetWindowDrawList();
     legend(kExecuting, "executes");
@@ -178,7 +197,6 @@ void ExecutionScene::drawWarps(float width)
     legend(kDiverged, "diverged");
     legend(kBarrier, "at barrier");
     legend(kExited, "exited");
-    ImGui::NewLine();
 }
 
 void ExecutionScene::drawStack()
@@ -454,8 +472,11 @@ void ExecutionScene::drawPrintf()
     const std::size_t shown = stepper.printfLinesSoFar();
     const std::optional<std::size_t> last = stepper.lastStepOfSelectedWarp();
     ImGui::Text("printf: %zu of the block's %zu lines so far", shown, recording.printfs.size());
-    ImGui::SameLine();
-    ImGui::TextDisabled("highlighted: printed by warp %d's last instruction", stepper.selectedWarp());
+    char highlighted[96];
+    std::snprintf(highlighted, sizeof highlighted, "highlighted: printed by warp %d's last instruction", stepper.selectedWarp());
+    style::sameLineIfFits(style::textWidth(highlighted));
+    style::textDisabledWrapped(highlighted);
+    reachLine();
     const float lineHeight = ImGui::GetTextLineHeightWithSpacing();
     const float rows = static_cast<float>(std::clamp<std::size_t>(shown, 1, 5));
     ImGui::BeginChild("##printf", ImVec2(0, rows * lineHeight + 8.0f), true);
@@ -499,8 +520,10 @@ void ExecutionScene::drawRegisters()
     ImGui::SetNextItemWidth(110);
     if (ImGui::Combo("##format", &format, "as typed\0hex\0int\0float\0"))
         m_format = static_cast<RegisterFormat>(format);
-    ImGui::SameLine();
-    ImGui::TextDisabled("highlighted: written by the warp's last instruction");
+    const char* highlighted = "highlighted: written by the warp's last instruction";
+    style::sameLineIfFits(style::textWidth(highlighted));
+    style::textDisabledWrapped(highlighted);
+    reachLine();
     const std::vector<std::int32_t> written = stepper.lastWrittenRegisters();
     const ImGuiTableFlags flags = ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg |
                                   ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingFixedFit;

@@ -32,6 +32,9 @@ public:
     // stack's header, lines or mask cells ran (0 when they fit; < 0 before a stack was drawn).
     float lastStackColumnWidth() const { return m_stackWidth; }
     float lastStackOverflow() const { return m_stackOverflow; }
+    // At the last frame: how far the page's text lines (the header, the warp legend, the printf and
+    // register captions) ran past the panel's right edge; 0 when they fit, < 0 before a frame.
+    float lastLineOverflow() const { return m_lineOverflow; }
 
 private:
     void drawWarps(float width);
@@ -42,12 +45,15 @@ private:
     void drawGlobalAccess(float width);
     void drawRegisters();
     void drawPrintf();
+    void reachLine(); // records how far the last item ran past the page's right edge
 
     const Stepper* m_stepper = nullptr;
     std::string m_hint = "Choose a kernel and press Run (Ctrl+Shift+R) to record a block.";
     RegisterFormat m_format = RegisterFormat::Typed;
     float m_stackWidth = -1.0f;
     float m_stackOverflow = -1.0f;
+    float m_lineRight = 0.0f; // the page's right edge, screen x
+    float m_lineOverflow = -1.0f;
     std::size_t m_printfShown = 0; // printf lines shown at the last frame (to scroll to new ones)
 };
 
