@@ -1,5 +1,7 @@
 #include "window/application_setup.h"
 
+#include "window/tooltip_wrapper.h"
+
 #include <QApplication>
 #include <QCoreApplication>
 #include <QGuiApplication>
@@ -22,6 +24,7 @@ void configureApplication()
     QGuiApplication::setDesktopFileName(QStringLiteral("warpscope"));
     if (qobject_cast<QGuiApplication*>(QCoreApplication::instance()) != nullptr)
         QGuiApplication::setWindowIcon(QIcon::fromTheme(QStringLiteral("warpscope")));
+    installToolTipWrapper(); // long plain tooltips wrap instead of running across the screen
 #ifdef WARPSCOPE_VERSION
     QCoreApplication::setApplicationVersion(QStringLiteral(WARPSCOPE_VERSION));
 #endif

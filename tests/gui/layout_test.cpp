@@ -27,6 +27,7 @@
 #include "study/study_dock.h"
 #include "window/application_setup.h"
 #include "window/main_window.h"
+#include "window/tooltip_wrapper.h"
 
 #include <qcustomplot.h>
 
@@ -35,6 +36,7 @@
 #include <QDockWidget>
 #include <QElapsedTimer>
 #include <QFontMetrics>
+#include <QHelpEvent>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
@@ -50,6 +52,7 @@
 #include <QTextDocument>
 #include <QTextLayout>
 #include <QTextOption>
+#include <QToolTip>
 #include <QUrl>
 
 #include <array>
@@ -300,6 +303,9 @@ private slots:
         QVERIFY(!shown.window.openLink(QUrl(QStringLiteral("warpscope:placement?grid=1000&block=100"))).has_value());
         settle(shown.window, 400);
         const viz::PlacementScene* scene = shown.window.placementScene();
+        // The scene repaints until the SMs stop moving below the overlay: a few frames, which a
+        // sanitized build draws slowly.
+        QTRY_VERIFY_WITH_TIMEOUT(!scene->animating(), kWorkTimeoutMs);
         QVERIFY(scene->overlayBottom() > 0);
         QVERIFY(!scene->overlayClipped());
         const viz::Rect area = scene->lastSmArea();
@@ -526,6 +532,84 @@ private slots:
         QVERIFY2(panel->minimumSizeHint().width() <= panel->width(),
                  qPrintable(QStringLiteral("needs %1 px, has %2").arg(panel->minimumSizeHint().width()).arg(panel->width())));
         saveShot(shown.window, QStringLiteral("layout-execution"));
+    }
+
+    // A long plain tooltip wraps (one ran about 1,330 px on one line); short ones and rich ones are
+    // Qt's own; a cell's tooltip in an item view wraps too; text that looks like markup stays text.
+    void longToolTipsWrap()
+    {
+        const QFontMetrics metrics(QToolTip::font());
+        const int wrapped = metrics.averageCharWidth() * 80 + 40; // Qt wraps rich tooltips near 80 characters
+        auto tipLabel = []() -> QWidget* {
+            for (QWidget* top : QApplication::topLevelWidgets())
+                if (top->objectName() == QStringLiteral("qtooltip_label") && top->isVisible())
+                    return top;
+            return nullptr;
+        };
+        auto hover = [](QWidget* target, QPoint at) {
+            QHelpEvent help(QEvent::ToolTip, at, target->mapToGlobal(at));
+            QApplication::sendEvent(target, &help);
+        };
+        QString sentence = QStringLiteral("The occupancy limiter is the resource & the rule that allows the fewest blocks per SM (x < y). ");
+        const QString longTip = sentence.repeated(4).trimmed();
+        QVERIFY(metrics.horizontalAdvance(longTip) > 2 * app::kToolTipWrapWidth);
+
+        QWidget page;
+        page.resize(600, 300);
+        auto* label = new QLabel(QStringLiteral("hover me"), &page);
+        label->setGeometry(10, 10, 200, 30);
+        label->setToolTip(longTip);
+        auto* shortLabel = new QLabel(QStringLiteral("and me"), &page);
+        shortLabel->setGeometry(10, 50, 200, 30);
+        shortLabel->setToolTip(QStringLiteral("warps per SM"));
+        auto* table = new QTableWidget(1, 1, &page);
+        table->setGeometry(10, 90, 400, 150);
+        auto* item = new QTableWidgetItem(QStringLiteral("cell"));
+        item->setToolTip(longTip);
+        table->setItem(0, 0, item);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+
+        hover(label, QPoint(5, 5));
+        QTRY_VERIFY(QToolTip::isVisible());
+        QVERIFY2(QToolTip::text().startsWith(QStringLiteral("<p")), qPrintable(QToolTip::text()));
+        QVERIFY2(QToolTip::text().contains(QStringLiteral("(x &lt; y)")), "the tooltip's text is escaped");
+        QVERIFY2(QToolTip::text().contains(QStringLiteral("&amp;")), "the tooltip's text is escaped");
+        QWidget* tip = tipLabel();
+        QVERIFY(tip != nullptr);
+        QVERIFY2(tip->width() <= wrapped, qPrintable(QStringLiteral("%1 px wide").arg(tip->width())));
+        QVERIFY2(tip->height() >= 3 * metrics.height(), qPrintable(QStringLiteral("%1 px tall").arg(tip->height())));
+        QToolTip::hideText();
+
+        hover(shortLabel, QPoint(5, 5));
+        QTRY_VERIFY(QToolTip::isVisible());
+        QCOMPARE(QToolTip::text(), QStringLiteral("warps per SM"));
+        QToolTip::hideText();
+
+        const QRect cell = table->visualItemRect(item);
+        hover(table->viewport(), cell.center());
+        QTRY_VERIFY(QToolTip::isVisible());
+        QVERIFY2(QToolTip::text().startsWith(QStringLiteral("<p")), qPrintable(QToolTip::text()));
+        QVERIFY2(tipLabel() != nullptr && tipLabel()->width() <= wrapped, "the cell's tooltip wraps");
+        QToolTip::hideText();
+
+        // The window's own long tooltips (the occupancy explorer has several) wrap when shown.
+        SmallWindow shown;
+        QWidget* widest = nullptr;
+        for (QWidget* widget : shown.window.findChildren<QWidget*>()) {
+            if (!widget->isVisible() || Qt::mightBeRichText(widget->toolTip()))
+                continue;
+            if (widest == nullptr || metrics.horizontalAdvance(widget->toolTip()) > metrics.horizontalAdvance(widest->toolTip()))
+                widest = widget;
+        }
+        QVERIFY(widest != nullptr);
+        QVERIFY2(metrics.horizontalAdvance(widest->toolTip()) > app::kToolTipWrapWidth, qPrintable(widest->toolTip()));
+        hover(widest, QPoint(2, 2));
+        QTRY_VERIFY(QToolTip::isVisible());
+        QVERIFY2(QToolTip::text().startsWith(QStringLiteral("<p")), qPrintable(QToolTip::text()));
+        QVERIFY2(tipLabel() != nullptr && tipLabel()->width() <= wrapped,
+                 qPrintable(QStringLiteral("%1: %2 px").arg(widest->toolTip()).arg(tipLabel() ? tipLabel()->width() : -1)));
+        QToolTip::hideText();
     }
 };
 

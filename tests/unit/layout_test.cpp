@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 using namespace warpscope;
 using namespace warpscope::viz;
 
@@ -163,4 +165,38 @@ TEST(PlacementLayout, EverySlotHitsItself)
             ASSERT_EQ(hit.slot, slot);
         }
     EXPECT_LT(layout.hitTest({-5, 3}).sm, 0);
+}
+
+// Lane cells on screen: at every zoom from the first lane detail (3-pixel lanes) to 40-pixel lanes,
+// and at fractional pans, each cell starts on a whole pixel, all 32 of a warp are equally wide, a
+// pixel or more separates neighbours, and the cells stay inside the warp's own span (to a pixel).
+TEST(HierarchyLayout, SnappedLanesAreEvenAtEveryZoom)
+{
+    const HierarchyLayout layout(launch::LaunchShape{{4, 1, 1}, {96, 1, 1}});
+    const HierarchyMetrics& m = layout.metrics();
+    for (double laneOnScreen = 3.0; laneOnScreen <= 40.0; laneOnScreen += 0.0625) {
+        const double scale = laneOnScreen / m.lane;
+        const double pitch = (m.lane + m.laneGap) * scale;
+        for (const double pan : {0.0, 0.25, 0.5, 0.73}) {
+            ViewTransform view;
+            view.zoomAt({0, 0}, scale);
+            view.panBy(pan + 17.0, 3.0);
+            const Rect warp = view.toScreen(layout.warpRect(1, 2));
+            double width = -1, previousRight = -1e9;
+            for (int lane = 0; lane < 32; ++lane) {
+                const Rect cell = snapLaneToPixels(view.toScreen(layout.laneRect(1, 2, lane)), pitch);
+                SCOPED_TRACE(testing::Message() << "lane " << lane << ", " << laneOnScreen << " px lanes, pan " << pan);
+                EXPECT_EQ(cell.x, std::floor(cell.x));
+                EXPECT_EQ(cell.w, std::floor(cell.w));
+                if (width < 0)
+                    width = cell.w;
+                EXPECT_EQ(cell.w, width);
+                EXPECT_GE(cell.w, std::floor(laneOnScreen) - 1.0); // no thinner than the true lane by more than a pixel
+                EXPECT_GE(cell.x - previousRight, 1.0);
+                EXPECT_GE(cell.x, warp.x - 0.5);
+                EXPECT_LE(cell.right(), warp.right() + 1.0); // both roundings may add half a pixel
+                previousRight = cell.right();
+            }
+        }
+    }
 }

@@ -59,6 +59,16 @@ inline void sameLineIfFits(float nextWidth)
 // The width of a line of text as the next item, for sameLineIfFits.
 inline float textWidth(const char* text) { return ImGui::CalcTextSize(text).x; }
 
+// A tooltip that wraps at about 32 ems instead of running across the screen on one line.
+inline void wrappedTooltip(const char* text)
+{
+    ImGui::BeginTooltip();
+    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 32.0f);
+    ImGui::TextUnformatted(text);
+    ImGui::PopTextWrapPos();
+    ImGui::EndTooltip();
+}
+
 // Dimmed text that wraps at the window's (or column's) right edge.
 inline void textDisabledWrapped(const char* text)
 {

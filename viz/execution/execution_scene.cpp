@@ -230,7 +230,7 @@ void ExecutionScene::drawStack()
             ImGui::TextWrapped("%spc %d, rejoins at %s", i + 1 == snapshot.stack.size() ? "> " : "", entry.pc, rejoin.c_str());
             reach(ImGui::GetItemRectMax().x);
             if (ImGui::IsItemHovered() && entry.pc >= 0 && static_cast<std::size_t>(entry.pc) < function.instructions.size())
-                ImGui::SetTooltip("%s", function.instructions[static_cast<std::size_t>(entry.pc)].text.c_str());
+                style::wrappedTooltip(function.instructions[static_cast<std::size_t>(entry.pc)].text.c_str());
             const ImVec2 p = ImGui::GetCursorScreenPos();
             drawMaskCells(list, p, cell, entry.mask, kOnPath, IM_COL32(50, 50, 58, 255));
             ImGui::Dummy(ImVec2(32 * cell, cell + 2));
@@ -249,7 +249,7 @@ void ExecutionScene::drawStack()
             ImGui::TableSetColumnIndex(0);
             ImGui::Text("%s%d", i + 1 == snapshot.stack.size() ? "> " : "  ", entry.pc);
             if (ImGui::IsItemHovered() && entry.pc >= 0 && static_cast<std::size_t>(entry.pc) < function.instructions.size())
-                ImGui::SetTooltip("%s", function.instructions[static_cast<std::size_t>(entry.pc)].text.c_str());
+                style::wrappedTooltip(function.instructions[static_cast<std::size_t>(entry.pc)].text.c_str());
             ImGui::TableSetColumnIndex(1);
             if (entry.reconvergePc < 0)
                 ImGui::TextDisabled("exit");

@@ -7,6 +7,13 @@ namespace warpscope::viz {
 
 using launch::LaunchLimits;
 
+Rect snapLaneToPixels(const Rect& lane, double pitch)
+{
+    const double widest = std::floor(pitch) - 1.0; // leaves a pixel to the next lane's left edge
+    const double width = std::max(1.0, std::min(std::round(lane.w), widest));
+    return {std::round(lane.x), lane.y, width, lane.h};
+}
+
 HierarchyLayout::HierarchyLayout(const launch::LaunchShape& shape, double aspect, HierarchyMetrics metrics)
     : m_shape(shape), m_metrics(metrics)
 {

@@ -33,6 +33,13 @@ struct HierarchyHit {
     int lane = -1;           // -1: between lanes
 };
 
+// A lane cell on screen, snapped to whole pixels: it starts on the pixel nearest its true left
+// edge and is as wide as every other lane at this zoom (its own width rounded, but at most the lane
+// pitch less one pixel), so no lane looks wider than its neighbour and at least one pixel separates
+// neighbours whose pitch is two pixels or more. `lane` is the cell in screen units, `pitch` the
+// distance between neighbouring lanes' left edges on screen.
+Rect snapLaneToPixels(const Rect& lane, double pitch);
+
 class HierarchyLayout {
 public:
     HierarchyLayout() = default;

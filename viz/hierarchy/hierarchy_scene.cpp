@@ -202,8 +202,10 @@ void HierarchyScene::drawBlocks(const SceneFrame& frame, const HierarchyLayout::
                     continue;
                 }
                 const ImU32 altColour = warp % 2 == 0 ? style::kWarpEvenAlt : style::kWarpOddAlt;
+                const double lanePitch = (m_layout.metrics().lane + m_layout.metrics().laneGap) * m_view.scale();
                 for (int lane = 0; lane < LaunchLimits::warpSize; ++lane) {
-                    const Rect laneScreen = m_view.toScreen(m_layout.laneRect(*block, warp, lane));
+                    // Whole pixels, every lane as wide as the next at any zoom.
+                    const Rect laneScreen = snapLaneToPixels(m_view.toScreen(m_layout.laneRect(*block, warp, lane)), lanePitch);
                     if (laneScreen.right() < frame.viewport.x || laneScreen.x > frame.viewport.right())
                         continue;
                     ++m_stats.lanesDrawn;

@@ -392,7 +392,7 @@ void MemoryScene::drawFacts()
                 ImGui::TableSetColumnIndex(4);
                 ImGui::TextWrapped("%s", level.measured.c_str());
                 if (!level.measuredMethod.empty() && ImGui::IsItemHovered())
-                    ImGui::SetTooltip("%s", level.measuredMethod.c_str());
+                    style::wrappedTooltip(level.measuredMethod.c_str());
             }
         }
         ImGui::EndTable();
