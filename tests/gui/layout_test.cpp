@@ -14,6 +14,7 @@
 #include "execution/execution_panel.h"
 #include "execution/execution_scene.h"
 #include "hierarchy/hierarchy_scene.h"
+#include "memory/memory_scene.h"
 #include "models/models_dock.h"
 #include "occupancy/occupancy_panel.h"
 #include "placement/placement_scene.h"
@@ -532,6 +533,27 @@ private slots:
         QVERIFY2(panel->minimumSizeHint().width() <= panel->width(),
                  qPrintable(QStringLiteral("needs %1 px, has %2").arg(panel->minimumSizeHint().width()).arg(panel->width())));
         saveShot(shown.window, QStringLiteral("layout-execution"));
+    }
+
+    // The memory hierarchy beside the docks at 1280 x 800: the SM's four sub-partitions go in two
+    // rows so "scheduler" and "16 K regs" are whole (they were cut in boxes 54 px wide), and the
+    // legend wraps instead of running past the panel.
+    void memoryHierarchyFitsBesideTheDocks()
+    {
+        SmallWindow shown;
+        shown.window.showCanvasView(app::CanvasView::Execution);
+        viz::ExecutionPanel* panel = shown.window.executionPanel();
+        if (panel->stepper() == nullptr)
+            panel->run();
+        QTRY_VERIFY_WITH_TIMEOUT(panel->stepper() != nullptr, kWorkTimeoutMs);
+        panel->showMemoryView(true);
+        settle(shown.window, 400);
+        shown.window.grab();
+        settle(shown.window, 200);
+        const viz::MemoryScene* scene = panel->memoryScene();
+        QVERIFY2(scene->lastLineOverflow() == 0.0f, qPrintable(QStringLiteral("%1 px past the panel").arg(scene->lastLineOverflow())));
+        QVERIFY(scene->partitionsInTwoRows());
+        saveShot(shown.window, QStringLiteral("layout-memory"));
     }
 
     // A long plain tooltip wraps (one ran about 1,330 px on one line); short ones and rich ones are

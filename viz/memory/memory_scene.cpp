@@ -8,9 +8,12 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <cstdio>
+#include <initializer_list>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace warpscope::viz {
@@ -86,18 +89,34 @@ struct Box {
     ImVec2 centre() const { return ImVec2((a.x + b.x) / 2, (a.y + b.y) / 2); }
 };
 
-// A level's box with up to three lines of text, clipped to the box (the full facts are in the table).
+// A level's box with a title and up to two facts, each wrapped at the box's width (a narrow panel
+// puts L2 and DRAM side by side); clipped to the box as a last resort (the full facts are in the
+// table).
 void drawBox(ImDrawList* list, const Box& box, ImU32 fill, const char* title, const char* line1, const char* line2)
 {
     list->AddRectFilled(box.a, box.b, fill, 4.0f);
     list->AddRect(box.a, box.b, style::kBlockBorder, 4.0f);
     list->PushClipRect(box.a, ImVec2(box.b.x - 3, box.b.y), true);
-    list->AddText(ImVec2(box.a.x + 6, box.a.y + 4), style::kText, title);
-    if (line1)
-        list->AddText(ImVec2(box.a.x + 6, box.a.y + 20), style::kTextDim, line1);
-    if (line2)
-        list->AddText(ImVec2(box.a.x + 6, box.a.y + 36), style::kTextDim, line2);
+    ImFont* font = ImGui::GetFont();
+    const float size = ImGui::GetFontSize();
+    const float wrap = box.b.x - box.a.x - 10.0f;
+    float y = box.a.y + 4;
+    for (const auto& [text, colour] : {std::pair{title, style::kText}, std::pair{line1, style::kTextDim}, std::pair{line2, style::kTextDim}}) {
+        if (text == nullptr)
+            continue;
+        list->AddText(font, size, ImVec2(box.a.x + 6, y), colour, text, nullptr, wrap);
+        y += font->CalcTextSizeA(size, FLT_MAX, wrap, text).y;
+    }
     list->PopClipRect();
+}
+
+// Whether a box `width` wide shows each of `lines` on one line.
+bool linesFit(float width, std::initializer_list<const char*> lines)
+{
+    for (const char* line : lines)
+        if (ImGui::CalcTextSize(line).x + 12.0f > width)
+            return false;
+    return true;
 }
 
 void arrow(ImDrawList* list, ImVec2 from, ImVec2 to)
@@ -211,8 +230,9 @@ void MemoryScene::draw(const SceneFrame& frame)
     }
     const StepperRun& run = m_stepper->run();
     const float width = ImGui::GetContentRegionAvail().x;
-    ImGui::Text("%s  block %s  on the %s preset (%s)", run.kernelName.c_str(), launch::formatIndex(run.blockIndex).c_str(),
-                std::string(run.preset.name).c_str(), std::string(run.preset.arch).c_str());
+    ImGui::TextWrapped("%s  block %s  on the %s preset (%s)", run.kernelName.c_str(), launch::formatIndex(run.blockIndex).c_str(),
+                       std::string(run.preset.name).c_str(), std::string(run.preset.arch).c_str());
+    m_lineOverflow = 0.0f;
     drawDiagram(width, frame.time);
     ImGui::TextWrapped("%s", packetSummary().c_str());
     ImGui::Separator();
@@ -232,8 +252,6 @@ void MemoryScene::drawDiagram(float width, double time)
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     // Wide: L2 and DRAM in a column right of the SM. Narrow: side by side under it.
     const bool narrow = width < 560.0f;
-    const float smHeight = 236.0f;
-    const float height = narrow ? smHeight + 40.0f + 100.0f : smHeight;
     const float smWidth = narrow ? std::max(300.0f, width - 8.0f) : width * 0.6f;
     const float gap = 44.0f;
     const float rightWidth = std::max(160.0f, width - smWidth - gap - 8.0f);
@@ -241,6 +259,23 @@ void MemoryScene::drawDiagram(float width, double time)
     const sim::RecordedStep* step = m_stepper->current();
     const int partitions = std::max(1, t.schedulersPerSm);
     const int activePartition = step ? static_cast<int>(step->warp) % partitions : -1;
+    char regs[64];
+    std::snprintf(regs, sizeof regs, "%d K regs", run.preset.registersPerSm / partitions / 1024);
+    // The sub-partitions in one row, or in two when their names would not fit side by side.
+    const float partitionGap = 8.0f;
+    const auto partitionWidthFor = [&](int columns) {
+        return (smWidth - partitionGap * static_cast<float>(columns + 1)) / static_cast<float>(columns);
+    };
+    const bool twoRows = partitions % 2 == 0 && partitions > 2 &&
+                         !linesFit(partitionWidthFor(partitions), {"SMSP 0", "scheduler", regs});
+    m_twoRows = twoRows;
+    const int columns = twoRows ? partitions / 2 : partitions;
+    const float partitionWidth = partitionWidthFor(columns);
+    const float partitionHeight = 66.0f;
+    const float partitionsBottom = 26.0f + (twoRows ? 2.0f * partitionHeight + partitionGap : partitionHeight);
+    const float l1Top = partitionsBottom + 38.0f;
+    const float smHeight = l1Top + 106.0f;
+    const float height = narrow ? smHeight + 40.0f + 100.0f : smHeight;
 
     // The SM and its sub-partitions.
     const Box sm{origin, ImVec2(origin.x + smWidth, origin.y + smHeight)};
@@ -248,14 +283,11 @@ void MemoryScene::drawDiagram(float width, double time)
     std::snprintf(title, sizeof title, "SM (one of %d)", run.preset.smCount);
     list->AddRect(sm.a, sm.b, style::kBlockBorder, 6.0f, 0, 1.5f);
     list->AddText(ImVec2(sm.a.x + 8, sm.a.y + 4), style::kText, title);
-    const float partitionGap = 8.0f;
-    const float partitionWidth = (smWidth - partitionGap * static_cast<float>(partitions + 1)) / static_cast<float>(partitions);
     std::vector<Box> partitionBoxes;
-    char regs[64];
-    std::snprintf(regs, sizeof regs, "%d K regs", run.preset.registersPerSm / partitions / 1024);
     for (int p = 0; p < partitions; ++p) {
-        const float x = sm.a.x + partitionGap + static_cast<float>(p) * (partitionWidth + partitionGap);
-        const Box box{ImVec2(x, sm.a.y + 26), ImVec2(x + partitionWidth, sm.a.y + 92)};
+        const float x = sm.a.x + partitionGap + static_cast<float>(p % columns) * (partitionWidth + partitionGap);
+        const float y = sm.a.y + 26.0f + static_cast<float>(p / columns) * (partitionHeight + partitionGap);
+        const Box box{ImVec2(x, y), ImVec2(x + partitionWidth, y + partitionHeight)};
         char name[32];
         std::snprintf(name, sizeof name, "SMSP %d", p);
         drawBox(list, box, p == activePartition ? kBoxActive : kBoxFill, name, "scheduler", regs);
@@ -263,14 +295,25 @@ void MemoryScene::drawDiagram(float width, double time)
             list->AddRect(box.a, box.b, style::kSelected, 4.0f, 0, 2.0f);
         partitionBoxes.push_back(box);
     }
-    const Box l1{ImVec2(sm.a.x + partitionGap, sm.a.y + 130), ImVec2(sm.b.x - partitionGap, sm.b.y - 10)};
+    const Box l1{ImVec2(sm.a.x + partitionGap, sm.a.y + l1Top), ImVec2(sm.b.x - partitionGap, sm.b.y - 10)};
     char l1Line[96], l1Latency[96];
     std::snprintf(l1Line, sizeof l1Line, "%zu KB: up to %zu KB shared, rest L1", t.l1PoolBytes / 1024,
                   run.preset.sharedPerSm / 1024);
     std::snprintf(l1Latency, sizeof l1Latency, "shared %d, L1 hit %d cycles (model)", t.sharedLatency, t.l1HitLatency);
     drawBox(list, l1, kBoxFill, "L1 / shared memory", l1Line, l1Latency);
-    for (const Box& box : partitionBoxes)
+    for (std::size_t p = 0; p < partitionBoxes.size(); ++p) {
+        const Box& box = partitionBoxes[p];
+        const int column = static_cast<int>(p) % columns;
+        if (twoRows && static_cast<int>(p) < columns) {
+            // The upper row reaches L1 through the gap beside it, past the lower row's boxes.
+            const bool left = column < columns / 2;
+            const float side = left ? box.a.x - partitionGap / 2.0f : box.b.x + partitionGap / 2.0f;
+            list->AddLine(ImVec2(left ? box.a.x : box.b.x, box.centre().y), ImVec2(side, box.centre().y), kArrow, 2.0f);
+            arrow(list, ImVec2(side, box.centre().y), ImVec2(side, l1.a.y - 2));
+            continue;
+        }
         arrow(list, ImVec2(box.centre().x, box.b.y + 2), ImVec2(box.centre().x, l1.a.y - 2));
+    }
 
     const float rx = sm.b.x + gap;
     const float halfWidth = (smWidth - gap) / 2.0f;
@@ -352,17 +395,18 @@ void MemoryScene::drawDiagram(float width, double time)
         m_animating = !packets.empty();
     }
     ImGui::Dummy(ImVec2(width, height + 6));
-    // The legend.
+    // The legend, wrapping where the panel is narrow.
     const ImU32 colours[] = {kL1Hit, kL2, kDram, kShared};
     const char* names[] = {"sector hit in L1", "sector served by L2", "sector from DRAM", "shared-memory wavefront"};
     for (int i = 0; i < 4; ++i) {
+        if (i > 0)
+            style::sameLineIfFits(12.0f + ImGui::GetStyle().ItemSpacing.x + style::textWidth(names[i]));
         const ImVec2 at = ImGui::GetCursorScreenPos();
         list->AddRectFilled(ImVec2(at.x, at.y + 4), ImVec2(at.x + 9, at.y + 13), colours[i], 1.5f);
         ImGui::Dummy(ImVec2(12, 14));
         ImGui::SameLine();
         ImGui::TextUnformatted(names[i]);
-        if (i < 3)
-            ImGui::SameLine(0, 16);
+        m_lineOverflow = std::max(m_lineOverflow, ImGui::GetItemRectMax().x - (origin.x + width));
     }
 }
 
@@ -409,8 +453,8 @@ void MemoryScene::drawFlow(float width)
     const StepperRun& run = m_stepper->run();
     const MemoryFlow model = simulatedFlow(run.stats);
     const MemoryFlow* measured = m_measured && m_measured->flow ? &*m_measured->flow : nullptr;
-    ImGui::Text("Global-memory bytes per level, whole launch (grid %s, block %s)", launch::formatIndex(run.grid).c_str(),
-                launch::formatIndex(run.block).c_str());
+    ImGui::TextWrapped("Global-memory bytes per level, whole launch (grid %s, block %s)", launch::formatIndex(run.grid).c_str(),
+                       launch::formatIndex(run.block).c_str());
     double top = std::max({model.requestedBytes, model.l1Bytes, model.l2Bytes, model.dramBytes, 1.0});
     if (measured)
         top = std::max({top, measured->l1Bytes, measured->l2Bytes, measured->dramBytes});

@@ -34,6 +34,10 @@ public:
     const LatencyTimeline* timeline() const { return m_stepper ? &m_stepper->run().timeline : nullptr; }
     const std::optional<MeasuredFlow>& measured() const { return m_measured; }
     std::string packetSummary() const; // "4 sectors: 0 L1 hits, 0 in L2, 4 from DRAM (timing model)"
+    // At the last frame: how far the diagram's legend ran past the panel's right edge (0 when it
+    // fits), and whether the sub-partitions were laid out in two rows to keep their names whole.
+    float lastLineOverflow() const { return m_lineOverflow; }
+    bool partitionsInTwoRows() const { return m_twoRows; }
 
 private:
     void drawDiagram(float width, double time);
@@ -47,6 +51,8 @@ private:
     std::vector<MemoryLevelFacts> m_facts; // for the run's preset and the session, made when either changes
     std::optional<MeasuredFlow> m_measured;
     bool m_animating = false;
+    float m_lineOverflow = -1.0f;
+    bool m_twoRows = false;
 };
 
 } // namespace warpscope::viz
