@@ -15,6 +15,7 @@
 #include "execution/execution_scene.h"
 #include "hierarchy/hierarchy_scene.h"
 #include "memory/memory_scene.h"
+#include "models/memory_budget_panel.h"
 #include "models/models_dock.h"
 #include "occupancy/occupancy_panel.h"
 #include "placement/placement_scene.h"
@@ -554,6 +555,26 @@ private slots:
         QVERIFY2(scene->lastLineOverflow() == 0.0f, qPrintable(QStringLiteral("%1 px past the panel").arg(scene->lastLineOverflow())));
         QVERIFY(scene->partitionsInTwoRows());
         saveShot(shown.window, QStringLiteral("layout-memory"));
+    }
+
+    // The memory budget in the right dock of a 1280 x 800 window: its fields go two pairs a row,
+    // its long choices shorten and the table goes under the plot, so nothing scrolls sideways (the
+    // fields, the summary, the legend and the table were cut at the dock's edge).
+    void memoryBudgetFitsItsDock()
+    {
+        SmallWindow shown;
+        QVERIFY(!shown.window.openLink(QUrl(QStringLiteral("warpscope:memory-budget"))).has_value());
+        settle(shown.window, 300);
+        auto* panel = shown.window.findChild<viz::MemoryBudgetPanel*>();
+        QVERIFY(panel != nullptr && panel->isVisible());
+        QVERIFY2(panel->width() < 820, qPrintable(QString::number(panel->width()))); // the narrow layout is what is checked
+        auto* scroll = panel->findChild<QScrollArea*>();
+        QVERIFY(scroll != nullptr);
+        QCOMPARE(scroll->horizontalScrollBar()->maximum(), 0);
+        const QRect table = panel->componentTable()->geometry();
+        const QRect plot = panel->plot()->geometry();
+        QVERIFY2(table.top() >= plot.bottom(), "the table sits under the plot");
+        saveShot(shown.window, QStringLiteral("layout-memory-budget"));
     }
 
     // A long plain tooltip wraps (one ran about 1,330 px on one line); short ones and rich ones are

@@ -12,11 +12,12 @@
 #include <QComboBox>
 #include <QEvent>
 #include <QGridLayout>
-#include <QHBoxLayout>
+#include <QBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
+#include <QResizeEvent>
 #include <QScrollArea>
 #include <QSignalBlocker>
 #include <QTableWidget>
@@ -195,13 +196,13 @@ MemoryBudgetPanel::MemoryBudgetPanel(QWidget* parent) : QWidget(parent)
     m_table->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_table->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
 
-    auto* figureRow = new QHBoxLayout;
-    figureRow->addWidget(m_plot, 3);
+    m_figureRow = new QBoxLayout(QBoxLayout::LeftToRight);
+    m_figureRow->addWidget(m_plot, 3);
     auto* tableColumn = new QVBoxLayout;
     tableColumn->addWidget(m_table);
     tableColumn->addStretch(1);
-    figureRow->addLayout(tableColumn);
-    layout->addLayout(figureRow, 1);
+    m_figureRow->addLayout(tableColumn);
+    layout->addLayout(m_figureRow, 1);
 
     m_captionLabel = makeLabel(QStringLiteral("memoryBudgetCaption"), false);
     m_captionLabel->setText(
@@ -290,35 +291,76 @@ QWidget* MemoryBudgetPanel::buildControls()
                 setStale(true);
         });
     }
-    for (QComboBox* combo : {m_precisionCombo, m_optimizerCombo, m_zeroCombo})
+    for (QComboBox* combo : {m_precisionCombo, m_optimizerCombo, m_zeroCombo}) {
+        // A narrow dock may show a long choice shortened rather than push the panel sideways.
+        combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        combo->setMinimumContentsLength(10);
         connect(combo, &QComboBox::currentIndexChanged, this, &MemoryBudgetPanel::controlsEdited);
+    }
     connect(m_recomputeBox, &QCheckBox::toggled, this, &MemoryBudgetPanel::controlsEdited);
 
     auto* controls = new QWidget;
-    auto* grid = new QGridLayout(controls);
-    grid->setContentsMargins(0, 0, 0, 0);
-    grid->setHorizontalSpacing(8);
-    grid->setVerticalSpacing(4);
-    const auto add = [grid](int row, int column, const QString& label, QWidget* widget) {
+    m_controlsGrid = new QGridLayout(controls);
+    m_controlsGrid->setContentsMargins(0, 0, 0, 0);
+    m_controlsGrid->setHorizontalSpacing(8);
+    m_controlsGrid->setVerticalSpacing(4);
+    const auto add = [this](const QString& label, QWidget* widget) {
         auto* name = new QLabel(label);
         name->setBuddy(widget);
-        grid->addWidget(name, row, 2 * column, Qt::AlignRight | Qt::AlignTop);
-        grid->addWidget(widget, row, 2 * column + 1, Qt::AlignTop);
+        m_controlCells.push_back({name, widget});
     };
-    add(0, 0, tr("Parameters"), m_parametersField);
-    add(0, 1, tr("Precision"), m_precisionCombo);
-    add(0, 2, tr("Optimizer"), m_optimizerCombo);
-    add(1, 0, tr("Data-parallel GPUs"), m_gpusField);
-    add(1, 1, tr("ZeRO stage"), m_zeroCombo);
-    grid->addWidget(m_recomputeBox, 1, 4, 1, 2, Qt::AlignTop);
-    add(2, 0, tr("Layers"), m_layersField);
-    add(2, 1, tr("Hidden size"), m_hiddenField);
-    add(2, 2, tr("Heads"), m_headsField);
-    add(3, 0, tr("Sequence"), m_sequenceField);
-    add(3, 1, tr("Micro-batch"), m_batchField);
-    for (int column : {1, 3, 5})
-        grid->setColumnStretch(column, 1);
+    add(tr("Parameters"), m_parametersField);
+    add(tr("Precision"), m_precisionCombo);
+    add(tr("Optimizer"), m_optimizerCombo);
+    add(tr("Data-parallel GPUs"), m_gpusField);
+    add(tr("ZeRO stage"), m_zeroCombo);
+    m_controlCells.push_back({nullptr, m_recomputeBox});
+    add(tr("Layers"), m_layersField);
+    add(tr("Hidden size"), m_hiddenField);
+    add(tr("Heads"), m_headsField);
+    add(tr("Sequence"), m_sequenceField);
+    add(tr("Micro-batch"), m_batchField);
+    layOutForWidth(1200);
     return controls;
+}
+
+void MemoryBudgetPanel::layOutForWidth(int width)
+{
+    // Three label-and-field pairs a row where they fit, two in a dock beside a 1280-pixel window's
+    // canvas, one in a narrower one; the table goes under the plot when both would be squeezed.
+    const int columns = width >= 820 ? 3 : width >= 480 ? 2 : 1;
+    if (m_figureRow != nullptr)
+        m_figureRow->setDirection(width >= 820 ? QBoxLayout::LeftToRight : QBoxLayout::TopToBottom);
+    if (m_plot != nullptr && m_plot->legend->wrap() != (columns == 3 ? 3 : 2)) {
+        m_plot->legend->setWrap(columns == 3 ? 3 : 2);
+        m_plot->replot(QCustomPlot::rpQueuedReplot);
+    }
+    if (columns == m_controlColumns || m_controlsGrid == nullptr)
+        return;
+    m_controlColumns = columns;
+    for (const ControlCell& cell : m_controlCells) {
+        if (cell.label != nullptr)
+            m_controlsGrid->removeWidget(cell.label);
+        m_controlsGrid->removeWidget(cell.widget);
+    }
+    for (int column = 0; column < 6; ++column)
+        m_controlsGrid->setColumnStretch(column, column % 2 == 1 && column < 2 * columns ? 1 : 0);
+    for (std::size_t i = 0; i < m_controlCells.size(); ++i) {
+        const int row = static_cast<int>(i) / columns, column = static_cast<int>(i) % columns;
+        const ControlCell& cell = m_controlCells[i];
+        if (cell.label == nullptr) {
+            m_controlsGrid->addWidget(cell.widget, row, 2 * column, 1, 2, Qt::AlignTop);
+            continue;
+        }
+        m_controlsGrid->addWidget(cell.label, row, 2 * column, Qt::AlignRight | Qt::AlignTop);
+        m_controlsGrid->addWidget(cell.widget, row, 2 * column + 1, Qt::AlignTop);
+    }
+}
+
+void MemoryBudgetPanel::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    layOutForWidth(width());
 }
 
 void MemoryBudgetPanel::validate(const MemoryBudgetSettings& s)

@@ -10,11 +10,14 @@
 
 #include <vector>
 
+class QBoxLayout;
 class QCheckBox;
 class QComboBox;
 class QCustomPlot;
 class QEvent;
+class QGridLayout;
 class QLabel;
+class QResizeEvent;
 class QTableWidget;
 
 namespace warpscope::viz {
@@ -58,6 +61,7 @@ signals:
 
 protected:
     void changeEvent(QEvent* event) override; // restyles the figure on a palette switch
+    void resizeEvent(QResizeEvent* event) override; // fewer field columns and the table under the plot when narrow
 
 private:
     QWidget* buildControls();
@@ -67,6 +71,17 @@ private:
     void drawPlot();
     void fillTable();
     void setStale(bool stale);
+    void layOutForWidth(int width);
+
+    // The fields' labels and widgets in reading order, laid out in 3, 2 or 1 column pairs.
+    struct ControlCell {
+        QWidget* label = nullptr; // null: the widget spans a whole pair (the check box)
+        QWidget* widget = nullptr;
+    };
+    std::vector<ControlCell> m_controlCells;
+    QGridLayout* m_controlsGrid = nullptr;
+    QBoxLayout* m_figureRow = nullptr;
+    int m_controlColumns = 0;
 
     MemoryBudgetSettings m_settings;
     training::MemoryBudget m_budget;
