@@ -103,6 +103,23 @@ struct SmallWindow {
     MainWindow window{{.restoreSettings = false}};
 };
 
+// The execution view with its default kernel recorded and a frame drawn (warps or the memory
+// hierarchy); null if the recording did not finish.
+viz::ExecutionPanel* recordedExecution(SmallWindow& shown, bool memoryView)
+{
+    shown.window.showCanvasView(app::CanvasView::Execution);
+    viz::ExecutionPanel* panel = shown.window.executionPanel();
+    if (panel->stepper() == nullptr)
+        panel->run();
+    if (!QTest::qWaitFor([&] { return panel->stepper() != nullptr; }, kWorkTimeoutMs))
+        return nullptr;
+    panel->showMemoryView(memoryView);
+    settle(shown.window, 400);
+    shown.window.grab(); // a frame of the canvas
+    settle(shown.window, 200);
+    return panel;
+}
+
 // CIE L*a*b* of an sRGB colour, after a colour-vision simulation in linear RGB (none, or Viénot,
 // Brettel and Mollon 1999 for deuteranopia and protanopia).
 enum class Vision { Normal, Deuteranopia, Protanopia };
@@ -509,14 +526,8 @@ private slots:
     void executionStackFitsItsColumn()
     {
         SmallWindow shown;
-        shown.window.showCanvasView(app::CanvasView::Execution);
-        viz::ExecutionPanel* panel = shown.window.executionPanel();
-        if (panel->stepper() == nullptr)
-            panel->run();
-        QTRY_VERIFY_WITH_TIMEOUT(panel->stepper() != nullptr, kWorkTimeoutMs);
-        settle(shown.window, 400);
-        shown.window.grab(); // a frame of the canvas
-        settle(shown.window, 200);
+        viz::ExecutionPanel* panel = recordedExecution(shown, false);
+        QVERIFY(panel != nullptr);
         const viz::ExecutionScene* scene = panel->scene();
         QVERIFY2(scene->lastStackColumnWidth() > 0, "the stack was drawn");
         QVERIFY2(scene->lastStackColumnWidth() < 32 * 6 + 120, qPrintable(QString::number(scene->lastStackColumnWidth()))); // narrow here
@@ -542,15 +553,8 @@ private slots:
     void memoryHierarchyFitsBesideTheDocks()
     {
         SmallWindow shown;
-        shown.window.showCanvasView(app::CanvasView::Execution);
-        viz::ExecutionPanel* panel = shown.window.executionPanel();
-        if (panel->stepper() == nullptr)
-            panel->run();
-        QTRY_VERIFY_WITH_TIMEOUT(panel->stepper() != nullptr, kWorkTimeoutMs);
-        panel->showMemoryView(true);
-        settle(shown.window, 400);
-        shown.window.grab();
-        settle(shown.window, 200);
+        viz::ExecutionPanel* panel = recordedExecution(shown, true);
+        QVERIFY(panel != nullptr);
         const viz::MemoryScene* scene = panel->memoryScene();
         QVERIFY2(scene->lastLineOverflow() == 0.0f, qPrintable(QStringLiteral("%1 px past the panel").arg(scene->lastLineOverflow())));
         QVERIFY(scene->partitionsInTwoRows());
