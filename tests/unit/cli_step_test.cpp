@@ -12,6 +12,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -175,11 +176,15 @@ TEST(CliStep, BadInputIsOneLineAndExitTwo)
 // A kernel that never ends stops by itself and says why, with one warp or 32, inside 1 GB of
 // address space (an unbounded timing log used to pass that within a minute and die of bad_alloc).
 // Under AddressSanitizer (the debug preset) an address-space limit cannot hold its shadow memory,
-// so the bound is on resident memory instead, with room for the sanitizer's own overhead.
+// so the bound is on resident memory instead, with room for the sanitizer's own overhead. Under
+// ThreadSanitizer (the tsan preset), which has neither, the children's peak resident memory is
+// read afterwards.
 TEST(CliStep, AnEndlessKernelStopsWithAMessageInBoundedMemory)
 {
-#ifdef __SANITIZE_ADDRESS__
+#if defined(__SANITIZE_ADDRESS__)
     const std::string limit = "export ASAN_OPTIONS=\"${ASAN_OPTIONS:+$ASAN_OPTIONS:}hard_rss_limit_mb=3072\"; ";
+#elif defined(__SANITIZE_THREAD__)
+    const std::string limit;
 #else
     const std::string limit = "ulimit -v 1048576; ";
 #endif
@@ -198,5 +203,10 @@ TEST(CliStep, AnEndlessKernelStopsWithAMessageInBoundedMemory)
             << err;
         std::remove(errFile.c_str());
     }
+#if defined(__SANITIZE_THREAD__)
+    rusage children{};
+    ASSERT_EQ(getrusage(RUSAGE_CHILDREN, &children), 0);
+    EXPECT_LT(children.ru_maxrss, 4L * 1024 * 1024) << "KB at the peak"; // the shadow memory included
+#endif
     std::remove(path.c_str());
 }

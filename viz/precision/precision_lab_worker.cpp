@@ -2,13 +2,26 @@
 
 #include <QMetaObject>
 #include <QProgressBar>
+#include <QSocketNotifier>
+
+#include <sys/eventfd.h>
+#include <unistd.h>
 
 #include <exception>
+#include <utility>
 
 namespace warpscope::viz {
 
 LabWorker::LabWorker(QObject* parent) : QObject(parent)
 {
+    // The worker hands its posts over through m_posted under m_mutex and only rings this eventfd;
+    // the GUI thread's notifier drains them. No Qt object crosses the threads, so every handover
+    // is one ThreadSanitizer sees (Qt's own queue waits on futexes it does not).
+    m_wakeFd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+    if (m_wakeFd >= 0) {
+        m_notifier = new QSocketNotifier(m_wakeFd, QSocketNotifier::Read, this);
+        connect(m_notifier, &QSocketNotifier::activated, this, &LabWorker::drain);
+    }
     m_thread = std::thread([this] { loop(); });
 }
 
@@ -22,6 +35,46 @@ LabWorker::~LabWorker()
     }
     m_wake.notify_all();
     m_thread.join();
+    delete m_notifier;
+    if (m_wakeFd >= 0)
+        ::close(m_wakeFd);
+}
+
+void LabWorker::post(Posted posted)
+{
+    {
+        const std::lock_guard lock(m_mutex);
+        if (posted.completed)
+            m_runningId = 0;
+        m_posted.push_back(std::move(posted));
+    }
+    if (m_wakeFd < 0) { // no eventfd (out of descriptors): Qt's queue wakes the GUI thread instead
+        QMetaObject::invokeMethod(this, [this] { drain(); }, Qt::QueuedConnection);
+        return;
+    }
+    const std::uint64_t one = 1;
+    if (::write(m_wakeFd, &one, sizeof one) < 0) {
+        // EAGAIN: the counter is full, so a wake-up is already pending; nothing else can fail here.
+    }
+}
+
+void LabWorker::drain()
+{
+    std::uint64_t count = 0;
+    if (m_wakeFd >= 0 && ::read(m_wakeFd, &count, sizeof count) < 0) {
+        // EAGAIN: an earlier drain took these posts already.
+    }
+    std::vector<Posted> posted;
+    {
+        const std::lock_guard lock(m_mutex);
+        posted.swap(m_posted);
+    }
+    for (const Posted& p : posted) {
+        if (p.completed)
+            completed(p.id, p.delivery);
+        else if (p.id == m_latestId)
+            emit progress(p.done, p.total);
+    }
 }
 
 std::uint64_t LabWorker::submit(Job job)
@@ -84,12 +137,7 @@ void LabWorker::loop()
             if (percent == lastPercent)
                 return;
             lastPercent = percent;
-            QMetaObject::invokeMethod(
-                this, [this, id, done, total] {
-                    if (id == m_latestId)
-                        emit this->progress(done, total);
-                },
-                Qt::QueuedConnection);
+            post({id, false, done, total, {}});
         };
         Delivery delivery;
         try {
@@ -97,10 +145,7 @@ void LabWorker::loop()
         } catch (const std::exception&) {
             delivery = {}; // jobs report their own errors; this keeps the worker alive regardless
         }
-        QMetaObject::invokeMethod(
-            this, [this, id, delivery = std::move(delivery)] { completed(id, delivery); }, Qt::QueuedConnection);
-        const std::lock_guard lock(m_mutex);
-        m_runningId = 0;
+        post({id, true, 0, 0, std::move(delivery)});
     }
 }
 

@@ -7,6 +7,7 @@
 #include <QObject>
 
 class QProgressBar;
+class QSocketNotifier;
 
 #include <atomic>
 #include <condition_variable>
@@ -15,6 +16,7 @@ class QProgressBar;
 #include <mutex>
 #include <optional>
 #include <thread>
+#include <vector>
 
 namespace warpscope::viz {
 
@@ -50,7 +52,16 @@ private:
         std::uint64_t id = 0;
         Job job;
     };
+    // What the worker hands the GUI thread: a job's progress, or its completion with its delivery.
+    struct Posted {
+        std::uint64_t id = 0;
+        bool completed = false;
+        int done = 0, total = 0; // progress
+        Delivery delivery;       // completion
+    };
     void loop();
+    void post(Posted posted); // worker thread: queue it and wake the GUI thread
+    void drain();             // GUI thread: runs what the worker posted, in order
     void completed(std::uint64_t id, const Delivery& delivery); // GUI thread
 
     std::thread m_thread;
@@ -60,6 +71,9 @@ private:
     std::uint64_t m_runningId = 0;         // guarded by m_mutex; 0 when idle
     std::atomic<bool> m_cancelRunning{false};
     bool m_quit = false;                   // guarded by m_mutex
+    std::vector<Posted> m_posted;          // guarded by m_mutex
+    int m_wakeFd = -1;                     // an eventfd the worker rings after posting
+    QSocketNotifier* m_notifier = nullptr; // GUI thread: drains on the ring
     // GUI thread only.
     std::uint64_t m_nextId = 1;
     std::uint64_t m_latestId = 0;          // the job whose result the panel wants
