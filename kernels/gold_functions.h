@@ -42,6 +42,7 @@ void matmul2dBlocktile(GoldContext& context);
 void matmulVectorized(GoldContext& context);
 void matmulWarptile(GoldContext& context);
 void matmulPrefetch(GoldContext& context);
+void matmulWmma(GoldContext& context);
 
 // divergence
 void divergenceOddEven(GoldContext& context);

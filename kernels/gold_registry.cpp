@@ -11,7 +11,7 @@ namespace warpscope::kernels {
 
 namespace {
 
-constexpr std::array<std::pair<std::string_view, GoldFunction>, 26> kGoldReferences = {{
+constexpr std::array<std::pair<std::string_view, GoldFunction>, 27> kGoldReferences = {{
     {"vector_add", &gold::vectorAdd},
     {"copy_coalesced", &gold::copyCoalesced},
     {"copy_strided", &gold::copyStrided},
@@ -34,6 +34,7 @@ constexpr std::array<std::pair<std::string_view, GoldFunction>, 26> kGoldReferen
     {"matmul_vectorized", &gold::matmulVectorized},
     {"matmul_warptile", &gold::matmulWarptile},
     {"matmul_prefetch", &gold::matmulPrefetch},
+    {"matmul_wmma", &gold::matmulWmma},
     {"divergence_odd_even", &gold::divergenceOddEven},
     {"divergence_data_loop", &gold::divergenceDataLoop},
     {"histogram_shared_atomics", &gold::histogramSharedAtomics},

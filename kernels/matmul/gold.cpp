@@ -2,6 +2,7 @@
 // step), so the references accumulate with std::fma, k ascending from acc = 0: bit for bit.
 #include "gold_functions.h"
 #include "gold_support.h"
+#include "numerics/half_rounding.h"
 
 #include <algorithm>
 #include <cmath>
@@ -153,6 +154,44 @@ void matmulWarptile(GoldContext& context)
 void matmulPrefetch(GoldContext& context)
 {
     matmulBlocktile(context, {"matmul_prefetch", {256, 1, 1}, 128, 128, 8, true});
+}
+
+// matmul_wmma: blocks of 128 threads own a 32 x 32 tile of C, each warp a 16 x 16 quarter, and
+// every step along k rounds a 16-wide slice of A and B to FP16 (cvt.rn.f16.f32) and issues one
+// wmma.mma m16n16k16 with an FP32 accumulator. The simulator forms each step's 16 exact products of
+// halves in double, adds them to the accumulator in k order and rounds once to FP32 (core/sim/README.md,
+// "Tensor Cores"); so does this reference, bit for bit. A GPU adds in an order and width NVIDIA does
+// not document: the probe compares its results within its float tolerance.
+void matmulWmma(GoldContext& context)
+{
+    constexpr std::int64_t kBlockTile = 32, kStep = 16;
+    const GoldLaunch& launch = context.launch();
+    if (launch.block.x != 128 || launch.block.y != 1 || launch.block.z != 1)
+        support::unsupported("matmul_wmma", "the reference models blocks of 128 threads (4 warps of 16 x 16 tiles)");
+    const MatmulSetup m = setup(context, "matmul_wmma");
+    if (m.n % kBlockTile != 0)
+        support::unsupported("matmul_wmma", "n must be a multiple of 32: the kernel stores whole 16 x 16 tiles and has no edge case (n = " +
+                                                std::to_string(m.n) + ")");
+    const std::int64_t rows = std::min<std::int64_t>(m.n, std::int64_t{launch.grid.y} * kBlockTile);
+    const std::int64_t columns = std::min<std::int64_t>(m.n, std::int64_t{launch.grid.x} * kBlockTile);
+    const auto A = context.input<float>("A");
+    const auto B = context.input<float>("B");
+    auto C = context.expected<float>("C");
+    std::vector<float> halfA(A.size()), halfB(B.size());
+    std::transform(A.begin(), A.end(), halfA.begin(), numerics::roundToFp16Fast);
+    std::transform(B.begin(), B.end(), halfB.begin(), numerics::roundToFp16Fast);
+    for (std::int64_t row = 0; row < rows; ++row)
+        for (std::int64_t col = 0; col < columns; ++col) {
+            float acc = 0.0f;
+            for (std::int64_t k0 = 0; k0 < m.n; k0 += kStep) {
+                double sum = acc;
+                for (std::int64_t k = k0; k < k0 + kStep; ++k)
+                    sum += static_cast<double>(halfA[static_cast<std::size_t>(row * m.n + k)]) *
+                           halfB[static_cast<std::size_t>(k * m.n + col)];
+                acc = static_cast<float>(sum);
+            }
+            C[static_cast<std::size_t>(row * m.n + col)] = acc;
+        }
 }
 
 } // namespace warpscope::kernels::gold

@@ -2,6 +2,9 @@
 // C to the layout of a fast SGEMM. Every kernel accumulates the products in ascending k, starting
 // from zero, so all compute the same sums; they differ in where the operands come from.
 
+#include <cuda_fp16.h>
+#include <mma.h>
+
 #define TILE 16
 
 // Every thread reads a full row of A and a full column of B from global memory: 2n loads for n
@@ -342,4 +345,42 @@ extern "C" __global__ void __launch_bounds__(256, 2) matmul_prefetch(const float
                 *reinterpret_cast<float4*>(&C[row * n + col]) = make_float4(acc[i][j], acc[i][j + 1], acc[i][j + 2], acc[i][j + 3]);
         }
     }
+}
+
+// Tensor Cores through nvcuda::wmma (mma.h). A block of 4 warps owns a 32 x 32 tile of C, each warp
+// a 16 x 16 quarter. At every step along k the block rounds a 32 x 16 slice of A and a 16 x 32 slice
+// of B to FP16 (__float2half, cvt.rn.f16.f32) into shared memory; each warp then loads its A and B
+// fragments (wmma.load) and issues one wmma.mma: 16 x 16 x 16 = 4,096 multiply-adds in a single
+// warp instruction, accumulated in FP32. The fragment is spread over the warp's registers in a layout
+// the hardware chooses; only load, mma and store touch it. n must be a multiple of 32 (whole tiles).
+#define WMMA_K 16     // the k of one Tensor Core step
+#define WMMA_BLOCK 32 // the block's tile of C: 2 x 2 warps of 16 x 16
+
+extern "C" __global__ void matmul_wmma(const float* A, const float* B, float* C, int n)
+{
+    using namespace nvcuda;
+    // wmma.load needs 32-byte-aligned tiles.
+    __shared__ __align__(32) __half As[WMMA_BLOCK][WMMA_K];
+    __shared__ __align__(32) __half Bs[WMMA_K][WMMA_BLOCK];
+    const int t = threadIdx.x;
+    const int warp = t / 32;
+    const int warpRow = warp / 2, warpCol = warp % 2;
+    const int rowBase = blockIdx.y * WMMA_BLOCK, colBase = blockIdx.x * WMMA_BLOCK;
+
+    wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc;
+    wmma::fill_fragment(acc, 0.0f);
+    for (int k0 = 0; k0 < n; k0 += WMMA_K) {
+        for (int i = t; i < WMMA_BLOCK * WMMA_K; i += blockDim.x) {
+            As[i / WMMA_K][i % WMMA_K] = __float2half(A[(rowBase + i / WMMA_K) * n + k0 + i % WMMA_K]);
+            Bs[i / WMMA_BLOCK][i % WMMA_BLOCK] = __float2half(B[(k0 + i / WMMA_BLOCK) * n + colBase + i % WMMA_BLOCK]);
+        }
+        __syncthreads();
+        wmma::fragment<wmma::matrix_a, 16, 16, 16, __half, wmma::row_major> a;
+        wmma::fragment<wmma::matrix_b, 16, 16, 16, __half, wmma::row_major> b;
+        wmma::load_matrix_sync(a, &As[warpRow * 16][0], WMMA_K);
+        wmma::load_matrix_sync(b, &Bs[0][warpCol * 16], WMMA_BLOCK);
+        wmma::mma_sync(acc, a, b, acc);
+        __syncthreads(); // the next step overwrites the tiles
+    }
+    wmma::store_matrix_sync(&C[(rowBase + warpRow * 16) * n + colBase + warpCol * 16], acc, n, wmma::mem_row_major);
 }

@@ -4,9 +4,10 @@
 // and even masks of divergence_odd_even, the wavefronts 2, 2, 4, 4, 8, ... of the interleaved
 // reduction's shared loads, the 32-way column read of transpose_tiled. Keys step forwards and back,
 // a hazard stops the stepper, an endless playground kernel ends with a message, a compile error is
-// marked on its line, printf lines follow the stepper as `warpscope step` prints them, and
-// `warpscope screenshot --view execution` writes the view. The memory view:
-// packets, the latency-hiding timeline, a session's measured bytes and the occupancy re-run.
+// marked on its line, printf lines follow the stepper as `warpscope step` prints them, the Tensor
+// Core lesson's link stands on a wmma.mma, and `warpscope screenshot --view execution` writes the
+// view. The memory view: packets, the latency-hiding timeline, a session's measured bytes and the
+// occupancy re-run.
 #include "cli/cli_step.h"
 #include "execution/code_view.h"
 #include "execution/execution_panel.h"
@@ -27,7 +28,9 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QRegularExpression>
 #include <QUrl>
+#include <QUrlQuery>
 
 #include <nlohmann/json.hpp>
 
@@ -176,6 +179,30 @@ private slots:
             QVERIFY(!cli.is_null());
             compareWithCli(*shown.panel(), cli);
         }
+    }
+
+    // The matmul lesson's Tensor Core link stands before matmul_wmma's first wmma.mma, and shows what
+    // `warpscope step` prints there; one F11 later the warp has written its 8 accumulator registers.
+    void tensorCoreLessonLinkStepsOntoWmmaMma()
+    {
+        ShownWindow shown;
+        const QRegularExpression pattern(QStringLiteral(R"(\((warpscope:step\?kernel=matmul_wmma[^)]*)\))"));
+        QString link;
+        for (const app::Lesson& lesson : shown.window.lessons().lessons())
+            if (const QRegularExpressionMatch match = pattern.match(lesson.markdown); match.hasMatch())
+                link = match.captured(1);
+        QVERIFY2(!link.isEmpty(), "no lesson links to matmul_wmma");
+        QVERIFY2(openStep(shown, link), qPrintable(link + QStringLiteral(": ") + shown.window.lastMessage()));
+        const viz::Stepper& stepper = *shown.panel()->stepper();
+        QVERIFY(stepper.currentInstruction() != nullptr);
+        QCOMPARE(stepper.currentInstruction()->op, ptx::Op::WmmaMma);
+        const QUrlQuery query(QUrl(link).query());
+        const nlohmann::json cli = cliStep(QStringLiteral("matmul_wmma"), QStringLiteral("0"), 0,
+                                           query.queryItemValue(QStringLiteral("at")).toUInt());
+        QVERIFY(!cli.is_null());
+        compareWithCli(*shown.panel(), cli);
+        press(*shown.panel(), Qt::Key_F11);
+        QCOMPARE(stepper.lastWrittenRegisters().size(), std::size_t{8});
     }
 
     // F11 steps the followed warp one instruction; Shift+F11 comes back to the same state; the

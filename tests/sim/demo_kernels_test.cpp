@@ -3,12 +3,16 @@
 #include "demo_kernels.h"
 #include "gpu/gpu_preset.h"
 #include "kernel_target.h"
+#include "ptx/ptx_ir.h"
 #include "sim/kernel_args.h"
 #include "sim/simulator.h"
 #include "util/input_error.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <set>
@@ -226,6 +230,54 @@ TEST(DemoLadders, RoofRungsHandleTheirEdges)
         simulateDemo(id, withN("99"));
     for (const char* id : {"matmul_vectorized", "matmul_warptile", "matmul_prefetch"})
         simulateDemo(id, withN("100")); // a multiple of 4, not of the 8-wide k step or the tile
+}
+
+// matmul_wmma at n = 128: 4 x 4 blocks of 4 warps (64 warps), 128 / 16 = 8 steps along k. Each warp
+// issues per step one wmma.mma and two wmma.loads (A and B), and one wmma.store at the end: 512 mma,
+// 1,024 loads, 64 stores. Global loads: per step each thread reads 4 elements of A and 4 of B, so a
+// warp issues 8 requests, each 4 sectors (A: two rows of 16 floats, B: 32 floats of one row):
+// 64 x 8 x 8 = 4,096 requests, 16,384 sectors. Two barriers per step: 16 blocks x 16 = 256.
+TEST(DemoLadders, MatmulWmmaIssuesOneTensorCoreInstructionPerWarpAndStep)
+{
+    const sim::SimResult result = simulateDemo("matmul_wmma");
+    const kernels::DemoKernel& demo = *kernels::findDemoKernel("matmul_wmma");
+    const ptx::Function* function = kernels::demoModule(demo).findFunction("matmul_wmma");
+    ASSERT_NE(function, nullptr);
+    ASSERT_EQ(result.stats.perInstruction.size(), function->instructions.size());
+    std::map<ptx::Op, std::uint64_t> issued;
+    for (std::size_t i = 0; i < function->instructions.size(); ++i)
+        issued[function->instructions[i].op] += result.stats.perInstruction[i].warpExecutions;
+    EXPECT_EQ(issued[ptx::Op::WmmaMma], 512u);
+    EXPECT_EQ(issued[ptx::Op::WmmaLoad], 1024u);
+    EXPECT_EQ(issued[ptx::Op::WmmaStore], 64u);
+    EXPECT_EQ(result.stats.global.loadRequests, 4096u);
+    EXPECT_EQ(result.stats.global.loadSectors, 16384u);
+    EXPECT_EQ(result.stats.barriers, 256u);
+
+    // Lesson 11: FP16 inputs put C 0.03 % from matmul_naive's FP32 result (the median relative
+    // difference), 6.7e-4 in absolute terms.
+    const sim::SimResult fp32 = simulateDemo("matmul_naive");
+    auto buffer = [](const sim::SimResult& run) {
+        for (const sim::ResolvedArg& arg : run.args)
+            if (arg.name == "C")
+                return std::vector<float>(reinterpret_cast<const float*>(arg.bytes.data()),
+                                          reinterpret_cast<const float*>(arg.bytes.data() + arg.bytes.size()));
+        return std::vector<float>{};
+    };
+    const std::vector<float> tensor = buffer(result), reference = buffer(fp32);
+    ASSERT_EQ(tensor.size(), 128u * 128u);
+    ASSERT_EQ(reference.size(), tensor.size());
+    std::vector<double> relative, absolute;
+    for (std::size_t i = 0; i < tensor.size(); ++i) {
+        absolute.push_back(std::abs(static_cast<double>(tensor[i]) - reference[i]));
+        relative.push_back(absolute.back() / std::abs(static_cast<double>(reference[i])));
+    }
+    auto median = [](std::vector<double> values) {
+        std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(values.size() / 2), values.end());
+        return values[values.size() / 2];
+    };
+    EXPECT_NEAR(median(relative) * 100, 0.03, 0.005);
+    EXPECT_NEAR(median(absolute), 6.7e-4, 0.05e-4);
 }
 
 // ---- launch sizes --------------------------------------------------------------------------------
