@@ -81,7 +81,14 @@ struct KernelRecord {
     std::vector<std::string> args;     // argument specs, as the simulator reads them
     std::string launchSize;            // "gpu" or "sim" (a demo's manifest size), "custom" (files, overrides); "" in older sessions
     std::string cacheControl;          // "all": L2 flushed before every timed run and replay pass; "none"; "" in older sessions
+    std::string compute;               // virtual architecture of its PTX, "compute_80": NVRTC's for a .cu, the build's for a demo; "" for .ptx files, older sessions
 };
+
+// Whether `arch` is a virtual architecture a kernel record may name: "compute_" and a whole number
+// from 75 (the oldest CUDA 13 compiles for) to 999, no sign, no leading zero, no suffix. Not the
+// list this machine's NVRTC knows: a session compiled by a newer toolkit still opens here.
+bool isRecordedComputeArch(std::string_view arch);
+inline constexpr int kMinRecordedCompute = 75, kMaxRecordedCompute = 999;
 
 // CUPTI Activity: one record per launch of the kernel; `durationsNs` has every timed run.
 struct ActivityRecord {

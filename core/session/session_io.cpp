@@ -17,6 +17,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -83,6 +84,21 @@ std::optional<double> Session::metric(const std::string& kernel, const std::stri
     if (it == record->values.end())
         return std::nullopt;
     return it->second;
+}
+
+bool isRecordedComputeArch(std::string_view arch)
+{
+    constexpr std::string_view prefix = "compute_";
+    if (!arch.starts_with(prefix))
+        return false;
+    const std::string_view digits = arch.substr(prefix.size());
+    if (digits.empty() || digits.size() > 3 || digits.front() == '0' ||
+        digits.find_first_not_of("0123456789") != std::string_view::npos)
+        return false;
+    int number = 0;
+    for (char c : digits)
+        number = number * 10 + (c - '0');
+    return number >= kMinRecordedCompute && number <= kMaxRecordedCompute;
 }
 
 std::string fnv1a64Hex(std::string_view text)
@@ -188,7 +204,7 @@ void SessionWriter::write(const KernelRecord& k)
               {"ladder_rung", k.ladderRung}, {"source_name", k.sourceName}, {"ptx_fnv1a64", k.ptxHash},
               {"source_fnv1a64", k.sourceHash}, {"grid", dim3(k.grid)}, {"block", dim3(k.block)},
               {"dynamic_shared_bytes", k.dynamicSharedBytes}, {"args", k.args}, {"launch_size", k.launchSize},
-              {"cache_control", k.cacheControl}}.dump());
+              {"cache_control", k.cacheControl}, {"compute", k.compute}}.dump());
 }
 
 void SessionWriter::write(const ActivityRecord& a)
@@ -416,6 +432,14 @@ KernelRecord readKernel(const json& j)
     k.args = field<std::vector<std::string>>(j, "args");
     k.launchSize = field<std::string>(j, "launch_size");
     k.cacheControl = field<std::string>(j, "cache_control");
+    k.compute = field<std::string>(j, "compute");
+    if (!k.compute.empty() && !isRecordedComputeArch(k.compute))
+        // Quoted as JSON (control characters escaped) and cut at 40 characters, so the line stays one line.
+        throw std::runtime_error("field 'compute' = " +
+                                 json(k.compute.size() > 40 ? k.compute.substr(0, 40) + "…" : k.compute)
+                                     .dump(-1, ' ', false, json::error_handler_t::replace) +
+                                 " is not a virtual architecture (allowed: compute_" + std::to_string(kMinRecordedCompute) +
+                                 " .. compute_" + std::to_string(kMaxRecordedCompute) + ", or empty)");
     return k;
 }
 

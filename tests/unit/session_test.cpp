@@ -55,6 +55,7 @@ Session sampleSession()
     k.args = {"n=i32:1048576", "a=f32[n]:random(1)"};
     k.launchSize = "gpu";
     k.cacheControl = "all";
+    k.compute = "compute_80";
     s.kernels.push_back(k);
     s.ceilings->referenceSgemmGflops = 51000.5;
     s.ceilings->referenceSgemmN = 4096;
@@ -137,6 +138,8 @@ TEST(SessionFormat, RoundTripKeepsEveryRecord)
     EXPECT_EQ(s.predictionFor("vector_add")->totalBlocks, 4096u);
     EXPECT_EQ(s.findKernel("vector_add")->launchSize, "gpu");
     EXPECT_EQ(s.findKernel("vector_add")->cacheControl, "all");
+    EXPECT_EQ(s.findKernel("vector_add")->compute, "compute_80");
+    EXPECT_NE(text.find("\"cache_control\":\"all\",\"compute\":\"compute_80\"}"), std::string::npos) << text;
     EXPECT_EQ(s.activityFor("vector_add")->timer, "cuda_events");
     EXPECT_EQ(s.ceilings->referenceSgemmN, 4096);
     ASSERT_TRUE(s.hierarchy);
@@ -199,6 +202,69 @@ TEST(SessionFormat, GridsAndBlocksOutsideCudasLimitsAreSkippedWithTheirLine)
     EXPECT_EQ(read.session.kernels[0].id, "ok");
     EXPECT_EQ(read.session.kernels[0].grid, (Dim3{2147483647u, 65535u, 65535u}));
     EXPECT_TRUE(read.session.activities.empty());
+}
+
+// The virtual architecture a kernel's PTX was compiled for: "compute_" and a whole number from 75 (the
+// oldest CUDA 13 compiles for) to 999, or empty (a .ptx file, an older session). Anything else is
+// damage: the record is skipped and its line named, one line whatever the value holds.
+TEST(SessionFormat, ComputeOutsideTheVirtualArchitecturesIsSkippedWithItsLine)
+{
+    const std::string text =
+        "{\"format\":\"warpscope-session\",\"version\":1}\n"
+        "{\"type\":\"kernel\",\"id\":\"a\",\"compute\":\"sm_80\"}\n"
+        "{\"type\":\"kernel\",\"id\":\"b\",\"compute\":\"compute_52\"}\n"
+        "{\"type\":\"kernel\",\"id\":\"c\",\"compute\":\"compute_1000\"}\n"
+        "{\"type\":\"kernel\",\"id\":\"d\",\"compute\":\"compute_90a\"}\n"
+        "{\"type\":\"kernel\",\"id\":\"e\",\"compute\":\"compute_080\"}\n"
+        "{\"type\":\"kernel\",\"id\":\"f\",\"compute\":80}\n"
+        "{\"type\":\"kernel\",\"id\":\"g\",\"compute\":\"compute_8\\n0 <b>x</b> and a great deal more text after it\"}\n"
+        "{\"type\":\"kernel\",\"id\":\"h\",\"compute\":\"compute_\"}\n"
+        "{\"type\":\"kernel\",\"id\":\"new\",\"compute\":\"compute_120\"}\n"
+        "{\"type\":\"kernel\",\"id\":\"oldest\",\"compute\":\"compute_75\"}\n"
+        "{\"type\":\"kernel\",\"id\":\"older_session\"}\n"
+        "{\"type\":\"end\",\"status\":\"ok\"}\n";
+    const SessionReadResult read = readText(text);
+    const std::string allowed = " is not a virtual architecture (allowed: compute_75 .. compute_999, or empty), skipped";
+    const std::vector<std::string> expected = {
+        "line 2: 'kernel' record: field 'compute' = \"sm_80\"" + allowed,
+        "line 3: 'kernel' record: field 'compute' = \"compute_52\"" + allowed,
+        "line 4: 'kernel' record: field 'compute' = \"compute_1000\"" + allowed,
+        "line 5: 'kernel' record: field 'compute' = \"compute_90a\"" + allowed,
+        "line 6: 'kernel' record: field 'compute' = \"compute_080\"" + allowed,
+        "line 7: 'kernel' record: field 'compute' has the wrong type (number), skipped",
+        "line 8: 'kernel' record: field 'compute' = \"compute_8\\n0 <b>x</b> and a great deal mo\u2026\"" + allowed,
+        "line 9: 'kernel' record: field 'compute' = \"compute_\"" + allowed,
+    };
+    EXPECT_EQ(read.problems, expected);
+    for (const std::string& problem : read.problems)
+        EXPECT_EQ(problem.find('\n'), std::string::npos) << problem;
+    ASSERT_EQ(read.session.kernels.size(), 3u);
+    EXPECT_EQ(read.session.kernels[0].compute, "compute_120");
+    EXPECT_EQ(read.session.kernels[1].compute, "compute_75");
+    EXPECT_EQ(read.session.kernels[2].compute, "");
+    EXPECT_TRUE(read.complete);
+
+    EXPECT_TRUE(isRecordedComputeArch("compute_75"));
+    EXPECT_TRUE(isRecordedComputeArch("compute_999"));
+    EXPECT_FALSE(isRecordedComputeArch("compute_74"));
+    EXPECT_FALSE(isRecordedComputeArch("compute_-80"));
+    EXPECT_FALSE(isRecordedComputeArch("compute_+80"));
+    EXPECT_FALSE(isRecordedComputeArch(" compute_80"));
+    EXPECT_FALSE(isRecordedComputeArch(""));
+}
+
+// Sessions written before the field existed (the recorded H200 sessions, the fixtures) have no
+// 'compute': they read as "" with no problem, and write it back as "".
+TEST(SessionFormat, KernelRecordsWithoutComputeReadAsEmpty)
+{
+    const SessionReadResult read = readText(
+        "{\"format\":\"warpscope-session\",\"version\":1}\n"
+        "{\"type\":\"kernel\",\"id\":\"k\",\"launch_size\":\"gpu\",\"cache_control\":\"all\"}\n"
+        "{\"type\":\"end\",\"status\":\"ok\"}\n");
+    EXPECT_TRUE(read.problems.empty()) << read.problems.front();
+    ASSERT_EQ(read.session.kernels.size(), 1u);
+    EXPECT_EQ(read.session.kernels[0].compute, "");
+    EXPECT_NE(formatSession(read.session).find("\"compute\":\"\""), std::string::npos);
 }
 
 TEST(SessionFormat, UnknownVersionIsRefusedAndSaysSo)
