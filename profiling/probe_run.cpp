@@ -14,6 +14,7 @@
 #include "event_timer.h"
 #include "gpu_check.h"
 #include "kernel_target.h"
+#include "probe_kernel_record.h"
 #include "occupancy/occupancy.h"
 #include "range_profiler.h"
 
@@ -186,38 +187,10 @@ int ProbeSession::run()
         request.maxBufferBytes = kMaxBufferBytes;
         request.compute = m_options.compute;
         Target target{kernels::resolveTarget(request), {}};
-        const kernels::ResolvedTarget& r = target.resolved;
-        session::KernelRecord& k = target.record;
-        k.id = r.kernelName;
+        target.record = probeKernelRecord(target.resolved, m_options);
         for (const Target& other : targets)
-            if (other.record.id == k.id)
+            if (other.record.id == target.record.id)
                 throw InputError("'" + name + "' is named twice");
-        k.entry = r.function->name;
-        k.sourceName = r.sourceName;
-        k.ptxHash = session::fnv1a64Hex(r.ptxText);
-        k.sourceHash = r.sourceText.empty() ? std::string() : session::fnv1a64Hex(r.sourceText);
-        k.grid = toDim3(r.launch.grid.x, r.launch.grid.y, r.launch.grid.z);
-        k.block = toDim3(r.launch.block.x, r.launch.block.y, r.launch.block.z);
-        k.dynamicSharedBytes = r.launch.dynamicSharedBytes;
-        k.args = r.argSpecs;
-        const bool overridden = !m_options.grid.empty() || !m_options.block.empty() || !m_options.smem.empty() ||
-                                !m_options.args.empty();
-        k.launchSize = !r.demo || overridden ? "custom"
-                       : request.size == kernels::LaunchSize::Gpu && !r.demo->gpuArgs.empty() ? "gpu"
-                                                                                             : "sim";
-        k.cacheControl = m_options.cacheControl;
-        if (r.demo) {
-            k.title = r.demo->title;
-            k.ladder = r.demo->ladder;
-            int rung = 0;
-            for (const kernels::DemoKernel& kernel : kernels::demoKernels()) {
-                if (kernel.ladder == k.ladder && !k.ladder.empty())
-                    ++rung;
-                if (&kernel == r.demo)
-                    break;
-            }
-            k.ladderRung = k.ladder.empty() ? 0 : rung;
-        }
         targets.push_back(std::move(target));
     }
 

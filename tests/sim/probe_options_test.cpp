@@ -1,10 +1,17 @@
 // warpscope-probe's command line: --size, --cache-control, --sample-blocks and --no-hierarchy
-// parse to what they say, and bad values are refused with one sentence naming the flag.
+// parse to what they say, and bad values are refused with one sentence naming the flag. The kernel
+// record it writes for a target, built without a GPU.
+#include "kernel_target.h"
+#include "probe_kernel_record.h"
 #include "probe_options.h"
+#include "session/session.h"
+#include "session/session_io.h"
 #include "util/input_error.h"
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -96,4 +103,68 @@ TEST(ProbeOptions, ComputeNewerThanTheDeviceIsRefusedInOneLine)
     EXPECT_EQ(probe::computeTooNewForDevice("compute_90", 2, "Tesla T4", 7, 5),
               "--compute compute_90 needs a GPU of compute capability 9.0 or newer; device 2 (Tesla T4) has compute "
               "capability 7.5: choose an older --compute or another --device");
+}
+
+// The kernel record names the virtual architecture its PTX was compiled for: a .cu file's is what
+// NVRTC was given (--compute, else compute_75), which the PTX's .target line confirms; a demo
+// kernel's is the build's (nvcc -arch=compute_75, .target sm_75); a .ptx file's is empty (nothing was
+// compiled). The record written and read back keeps it.
+TEST(ProbeKernelRecord, ComputeIsTheArchitectureThePtxWasCompiledFor)
+{
+    const std::string source = "extern \"C\" __global__ void scale(float* x, int n)\n"
+                               "{\n"
+                               "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                               "    if (i < n) x[i] *= 2.0f;\n"
+                               "}\n";
+    auto resolve = [&](const std::string& target, const std::string& text, const probe::ProbeOptions& options) {
+        kernels::TargetRequest request;
+        request.target = target;
+        request.inlineText = text;
+        request.grid = "4";
+        request.block = "32";
+        request.args = {"x=f32[n]:random(1)", "n=i32:128"};
+        request.maxBufferBytes = 1 << 20;
+        request.compute = options.compute;
+        return kernels::resolveTarget(request);
+    };
+
+    probe::ProbeOptions options = parse({"--compute", "compute_80", "--grid", "4", "--block", "32", "scale.cu"});
+    const kernels::ResolvedTarget compiled80 = resolve("scale.cu", source, options);
+    EXPECT_NE(compiled80.ptxText.find(".target sm_80"), std::string::npos);
+    const session::KernelRecord cu80 = probe::probeKernelRecord(compiled80, options);
+    EXPECT_EQ(cu80.compute, "compute_80");
+    EXPECT_EQ(cu80.launchSize, "custom");
+    EXPECT_EQ(cu80.cacheControl, "all");
+    std::ostringstream stream;
+    session::SessionWriter writer(stream);
+    writer.write(session::SessionHeader{});
+    writer.write(cu80);
+    writer.write(session::EndRecord{"ok", 0});
+    std::istringstream in(stream.str());
+    const session::SessionReadResult read = session::readSession(in);
+    EXPECT_TRUE(read.problems.empty()) << read.problems.front();
+    ASSERT_EQ(read.session.kernels.size(), 1u);
+    EXPECT_EQ(read.session.kernels[0].compute, "compute_80");
+
+    options = parse({"--grid", "4", "--block", "32", "scale.cu"});
+    const kernels::ResolvedTarget compiled75 = resolve("scale.cu", source, options);
+    EXPECT_NE(compiled75.ptxText.find(".target sm_75"), std::string::npos);
+    EXPECT_EQ(probe::probeKernelRecord(compiled75, options).compute, "compute_75");
+
+    // The same PTX handed over as a .ptx file: nothing was compiled, its own .target says what it needs.
+    const kernels::ResolvedTarget ptxFile = resolve("scale.ptx", compiled80.ptxText, options);
+    EXPECT_EQ(probe::probeKernelRecord(ptxFile, options).compute, "");
+
+    options = parse({"--size", "sim", "vector_add"}); // the GPU size would allocate 1.5 GiB here
+    kernels::TargetRequest demoRequest;
+    demoRequest.target = "vector_add";
+    demoRequest.size = kernels::LaunchSize::Sim;
+    demoRequest.maxBufferBytes = std::uint64_t{1} << 30;
+    const kernels::ResolvedTarget demo = kernels::resolveTarget(demoRequest);
+    ASSERT_NE(demo.demo, nullptr);
+    EXPECT_NE(demo.ptxText.find(".target sm_75"), std::string::npos); // kernels/CMakeLists.txt: WARPSCOPE_PTX_ARCH
+    const session::KernelRecord demoRecord = probe::probeKernelRecord(demo, options);
+    EXPECT_EQ(demoRecord.compute, "compute_75");
+    EXPECT_EQ(demoRecord.launchSize, "sim");
+    EXPECT_EQ(demoRecord.id, "vector_add");
 }
