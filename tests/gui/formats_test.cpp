@@ -3,6 +3,7 @@
 // 70000 in every format with the bits worked out below, saturation clamps what PyTorch's casts send
 // to inf or NaN, the range bar's landmarks are the format's own, and links and `warpscope
 // screenshot --view formats` set the panel up (a bad link gives one clear message).
+#include "gui_test_support.h"
 #include "links/view_link.h"
 #include "numerics/number_format.h"
 #include "formats/format_bit_toggles.h"
@@ -63,15 +64,7 @@ int distinctColours(const QImage& image)
     return static_cast<int>(colours.size());
 }
 
-// With WARPSCOPE_GUI_TEST_SHOTS=<folder>, the widget as a test leaves it, for people to look at.
-void saveShot(QWidget& widget, const QString& name)
-{
-    const QString folder = qEnvironmentVariable("WARPSCOPE_GUI_TEST_SHOTS");
-    if (folder.isEmpty())
-        return;
-    QTest::qWait(100);
-    widget.grab().save(QDir(folder).filePath(name + QStringLiteral(".png")), "PNG");
-}
+using warpscope::gui_test::saveShot;
 
 struct ShownPanel {
     ShownPanel()

@@ -2,6 +2,7 @@
 // lists every key of every action and shortcut in the window, collected at run time (an action added
 // later is listed too), with what it does and where it works; no two window-wide keys clash; F1 opens
 // help for the view in focus, naming what it shows and opening the lesson that explains it.
+#include "gui_test_support.h"
 #include "execution/execution_panel.h"
 #include "models/models_dock.h"
 #include "occupancy/occupancy_panel.h"
@@ -33,14 +34,7 @@ using warpscope::app::MainWindow;
 
 namespace {
 
-void saveShot(QWidget& widget, const QString& name)
-{
-    const QString folder = qEnvironmentVariable("WARPSCOPE_GUI_TEST_SHOTS");
-    if (folder.isEmpty())
-        return;
-    QTest::qWait(100);
-    widget.grab().save(QDir(folder).filePath(name + QStringLiteral(".png")), "PNG");
-}
+using warpscope::gui_test::saveShot;
 
 // Every (description, key) row of the dialog, keyed by the key's text, each with its group.
 struct Row {

@@ -2,6 +2,7 @@
 // typed; an out-of-range, garbage or unit value is marked under its own field with that field's range
 // in one message style; nothing typed is truncated or rewritten; the figure keeps the last valid
 // inputs and says so; two bad fields are both marked; byte fields take the links' units (32K, 1M).
+#include "gui_test_support.h"
 #include "common/validated_field.h"
 #include "occupancy/occupancy_panel.h"
 #include "window/application_setup.h"
@@ -22,15 +23,7 @@ using warpscope::viz::ValidatedField;
 
 namespace {
 
-// With WARPSCOPE_GUI_TEST_SHOTS=<folder>, the window as a test leaves it, for people to look at.
-void saveShot(QWidget& widget, const QString& name)
-{
-    const QString folder = qEnvironmentVariable("WARPSCOPE_GUI_TEST_SHOTS");
-    if (folder.isEmpty())
-        return;
-    QTest::qWait(100);
-    widget.grab().save(QDir(folder).filePath(name + QStringLiteral(".png")), "PNG");
-}
+using warpscope::gui_test::saveShot;
 
 // Pastes `text` over the field's text in one edit, as a user pasting does (no valid prefixes on the way).
 void typeInto(ValidatedField* field, const QString& text)

@@ -3,6 +3,7 @@
 // that field's range, in the links' message style; nothing typed is clamped or rewritten; counts take
 // "100,000" and the links' units (64K, 1M); the figures keep the last valid inputs and say so; a rule
 // across fields (rows dividing n) is marked on the field; Run waits for valid fields.
+#include "gui_test_support.h"
 #include "common/validated_field.h"
 #include "precision/amp/amp_panel.h"
 #include "precision/quant/quant_panel.h"
@@ -47,14 +48,7 @@ void typeInto(ValidatedField* field, const QString& text)
     edit->insert(text);
 }
 
-void saveShot(QWidget& widget, const QString& name)
-{
-    const QString folder = qEnvironmentVariable("WARPSCOPE_GUI_TEST_SHOTS");
-    if (folder.isEmpty())
-        return;
-    QTest::qWait(100);
-    widget.grab().save(QDir(folder).filePath(name + QStringLiteral(".png")), "PNG");
-}
+using warpscope::gui_test::saveShot;
 
 bool marked(ValidatedField* field)
 {

@@ -9,6 +9,7 @@
 // raised; lesson names never scroll sideways; the 2:4 pattern's caption is whole and its plots begin on
 // the first screen; the number-format table fits its dock; the execution view's reconvergence stack
 // stays inside its column.
+#include "gui_test_support.h"
 #include "canvas/view_transform.h"
 #include "common/plot_style.h"
 #include "execution/execution_panel.h"
@@ -72,25 +73,9 @@ namespace {
 
 constexpr int kWorkTimeoutMs = 60000;
 
-void settle(QWidget& widget, int milliseconds = 200)
-{
-    QElapsedTimer timer;
-    timer.start();
-    while (timer.elapsed() < milliseconds) {
-        QApplication::processEvents(QEventLoop::AllEvents, 10);
-        widget.update();
-        QTest::qWait(10);
-    }
-}
+void settle(QWidget& widget, int milliseconds = 200) { warpscope::gui_test::settle(widget, milliseconds); }
 
-void saveShot(QWidget& widget, const QString& name)
-{
-    const QString folder = qEnvironmentVariable("WARPSCOPE_GUI_TEST_SHOTS");
-    if (folder.isEmpty())
-        return;
-    QTest::qWait(100);
-    widget.grab().save(QDir(folder).filePath(name + QStringLiteral(".png")), "PNG");
-}
+using warpscope::gui_test::saveShot;
 
 struct SmallWindow {
     SmallWindow()

@@ -4,6 +4,7 @@
 // ringContributions and ringAllReduce) and against hand-worked values; a profile link opens a
 // recorded session on the named tab; bad links give one message and change nothing; the dock is
 // behind the others until opened and never widens the window; `warpscope screenshot --view` renders each tab.
+#include "gui_test_support.h"
 #include "links/view_link.h"
 #include "models/allreduce_panel.h"
 #include "models/memory_budget_panel.h"
@@ -49,15 +50,7 @@ using viz::ModelsTab;
 
 namespace {
 
-// With WARPSCOPE_GUI_TEST_SHOTS=<folder>, the window as a test leaves it, for people to look at.
-void saveShot(QWidget& widget, const QString& name)
-{
-    const QString folder = qEnvironmentVariable("WARPSCOPE_GUI_TEST_SHOTS");
-    if (folder.isEmpty())
-        return;
-    QTest::qWait(100);
-    widget.grab().save(QDir(folder).filePath(name + QStringLiteral(".png")), "PNG");
-}
+using warpscope::gui_test::saveShot;
 
 int distinctColours(const QImage& image, const QRect& area)
 {

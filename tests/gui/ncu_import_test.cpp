@@ -4,6 +4,7 @@
 // others, the bandwidth view and the roofline with the converted values; the title says the session
 // came from ncu; a malformed file is named with its line and leaves the shown session as it was;
 // the imported session saves as a .wsprof that reopens whole.
+#include "gui_test_support.h"
 #include "profile/profile_bandwidth_panel.h"
 #include "profile/profile_format.h"
 #include "profile/profile_metrics_table.h"
@@ -60,15 +61,7 @@ struct WindowUnderTest {
     ProfilePanel* panel = nullptr;
 };
 
-// With WARPSCOPE_GUI_TEST_SHOTS=<folder>, the window as a test leaves it, for people to look at.
-void saveShot(QWidget& window, const QString& name)
-{
-    const QString folder = qEnvironmentVariable("WARPSCOPE_GUI_TEST_SHOTS");
-    if (folder.isEmpty())
-        return;
-    QTest::qWait(200);
-    window.grab().save(QDir(folder).filePath(name + QStringLiteral(".png")), "PNG");
-}
+using warpscope::gui_test::saveShot;
 
 QString fromView(std::string_view text) { return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size())); }
 
@@ -137,7 +130,7 @@ private slots:
         const QString perSecond = QStringLiteral("dram__bytes_read.sum.per_second");
         QCOMPARE(table->cellText(kernel, perSecond, ProfileMetricsTable::ValueColumn),
                  viz::profile::formatMetricValue(203.25e9, QStringLiteral("bytes/s")));
-        saveShot(*w.window, QStringLiteral("ncu_import_details"));
+        saveShot(*w.window, QStringLiteral("ncu_import_details"), 200);
     }
 
     void rawPageFillsTheBandwidthViewAndTheRoofline()
@@ -164,7 +157,7 @@ private slots:
         QCOMPARE(roofline->kernelPoints(MemoryLevel::L1)->dataCount(), 0); // no l1tex__t_bytes.sum in the CSV
         QVERIFY(qFuzzyCompare(roofline->roofs().at(MemoryLevel::Dram).peak.bytesPerSecond, 1504.0 * 2619000000.0));
         QVERIFY(qFuzzyCompare(roofline->roofs().peakFlopsPerSecond, 2.0 * 16896.0 * 1755000000.0));
-        saveShot(*w.window, QStringLiteral("ncu_import_raw_roofline"));
+        saveShot(*w.window, QStringLiteral("ncu_import_raw_roofline"), 200);
     }
 
     void malformedCsvIsNamedWithItsLineAndKeepsTheSession()
@@ -180,7 +173,7 @@ private slots:
         QVERIFY2(banner.contains(bad + QStringLiteral(": line 3: field 15 opens a quote that is not closed")), qPrintable(banner));
         QCOMPARE(w.panel->session().kernels.size(), before);
         QCOMPARE(w.panel->titleText(), title);
-        saveShot(*w.window, QStringLiteral("ncu_import_malformed"));
+        saveShot(*w.window, QStringLiteral("ncu_import_malformed"), 200);
 
         QVERIFY(!w.panel->importNcuCsv(kNcuFixtures + QStringLiteral("malformed/grid_outside_limits.csv")));
         QVERIFY2(w.panel->bannerText().contains(QStringLiteral("line 2: Grid Size '(-1, 0, 99999999999999)'")),

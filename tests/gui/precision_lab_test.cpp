@@ -6,6 +6,7 @@
 // panels up (a bad one gives one clear message and changes nothing), Cancel stops a run, a second
 // run replaces the first, and `warpscope screenshot --view amp|quant|sparsity` waits for the work.
 // Runs are kept short (200 steps, a few thousand values).
+#include "gui_test_support.h"
 #include "links/view_link.h"
 #include "numerics/amp_trainer.h"
 #include "numerics/distributions.h"
@@ -54,15 +55,7 @@ namespace {
 
 constexpr int kWorkTimeoutMs = 60000;
 
-// With WARPSCOPE_GUI_TEST_SHOTS=<folder>, the widget as a test leaves it, for people to look at.
-void saveShot(QWidget& widget, const QString& name)
-{
-    const QString folder = qEnvironmentVariable("WARPSCOPE_GUI_TEST_SHOTS");
-    if (folder.isEmpty())
-        return;
-    QTest::qWait(100);
-    widget.grab().save(QDir(folder).filePath(name + QStringLiteral(".png")), "PNG");
-}
+using warpscope::gui_test::saveShot;
 
 QVector<double> keysOf(const QCPGraph* graph)
 {

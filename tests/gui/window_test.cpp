@@ -1,6 +1,7 @@
 // The window as a user meets it: it opens, every view renders, lesson links drive the figures,
 // malformed links show a message and change nothing, hover and click on the canvas report the
 // right thread, and `warpscope screenshot` writes a PNG that is not blank.
+#include "gui_test_support.h"
 #include "hierarchy/hierarchy_layout.h"
 #include "lessons/lesson_library.h"
 #include "occupancy/occupancy.h"
@@ -42,16 +43,7 @@ using warpscope::app::MainWindow;
 
 namespace {
 
-void settle(QWidget& widget, int milliseconds = 150)
-{
-    QElapsedTimer timer;
-    timer.start();
-    while (timer.elapsed() < milliseconds) {
-        QApplication::processEvents(QEventLoop::AllEvents, 10);
-        widget.update();
-        QTest::qWait(10);
-    }
-}
+void settle(QWidget& widget, int milliseconds = 150) { warpscope::gui_test::settle(widget, milliseconds); }
 
 // Under AddressSanitizer (the debug preset): the LD_PRELOAD that keeps Mesa's software GL driver
 // loaded until the OpenGL child exits. The driver is dlclose()d at exit, so LeakSanitizer no longer
