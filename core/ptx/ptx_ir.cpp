@@ -33,6 +33,7 @@ const char* typeName(Type type)
     case Type::BF16: return "bf16";
     case Type::F16x2: return "f16x2";
     case Type::BF16x2: return "bf16x2";
+    case Type::TF32: return "tf32";
     }
     return "?";
 }

@@ -21,6 +21,7 @@ enum class Type : std::uint8_t {
     S8, S16, S32, S64,
     F16, F32, F64,
     BF16, F16x2, BF16x2, // half precision: .f16x2 and .bf16x2 pack two values in 32 bits (low half first)
+    TF32, // .tf32: only as the multiplicands of wmma and mma, one per 32-bit register (sim/README.md)
 };
 
 // Bits of a type (Pred = 1); inline because the simulator asks once per lane.
@@ -31,7 +32,8 @@ constexpr int typeBits(Type type)
     case Type::Pred: return 1;
     case Type::B8: case Type::U8: case Type::S8: return 8;
     case Type::B16: case Type::U16: case Type::S16: case Type::F16: case Type::BF16: return 16;
-    case Type::B32: case Type::U32: case Type::S32: case Type::F32: case Type::F16x2: case Type::BF16x2: return 32;
+    case Type::B32: case Type::U32: case Type::S32: case Type::F32: case Type::F16x2: case Type::BF16x2:
+    case Type::TF32: return 32;
     case Type::B64: case Type::U64: case Type::S64: case Type::F64: return 64;
     }
     return 0;
@@ -171,7 +173,7 @@ struct Instruction {
     bool funnelLeft = false;  // shf.l (else shf.r)
     bool clampShift = false;  // shf .clamp (else .wrap)
     bool relu = false;        // .relu: negative results become +0 (fma and cvt to half precision)
-    bool satfinite = false;   // cvt .satfinite: overflow gives the largest finite value
+    bool satfinite = false;   // cvt, wmma.mma, mma .satfinite: overflow gives the largest finite value (or s32 bound)
     bool nanResult = false;   // min/max .NaN: a NaN input gives NaN
     bool xorsignAbs = false;  // min/max .xorsign.abs
     bool parity = false;      // mbarrier.test_wait/try_wait .parity: the operand is a phase parity, not a state
@@ -179,14 +181,17 @@ struct Instruction {
     bool noIncrement = false; // cp.async.mbarrier.arrive .noinc: the pending count is not raised first
     bool waitAll = false;     // cp.async.wait_all (else wait_group N)
     bool bypassL1 = false;    // cp.async.cg (cached in L2 only; else .ca)
-    // wmma, mma and ldmatrix: type is the D (or loaded, stored) element type, type2 C's.
+    // wmma, mma, ldmatrix and stmatrix: type is the D (or loaded, stored) element type, type2 C's.
+    // stmatrix is an Op::WmmaStore with matrixCount set: a store of fragment registers, operand 0
+    // its address, counted and timed as the other matrix stores.
     MatrixFragment fragment = MatrixFragment::None; // wmma.load: A, B or C; wmma.store: D
     std::uint8_t shapeM = 0, shapeN = 0, shapeK = 0; // .m16n16k16, .m16n8k16, ...; ldmatrix: 8, 8, 0
     bool colMajor = false;    // wmma.load/store: the matrix is column-major in memory; wmma.mma, mma: A's layout
     bool colMajorB = false;   // wmma.mma, mma: B's layout
-    Type multiplicandType = Type::None; // the elements of A and B
-    std::uint8_t matrixCount = 0;       // ldmatrix .x1 .x2 .x4
-    bool transpose = false;             // ldmatrix .trans
+    Type multiplicandType = Type::None; // the elements of A (and of B unless multiplicandTypeB says)
+    Type multiplicandTypeB = Type::None; // integer mma: B's elements when A's and B's differ (.s8.u8)
+    std::uint8_t matrixCount = 0;       // ldmatrix, stmatrix .x1 .x2 .x4
+    bool transpose = false;             // ldmatrix, stmatrix .trans
     // A mul (no rounding modifier) that ptxas fuses into this add or sub (core/sim/README.md,
     // "Contraction"): its index, and which of this instruction's operands (1 or 2) is its product.
     std::int32_t contractedMul = -1;

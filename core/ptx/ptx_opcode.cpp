@@ -250,10 +250,10 @@ void decodeAsync(const std::vector<std::string_view>& parts, Instruction& instru
     instruction.space = Space::Shared;
 }
 
-// wmma.load/store/mma, mma.sync and ldmatrix (PTX ISA, "Warp Level Matrix Multiply-Accumulate
-// Instructions"): the forms mma.h and hand-written Tensor Core kernels use with half-precision
-// multiplicands (and wmma's f64 m8n8k4). Other shapes and types (tf32, integers, sparse mma,
-// block scaling) stay unsupported.
+// wmma.load/store/mma, mma.sync, ldmatrix and stmatrix (PTX ISA, "Warp Level Matrix
+// Multiply-Accumulate Instructions"): the forms mma.h and hand-written Tensor Core kernels use with
+// half-precision, tf32 and 8-bit integer multiplicands (and wmma's f64 m8n8k4). Other shapes and
+// types (sub-byte and single-bit integers, fp8, f64 mma, sparse mma, block scaling) stay unsupported.
 void decodeMatrix(const std::vector<std::string_view>& parts, Instruction& instruction, const std::function<void()>& unsupported)
 {
     std::size_t i = 1;
@@ -272,23 +272,37 @@ void decodeMatrix(const std::vector<std::string_view>& parts, Instruction& instr
     auto shape = [&] {
         if (i >= parts.size()) unsupported();
         const std::string_view word = parts[i++];
-        if (word == "m16n16k16") { instruction.shapeM = 16; instruction.shapeN = 16; instruction.shapeK = 16; }
-        else if (word == "m16n8k16") { instruction.shapeM = 16; instruction.shapeN = 8; instruction.shapeK = 16; }
-        else if (word == "m16n8k8") { instruction.shapeM = 16; instruction.shapeN = 8; instruction.shapeK = 8; }
-        else if (word == "m8n8k4") { instruction.shapeM = 8; instruction.shapeN = 8; instruction.shapeK = 4; }
+        auto set = [&](int m, int n, int k) {
+            instruction.shapeM = static_cast<std::uint8_t>(m);
+            instruction.shapeN = static_cast<std::uint8_t>(n);
+            instruction.shapeK = static_cast<std::uint8_t>(k);
+        };
+        if (word == "m16n16k16") set(16, 16, 16);
+        else if (word == "m16n16k8") set(16, 16, 8);
+        else if (word == "m16n8k32") set(16, 8, 32);
+        else if (word == "m16n8k16") set(16, 8, 16);
+        else if (word == "m16n8k8") set(16, 8, 8);
+        else if (word == "m16n8k4") set(16, 8, 4);
+        else if (word == "m8n8k4") set(8, 8, 4);
         else unsupported();
     };
+    // .tf32 names a type only here (cvt.rna.tf32.f32 is not modelled), so it is not in typeFromName.
     auto type = [&]() -> Type {
         if (i >= parts.size()) unsupported();
-        const std::optional<Type> found = typeFromName(parts[i++]);
+        const std::string_view word = parts[i++];
+        if (word == "tf32") return Type::TF32;
+        const std::optional<Type> found = typeFromName(word);
         if (!found) unsupported();
         return *found;
     };
     auto half = [](Type t) { return t == Type::F16 || t == Type::BF16; };
+    auto byte = [](Type t) { return t == Type::S8 || t == Type::U8; };
     auto accumulator = [](Type t) { return t == Type::F16 || t == Type::F32; };
     const std::string_view family = parts.front();
-    if (family == "ldmatrix") { // ldmatrix.sync.aligned.m8n8.x{1,2,4}{.trans}{.shared{::cta}}.b16, in any order
-        instruction.op = Op::Ldmatrix;
+    if (family == "ldmatrix" || family == "stmatrix") {
+        // {ld,st}matrix.sync.aligned.m8n8.x{1,2,4}{.trans}{.shared{::cta}}.b16, in any order
+        const bool store = family == "stmatrix";
+        instruction.op = store ? Op::WmmaStore : Op::Ldmatrix;
         if (!take("sync") || !take("aligned")) unsupported();
         bool shape8 = false;
         for (; i < parts.size(); ++i) {
@@ -299,34 +313,56 @@ void decodeMatrix(const std::vector<std::string_view>& parts, Instruction& instr
             else if (part == "trans" && !instruction.transpose) instruction.transpose = true;
             else if ((part == "shared" || part == "shared::cta") && instruction.space == Space::Generic) instruction.space = Space::Shared;
             else if (part == "b16" && instruction.type == Type::None) instruction.type = Type::B16;
-            else unsupported(); // m16n16 (b8 and the sm_100 forms) and anything unknown
+            else unsupported(); // m16n16, m16n8 (b8 and the sm_100 forms) and anything unknown
         }
         if (!shape8 || instruction.matrixCount == 0 || instruction.type != Type::B16) unsupported();
         instruction.shapeM = instruction.shapeN = 8;
         return;
     }
-    if (family == "mma") { // mma.sync.aligned.m16n8k{8,16}.row.col.dtype.atype.btype.ctype
+    if (family == "mma") {
+        // mma.sync.aligned.shape.row.col{.satfinite}.dtype.atype.btype.ctype:
+        //   m16n8k{8,16} .f16/.bf16 (bf16: .f32 accumulators only), m16n8k{4,8} .f32.tf32.tf32.f32,
+        //   m16n8k{16,32} .s32.{s8,u8}.{s8,u8}.s32 (.satfinite only here)
         instruction.op = Op::Mma;
         if (!take("sync") || !take("aligned")) unsupported();
         shape();
-        if (instruction.shapeM != 16) unsupported(); // m8n8k4 (Volta's quad-pair form) and others
+        if (instruction.shapeM != 16 || instruction.shapeN != 8) unsupported(); // m8n8k4 (Volta's quad-pair form) and others
         layout(instruction.colMajor);
         layout(instruction.colMajorB);
         if (instruction.colMajor || !instruction.colMajorB) unsupported(); // the ISA allows only .row.col here
+        instruction.satfinite = take("satfinite");
         instruction.type = type();
         instruction.multiplicandType = type();
-        if (type() != instruction.multiplicandType) unsupported();
+        instruction.multiplicandTypeB = type();
         instruction.type2 = type();
-        if (i != parts.size() || !half(instruction.multiplicandType) || !accumulator(instruction.type) ||
-            !accumulator(instruction.type2))
-            unsupported();
-        if (instruction.multiplicandType == Type::BF16 && (instruction.type != Type::F32 || instruction.type2 != Type::F32))
-            unsupported();
+        if (i != parts.size()) unsupported();
+        const Type a = instruction.multiplicandType, b = instruction.multiplicandTypeB;
+        const int k = instruction.shapeK;
+        if (byte(a) && byte(b)) {
+            if ((k != 16 && k != 32) || instruction.type != Type::S32 || instruction.type2 != Type::S32) unsupported();
+            return;
+        }
+        if (instruction.satfinite || a != b) unsupported();
+        if (a == Type::TF32) {
+            if ((k != 4 && k != 8) || instruction.type != Type::F32 || instruction.type2 != Type::F32) unsupported();
+            return;
+        }
+        if ((k != 8 && k != 16) || !half(a) || !accumulator(instruction.type) || !accumulator(instruction.type2)) unsupported();
+        if (a == Type::BF16 && (instruction.type != Type::F32 || instruction.type2 != Type::F32)) unsupported();
         return;
     }
     // wmma.{load.a,load.b,load.c,store.d,mma}
     if (i >= parts.size()) unsupported();
     const std::string_view operation = parts[i++];
+    // The shapes each element type comes in: m16n16k16 (f16, bf16, s8, u8; f16, f32, s32
+    // accumulators), m16n16k8 (tf32; f32 accumulators), m8n8k4 (f64).
+    auto shapeTakes = [&](Type t, bool multiplicand) {
+        const int m = instruction.shapeM, n = instruction.shapeN, k = instruction.shapeK;
+        if (m == 8 && n == 8 && k == 4) return t == Type::F64;
+        if (m == 16 && n == 16 && k == 16) return multiplicand ? half(t) || byte(t) : accumulator(t) || t == Type::S32;
+        if (m == 16 && n == 16 && k == 8) return multiplicand ? t == Type::TF32 : t == Type::F32;
+        return false;
+    };
     if (operation == "load" || operation == "store") {
         instruction.op = operation == "load" ? Op::WmmaLoad : Op::WmmaStore;
         if (i >= parts.size()) unsupported();
@@ -348,19 +384,16 @@ void decodeMatrix(const std::vector<std::string_view>& parts, Instruction& instr
         instruction.type = type();
         if (i != parts.size()) unsupported();
         const bool multiplicand = instruction.fragment == MatrixFragment::A || instruction.fragment == MatrixFragment::B;
-        if (instruction.shapeM == 8) { // m8n8k4: f64 only
-            if (instruction.type != Type::F64) unsupported();
-        } else if (instruction.shapeM != 16 || instruction.shapeN != 16 ||
-                   (multiplicand ? !half(instruction.type) : !accumulator(instruction.type))) {
+        if (!shapeTakes(instruction.type, multiplicand))
             unsupported();
-        }
         if (multiplicand)
-            instruction.multiplicandType = instruction.type;
+            instruction.multiplicandType = instruction.multiplicandTypeB = instruction.type;
         return;
     }
     if (operation != "mma") unsupported();
     // wmma.mma.sync.aligned.alayout.blayout.shape.dtype.ctype{.satfinite} (f16 multiplicands),
-    // ...shape.f32.bf16.bf16.f32 and ...m8n8k4{.rn}.f64.f64.f64.f64
+    // ...m16n16k16.f32.bf16.bf16.f32, ...m16n16k8.f32.tf32.tf32.f32,
+    // ...m16n16k16.s32.{s8,u8}.{s8,u8}.s32{.satfinite} (A and B alike) and ...m8n8k4{.rn}.f64.f64.f64.f64
     instruction.op = Op::WmmaMma;
     if (!take("sync") || !take("aligned")) unsupported();
     layout(instruction.colMajor);
@@ -378,19 +411,26 @@ void decodeMatrix(const std::vector<std::string_view>& parts, Instruction& instr
         if (instruction.shapeM != 16 || instruction.shapeN != 16) unsupported();
         instruction.type = type();
         const Type second = type();
-        if (second == Type::BF16) { // .f32.bf16.bf16.f32
-            if (type() != Type::BF16) unsupported();
-            instruction.multiplicandType = Type::BF16;
+        if (second == Type::BF16 || second == Type::TF32 || byte(second)) { // .dtype.atype.btype.ctype
+            if (type() != second) unsupported();
+            instruction.multiplicandType = second;
             instruction.type2 = type();
-            if (instruction.type != Type::F32 || instruction.type2 != Type::F32) unsupported();
-        } else {
+            const Type accumulatorType = byte(second) ? Type::S32 : Type::F32;
+            if (instruction.type != accumulatorType || instruction.type2 != accumulatorType) unsupported();
+        } else { // .dtype.ctype: .f16 multiplicands
             instruction.multiplicandType = Type::F16;
             instruction.type2 = second;
             if (!accumulator(instruction.type) || !accumulator(instruction.type2)) unsupported();
         }
+        if (!shapeTakes(instruction.multiplicandType, true)) unsupported();
     }
-    if (take("satfinite"))
+    instruction.multiplicandTypeB = instruction.multiplicandType;
+    // .satfinite: integer wmma (PTX ISA, wmma.mma, "Saturation at the output"), and the .f16-multiplicand
+    // forms that PTX ISA 6.0-6.4 allowed it on (removed from PTX ISA 6.5; no longer emitted by mma.h).
+    if (take("satfinite")) {
+        if (instruction.multiplicandType != Type::F16 && !byte(instruction.multiplicandType)) unsupported();
         instruction.satfinite = true;
+    }
     if (i != parts.size()) unsupported();
 }
 
@@ -406,7 +446,7 @@ void decodeOpcode(std::string_view opcode, Instruction& instruction)
         decodeAsync(parts, instruction, unsupported);
         return;
     }
-    if (parts.front() == "wmma" || parts.front() == "mma" || parts.front() == "ldmatrix") {
+    if (parts.front() == "wmma" || parts.front() == "mma" || parts.front() == "ldmatrix" || parts.front() == "stmatrix") {
         decodeMatrix(parts, instruction, unsupported);
         return;
     }

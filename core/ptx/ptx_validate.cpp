@@ -32,15 +32,17 @@ void validateOperands(const Function& function, const Instruction& instruction, 
                 bad("operand " + std::to_string(i + 1) + " must be a register or an immediate");
     };
     auto regBits = [&](int reg) { return typeBits(function.registers[reg].type); };
-    // A fragment of wmma, mma or ldmatrix: a vector of exactly as many registers as the shape and
-    // type give (PTX ISA, "Matrix Data-types" and the fragment tables), each at least as wide as
-    // what it holds; 'a', 'b', 'c' (C or D) or 'x' (ldmatrix's matrices).
+    // A fragment of wmma, mma, ldmatrix or stmatrix: a vector of exactly as many registers as the
+    // shape and type give (PTX ISA, "Matrix Data-types" and the fragment tables), each at least as
+    // wide as what it holds; 'a', 'b', 'c' (C or D) or 'x' (ldmatrix's and stmatrix's matrices).
     auto needFragment = [&](int i, char matrix, bool written) {
         const bool wmma = instruction.op != Op::Mma && instruction.op != Op::Ldmatrix;
-        const Type multiplicand = instruction.multiplicandType;
+        const Type multiplicand = matrix == 'b' && instruction.multiplicandTypeB != Type::None ? instruction.multiplicandTypeB
+                                                                                               : instruction.multiplicandType;
         const Type element = matrix == 'a' || matrix == 'b' ? multiplicand : matrix == 'x' ? Type::B32
                            : written || instruction.op == Op::WmmaLoad || instruction.op == Op::WmmaStore ? instruction.type
                                                                                                        : instruction.type2;
+        const int elementBits = typeBits(element);
         int registers = 0;
         if (matrix == 'x') {
             registers = instruction.matrixCount;
@@ -49,7 +51,7 @@ void validateOperands(const Function& function, const Instruction& instruction, 
         } else {
             const int rows = matrix == 'b' ? instruction.shapeK : instruction.shapeM;
             const int cols = matrix == 'a' ? instruction.shapeK : instruction.shapeN;
-            const int perRegister = typeBits(element) == 16 ? 2 : 1;
+            const int perRegister = elementBits < 32 ? 32 / elementBits : 1; // .f16 .bf16: 2; .s8 .u8: 4
             registers = rows * cols / 32 / perRegister;
             if (wmma && (matrix == 'a' || matrix == 'b') && multiplicand == Type::F16)
                 registers *= 2; // wmma's .f16 A and B fragments hold every element twice
@@ -58,7 +60,7 @@ void validateOperands(const Function& function, const Instruction& instruction, 
             bad("needs a vector of " + std::to_string(registers) + " registers for its " +
                 (matrix == 'x' ? std::string("matrices") : std::string(1, static_cast<char>(matrix - 'a' + 'A')) +
                  " fragment"));
-        const int bits = typeBits(element) == 16 ? 32 : typeBits(element);
+        const int bits = elementBits < 32 ? 32 : elementBits;
         for (int v = 0; v < ops[i].vectorCount; ++v) {
             const std::int32_t reg = ops[i].vector[static_cast<std::size_t>(v)];
             if (reg == kVectorImmediate && written) bad("cannot write a fragment into a number");
@@ -267,8 +269,14 @@ void validateOperands(const Function& function, const Instruction& instruction, 
         if (ops[0].kind != K::Address) bad("needs the barrier's address [..]");
         break;
     case Op::WmmaLoad: // {fragment}, [p] {, stride}
-    case Op::WmmaStore: { // [p], {fragment} {, stride}
+    case Op::WmmaStore: { // [p], {fragment} {, stride}; stmatrix: [p], {r...}
         const bool isStore = instruction.op == Op::WmmaStore;
+        if (isStore && instruction.matrixCount > 0) {
+            needCount(2, 2);
+            if (ops[0].kind != K::Address) bad("needs the address [..] of its row");
+            needFragment(1, 'x', false);
+            break;
+        }
         needCount(2, 3);
         if (ops[isStore ? 0 : 1].kind != K::Address) bad("needs an address [..]");
         needFragment(isStore ? 1 : 0, instruction.fragment == MatrixFragment::A ? 'a'

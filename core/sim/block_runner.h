@@ -231,11 +231,13 @@ private:
     void reportAsyncCopyInFlight(const WarpState& warp, int lane, std::uint64_t address, bool isWrite);
     bool detectMbarrierDeadlock();
 
-    // exec_tensor.cpp: wmma.load/store/mma, mma.sync, ldmatrix
+    // exec_tensor.cpp: wmma.load/store/mma, mma.sync, ldmatrix, stmatrix
     void executeWmmaMemory(WarpState& warp, const ptx::Instruction& instruction, std::uint32_t mask,
                            InstructionCounters& counters);
     void executeMatrixMultiply(WarpState& warp, const ptx::Instruction& instruction, std::uint32_t mask);
     void executeLdmatrix(WarpState& warp, const ptx::Instruction& instruction, std::uint32_t mask,
+                         InstructionCounters& counters);
+    void executeStmatrix(WarpState& warp, const ptx::Instruction& instruction, std::uint32_t mask,
                          InstructionCounters& counters);
     // False, with a hazard, when lanes of the warp do not execute a .sync.aligned instruction.
     bool checkWholeWarp(const WarpState& warp, const ptx::Instruction& instruction, std::uint32_t mask);

@@ -1,12 +1,13 @@
 // Tensor Core instructions (PTX ISA 9.x, "Warp Level Matrix Multiply-Accumulate Instructions"):
 // wmma.load, wmma.mma and wmma.store on fragments whose layout the ISA leaves to the implementation,
-// mma.sync on the fragments the ISA lays out element by element, and ldmatrix, which loads those
-// fragments from shared memory. core/sim/README.md ("Tensor Cores") gives the layouts and the
-// arithmetic; every instruction here is warp-wide (.sync.aligned): the whole warp executes it.
+// mma.sync on the fragments the ISA lays out element by element, and ldmatrix and stmatrix, which
+// load those fragments from and store them to shared memory. exec_tensor_layout.cpp holds the
+// layouts and the element arithmetic; core/sim/README.md ("Tensor Cores") describes both. Every
+// instruction here is warp-wide (.sync.aligned): the whole warp executes it.
 #include "sim/block_runner.h"
 
 #include "ptx/ptx_error.h"
-#include "sim/float_math.h"
+#include "sim/exec_tensor_layout.h"
 #include "sim/global_memory.h"
 #include "sim/memory_analysis.h"
 
@@ -17,7 +18,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
-#include <limits>
 #include <string>
 #include <vector>
 
@@ -28,109 +28,17 @@ namespace {
 using ptx::Op;
 using ptx::Space;
 using ptx::Type;
+using tensor::MatrixCoord;
+using tensor::Role;
+using tensor::elementBits;
+using tensor::elementsPerRegister;
+using tensor::fragmentElement;
+using tensor::fragmentType;
 
-enum class Role : std::uint8_t { A, B, C }; // C stands for D too: they share a layout
-
-struct MatrixCoord {
-    int row = 0;
-    int col = 0;
-};
-
-// The (row, column) of element `e` of `lane`'s fragment. A is M x K, B is K x N, C and D are M x N.
-// groupID = lane >> 2 and threadID_in_group = lane % 4, as the ISA's figures name them.
-//
-// mma.m16n8k16 and mma.m16n8k8 (.f16, .bf16): the ISA's figures ("Matrix Fragments for mma.m16n8k16
-// with floating point type", "... mma.m16n8k8"). wmma.m8n8k4.f64: the layout of mma.m8n8k4.f64.
-//
-// wmma.m16n16k16: the ISA leaves the layout open, and only load -> mma -> store can be observed, so
-// the simulator chooses one and keeps it: the 16 x 16 tile as two m16n8k16 tiles side by side
-// (modelled on the m16n8k16 operation sm_80 builds it from; not checked against a GPU's registers). A's elements 0-7 are mma.m16n8k16's a0-a7; B's
-// elements 0-3 are b0-b3 of columns 0-7 and 4-7 those of columns 8-15; C's elements 0-3 are c0-c3 of
-// columns 0-7 and 4-7 those of columns 8-15. An .f16 A or B fragment has 16 elements for 8 distinct
-// values per lane: elements 8-15 repeat 0-7 (wmma.load writes both, wmma.mma reads 0-7).
-MatrixCoord fragmentElement(const ptx::Instruction& in, Role role, int lane, int e)
+// The name a hazard gives the instruction: stmatrix is decoded as a matrix store (Op::WmmaStore).
+std::string matrixOpName(const ptx::Instruction& in)
 {
-    const int group = lane >> 2;
-    const int thread = lane & 3;
-    if (in.shapeM == 8) { // m8n8k4 .f64
-        switch (role) {
-        case Role::A: return {group, thread};
-        case Role::B: return {thread, group};
-        case Role::C: return {group, thread * 2 + (e & 1)};
-        }
-    }
-    if (in.op == Op::Mma && in.shapeK == 8) { // m16n8k8
-        switch (role) {
-        case Role::A: return {group + 8 * (e >> 1), thread * 2 + (e & 1)};
-        case Role::B: return {thread * 2 + e, group};
-        case Role::C: return {group + 8 * (e >> 1), thread * 2 + (e & 1)};
-        }
-    }
-    if (in.op == Op::Mma) { // m16n8k16
-        switch (role) {
-        case Role::A: return {group + 8 * ((e >> 1) & 1), thread * 2 + (e & 1) + 8 * (e >> 2)};
-        case Role::B: return {thread * 2 + (e & 1) + 8 * (e >> 1), group};
-        case Role::C: return {group + 8 * (e >> 1), thread * 2 + (e & 1)};
-        }
-    }
-    const int j = e & 7; // wmma m16n16k16
-    switch (role) {
-    case Role::A: return {group + 8 * ((j >> 1) & 1), thread * 2 + (j & 1) + 8 * (j >> 2)};
-    case Role::B: return {thread * 2 + (j & 1) + 8 * ((j >> 1) & 1), group + 8 * (j >> 2)};
-    case Role::C: return {group + 8 * ((e >> 1) & 1), thread * 2 + (e & 1) + 8 * (e >> 2)};
-    }
-    return {};
-}
-
-// Elements of a fragment: .f16/.bf16 pack two per 32-bit register (element 2r in the low half).
-int elementsPerRegister(Type type) { return ptx::typeBits(type) == 16 ? 2 : 1; }
-
-std::uint64_t elementBits(std::uint64_t registerValue, Type type, int e)
-{
-    if (ptx::typeBits(type) == 16)
-        return (registerValue >> (16 * (e & 1))) & 0xffffu;
-    if (ptx::typeBits(type) == 32)
-        return registerValue & 0xffffffffu;
-    return registerValue;
-}
-
-double elementValue(std::uint64_t bits, Type type)
-{
-    switch (type) {
-    case Type::F16: return halfToDouble(static_cast<std::uint16_t>(bits), HalfFormat::F16);
-    case Type::BF16: return halfToDouble(static_cast<std::uint16_t>(bits), HalfFormat::BF16);
-    case Type::F32: return std::bit_cast<float>(static_cast<std::uint32_t>(bits));
-    default: return std::bit_cast<double>(bits);
-    }
-}
-
-// `value` rounded once to nearest even in `type`; satfinite turns infinities into the largest
-// finite value of the format (NaN stays NaN).
-std::uint64_t roundedElement(double value, Type type, bool satfinite)
-{
-    if (type == Type::F16 || type == Type::BF16)
-        return halfFromDouble(value, type == Type::F16 ? HalfFormat::F16 : HalfFormat::BF16,
-                              RoundingDirection::NearestEven, satfinite);
-    if (type == Type::F32) {
-        float rounded = static_cast<float>(value);
-        if (satfinite && std::isinf(rounded))
-            rounded = std::copysign(std::numeric_limits<float>::max(), rounded);
-        return std::bit_cast<std::uint32_t>(rounded);
-    }
-    return std::bit_cast<std::uint64_t>(value);
-}
-
-// The element type each operand of the instruction holds.
-Type fragmentType(const ptx::Instruction& in, Role role, bool destination)
-{
-    if (role == Role::A || role == Role::B)
-        return in.multiplicandType;
-    return destination ? in.type : in.type2;
-}
-
-Role roleOf(ptx::MatrixFragment fragment)
-{
-    return fragment == ptx::MatrixFragment::A ? Role::A : fragment == ptx::MatrixFragment::B ? Role::B : Role::C;
+    return in.op == Op::WmmaStore && in.matrixCount > 0 ? "stmatrix" : std::string(ptx::opName(in.op));
 }
 
 } // namespace
@@ -158,7 +66,7 @@ bool BlockRunner::checkWholeWarp(const WarpState& warp, const ptx::Instruction& 
         return true;
     reportHazard(HazardKind::WarpSyncMismatch, warp, std::countr_zero(mask | 0x80000000u), 0, "",
                  describeLanes(mask) + " " + (std::popcount(mask) == 1 ? "executes" : "execute") + " '" +
-                     std::string(ptx::opName(in.op)) + "' without " + describeLanes(missing) +
+                     matrixOpName(in) + "' without " + describeLanes(missing) +
                      " (undefined behaviour: .sync.aligned needs the whole warp); the instruction is skipped",
                  -1, false, mask, missing);
     return false;
@@ -260,15 +168,27 @@ void BlockRunner::countMatrixRequest(const LaneAccess* lanes, std::uint32_t coun
 // wmma.load.{a,b,c} and wmma.store.d: element (row, col) of the matrix is at
 // p + (row * stride + col) for a row-major matrix, p + (col * stride + row) for a column-major one,
 // in elements. Without a stride operand the matrix is packed: stride is its row (or column) length.
-// Each fragment register is one warp-wide request (32-bit per lane when its two halves are adjacent
-// in memory, else one request per half).
+// Each fragment register is one warp-wide request (32-bit per lane when the elements it packs are
+// adjacent in memory, else one request per element).
+// Alignment: the PTX ISA ("Matrix Storage for WMMA") wants each row (or column) to start aligned to
+// the fragment's size in bytes (32 for .f16 A and .f32 C, 8 for .s8 A, ...); the CUDA C++ Programming
+// Guide ("Warp Matrix Functions") wants a 256-bit aligned pointer and ldm a multiple of 16 bytes.
+// The simulator asks for the weaker of the two, so that nothing either calls valid is flagged: the
+// pointer aligned to min(32, fragment bytes), the stride a multiple of min(16, fragment bytes). A
+// violation is a misaligned_access hazard, reported after the accesses (which are still made) so
+// that an element's own misalignment, found first, names the problem when both apply.
+// stmatrix is decoded as a matrix store and runs apart.
 void BlockRunner::executeWmmaMemory(WarpState& warp, const ptx::Instruction& in, std::uint32_t mask,
                                     InstructionCounters& counters)
 {
+    if (in.op == Op::WmmaStore && in.matrixCount > 0) {
+        executeStmatrix(warp, in, mask, counters);
+        return;
+    }
     if (!checkWholeWarp(warp, in, mask))
         return;
     const bool isStore = in.op == Op::WmmaStore;
-    const Role role = roleOf(in.fragment);
+    const Role role = tensor::roleOf(in.fragment);
     const Type type = in.type;
     const ptx::Operand& address = in.operands[isStore ? 0 : 1];
     const ptx::Operand& fragment = in.operands[isStore ? 1 : 0];
@@ -307,9 +227,12 @@ void BlockRunner::executeWmmaMemory(WarpState& warp, const ptx::Instruction& in,
     Space accessSpace = in.space;
     LaneValues firstAddresses{};
     for (int r = 0; r < registers; ++r) {
-        // Adjacent halves make one 32-bit access per lane; else one access per element.
-        const bool adjacent = perRegister == 2 && offsetOf(fragmentElement(in, role, 0, 2 * r + 1)) ==
-                                                      offsetOf(fragmentElement(in, role, 0, 2 * r)) + 1;
+        // The elements a register packs, adjacent in memory, make one 32-bit access per lane; else
+        // one access per element.
+        bool adjacent = perRegister > 1;
+        for (int j = 1; j < perRegister && adjacent; ++j)
+            adjacent = offsetOf(fragmentElement(in, role, 0, r * perRegister + j)) ==
+                       offsetOf(fragmentElement(in, role, 0, r * perRegister)) + static_cast<std::uint64_t>(j);
         for (int part = 0; part < (adjacent ? 1 : perRegister); ++part) {
             LaneAccess lanes[32];
             std::uint32_t count = 0;
@@ -329,7 +252,7 @@ void BlockRunner::executeWmmaMemory(WarpState& warp, const ptx::Instruction& in,
                 lanes[count++] = {resolvedAddress, lane};
                 if (!bytesAt)
                     continue; // out of bounds: a load gives 0, a store is dropped
-                const int shift = perRegister == 2 && !adjacent ? 16 * part : 0;
+                const int shift = perRegister > 1 && !adjacent ? static_cast<int>(8 * elementBytes) * part : 0;
                 const std::uint64_t fieldMask = bytes >= 8 ? ~0ull : ((1ull << (8 * bytes)) - 1);
                 std::uint64_t& value = values[static_cast<std::size_t>(r)][lane];
                 if (isStore) {
@@ -347,6 +270,24 @@ void BlockRunner::executeWmmaMemory(WarpState& warp, const ptx::Instruction& in,
     if (!isStore)
         for (int r = 0; r < registers; ++r)
             write(warp, fragment.vector[static_cast<std::size_t>(r)], values[static_cast<std::size_t>(r)], mask);
+    const std::uint64_t pointer = base[static_cast<std::size_t>(first)];
+    const std::uint64_t strideBytes = stride * elementBytes;
+    const std::uint64_t registerBytes = ptx::typeBits(type) == 64 ? 8 : 4;
+    const std::uint64_t fragmentBytes = static_cast<std::uint64_t>(registers) * registerBytes;
+    const std::uint64_t pointerAlignment = std::min<std::uint64_t>(32, fragmentBytes);
+    const std::uint64_t strideAlignment = std::min<std::uint64_t>(16, fragmentBytes);
+    const std::string what = std::string(isStore ? "wmma.store" : "wmma.load");
+    if (pointer % pointerAlignment != 0)
+        reportHazard(HazardKind::MisalignedAccess, warp, first, pointer, "",
+                     what + " at a matrix pointer " + std::to_string(pointer % pointerAlignment) + " bytes past a multiple of " +
+                         std::to_string(pointerAlignment) + " (a " + std::to_string(fragmentBytes) +
+                         "-byte fragment's rows must start aligned to it: PTX ISA, \"Matrix Storage for WMMA\"; CUDA asks "
+                         "for a 256-bit aligned pointer; the GPU raises a misaligned-address error)");
+    if (strideBytes % strideAlignment != 0)
+        reportHazard(HazardKind::MisalignedAccess, warp, first, pointer, "",
+                     what + " with a stride of " + std::to_string(stride) + " elements (" + std::to_string(strideBytes) +
+                         " bytes), not a multiple of " + std::to_string(strideAlignment) +
+                         " bytes: its rows start misaligned (PTX ISA, \"Matrix Storage for WMMA\"; CUDA's ldm rule)");
     if (m_recordingActive) { // the stepper shows the first register's request
         RecordedAccess access;
         access.space = accessSpace;
@@ -358,17 +299,22 @@ void BlockRunner::executeWmmaMemory(WarpState& warp, const ptx::Instruction& in,
     }
 }
 
-// wmma.mma and mma.sync: D = A * B + C over the whole warp's fragments. Every product of two half
-// values is exact in double, and so is their sum unless the exponents lie far apart; the result is
-// rounded once to D's type, to nearest even (.satfinite: infinities become the largest finite value).
-// f64 (m8n8k4) accumulates in k order with one fused multiply-add per step, as DMMA does.
+// wmma.mma and mma.sync: D = A * B + C over the whole warp's fragments.
+// Floating point: every product of two half (or tf32) values is exact in double, and so is their sum
+// unless the exponents lie far apart; the result is rounded once to D's type, to nearest even
+// (.satfinite: infinities become the largest finite value). f64 (m8n8k4) accumulates in k order with
+// one fused multiply-add per step, as DMMA does.
+// Integer (.s8/.u8 multiplicands, .s32 accumulators): the exact sum, wrapped to 32 bits or, with
+// .satfinite, clamped to the s32 range.
 void BlockRunner::executeMatrixMultiply(WarpState& warp, const ptx::Instruction& in, std::uint32_t mask)
 {
     if (!checkWholeWarp(warp, in, mask))
         return;
     const int m = in.shapeM, n = in.shapeN, k = in.shapeK;
-    std::vector<double> a(static_cast<std::size_t>(m * k)), b(static_cast<std::size_t>(k * n)), c(static_cast<std::size_t>(m * n));
-    auto gather = [&](const ptx::Operand& operand, Role role, std::vector<double>& into, int columns) {
+    const bool integer = tensor::isByteType(in.multiplicandType);
+    // Each operand's elements as raw bits, placed at their (row, column).
+    std::vector<std::uint64_t> a(static_cast<std::size_t>(m * k)), b(static_cast<std::size_t>(k * n)), c(static_cast<std::size_t>(m * n));
+    auto gather = [&](const ptx::Operand& operand, Role role, std::vector<std::uint64_t>& into, int columns) {
         const Type type = fragmentType(in, role, false);
         const int perRegister = elementsPerRegister(type);
         // Each lane holds size / 32 distinct elements (wmma's .f16 A and B hold them twice: the
@@ -381,21 +327,32 @@ void BlockRunner::executeMatrixMultiply(WarpState& warp, const ptx::Instruction&
                                         : reg < 0                    ? 0
                                                                      : warp.regs[static_cast<std::size_t>(reg) * 32 + lane];
                 const MatrixCoord at = fragmentElement(in, role, static_cast<int>(lane), e);
-                into[static_cast<std::size_t>(at.row * columns + at.col)] = elementValue(elementBits(raw, type, e), type);
+                into[static_cast<std::size_t>(at.row * columns + at.col)] = elementBits(raw, type, e);
             }
     };
     gather(in.operands[1], Role::A, a, k);
     gather(in.operands[2], Role::B, b, n);
     gather(in.operands[3], Role::C, c, n);
-    std::vector<double> d(static_cast<std::size_t>(m * n));
+    const Type typeA = fragmentType(in, Role::A, false), typeB = fragmentType(in, Role::B, false), typeC = in.type2;
+    std::vector<std::uint64_t> d(static_cast<std::size_t>(m * n));
     for (int row = 0; row < m; ++row)
         for (int col = 0; col < n; ++col) {
-            double sum = c[static_cast<std::size_t>(row * n + col)];
+            const std::size_t at = static_cast<std::size_t>(row * n + col);
+            if (integer) {
+                std::int64_t sum = tensor::integerElementValue(c[at], typeC);
+                for (int i = 0; i < k; ++i)
+                    sum += tensor::integerElementValue(a[static_cast<std::size_t>(row * k + i)], typeA) *
+                           tensor::integerElementValue(b[static_cast<std::size_t>(i * n + col)], typeB);
+                d[at] = tensor::integerResult(sum, in.satfinite);
+                continue;
+            }
+            double sum = tensor::elementValue(c[at], typeC);
             for (int i = 0; i < k; ++i) {
-                const double x = a[static_cast<std::size_t>(row * k + i)], y = b[static_cast<std::size_t>(i * n + col)];
+                const double x = tensor::elementValue(a[static_cast<std::size_t>(row * k + i)], typeA);
+                const double y = tensor::elementValue(b[static_cast<std::size_t>(i * n + col)], typeB);
                 sum = in.type == Type::F64 ? std::fma(x, y, sum) : sum + x * y;
             }
-            d[static_cast<std::size_t>(row * n + col)] = sum;
+            d[at] = tensor::roundedElement(sum, in.type, in.satfinite);
         }
     const ptx::Operand& destination = in.operands[0];
     const Type type = in.type;
@@ -406,8 +363,7 @@ void BlockRunner::executeMatrixMultiply(WarpState& warp, const ptx::Instruction&
             for (int part = 0; part < perRegister; ++part) {
                 const int e = r * perRegister + part;
                 const MatrixCoord at = fragmentElement(in, Role::C, static_cast<int>(lane), e);
-                const std::uint64_t bits = roundedElement(d[static_cast<std::size_t>(at.row * n + at.col)], type, in.satfinite);
-                value[lane] |= bits << (16 * part * (perRegister - 1));
+                value[lane] |= d[static_cast<std::size_t>(at.row * n + at.col)] << (16 * part * (perRegister - 1));
             }
         write(warp, destination.vector[static_cast<std::size_t>(r)], value, mask);
     }
@@ -457,6 +413,61 @@ void BlockRunner::executeLdmatrix(WarpState& warp, const ptx::Instruction& in, s
     if (m_recordingActive) {
         RecordedAccess access;
         access.space = accessSpace;
+        access.bytesPerLane = 16;
+        access.laneMask = mask & ((in.matrixCount == 4 ? 0xffffffffu : (1u << (8 * in.matrixCount)) - 1u));
+        access.addresses = firstAddresses;
+        recordAccess(access);
+    }
+}
+
+// stmatrix.sync.aligned.m8n8.x{1,2,4}{.trans}{.shared}.b16 [p], {r...} (sm_90), the inverse of
+// ldmatrix: register i of lane L holds two adjacent elements of matrix i, row L / 4, columns
+// 2 * (L % 4) and one more (low half first); .trans stores them at the same positions of the
+// transpose (row 2 * (L % 4) and one more, column L / 4). Lanes 8i to 8i+7 give the addresses of
+// matrix i's eight 16-byte rows (PTX ISA, stmatrix). Each matrix is one shared-memory request.
+void BlockRunner::executeStmatrix(WarpState& warp, const ptx::Instruction& in, std::uint32_t mask,
+                                  InstructionCounters& counters)
+{
+    if (!checkWholeWarp(warp, in, mask))
+        return;
+    LaneValues base;
+    laneAddresses(warp, in.operands[0], base);
+    const ptx::Operand& source = in.operands[1];
+    LaneValues firstAddresses{};
+    Space accessSpace = in.space;
+    for (int matrix = 0; matrix < in.matrixCount; ++matrix) {
+        const std::int32_t reg = source.vector[static_cast<std::size_t>(matrix)];
+        std::array<std::array<std::uint16_t, 8>, 8> rows{};
+        for (std::uint32_t lane = 0; lane < 32; ++lane) {
+            const std::uint64_t value = reg == ptx::kVectorImmediate ? source.vectorImm[static_cast<std::size_t>(matrix)]
+                                      : reg < 0                    ? 0
+                                                                   : warp.regs[static_cast<std::size_t>(reg) * 32 + lane];
+            const std::size_t r = lane / 4, c = 2 * (lane % 4);
+            const auto low = static_cast<std::uint16_t>(value & 0xffffu);
+            const auto high = static_cast<std::uint16_t>((value >> 16) & 0xffffu);
+            (in.transpose ? rows[c][r] : rows[r][c]) = low;
+            (in.transpose ? rows[c + 1][r] : rows[r][c + 1]) = high;
+        }
+        LaneAccess lanes[8];
+        std::uint32_t count = 0;
+        for (int row = 0; row < 8; ++row) {
+            const auto lane = static_cast<std::uint32_t>(matrix * 8 + row);
+            Space space = Space::Generic;
+            std::uint64_t resolvedAddress = 0;
+            std::uint8_t* bytes = matrixBytes(warp, in, lane, base[lane], 16, true, space, resolvedAddress);
+            accessSpace = space;
+            lanes[count++] = {resolvedAddress, lane};
+            if (matrix == 0)
+                firstAddresses[lane] = resolvedAddress;
+            if (bytes)
+                std::memcpy(bytes, rows[static_cast<std::size_t>(row)].data(), 16);
+        }
+        countMatrixRequest(lanes, count, accessSpace, 16, counters);
+    }
+    if (m_recordingActive) {
+        RecordedAccess access;
+        access.space = accessSpace;
+        access.isStore = true;
         access.bytesPerLane = 16;
         access.laneMask = mask & ((in.matrixCount == 4 ? 0xffffffffu : (1u << (8 * in.matrixCount)) - 1u));
         access.addresses = firstAddresses;
