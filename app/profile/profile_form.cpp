@@ -457,6 +457,7 @@ void ProfileForm::followSession(const session::Session& session, const QString& 
     if (wholeLadder) {
         for (QLineEdit* field : {m_file, m_entry, m_grid, m_block, m_smem, m_args})
             field->clear();
+        m_compute->setText(QString()); // demo kernels are the build's PTX: there is no architecture to choose
         m_kind->setCurrentIndex(static_cast<int>(ProbeTargetKind::Ladder));
         m_ladder->setCurrentIndex(m_ladder->findData(fromStd(ladder)));
         // The argument specs every rung ran with apply to every rung again.
@@ -482,10 +483,14 @@ void ProfileForm::followSession(const session::Session& session, const QString& 
         if (demo) {
             m_kind->setCurrentIndex(static_cast<int>(ProbeTargetKind::DemoKernel));
             m_kernel->setCurrentIndex(m_kernel->findData(fromStd(record->id)));
+            m_compute->setText(QString()); // its record's compute is the build's PTX, not a choice
         } else if (file) {
             m_kind->setCurrentIndex(static_cast<int>(ProbeTargetKind::File));
             m_file->setText(fromStd(record->sourceName));
             m_entry->setText(fromStd(record->entry));
+            // What NVRTC compiled it for: a .cu file's record names it (empty in older sessions, which
+            // used the default, and for .ptx files). One this NVRTC does not know is marked, not dropped.
+            m_compute->setText(fromStd(record->compute));
         } else {
             // Not a demo, and its source is not on this machine (or was never recorded): the form cannot
             // run it again, so it keeps its own choice (without a launch an earlier session filled in) and says why.
@@ -512,13 +517,15 @@ void ProfileForm::followSession(const session::Session& session, const QString& 
         const QString size = record->launchSize == "gpu"   ? tr(", the demo's GPU size")
                              : record->launchSize == "sim" ? tr(", the demo's simulator size")
                                                            : QString();
-        note = tr("Following the open session: %1, grid %2 × block %3%4")
-                   .arg(fromStd(record->id), m_grid->text(), m_block->text(), size);
+        const QString compiled = file && !record->compute.empty() ? tr(", compiled for %1").arg(fromStd(record->compute)) : QString();
+        note = tr("Following the open session: %1, grid %2 × block %3%4%5")
+                   .arg(fromStd(record->id), m_grid->text(), m_block->text(), size, compiled);
     }
     m_followed = true;
     m_followLabel->setText(note);
     m_followLabel->show();
     updatePlaceholders();
+    showFieldErrors();
 }
 
 QString ProfileForm::followNote() const { return m_followLabel->isHidden() ? QString() : m_followLabel->text(); }

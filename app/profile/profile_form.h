@@ -41,7 +41,8 @@ public:
     // Shows what `session` measured, so Profile runs it again: the ladder when every kernel is a rung
     // of one ladder (with the argument specs they all share), else `kernel` (the session's first when
     // empty) with the grid, block, shared memory and arguments it ran with; a kernel from a file by
-    // its path and entry. Picking another kernel or kind clears the launch fields filled this way.
+    // its path and entry, and Compute by the architecture its record names (empty for a demo kernel).
+    // Picking another kernel or kind clears the launch fields filled this way.
     void followSession(const session::Session& session, const QString& kernel = {});
     QString followNote() const; // "Following the open session: ...", empty when not following
 

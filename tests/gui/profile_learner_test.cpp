@@ -24,6 +24,9 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QHelpEvent>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QStatusBar>
 #include <QLabel>
 #include <QLineEdit>
@@ -309,8 +312,8 @@ private slots:
 
     // The form starts on copy_coalesced; opening a recorded session makes it show what that session
     // measured, so Profile would measure the same again: a kernel with its launch, a ladder with the
-    // argument specs its rungs share, the kernel picked in the metrics table. Picking another kernel
-    // clears the launch that came from the session.
+    // argument specs its rungs share, the kernel picked in the metrics table, a .cu file with the
+    // architecture it was compiled for. Picking another kernel clears the launch that came from the session.
     void theFormFollowsTheOpenSession()
     {
         WindowUnderTest w;
@@ -378,6 +381,66 @@ private slots:
         QVERIFY2(form->followNote().contains(QStringLiteral("fixture_naive")) &&
                      form->followNote().contains(QStringLiteral("not a demo kernel")),
                  qPrintable(form->followNote()));
+
+        // A .cu file whose source is here, compiled for compute_80 (issue 15): Compute follows the
+        // session's record, so Profile compiles it for the same architecture again.
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString cuPath = dir.filePath(QStringLiteral("scale.cu"));
+        QFile cu(cuPath);
+        QVERIFY(cu.open(QIODevice::WriteOnly));
+        cu.write("extern \"C\" __global__ void scale(float* x, int n)\n"
+                 "{\n    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    if (i < n) x[i] *= 2.0f;\n}\n");
+        cu.close();
+        auto writeSession = [&](const QString& name, const QJsonObject& kernel) {
+            QFile file(dir.filePath(name));
+            if (!file.open(QIODevice::WriteOnly))
+                return QString();
+            file.write("{\"format\":\"warpscope-session\",\"version\":1,\"producer\":\"profile_learner_test\"}\n");
+            file.write(QJsonDocument(kernel).toJson(QJsonDocument::Compact) + '\n');
+            file.write("{\"type\":\"end\",\"status\":\"ok\"}\n");
+            return file.fileName();
+        };
+        QJsonObject kernel{{QStringLiteral("type"), QStringLiteral("kernel")},
+                           {QStringLiteral("id"), QStringLiteral("scale")},
+                           {QStringLiteral("entry"), QStringLiteral("scale")},
+                           {QStringLiteral("source_name"), cuPath},
+                           {QStringLiteral("grid"), QJsonArray{4, 1, 1}},
+                           {QStringLiteral("block"), QJsonArray{32, 1, 1}},
+                           {QStringLiteral("args"), QJsonArray{QStringLiteral("x=f32[n]:random(1)"), QStringLiteral("n=i32:128")}},
+                           {QStringLiteral("launch_size"), QStringLiteral("custom")},
+                           {QStringLiteral("cache_control"), QStringLiteral("all")},
+                           {QStringLiteral("compute"), QStringLiteral("compute_80")}};
+        const QString compute80 = writeSession(QStringLiteral("compute80.wsprof"), kernel);
+        QVERIFY(!compute80.isEmpty());
+        QVERIFY(w.panel->openSessionFile(compute80));
+        auto* compute = form->findChild<viz::ValidatedField*>(QStringLiteral("profileCompute"));
+        QVERIFY(compute != nullptr);
+        QCOMPARE(compute->text(), QStringLiteral("compute_80"));
+        QVERIFY(compute->isEnabled() && compute->valid());
+        request = form->request();
+        QCOMPARE(request.kind, app::ProbeTargetKind::File);
+        QCOMPARE(request.target, cuPath);
+        QCOMPARE(request.entry, QStringLiteral("scale"));
+        QCOMPARE(request.compute, QStringLiteral("compute_80"));
+        QVERIFY(!app::validateProbeRequest(request).has_value());
+        QVERIFY(form->fieldErrors().isEmpty());
+        QCOMPARE(form->followNote(), QStringLiteral("Following the open session: scale, grid 4 \u00d7 block 32, compiled for compute_80"));
+
+        // The same kernel from a session written before the field: the default, compute_75, as then.
+        kernel.remove(QStringLiteral("compute"));
+        QVERIFY(w.panel->openSessionFile(writeSession(QStringLiteral("older.wsprof"), kernel)));
+        QCOMPARE(compute->text(), QString());
+        QCOMPARE(form->request().compute, QString());
+        QCOMPARE(form->followNote(), QStringLiteral("Following the open session: scale, grid 4 \u00d7 block 32"));
+
+        // A demo kernel's session: its PTX is the build's, so Compute is left empty, not kept from the file.
+        QVERIFY(w.panel->openSessionFile(compute80));
+        QCOMPARE(compute->text(), QStringLiteral("compute_80"));
+        QVERIFY(w.openRecorded(QStringLiteral("gpu-size-reduce_warp_shuffle.wsprof")));
+        QCOMPARE(form->request().kind, app::ProbeTargetKind::DemoKernel);
+        QCOMPARE(compute->text(), QString());
+        QVERIFY(!compute->isEnabled());
     }
 
     // Runs, Device and Hang timeout handle bad input as every other field (issue 14, section 2): checked
