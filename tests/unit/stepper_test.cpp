@@ -34,9 +34,21 @@ TEST(StepperFormat, RegisterValuesByTypeAndForcedFormat)
     EXPECT_EQ(viz::formatRegisterValue(42, ptx::Type::U16, RegisterFormat::Hex), "0x002a");
     EXPECT_EQ(viz::formatRegisterValue(1, ptx::Type::Pred, RegisterFormat::Typed), "true");
     EXPECT_EQ(viz::formatRegisterValue(0, ptx::Type::Pred, RegisterFormat::Typed), "false");
-    // 0x4000000000000000 is 2.0 as a double; f16 has no float view here, so it shows its bits.
+    // Half precision: FP16 0x3C00 = 1, 0xC100 = -2.5 (sign, exponent 16 - 15 = 1, mantissa 0.25), 0x7BFF = 65504 (the largest), 0x0001 = 2^-24;
+    // BF16 0x3F80 = 1, 0x4049 = 3.140625. A 32-bit register is a pair, low half first.
+    EXPECT_EQ(viz::formatRegisterValue(0xC1003C00u, ptx::Type::B32, RegisterFormat::Half), "1 -2.5");
+    EXPECT_EQ(viz::formatRegisterValue(0x7BFFu, ptx::Type::B16, RegisterFormat::Half), "65504");
+    EXPECT_EQ(viz::formatRegisterValue(0x0001u, ptx::Type::B16, RegisterFormat::Half), "5.9605e-08");
+    EXPECT_EQ(viz::formatRegisterValue(0x40493F80u, ptx::Type::B32, RegisterFormat::BFloat16), "1 3.141");
+    EXPECT_EQ(viz::formatRegisterValue(0xC1003C00u, ptx::Type::F16x2, RegisterFormat::Typed), "1 -2.5");
+    EXPECT_EQ(viz::formatRegisterValue(0x3F80u, ptx::Type::BF16, RegisterFormat::Typed), "1");
+    EXPECT_EQ(viz::formatRegisterValue(0x7E00u, ptx::Type::F16, RegisterFormat::Typed), "nan");
+    // A 64-bit register has no half reading: hex.
+    EXPECT_EQ(viz::formatRegisterValue(0x3C00u, ptx::Type::B64, RegisterFormat::Half), "0x0000000000003c00");
+    // 0x4000000000000000 is 2.0 as a double; forced Float on an f16 register has no 16-bit float view
+    // (that is the f16 format's), so it shows its bits.
     EXPECT_EQ(viz::formatRegisterValue(0x4000000000000000ull, ptx::Type::F64, RegisterFormat::Typed), "2");
-    EXPECT_EQ(viz::formatRegisterValue(0x3c00, ptx::Type::F16, RegisterFormat::Typed), "0x3c00");
+    EXPECT_EQ(viz::formatRegisterValue(0x3c00, ptx::Type::F16, RegisterFormat::Float), "0x3c00");
 }
 
 TEST(StepperHeat, LinesAreRatedByWastedBytesConflictsAndDivergence)

@@ -517,9 +517,13 @@ void ExecutionScene::drawRegisters()
     ImGui::Text("Warp %d registers per lane", warp);
     ImGui::SameLine();
     int format = static_cast<int>(m_format);
-    ImGui::SetNextItemWidth(110);
-    if (ImGui::Combo("##format", &format, "as typed\0hex\0int\0float\0"))
+    ImGui::SetNextItemWidth(ImGui::CalcTextSize("bf16 pairs").x + ImGui::GetFrameHeight() + 2 * ImGui::GetStyle().FramePadding.x);
+    if (ImGui::Combo("##format", &format, "as typed\0hex\0int\0float\0f16 pairs\0bf16 pairs\0"))
         m_format = static_cast<RegisterFormat>(format);
+    if (ImGui::IsItemHovered())
+        style::wrappedTooltip("How each lane's value is shown. f16 and bf16 pairs read a 32-bit register as two 16-bit "
+                              "values, low half first: the packed pairs of f16x2 arithmetic and of wmma and mma "
+                              "fragments (a 16-bit register as one value).");
     const char* highlighted = "highlighted: written by the warp's last instruction";
     style::sameLineIfFits(style::textWidth(highlighted));
     style::textDisabledWrapped(highlighted);

@@ -1,5 +1,7 @@
 #include "execution/stepper.h"
 
+#include "numerics/number_format.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -55,6 +57,19 @@ std::map<int, LineHeatValue> lineHeat(const std::vector<sim::LineStats>& lines, 
     return heat;
 }
 
+namespace {
+
+// One 16-bit value as FP16 or BF16, with as many digits as tell it apart from its neighbours
+// (FP16: 11 significant bits, 5 digits; BF16: 8 bits, 4 digits).
+std::string halfText(std::uint32_t bits16, numerics::Format format)
+{
+    char text[24];
+    std::snprintf(text, sizeof text, format == numerics::Format::BF16 ? "%.4g" : "%.5g", numerics::decode(format, bits16));
+    return text;
+}
+
+} // namespace
+
 std::string formatRegisterValue(std::uint64_t raw, ptx::Type type, RegisterFormat format)
 {
     const int bits = std::max(1, ptx::typeBits(type));
@@ -62,8 +77,17 @@ std::string formatRegisterValue(std::uint64_t raw, ptx::Type type, RegisterForma
     char text[48];
     if (format == RegisterFormat::Typed && type == ptx::Type::Pred)
         return masked ? "true" : "false";
+    const bool typedHalf = format == RegisterFormat::Typed && ptx::isHalf(type);
+    if ((format == RegisterFormat::Half || format == RegisterFormat::BFloat16 || typedHalf) && (bits == 16 || bits == 32)) {
+        const bool brain = format == RegisterFormat::BFloat16 ||
+                           (typedHalf && (type == ptx::Type::BF16 || type == ptx::Type::BF16x2));
+        const numerics::Format half = brain ? numerics::Format::BF16 : numerics::Format::FP16;
+        const std::string low = halfText(static_cast<std::uint32_t>(masked & 0xFFFFu), half);
+        return bits == 16 ? low : low + " " + halfText(static_cast<std::uint32_t>(masked >> 16), half);
+    }
     const bool asFloat = format == RegisterFormat::Float || (format == RegisterFormat::Typed && ptx::isFloat(type));
-    if (format == RegisterFormat::Hex || (asFloat && bits != 32 && bits != 64)) {
+    const bool halfElsewhere = format == RegisterFormat::Half || format == RegisterFormat::BFloat16; // not 16 or 32 bits
+    if (format == RegisterFormat::Hex || halfElsewhere || (asFloat && bits != 32 && bits != 64)) {
         std::snprintf(text, sizeof text, "0x%0*llx", std::max(1, bits / 4), static_cast<unsigned long long>(masked));
         return text;
     }

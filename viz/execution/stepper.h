@@ -53,9 +53,13 @@ struct LineHeatValue {
 };
 std::map<int, LineHeatValue> lineHeat(const std::vector<sim::LineStats>& lines, HeatMetric metric);
 
-// How the register table shows a lane's value: by the register's PTX type, or forced.
-enum class RegisterFormat : std::uint8_t { Typed, Hex, Int, Float };
-// "0x0000002a", "-3", "1.5", "true": the low `type`'s bits of a 64-bit lane slot.
+// How the register table shows a lane's value: by the register's PTX type, or forced. Half and
+// BFloat16 read a 16-bit register as one value and a 32-bit one as two, low half first: what
+// cvt.rn.f16.f32 leaves in a .b16 register, and the packed pairs of f16x2 arithmetic and of wmma/mma
+// fragments.
+enum class RegisterFormat : std::uint8_t { Typed, Hex, Int, Float, Half, BFloat16 };
+// "0x0000002a", "-3", "1.5", "true", "0.5 -1.25" (a pair, low half first): the low `type`'s bits of
+// a 64-bit lane slot.
 std::string formatRegisterValue(std::uint64_t raw, ptx::Type type, RegisterFormat format);
 
 // One sentence on why a hazard of this kind is a bug on a real GPU.
