@@ -232,6 +232,7 @@ void printSessionSummary(const session::Session& s, std::ostream& out)
     for (const session::KernelRecord& k : s.kernels) {
         out << "\nkernel " << k.id << (k.title.empty() ? "" : " - " + k.title) << "  grid " << k.grid[0] << "," << k.grid[1]
             << "," << k.grid[2] << "  block " << k.block[0] << "," << k.block[1] << "," << k.block[2]
+            << (k.compute.empty() ? "" : "  " + k.compute) // the virtual architecture its PTX was compiled for
             << (k.ptxHash.empty() ? "" : "  ptx " + k.ptxHash) << "\n";
         if (const session::CheckRecord* c = s.checkFor(k.id))
             row(out, "check against " + c->reference, (c->matches ? "matches: " : "DIFFERS: ") + c->detail);

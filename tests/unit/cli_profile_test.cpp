@@ -133,6 +133,7 @@ TEST(CliSession, ShowPrintsASavedSession)
     KernelRecord kernel;
     kernel.id = "copy_strided";
     kernel.title = "Strided copy";
+    kernel.compute = "compute_80";
     s.kernels.push_back(kernel);
     MetricsRecord metrics;
     metrics.kernel = "copy_strided";
@@ -152,6 +153,8 @@ TEST(CliSession, ShowPrintsASavedSession)
     auto result = runWarpscope("session show " + path);
     EXPECT_EQ(result.exitCode, 0) << result.err;
     EXPECT_NE(result.out.find("Synthetic test fixture"), std::string::npos) << result.out;
+    EXPECT_NE(result.out.find("kernel copy_strided - Strided copy  grid 1,1,1  block 1,1,1  compute_80\n"), std::string::npos)
+        << result.out;
     EXPECT_NE(result.out.find("load sectors per request        8.00 vs 8.00"), std::string::npos) << result.out;
     EXPECT_NE(result.out.find("store sectors per request       n/a vs n/a"), std::string::npos) << result.out;
     EXPECT_NE(result.out.find("Kernel duration"), std::string::npos) << result.out;
@@ -161,6 +164,7 @@ TEST(CliSession, ShowPrintsASavedSession)
     result = runWarpscope("session show --json " + path);
     EXPECT_EQ(result.exitCode, 0);
     EXPECT_NE(result.out.find("\"complete\": true"), std::string::npos) << result.out;
+    EXPECT_NE(result.out.find("\"compute\": \"compute_80\""), std::string::npos) << result.out;
 }
 
 TEST(CliSession, DamagedAndForeignFiles)
@@ -178,6 +182,18 @@ TEST(CliSession, DamagedAndForeignFiles)
     EXPECT_EQ(result.exitCode, 1);
     EXPECT_NE(result.out.find("kernel vector_add"), std::string::npos) << result.out;
     EXPECT_NE(result.err.find("truncated"), std::string::npos) << result.err;
+
+    // A kernel record naming no virtual architecture: skipped, its line named in one line, exit 1.
+    const std::string badCompute = tempPath("compute.wsprof");
+    writeFile(badCompute, "{\"format\":\"warpscope-session\",\"version\":1}\n"
+                          "{\"type\":\"kernel\",\"id\":\"vector_add\",\"compute\":\"sm_80\"}\n"
+                          "{\"type\":\"end\",\"status\":\"ok\"}\n");
+    result = runWarpscope("session show " + badCompute);
+    EXPECT_EQ(result.exitCode, 1);
+    EXPECT_EQ(result.err, "warpscope session show: " + badCompute +
+                              ": line 2: 'kernel' record: field 'compute' = \"sm_80\" is not a virtual architecture "
+                              "(allowed: compute_75 .. compute_999, or empty), skipped\n");
+    EXPECT_EQ(result.out.find("kernel vector_add"), std::string::npos) << result.out;
 
     result = runWarpscope("session show /nonexistent.wsprof");
     EXPECT_EQ(result.exitCode, 2);
