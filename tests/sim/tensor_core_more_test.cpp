@@ -5,6 +5,10 @@
 // .satfinite on hand-worked values; wmma tf32 and integer GEMMs compiled by NVRTC from mma.h against
 // CPU references; stmatrix; .satfinite with NaN; wmma pointer and stride alignment; and the forms
 // still left out.
+//
+// Sections: the ISA's figures as helpers, and a one-mma kernel that packs fragments by them;
+// tf32 mma (figures, truncation, CPU GEMM); integer mma (figures, CPU GEMM, .satfinite); wmma from
+// mma.h (tf32, s8/u8); stmatrix; .satfinite on f32; wmma alignment; bad input and forms left out.
 #include "sim_test_support.h"
 
 #include "ptx/ptx_error.h"
