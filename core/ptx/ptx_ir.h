@@ -97,7 +97,8 @@ enum class CmpOp : std::uint8_t {
     None, Eq, Ne, Lt, Le, Gt, Ge, Lo, Ls, Hi, Hs, Equ, Neu, Ltu, Leu, Gtu, Geu, Num, Nan,
 };
 enum class BoolOp : std::uint8_t { None, And, Or, Xor };
-enum class Rounding : std::uint8_t { None, Rn, Rz, Rm, Rp, Rni, Rzi, Rmi, Rpi };
+// Rna: to nearest, ties away from zero (cvt.rna.tf32.f32 only).
+enum class Rounding : std::uint8_t { None, Rn, Rz, Rm, Rp, Rni, Rzi, Rmi, Rpi, Rna };
 enum class MulMode : std::uint8_t { None, Lo, Hi, Wide };
 enum class ShflMode : std::uint8_t { None, Up, Down, Bfly, Idx };
 enum class VoteMode : std::uint8_t { None, All, Any, Uni, Ballot };

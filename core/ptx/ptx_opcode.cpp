@@ -131,6 +131,7 @@ std::optional<Rounding> roundingFromName(std::string_view name)
     if (name == "rzi") return Rounding::Rzi;
     if (name == "rmi") return Rounding::Rmi;
     if (name == "rpi") return Rounding::Rpi;
+    if (name == "rna") return Rounding::Rna;
     return std::nullopt;
 }
 
@@ -286,7 +287,7 @@ void decodeMatrix(const std::vector<std::string_view>& parts, Instruction& instr
         else if (word == "m8n8k4") set(8, 8, 4);
         else unsupported();
     };
-    // .tf32 names a type only here (cvt.rna.tf32.f32 is not modelled), so it is not in typeFromName.
+    // .tf32 is an alternate format, named only here and as cvt's destination, so it is not in typeFromName.
     auto type = [&]() -> Type {
         if (i >= parts.size()) unsupported();
         const std::string_view word = parts[i++];
@@ -461,6 +462,10 @@ void decodeOpcode(std::string_view opcode, Instruction& instruction)
         const std::string_view part = parts[i];
         if (auto type = typeFromName(part)) {
             types.push_back(*type);
+            continue;
+        }
+        if (op == Op::Cvt && part == "tf32") { // an alternate format: only as cvt's destination
+            types.push_back(Type::TF32);
             continue;
         }
         if (op == Op::Ld || op == Op::St || op == Op::Atom || op == Op::Red || op == Op::Cvta) {
@@ -664,9 +669,21 @@ void decodeOpcode(std::string_view opcode, Instruction& instruction)
             !(isPackedHalf(instruction.type2) && (type == Type::U32 || type == Type::S32)))
             unsupported();
     }
-    if (instruction.relu && !(isHalf(type) && (op == Op::Fma || op == Op::Cvt)))
+    // f32 -> tf32 (PTX ISA, cvt): cvt.rna{.satfinite}.tf32.f32 (sm_80), cvt.{rn,rz}{.relu}{.satfinite}.tf32.f32
+    // (sm_90); .rna belongs to it alone.
+    const bool toTf32 = op == Op::Cvt && type == Type::TF32;
+    if (toTf32 && (instruction.type2 != Type::F32 || instruction.ftz || instruction.saturate ||
+                   !(instruction.rounding == Rounding::Rna || instruction.rounding == Rounding::Rn ||
+                     instruction.rounding == Rounding::Rz) ||
+                   (instruction.relu && instruction.rounding == Rounding::Rna)))
         unsupported();
-    if (instruction.satfinite && !(op == Op::Cvt && isHalf(type)))
+    if (op == Op::Cvt && instruction.type2 == Type::TF32)
+        unsupported();
+    if (instruction.rounding == Rounding::Rna && !toTf32)
+        unsupported();
+    if (instruction.relu && !((isHalf(type) && (op == Op::Fma || op == Op::Cvt)) || toTf32))
+        unsupported();
+    if (instruction.satfinite && !(op == Op::Cvt && (isHalf(type) || toTf32)))
         unsupported();
     if ((instruction.nanResult || instruction.xorsignAbs) && !isHalf(type))
         unsupported(); // the f32 forms of min/max .NaN .xorsign.abs are not modelled
@@ -678,12 +695,12 @@ void decodeOpcode(std::string_view opcode, Instruction& instruction)
     // .rni .rzi .rmi .rpi only where a float is rounded to an integer value (cvt).
     const bool floatRounding = instruction.rounding == Rounding::Rn || instruction.rounding == Rounding::Rz ||
                                instruction.rounding == Rounding::Rm || instruction.rounding == Rounding::Rp;
-    const bool integerRounding = instruction.rounding != Rounding::None && !floatRounding;
+    const bool integerRounding = instruction.rounding != Rounding::None && instruction.rounding != Rounding::Rna && !floatRounding;
     if (floatRounding && op != Op::Cvt &&
         !(isFloat(type) && (op == Op::Add || op == Op::Sub || op == Op::Mul || op == Op::Fma || op == Op::Mad ||
                             op == Op::Div || op == Op::Rcp || op == Op::Sqrt)))
         unsupported();
-    if (floatRounding && op == Op::Cvt && !isFloat(type))
+    if (floatRounding && op == Op::Cvt && !isFloat(type) && type != Type::TF32)
         unsupported(); // float -> integer takes .rni .rzi .rmi .rpi
     if (integerRounding && op != Op::Cvt)
         unsupported();

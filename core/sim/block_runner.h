@@ -178,6 +178,7 @@ private:
     void executeHalf(WarpState& warp, const ptx::Instruction& instruction, std::uint32_t mask);
     void executeHalfCompare(WarpState& warp, const ptx::Instruction& instruction, std::uint32_t mask);
     void executeHalfConvert(WarpState& warp, const ptx::Instruction& instruction, std::uint32_t mask);
+    void executeTf32Convert(WarpState& warp, const ptx::Instruction& instruction, std::uint32_t mask);
     void executeSet(WarpState& warp, const ptx::Instruction& instruction, std::uint32_t mask);
 
     // exec_memory.cpp

@@ -617,6 +617,10 @@ void BlockRunner::executeConvert(WarpState& warp, const ptx::Instruction& in, st
         executeHalfConvert(warp, in, mask);
         return;
     }
+    if (to == Type::TF32) {
+        executeTf32Convert(warp, in, mask);
+        return;
+    }
     LaneValues a, r;
     read(warp, in.operands[1], a);
     const bool toFloat = ptx::isFloat(to), fromFloat = ptx::isFloat(from);

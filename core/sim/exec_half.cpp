@@ -285,6 +285,43 @@ void BlockRunner::executeHalfConvert(WarpState& warp, const ptx::Instruction& in
     write(warp, in.operands[0].reg, r, mask);
 }
 
+// cvt{.rna,.rn,.rz}{.relu}{.satfinite}.tf32.f32 (PTX ISA, cvt). The ISA leaves tf32's layout in its
+// .b32 register to the implementation; the simulator keeps f32's, rounded to tf32's 10 mantissa
+// bits with the low 13 bits zero, the bits its mma reads (core/sim/README.md, "Tensor Cores"): .rna
+// rounds to nearest with ties away from zero, .rn with ties to even, .rz toward zero; a carry out of
+// the largest binade gives infinity, or with .satfinite tf32's largest finite value (as do
+// infinite inputs); NaN stays NaN (quiet; .relu: the canonical 0x7FFFFFFF); .relu makes negatives +0.
+void BlockRunner::executeTf32Convert(WarpState& warp, const ptx::Instruction& in, std::uint32_t mask)
+{
+    constexpr std::uint32_t kLowBits = 0x1FFFu, kMaxFinite = 0x7F7FE000u, kInfinity = 0x7F800000u;
+    LaneValues aStore, r;
+    const std::uint64_t* a = source(warp, in.operands[1], aStore);
+    forLanes(mask, [&](std::uint32_t l) {
+        const auto bits = static_cast<std::uint32_t>(a[l]);
+        const std::uint32_t sign = bits & 0x80000000u, magnitude = bits & 0x7FFFFFFFu;
+        std::uint32_t result = 0;
+        if (magnitude > kInfinity) { // quiet, its top payload bits kept; .relu gives the canonical NaN
+            result = in.relu ? 0x7FFFFFFFu : (bits | 0x00400000u) & ~kLowBits;
+        } else if (in.relu && sign != 0) {
+            result = 0;
+        } else {
+            std::uint32_t rounded = magnitude;
+            if (magnitude != kInfinity) {
+                if (in.rounding == ptx::Rounding::Rna)
+                    rounded = magnitude + 0x1000u;
+                else if (in.rounding == ptx::Rounding::Rn)
+                    rounded = magnitude + 0x0FFFu + ((magnitude >> 13) & 1u);
+                rounded &= ~kLowBits;
+            }
+            if (rounded >= kInfinity && in.satfinite)
+                rounded = kMaxFinite;
+            result = sign | rounded;
+        }
+        r[l] = result;
+    });
+    write(warp, in.operands[0].reg, r, mask);
+}
+
 // set.CmpOp{.BoolOp}.dtype.stype (PTX ISA, "set" and half-precision "set"): the comparison, combined
 // with c, written as all ones (.u32 .s32: 0xffffffff, .u16 .s16: 0xffff) or 1.0 (.f32, .f16, .bf16)
 // when true, else 0; a pair of halves gives one result per half.

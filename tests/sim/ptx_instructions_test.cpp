@@ -21,7 +21,6 @@ using namespace warpscope::testing_support;
 namespace {
 
 std::uint32_t bits(float value) { return std::bit_cast<std::uint32_t>(value); }
-float real(std::uint32_t value) { return std::bit_cast<float>(value); }
 std::uint32_t hi(double value) { return static_cast<std::uint32_t>(std::bit_cast<std::uint64_t>(value) >> 32); }
 std::uint32_t lo(double value) { return static_cast<std::uint32_t>(std::bit_cast<std::uint64_t>(value)); }
 Inputs doubles(double a, double b) { return {lo(a), hi(a), lo(b), hi(b)}; }
@@ -355,10 +354,11 @@ TEST(PtxInstructions, ApproximationsStayWithinThePublishedBounds)
         }
         EXPECT_GT(checked, 1000) << name;
         // Correctly rounded results sit far inside the bounds: at most half an ulp.
-        if (bound.kind == sim::ApproximationBound::Kind::Ulp)
+        if (bound.kind == sim::ApproximationBound::Kind::Ulp) {
             EXPECT_LE(worst, 0.5001) << name;
-        else if (bound.kind == sim::ApproximationBound::Kind::Relative)
+        } else if (bound.kind == sim::ApproximationBound::Kind::Relative) {
             EXPECT_LE(worst, std::ldexp(1.0, -24) * 1.0001) << name;
+        }
     }
 }
 

@@ -122,7 +122,8 @@ void expectWellFormed(const Function& function, const std::string& where)
                 break;
             }
             case Operand::Kind::Vector:
-                ASSERT_TRUE(operand.vectorCount >= 1 && operand.vectorCount <= 4) << where;
+                // ld/st vectors hold up to 4 registers; wmma and mma fragments up to 8.
+                ASSERT_TRUE(operand.vectorCount >= 1 && operand.vectorCount <= 8) << where;
                 for (int v = 0; v < operand.vectorCount; ++v)
                     ASSERT_TRUE(operand.vector[v] >= kVectorImmediate && operand.vector[v] < registerCount) << where;
                 break;

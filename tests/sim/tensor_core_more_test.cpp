@@ -622,8 +622,9 @@ COPY:
                 const int at = 64 * i + 8 * r + c;
                 EXPECT_EQ(out[static_cast<std::size_t>(3 * at)], at) << "matrix " << i << " at " << r << "," << c;
                 EXPECT_EQ(out[static_cast<std::size_t>(3 * at + 1)], 64 * i + 8 * c + r) << ".trans matrix " << i << " at " << r << "," << c;
-                if (i < 2) // .x2 writes matrices 0 and 1
+                if (i < 2) { // .x2 writes matrices 0 and 1
                     EXPECT_EQ(out[static_cast<std::size_t>(3 * at + 2)], at) << ".x2 matrix " << i << " at " << r << "," << c;
+                }
             }
     // Counted as matrix stores to shared memory: one request per matrix, conflict-free.
     const sim::InstructionCounters counters = countersOf(result, *kernel.function, ptx::Op::WmmaStore);
@@ -790,6 +791,105 @@ TEST(TensorCoresMore, WrongTf32AndIntegerFragmentSizesAreBadInput)
 // What stays out is still a note, and a kernel using it exits with "not supported by the simulator
 // yet": wgmma, sparse mma.sp, 4-bit integers, f64 mma.sync, .satfinite on a tf32 mma, mixed A and B
 // types on an integer wmma, and stmatrix's .b8 m16n8 form.
+// cvt to tf32 on hand-worked bit patterns. tf32 keeps f32's sign, exponent and top 10 mantissa
+// bits (the simulator's register layout: the low 13 bits zero), so its ulp at 1 is 2^-10 = 0x2000
+// and 0x1000 is half of it. .rna rounds ties away from zero, .rn to the even neighbour, .rz drops
+// the bits; .satfinite keeps a carry out of the largest binade (and infinity) at 0x7F7FE000; .relu
+// makes negatives +0 and NaN the canonical 0x7FFFFFFF.
+TEST(TensorCoresMore, CvtToTf32RoundsAsNamed)
+{
+    const CompiledKernel kernel = parsePtxKernel(R"(.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 in, .param .u64 out)
+{
+	.reg .b32 %r<8>;
+	.reg .b64 %rd<8>;
+	.reg .f32 %f<2>;
+	ld.param.u64 %rd1, [in];
+	ld.param.u64 %rd2, [out];
+	mov.u32 %r1, %tid.x;
+	mul.wide.u32 %rd3, %r1, 4;
+	add.s64 %rd4, %rd1, %rd3;
+	ld.global.f32 %f1, [%rd4];
+	cvt.rna.tf32.f32 %r2, %f1;
+	cvt.rn.tf32.f32 %r3, %f1;
+	cvt.rz.tf32.f32 %r4, %f1;
+	cvt.rna.satfinite.tf32.f32 %r5, %f1;
+	cvt.rn.relu.tf32.f32 %r6, %f1;
+	mul.wide.u32 %rd5, %r1, 20;
+	add.s64 %rd6, %rd2, %rd5;
+	st.global.u32 [%rd6], %r2;
+	st.global.u32 [%rd6+4], %r3;
+	st.global.u32 [%rd6+8], %r4;
+	st.global.u32 [%rd6+12], %r5;
+	st.global.u32 [%rd6+16], %r6;
+	ret;
+}
+)", "k");
+    struct Case {
+        std::uint32_t in, rna, rn, rz, rnaSatfinite, rnRelu;
+    };
+    const std::vector<Case> cases = {
+        {0x3F801000u, 0x3F802000u, 0x3F800000u, 0x3F800000u, 0x3F802000u, 0x3F800000u}, // 1 + 2^-11: a tie, even below
+        {0x3F803000u, 0x3F804000u, 0x3F804000u, 0x3F802000u, 0x3F804000u, 0x3F804000u}, // a tie, odd below
+        {0xBF801000u, 0xBF802000u, 0xBF800000u, 0xBF800000u, 0xBF802000u, 0x00000000u}, // negative tie
+        {0x3F800FFFu, 0x3F800000u, 0x3F800000u, 0x3F800000u, 0x3F800000u, 0x3F800000u}, // just below the tie
+        {0x3F801001u, 0x3F802000u, 0x3F802000u, 0x3F800000u, 0x3F802000u, 0x3F802000u}, // just above
+        {0x7F7FFFFFu, 0x7F800000u, 0x7F800000u, 0x7F7FE000u, 0x7F7FE000u, 0x7F800000u}, // f32's largest
+        {0xFF800000u, 0xFF800000u, 0xFF800000u, 0xFF800000u, 0xFF7FE000u, 0x00000000u}, // -infinity
+        {0x7FC00001u, 0x7FC00000u, 0x7FC00000u, 0x7FC00000u, 0x7FC00000u, 0x7FFFFFFFu}, // NaN
+        {0x00001000u, 0x00002000u, 0x00000000u, 0x00000000u, 0x00002000u, 0x00000000u}, // a subnormal tie
+    };
+    std::vector<std::uint32_t> in;
+    for (const Case& c : cases)
+        in.push_back(c.in);
+    const sim::SimResult result =
+        simulateWithArgs(kernel, {1, 1, 1}, {static_cast<std::uint32_t>(cases.size()), 1, 1},
+                         {bufferArg("in", sim::ElementType::U32, in),
+                          bufferArg("out", sim::ElementType::U32, std::vector<std::uint32_t>(cases.size() * 5, 0xDEADBEEFu))});
+    ASSERT_EQ(result.status, sim::SimStatus::Completed) << result.statusMessage;
+    const std::vector<std::uint32_t> out = bufferValues<std::uint32_t>(result, "out");
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+        SCOPED_TRACE(i);
+        EXPECT_EQ(out[i * 5 + 0], cases[i].rna);
+        EXPECT_EQ(out[i * 5 + 1], cases[i].rn);
+        EXPECT_EQ(out[i * 5 + 2], cases[i].rz);
+        EXPECT_EQ(out[i * 5 + 3], cases[i].rnaSatfinite);
+        EXPECT_EQ(out[i * 5 + 4], cases[i].rnRelu);
+    }
+}
+
+// wmma::__float_to_tf32 (mma.h) is cvt.rna.tf32.f32 at compute_80: what NVRTC emits runs, and its
+// results are the .rna roundings worked out above.
+TEST(TensorCoresMore, FloatToTf32FromMmaHRunsAsCvtRna)
+{
+    const CompiledKernel kernel = compileKernel(R"(
+#include <mma.h>
+extern "C" __global__ void to_tf32(const float* in, float* out)
+{
+    out[threadIdx.x] = nvcuda::wmma::__float_to_tf32(in[threadIdx.x]);
+}
+)", "to_tf32", "compute_80");
+    bool emitted = false;
+    for (const ptx::Instruction& instruction : kernel.function->instructions)
+        emitted = emitted || (instruction.op == ptx::Op::Cvt && instruction.type == ptx::Type::TF32 &&
+                              instruction.rounding == ptx::Rounding::Rna);
+    EXPECT_TRUE(emitted);
+    const std::vector<float> in = {bitsFloat(0x3F801000u), bitsFloat(0xBF803000u), bitsFloat(0x3F800FFFu), 0.1f};
+    const sim::SimResult result = simulateWithArgs(kernel, {1, 1, 1}, {4, 1, 1},
+                                                   {bufferArg("in", sim::ElementType::F32, in),
+                                                    bufferArg("out", sim::ElementType::F32, std::vector<float>(4, -1.0f))});
+    ASSERT_EQ(result.status, sim::SimStatus::Completed) << result.statusMessage;
+    const std::vector<float> out = bufferValues<float>(result, "out");
+    EXPECT_EQ(floatBits(out[0]), 0x3F802000u);
+    EXPECT_EQ(floatBits(out[1]), 0xBF804000u);
+    EXPECT_EQ(floatBits(out[2]), 0x3F800000u);
+    // 0.1f = 0x3DCCCCCD: its low 13 bits, 0x0CCD, are below half an ulp (0x1000), so .rna drops
+    // them: 0x3DCCC000.
+    EXPECT_EQ(floatBits(out[3]), 0x3DCCC000u);
+}
+
 TEST(TensorCoresMore, FormsLeftOutAreStillNotedAsUnsupported)
 {
     const std::vector<std::string> forms = {

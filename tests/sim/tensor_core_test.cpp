@@ -400,18 +400,18 @@ extern "C" __global__ void wmma_mixed(const half* a, const half* b, half* c, int
     EXPECT_GT(countersOf(result, *kernel.function, ptx::Op::WmmaLoad).sharedRequests, 0u); // A, from tileA
 }
 
-// Valid Tensor Core PTX left out (tf32, integer and sub-byte types, other shapes, movmatrix) stays
+// Valid Tensor Core PTX left out (sub-byte types, other shapes such as m32n8k16, movmatrix) stays
 // a note: a kernel using it is refused with "not supported by the simulator yet", the others run.
 TEST(TensorCores, FormsLeftOutAreNotedAsUnsupported)
 {
     const std::string ptx = R"(.version 8.0
 .target sm_80
 .address_size 64
-.visible .entry tf32()
+.visible .entry int4()
 {
 	.reg .b32 %r<16>;
 	.reg .f32 %f<16>;
-	mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r4}, {%r5, %r6}, {%f5, %f6, %f7, %f8};
+	mma.sync.aligned.m16n8k64.row.col.s32.s4.s4.s32 {%r1, %r2, %r3, %r4}, {%r5, %r6, %r7, %r8}, {%r9, %r10}, {%r1, %r2, %r3, %r4};
 	ret;
 }
 .visible .entry int8(.param .u64 p)
@@ -419,7 +419,7 @@ TEST(TensorCores, FormsLeftOutAreNotedAsUnsupported)
 	.reg .b32 %r<16>;
 	.reg .b64 %rd<4>;
 	ld.param.u64 %rd1, [p];
-	wmma.load.a.sync.aligned.row.m16n16k16.global.s8 {%r1, %r2}, [%rd1], 16;
+	wmma.load.a.sync.aligned.row.m32n8k16.global.s8 {%r1, %r2, %r3, %r4}, [%rd1], 16;
 	ret;
 }
 .visible .entry fine()
@@ -428,11 +428,11 @@ TEST(TensorCores, FormsLeftOutAreNotedAsUnsupported)
 }
 )";
     const ptx::Module module = ptx::parseModule(ptx);
-    ASSERT_EQ(module.unsupportedFor(*module.findFunction("tf32")).size(), 1u);
-    EXPECT_EQ(module.unsupportedFor(*module.findFunction("tf32"))[0]->construct, "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32");
+    ASSERT_EQ(module.unsupportedFor(*module.findFunction("int4")).size(), 1u);
+    EXPECT_EQ(module.unsupportedFor(*module.findFunction("int4"))[0]->construct, "mma.sync.aligned.m16n8k64.row.col.s32.s4.s4.s32");
     ASSERT_EQ(module.unsupportedFor(*module.findFunction("int8")).size(), 1u);
     EXPECT_EQ(ptx::describeUnsupported(module, *module.unsupportedFor(*module.findFunction("int8"))[0]),
-              "PTX line 16 in kernel int8: 'wmma.load.a.sync.aligned.row.m16n16k16.global.s8' is not supported by the "
+              "PTX line 16 in kernel int8: 'wmma.load.a.sync.aligned.row.m32n8k16.global.s8' is not supported by the "
               "simulator yet");
     EXPECT_TRUE(module.unsupportedFor(*module.findFunction("fine")).empty());
 }
