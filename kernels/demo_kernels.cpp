@@ -67,8 +67,14 @@ std::vector<DemoKernel> loadKernels()
                 kernel.block = entry.at("block").get<std::string>();
                 kernel.smem = entry.value("smem", "0");
                 if (entry.contains("check"))
-                    for (const auto& check : entry.at("check"))
-                        kernel.checks.push_back({check.at("buffer").get<std::string>(), check.value("tolerance", 0.0)});
+                    for (const auto& check : entry.at("check")) {
+                        const DemoCheck parsed{check.at("buffer").get<std::string>(), check.value("tolerance", 0.0),
+                                               check.value("gpu_tolerance", 0.0)};
+                        if (!(parsed.tolerance >= 0 && parsed.tolerance < 1 && parsed.gpuTolerance >= 0 && parsed.gpuTolerance < 1))
+                            throw std::logic_error(where + ": " + kernel.id + ": the check of '" + parsed.buffer +
+                                                   "' needs tolerance and gpu_tolerance in [0, 1)");
+                        kernel.checks.push_back(parsed);
+                    }
                 kernel.gold = entry.value("gold", "");
                 kernel.expectHazards = stringList(entry, "expect_hazards", where);
                 kernel.ptx = (*topic)->ptx;

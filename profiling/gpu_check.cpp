@@ -6,18 +6,49 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
+#include <cstdio>
 #include <cstring>
+#include <string>
+#include <vector>
 
 namespace warpscope::probe {
 
+double floatToleranceFor(const kernels::DemoKernel* demo, const std::string& buffer)
+{
+    double tolerance = kFloatTolerance;
+    if (demo)
+        for (const kernels::DemoCheck& check : demo->checks)
+            if (check.buffer == buffer)
+                tolerance = std::max({tolerance, check.tolerance, check.gpuTolerance});
+    return tolerance;
+}
+
+std::string floatToleranceText(const kernels::DemoKernel* demo, const std::vector<sim::ResolvedArg>& buffers)
+{
+    auto number = [](double value) {
+        char text[32];
+        std::snprintf(text, sizeof text, "%g", value);
+        return std::string(text);
+    };
+    std::string wider;
+    for (const sim::ResolvedArg& arg : buffers) {
+        const double tolerance = floatToleranceFor(demo, arg.name);
+        if (arg.isBuffer && sim::isFloatElement(arg.type) && tolerance > kFloatTolerance)
+            wider += (wider.empty() ? "" : ", ") + arg.name + ": " + number(tolerance);
+    }
+    return number(kFloatTolerance) + " relative" + (wider.empty() ? "" : " (" + wider + ")");
+}
+
 std::string compareBuffers(const std::vector<sim::ResolvedArg>& gpu, const std::vector<sim::ResolvedArg>& reference,
-                           const std::vector<sim::ResolvedArg>* before, std::uint64_t* compared)
+                           const std::vector<sim::ResolvedArg>* before, std::uint64_t* compared, const kernels::DemoKernel* demo)
 {
     for (std::size_t a = 0; a < gpu.size(); ++a) {
         if (!gpu[a].isBuffer)
             continue;
         const sim::ResolvedArg& arg = gpu[a];
         const std::uint32_t size = sim::elementBytes(arg.type);
+        const double tolerance = floatToleranceFor(demo, arg.name);
         for (std::uint64_t i = 0; i < arg.bytes.size() / size; ++i) {
             const std::uint8_t* g = arg.bytes.data() + i * size;
             const std::uint8_t* r = reference[a].bytes.data() + i * size;
@@ -38,7 +69,7 @@ std::string compareBuffers(const std::vector<sim::ResolvedArg>& gpu, const std::
                     std::memcpy(&gv, g, 8);
                     std::memcpy(&rv, r, 8);
                 }
-                same = std::abs(gv - rv) <= kFloatTolerance * std::max(1.0, std::abs(rv));
+                same = std::abs(gv - rv) <= tolerance * std::max(1.0, std::abs(rv));
             }
             if (!same)
                 return arg.name + "[" + std::to_string(i) + "]: GPU " + sim::formatElement(arg, arg.bytes, i) +

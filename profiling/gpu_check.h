@@ -19,12 +19,20 @@ namespace warpscope::probe {
 // Relative tolerance for float buffers (see profiling/README.md).
 inline constexpr double kFloatTolerance = 1e-5;
 
+// The relative tolerance a GPU's float `buffer` gets: kFloatTolerance, or more where the demo's
+// manifest asks for it (its check's tolerance or gpu_tolerance, e.g. for Tensor Core sums).
+double floatToleranceFor(const kernels::DemoKernel* demo, const std::string& buffer);
+// For the check record: "1e-05 relative", or "1e-05 relative (C: 0.004)" naming the float buffers
+// of `buffers` that get more.
+std::string floatToleranceText(const kernels::DemoKernel* demo, const std::vector<sim::ResolvedArg>& buffers);
+
 // GPU outputs against the simulator's, element by element: integers exactly, floats within
-// kFloatTolerance x max(1, |reference|). Returns the first difference, or "". With `before` (the
-// arguments as uploaded), only the elements the simulator changed are compared, and `compared`
-// counts them: a block sample writes only its blocks' outputs.
+// floatToleranceFor(demo, buffer) x max(1, |reference|). Returns the first difference, or "". With
+// `before` (the arguments as uploaded), only the elements the simulator changed are compared, and
+// `compared` counts them: a block sample writes only its blocks' outputs.
 std::string compareBuffers(const std::vector<sim::ResolvedArg>& gpu, const std::vector<sim::ResolvedArg>& reference,
-                           const std::vector<sim::ResolvedArg>* before = nullptr, std::uint64_t* compared = nullptr);
+                           const std::vector<sim::ResolvedArg>* before = nullptr, std::uint64_t* compared = nullptr,
+                           const kernels::DemoKernel* demo = nullptr);
 
 // The simulator's counts for `kernel` as a prediction record: requests, sectors, wavefronts, bank
 // conflicts, branches, FP32 operations per kind, and the theoretical occupancy at 32 registers per

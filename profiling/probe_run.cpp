@@ -407,18 +407,19 @@ bool ProbeSession::profileKernel(Target& target, const DriverApi& d, const sessi
         // the whole GPU-sized launch on one CPU core).
         check.reference = "simulator";
         std::uint64_t compared = 0;
-        check.detail = compareBuffers(outputs, simulated->args, &r.launch.args, &compared);
+        check.detail = compareBuffers(outputs, simulated->args, &r.launch.args, &compared, r.demo);
         check.matches = check.detail.empty();
         if (check.matches)
             check.detail = "the " + std::to_string(compared) + " output elements the " +
                            std::to_string(simulated->stats.blocksSimulated) +
-                           " sampled blocks wrote equal the simulator's (integers exactly, floats within 1e-5 relative)";
+                           " sampled blocks wrote equal the simulator's (integers exactly, floats within " +
+                           floatToleranceText(r.demo, outputs) + ")";
     } else if (r.demo && !r.demo->gold.empty()) {
         kernels::DemoKernel widened = *r.demo;
         for (kernels::DemoCheck& c : widened.checks)
             for (const sim::ResolvedArg& arg : r.launch.args)
                 if (arg.name == c.buffer && sim::isFloatElement(arg.type))
-                    c.tolerance = std::max(c.tolerance, kFloatTolerance);
+                    c.tolerance = floatToleranceFor(r.demo, c.buffer);
         check.reference = "gold";
         try {
             const kernels::GoldComparison gold = kernels::compareWithGold(widened, r.launch, outputs);
@@ -429,10 +430,11 @@ bool ProbeSession::profileKernel(Target& target, const DriverApi& d, const sessi
         }
     } else if (simulated) {
         check.reference = "simulator";
-        check.detail = compareBuffers(outputs, simulated->args);
+        check.detail = compareBuffers(outputs, simulated->args, nullptr, nullptr, r.demo);
         check.matches = check.detail.empty();
         if (check.matches)
-            check.detail = "every buffer equals the simulator's (integers exactly, floats within 1e-5 relative)";
+            check.detail = "every buffer equals the simulator's (integers exactly, floats within " +
+                           floatToleranceText(r.demo, outputs) + ")";
     } else {
         check.reference = "none";
         check.detail = "no gold reference and no simulator result to compare with";

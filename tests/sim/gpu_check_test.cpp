@@ -49,6 +49,33 @@ TEST(GpuCheck, FloatsAgreeWithinTheRelativeToleranceAndIntegersOnlyExactly)
     EXPECT_EQ(probe::compareBuffers({buffer<std::int32_t>("h", i32, {7, 100001})}, counts), "h[1]: GPU 100001, simulator 100000");
 }
 
+// matmul_wmma's manifest gives its C a gpu_tolerance of 4e-3 (Tensor Core sums round in ways the
+// simulator does not model); its A and B, and every buffer of other kernels, keep 1e-5.
+TEST(GpuCheck, AManifestsGpuToleranceWidensOnlyItsBuffer)
+{
+    const kernels::DemoKernel* wmma = kernels::findDemoKernel("matmul_wmma");
+    const kernels::DemoKernel* add = kernels::findDemoKernel("vector_add");
+    ASSERT_NE(wmma, nullptr);
+    ASSERT_NE(add, nullptr);
+    EXPECT_EQ(probe::floatToleranceFor(nullptr, "C"), 1e-5);
+    EXPECT_EQ(probe::floatToleranceFor(wmma, "C"), 4e-3);
+    EXPECT_EQ(probe::floatToleranceFor(wmma, "A"), 1e-5);
+    EXPECT_EQ(probe::floatToleranceFor(add, "c"), 1e-5);
+
+    // Around 20: 4e-3 x 20 = 0.08 is allowed, 0.1 is not; without the demo, 1e-5 x 20 = 2e-4.
+    const auto f32 = sim::ElementType::F32;
+    const std::vector<sim::ResolvedArg> reference{buffer<float>("C", f32, {20.0f, -0.5f})};
+    EXPECT_EQ(probe::compareBuffers({buffer<float>("C", f32, {20.07f, -0.503f})}, reference, nullptr, nullptr, wmma), "");
+    EXPECT_EQ(probe::compareBuffers({buffer<float>("C", f32, {20.1f, -0.5f})}, reference, nullptr, nullptr, wmma)
+                  .rfind("C[0]: GPU 20.1", 0),
+              0u);
+    EXPECT_EQ(probe::compareBuffers({buffer<float>("C", f32, {20.07f, -0.5f})}, reference).rfind("C[0]: GPU 20.0699", 0), 0u);
+
+    const std::vector<sim::ResolvedArg> args{buffer<float>("A", f32, {1}), buffer<float>("C", f32, {1})};
+    EXPECT_EQ(probe::floatToleranceText(wmma, args), "1e-05 relative (C: 0.004)");
+    EXPECT_EQ(probe::floatToleranceText(add, args), "1e-05 relative");
+}
+
 TEST(GpuCheck, WithTheUploadedInputsOnlyWhatTheSimulatorWroteIsCompared)
 {
     // A block sample wrote elements 0 and 2; element 1 kept its input on the simulator, while the
