@@ -154,8 +154,9 @@ std::string gapExplanation(RooflineGap gap, MemoryLevel level)
     case RooflineGap::NoMetrics: return "The session has no counter metrics for this kernel, so no FLOP count and no bytes.";
     case RooflineGap::FlopsNotMeasured: return "The FP32 instruction counters (fadd, fmul, ffma) were not measured.";
     case RooflineGap::ZeroFlops:
-        return "It executed no FP32 FLOP: it only moves data, so its intensity is 0, which a log axis cannot show. "
-               "Its bandwidth and share of the roof are still given.";
+        return "It executed no FP32 FLOP (fadd, fmul, ffma), so its FP32 intensity is 0, which a log axis cannot show: "
+               "it moves data, or computes in units this roofline does not count (integers, half precision, Tensor "
+               "Cores). Its bandwidth and share of the roof are still given.";
     case RooflineGap::DurationNotMeasured: return "Its duration (gpu__time_duration.sum) was not measured.";
     case RooflineGap::BytesNotMeasured:
         return "The " + name + " byte counter was not measured in this session" +
