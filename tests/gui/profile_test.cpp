@@ -643,7 +643,7 @@ private slots:
         viz::ProfileViews* views = w.panel->views();
 
         // Session page: the clocks seen while measuring (SM 1,900 and 1,980 MHz, DRAM 2,600 and 2,620 MHz)
-        // beside the device's peaks, each kernel's launch size, cache control and timer, the memory ladder.
+        // beside the device's peaks, each kernel's launch size, cache control, architecture and timer, the memory ladder.
         const QString page = views->sessionPanel()->plainText().simplified();
         for (const char* text :
              {"SM clock while measured 1,900\u20131,980 MHz, median 1,940 MHz over 2 kernels; peak 1,980 MHz (98.0 %)",
@@ -652,6 +652,9 @@ private slots:
               "the demo's simulator size (small, as the stepper runs it): fixture_predicated",
               "L2 flushed before every timed run and every replay pass (as ncu --cache-control all): fixture_branchless",
               "not flushed: each run finds what the previous one left in L2: fixture_predicated",
+              "Compiled for compute_75 PTX (runs on compute capability 7.5 and newer): fixture_branchless",
+              "compute_90 PTX (runs on compute capability 9.0 and newer): fixture_predicated",
+              "compiled for: compute_75 PTX (runs on compute capability 7.5 and newer)",
               "CUDA events around each launch: CUPTI Activity was unavailable because another profiler (such as ncu) "
               "held it: fixture_branchless",
               "CUPTI Activity (the GPU's own kernel start and end times): fixture_predicated",
@@ -664,6 +667,8 @@ private slots:
         const QString older = views->sessionPanel()->plainText().simplified();
         QVERIFY(older.contains(QStringLiteral("Launch size not recorded (older session) (all 2 kernels)")));
         QVERIFY(older.contains(QStringLiteral("the caches were warm, the inputs uploaded just before each run")));
+        QVERIFY(older.contains(QStringLiteral("Compiled for not recorded (a .ptx file, whose own .target line says, or an "
+                                              "older session) (all 2 kernels)")));
         QVERIFY(older.contains(QStringLiteral("SM clock while measured not measured")));
         QVERIFY(!older.contains(QStringLiteral("Memory ladder")));
         QVERIFY(w.panel->openSessionFile(sessionFixture(QStringLiteral("probe_details.wsprof"))));

@@ -239,11 +239,12 @@ inline std::string probeDetailsStream()
 
     // 1. No branches on either side; the simulator ran 64 of the 4,096 blocks; ptxas-style merged
     // shared loads (3,072 wavefronts measured for 4,096 predicted, no conflicts); timed with CUDA
-    // events, caches flushed, the demo's GPU size.
+    // events, caches flushed, the demo's GPU size, compute_75 PTX.
     KernelRecord branchless = kernel("fixture_branchless", "1. Branchless (fixture)", 1);
     branchless.grid = {4096, 1, 1};
     branchless.launchSize = "gpu";
     branchless.cacheControl = "all";
+    branchless.compute = "compute_75";
     w.write(branchless);
     auto activity = [](const std::string& id, std::vector<std::uint64_t> durations, Dim3 grid, const std::string& timer) {
         ActivityRecord a;
@@ -282,11 +283,12 @@ inline std::string probeDetailsStream()
     w.write(CheckRecord{"fixture_branchless", "gold", true, "out: 1048576 elements bit for bit"});
 
     // 2. 32 PTX branches, none left in the SASS (smsp__sass_branch_targets.sum = 0); the whole grid
-    // simulated; timed with CUPTI Activity, caches not flushed, the simulator's size.
+    // simulated; timed with CUPTI Activity, caches not flushed, the simulator's size, compute_90 PTX.
     KernelRecord predicated = kernel("fixture_predicated", "2. Predicated (fixture)", 2);
     predicated.grid = {64, 1, 1};
     predicated.launchSize = "sim";
     predicated.cacheControl = "none";
+    predicated.compute = "compute_90";
     w.write(predicated);
     w.write(activity("fixture_predicated", {3000, 3000, 3000}, {64, 1, 1}, "cupti_activity"));
     MetricsRecord predicatedMetrics;

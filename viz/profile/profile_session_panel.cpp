@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -150,6 +151,18 @@ QString cacheControlText(const std::string& control)
     return esc(control);
 }
 
+// A kernel record's virtual architecture (core/session/session.h: always compute_ and a number, or empty).
+QString computeText(const std::string& compute)
+{
+    if (compute.empty())
+        return QStringLiteral("not recorded (a .ptx file, whose own .target line says, or an older session)");
+    if (!session::isRecordedComputeArch(compute))
+        return esc(compute);
+    const QString number = QString::fromStdString(compute.substr(std::string_view("compute_").size()));
+    return QStringLiteral("%1 PTX (runs on compute capability %2.%3 and newer)")
+        .arg(esc(compute), number.chopped(1), number.right(1));
+}
+
 QString timerText(const std::string& timer)
 {
     if (timer.empty() || timer == "cupti_activity")
@@ -269,16 +282,18 @@ QString sessionPageHtml(const session::Session& s, const QStringList& problems, 
     const QString dramClock = clockRange(s, session::metric::kDramClock, peakDram);
     html += row(QStringLiteral("SM clock while measured"), smClock.isEmpty() ? QStringLiteral("not measured") : smClock);
     html += row(QStringLiteral("DRAM clock while measured"), dramClock.isEmpty() ? QStringLiteral("not measured") : dramClock);
-    std::vector<std::pair<std::string, std::string>> sizes, caches, timers;
+    std::vector<std::pair<std::string, std::string>> sizes, caches, computes, timers;
     for (const session::KernelRecord& k : s.kernels) {
         sizes.emplace_back(k.id, k.launchSize);
         caches.emplace_back(k.id, k.cacheControl);
+        computes.emplace_back(k.id, k.compute);
     }
     for (const session::ActivityRecord& a : s.activities)
         timers.emplace_back(a.kernel, a.timer == "cupti_activity" ? std::string() : a.timer);
     if (!sizes.empty()) {
         html += row(QStringLiteral("Launch size"), perKernel(sizes, launchSizeText));
         html += row(QStringLiteral("Caches"), perKernel(caches, cacheControlText));
+        html += row(QStringLiteral("Compiled for"), perKernel(computes, computeText));
     }
     if (!timers.empty())
         html += row(QStringLiteral("Kernel timer"), perKernel(timers, timerText));
@@ -332,6 +347,8 @@ QString sessionPageHtml(const session::Session& s, const QStringList& problems, 
             html += QStringLiteral("<br>launch size: %1").arg(launchSizeText(k.launchSize));
         if (!sameForAll(s, &session::KernelRecord::cacheControl))
             html += QStringLiteral("<br>caches: %1").arg(cacheControlText(k.cacheControl));
+        if (!sameForAll(s, &session::KernelRecord::compute))
+            html += QStringLiteral("<br>compiled for: %1").arg(computeText(k.compute));
         html += QStringLiteral("<br>PTX hash %1").arg(k.ptxHash.empty() ? notRecordedHtml() : esc(k.ptxHash));
         if (const session::ActivityRecord* a = s.activityFor(k.id); a && a->droppedRecords > 0)
             html += QStringLiteral("<br><b>%1 Activity records dropped</b>").arg(a->droppedRecords);
