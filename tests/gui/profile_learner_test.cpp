@@ -4,6 +4,7 @@
 // L2 hit rate that ncu reports past 100 %; without a GPU, Profile says so in one sentence and keeps
 // the driver's error under Details; the Profile form follows the session that is open, and offers
 // --compute for a .cu file only.
+#include "gui_test_support.h"
 #include "common/validated_field.h"
 #include "profile/profile_form.h"
 #include "profile/profile_format.h"
@@ -54,14 +55,7 @@ namespace metric = warpscope::session::metric;
 
 namespace {
 
-void saveShot(QWidget& widget, const QString& name)
-{
-    const QString folder = qEnvironmentVariable("WARPSCOPE_GUI_TEST_SHOTS");
-    if (folder.isEmpty())
-        return;
-    QTest::qWait(100);
-    widget.grab().save(QDir(folder).filePath(name + QStringLiteral(".png")), "PNG");
-}
+using warpscope::gui_test::saveShot;
 
 QString visibleText(const QString& html)
 {
