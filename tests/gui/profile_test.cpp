@@ -667,8 +667,8 @@ private slots:
         const QString older = views->sessionPanel()->plainText().simplified();
         QVERIFY(older.contains(QStringLiteral("Launch size not recorded (older session) (all 2 kernels)")));
         QVERIFY(older.contains(QStringLiteral("the caches were warm, the inputs uploaded just before each run")));
-        QVERIFY(older.contains(QStringLiteral("Compiled for not recorded (a .ptx file, whose own .target line says, or an "
-                                              "older session) (all 2 kernels)")));
+        QVERIFY(older.contains(QStringLiteral("Compiled for not recorded (a .ptx file, whose own .target line says; an older "
+                                              "session; an Nsight Compute import) (all 2 kernels)")));
         QVERIFY(older.contains(QStringLiteral("SM clock while measured not measured")));
         QVERIFY(!older.contains(QStringLiteral("Memory ladder")));
         QVERIFY(w.panel->openSessionFile(sessionFixture(QStringLiteral("probe_details.wsprof"))));

@@ -155,7 +155,7 @@ QString cacheControlText(const std::string& control)
 QString computeText(const std::string& compute)
 {
     if (compute.empty())
-        return QStringLiteral("not recorded (a .ptx file, whose own .target line says, or an older session)");
+        return QStringLiteral("not recorded (a .ptx file, whose own .target line says; an older session; an Nsight Compute import)");
     if (!session::isRecordedComputeArch(compute))
         return esc(compute);
     const QString number = QString::fromStdString(compute.substr(std::string_view("compute_").size()));
