@@ -246,8 +246,10 @@ private:
     std::uint8_t* matrixBytes(const WarpState& warp, const ptx::Instruction& instruction, std::uint32_t lane,
                               std::uint64_t address, std::uint32_t bytes, bool isWrite, ptx::Space& resolved,
                               std::uint64_t& resolvedAddress);
+    // Counts one request of a matrix instruction; with `recorded`, also adds its cost to the access
+    // the stepper shows (the instruction's total over its requests).
     void countMatrixRequest(const LaneAccess* lanes, std::uint32_t count, ptx::Space space, std::uint32_t bytesPerLane,
-                            InstructionCounters& counters);
+                            InstructionCounters& counters, RecordedAccess* recorded = nullptr);
 
     const LaunchContext& m_context;
     const ptx::Function& m_function;

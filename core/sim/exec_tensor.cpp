@@ -143,7 +143,7 @@ std::uint8_t* BlockRunner::matrixBytes(const WarpState& warp, const ptx::Instruc
 
 // One warp-wide request per group of lanes' accesses: coalescing or bank conflicts, as for ld/st.
 void BlockRunner::countMatrixRequest(const LaneAccess* lanes, std::uint32_t count, Space space, std::uint32_t bytesPerLane,
-                                     InstructionCounters& counters)
+                                     InstructionCounters& counters, RecordedAccess* recorded)
 {
     if (count == 0)
         return;
@@ -155,6 +155,13 @@ void BlockRunner::countMatrixRequest(const LaneAccess* lanes, std::uint32_t coun
         counters.bytesRequested += cost.bytesRequested;
         counters.bytesMoved += cost.bytesMoved;
         m_record.cost = static_cast<std::uint16_t>(std::min<std::uint32_t>(m_record.cost + cost.sectors, 0xffff));
+        if (recorded) {
+            recorded->requests += cost.requests;
+            recorded->sectors += cost.sectors;
+            recorded->lines += cost.lines;
+            recorded->bytesRequested += cost.bytesRequested;
+            recorded->bytesMoved += cost.bytesMoved;
+        }
     } else if (space == Space::Shared) {
         const SharedAccessCost cost = analyzeSharedAccess({lanes, count}, bytesPerLane);
         counters.sharedRequests += 1;
@@ -162,6 +169,11 @@ void BlockRunner::countMatrixRequest(const LaneAccess* lanes, std::uint32_t coun
         counters.sharedBankConflicts += cost.bankConflicts;
         counters.maxConflictDegree = std::max(counters.maxConflictDegree, cost.conflictDegree);
         m_record.cost = static_cast<std::uint16_t>(std::min<std::uint32_t>(m_record.cost + cost.wavefronts, 0xffff));
+        if (recorded) {
+            recorded->wavefronts += cost.wavefronts;
+            recorded->bankConflicts += cost.bankConflicts;
+            recorded->conflictDegree = std::max(recorded->conflictDegree, cost.conflictDegree);
+        }
     }
 }
 
@@ -225,7 +237,10 @@ void BlockRunner::executeWmmaMemory(WarpState& warp, const ptx::Instruction& in,
                static_cast<std::uint64_t>(in.colMajor ? at.row : at.col);
     };
     Space accessSpace = in.space;
-    LaneValues firstAddresses{};
+    // What the stepper shows: the first request's addresses and width, and the whole instruction's
+    // requests, sectors and wavefronts.
+    RecordedAccess recorded;
+    RecordedAccess* const record = m_recordingActive ? &recorded : nullptr;
     for (int r = 0; r < registers; ++r) {
         // The elements a register packs, adjacent in memory, make one 32-bit access per lane; else
         // one access per element.
@@ -247,8 +262,10 @@ void BlockRunner::executeWmmaMemory(WarpState& warp, const ptx::Instruction& in,
                 std::uint64_t resolvedAddress = 0;
                 std::uint8_t* bytesAt = matrixBytes(warp, in, lane, at, bytes, isStore, space, resolvedAddress);
                 accessSpace = space;
-                if (r == 0 && part == 0)
-                    firstAddresses[lane] = resolvedAddress;
+                if (r == 0 && part == 0) {
+                    recorded.addresses[lane] = resolvedAddress;
+                    recorded.bytesPerLane = bytes;
+                }
                 lanes[count++] = {resolvedAddress, lane};
                 if (!bytesAt)
                     continue; // out of bounds: a load gives 0, a store is dropped
@@ -264,7 +281,7 @@ void BlockRunner::executeWmmaMemory(WarpState& warp, const ptx::Instruction& in,
                     value |= field << shift;
                 }
             }
-            countMatrixRequest(lanes, count, accessSpace, bytes, counters);
+            countMatrixRequest(lanes, count, accessSpace, bytes, counters, record);
         }
     }
     if (!isStore)
@@ -288,14 +305,11 @@ void BlockRunner::executeWmmaMemory(WarpState& warp, const ptx::Instruction& in,
                      what + " with a stride of " + std::to_string(stride) + " elements (" + std::to_string(strideBytes) +
                          " bytes), not a multiple of " + std::to_string(strideAlignment) +
                          " bytes: its rows start misaligned (PTX ISA, \"Matrix Storage for WMMA\"; CUDA's ldm rule)");
-    if (m_recordingActive) { // the stepper shows the first register's request
-        RecordedAccess access;
-        access.space = accessSpace;
-        access.isStore = isStore;
-        access.bytesPerLane = elementBytes;
-        access.laneMask = mask;
-        access.addresses = firstAddresses;
-        recordAccess(access);
+    if (m_recordingActive) {
+        recorded.space = accessSpace;
+        recorded.isStore = isStore;
+        recorded.laneMask = mask;
+        recordAccess(recorded);
     }
 }
 
@@ -382,7 +396,10 @@ void BlockRunner::executeLdmatrix(WarpState& warp, const ptx::Instruction& in, s
     LaneValues base;
     laneAddresses(warp, address, base);
     const ptx::Operand& destination = in.operands[0];
-    LaneValues firstAddresses{};
+    // What the stepper shows: every row address (lanes 8i to 8i+7 give matrix i's) and the whole
+    // instruction's wavefronts.
+    RecordedAccess recorded;
+    RecordedAccess* const record = m_recordingActive ? &recorded : nullptr;
     Space accessSpace = in.space;
     for (int matrix = 0; matrix < in.matrixCount; ++matrix) {
         std::array<std::array<std::uint16_t, 8>, 8> rows{};
@@ -395,12 +412,11 @@ void BlockRunner::executeLdmatrix(WarpState& warp, const ptx::Instruction& in, s
             const std::uint8_t* bytes = matrixBytes(warp, in, lane, base[lane], 16, false, space, resolvedAddress);
             accessSpace = space;
             lanes[count++] = {resolvedAddress, lane};
-            if (matrix == 0)
-                firstAddresses[lane] = resolvedAddress;
+            recorded.addresses[lane] = resolvedAddress;
             if (bytes)
                 std::memcpy(rows[static_cast<std::size_t>(row)].data(), bytes, 16);
         }
-        countMatrixRequest(lanes, count, accessSpace, 16, counters);
+        countMatrixRequest(lanes, count, accessSpace, 16, counters, record);
         LaneValues value{};
         for (std::uint32_t lane = 0; lane < 32; ++lane) {
             const std::size_t r = lane / 4, c = 2 * (lane % 4);
@@ -411,12 +427,10 @@ void BlockRunner::executeLdmatrix(WarpState& warp, const ptx::Instruction& in, s
         write(warp, destination.vector[static_cast<std::size_t>(matrix)], value, mask);
     }
     if (m_recordingActive) {
-        RecordedAccess access;
-        access.space = accessSpace;
-        access.bytesPerLane = 16;
-        access.laneMask = mask & ((in.matrixCount == 4 ? 0xffffffffu : (1u << (8 * in.matrixCount)) - 1u));
-        access.addresses = firstAddresses;
-        recordAccess(access);
+        recorded.space = accessSpace;
+        recorded.bytesPerLane = 16;
+        recorded.laneMask = mask & ((in.matrixCount == 4 ? 0xffffffffu : (1u << (8 * in.matrixCount)) - 1u));
+        recordAccess(recorded);
     }
 }
 
@@ -433,7 +447,10 @@ void BlockRunner::executeStmatrix(WarpState& warp, const ptx::Instruction& in, s
     LaneValues base;
     laneAddresses(warp, in.operands[0], base);
     const ptx::Operand& source = in.operands[1];
-    LaneValues firstAddresses{};
+    // What the stepper shows: every row address (lanes 8i to 8i+7 give matrix i's) and the whole
+    // instruction's wavefronts.
+    RecordedAccess recorded;
+    RecordedAccess* const record = m_recordingActive ? &recorded : nullptr;
     Space accessSpace = in.space;
     for (int matrix = 0; matrix < in.matrixCount; ++matrix) {
         const std::int32_t reg = source.vector[static_cast<std::size_t>(matrix)];
@@ -457,21 +474,18 @@ void BlockRunner::executeStmatrix(WarpState& warp, const ptx::Instruction& in, s
             std::uint8_t* bytes = matrixBytes(warp, in, lane, base[lane], 16, true, space, resolvedAddress);
             accessSpace = space;
             lanes[count++] = {resolvedAddress, lane};
-            if (matrix == 0)
-                firstAddresses[lane] = resolvedAddress;
+            recorded.addresses[lane] = resolvedAddress;
             if (bytes)
                 std::memcpy(bytes, rows[static_cast<std::size_t>(row)].data(), 16);
         }
-        countMatrixRequest(lanes, count, accessSpace, 16, counters);
+        countMatrixRequest(lanes, count, accessSpace, 16, counters, record);
     }
     if (m_recordingActive) {
-        RecordedAccess access;
-        access.space = accessSpace;
-        access.isStore = true;
-        access.bytesPerLane = 16;
-        access.laneMask = mask & ((in.matrixCount == 4 ? 0xffffffffu : (1u << (8 * in.matrixCount)) - 1u));
-        access.addresses = firstAddresses;
-        recordAccess(access);
+        recorded.space = accessSpace;
+        recorded.isStore = true;
+        recorded.bytesPerLane = 16;
+        recorded.laneMask = mask & ((in.matrixCount == 4 ? 0xffffffffu : (1u << (8 * in.matrixCount)) - 1u));
+        recordAccess(recorded);
     }
 }
 

@@ -229,6 +229,44 @@ extern "C" __global__ void column(float* out, int pad)
     }
 }
 
+// A matrix instruction is several requests: the recorded access carries the first request's addresses
+// and width and the whole instruction's wavefronts. In matmul_wmma, wmma.load.a reads A row-major, so
+// each register's two halves (columns 2t, 2t + 1) are adjacent: 4 bytes per lane; wmma.load.b's two
+// halves are rows 2t and 2t + 1 of B: 2 bytes per lane, one request each. Summed over block 0's
+// steps, the recorded wavefronts are the launch's counters over its 16 identical blocks.
+TEST(BlockRecording, MatrixLoadsCarryTheWholeInstructionsWavefronts)
+{
+    const DemoRun run = recordDemo("matmul_wmma", {"n=i32:128"}, "cdiv(n,32),cdiv(n,32)", "128");
+    ASSERT_EQ(run.result.status, sim::SimStatus::Completed) << run.result.statusMessage;
+    ASSERT_TRUE(run.result.recording);
+    const ptx::Function& function = *kernels::demoModule(*run.demo).findFunction("matmul_wmma");
+    const sim::BlockRecording& recording = *run.result.recording;
+    std::uint64_t recordedWavefronts = 0, recordedConflicts = 0;
+    std::set<std::uint32_t> widths;
+    for (const std::size_t s : stepsWith(recording, function, ptx::Op::WmmaLoad)) {
+        const sim::RecordedStep& step = recording.steps[s];
+        ASSERT_GE(step.access, 0);
+        const sim::RecordedAccess& access = recording.accesses[static_cast<std::size_t>(step.access)];
+        EXPECT_EQ(access.space, ptx::Space::Shared);
+        EXPECT_EQ(access.laneMask, 0xffffffffu);
+        const bool loadsA = function.instructions[static_cast<std::size_t>(step.pc)].fragment == ptx::MatrixFragment::A;
+        EXPECT_EQ(access.bytesPerLane, loadsA ? 4u : 2u);
+        widths.insert(access.bytesPerLane);
+        recordedWavefronts += access.wavefronts;
+        recordedConflicts += access.bankConflicts;
+    }
+    EXPECT_EQ(widths, (std::set<std::uint32_t>{2, 4}));
+    std::uint64_t wavefronts = 0, conflicts = 0;
+    for (std::size_t i = 0; i < function.instructions.size(); ++i)
+        if (function.instructions[i].op == ptx::Op::WmmaLoad) {
+            wavefronts += run.result.stats.perInstruction[i].sharedWavefronts;
+            conflicts += run.result.stats.perInstruction[i].sharedBankConflicts;
+        }
+    EXPECT_GT(recordedWavefronts, 0u);
+    EXPECT_EQ(recordedWavefronts * 16, wavefronts);
+    EXPECT_EQ(recordedConflicts * 16, conflicts);
+}
+
 // Where the timing model served each sector, kept with the recorded access: two warps read the same
 // 128 bytes, so the first warp's 4 sectors come from DRAM (cold caches) and the second warp finds
 // them in L1; the 4-sector stores of both go to L2, never L1.
