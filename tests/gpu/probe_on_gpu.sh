@@ -41,4 +41,5 @@ fi
 grep -q '"type":"end","status":"ok"' "$out/all.wsprof" || { echo "no end record with status ok"; exit 1; }
 grep -q '"type":"hierarchy"' "$out/all.wsprof" || { echo "no hierarchy record (the memory ladder)"; exit 1; }
 grep -q '"launch_size":"gpu"' "$out/all.wsprof" || { echo "no kernel ran at its GPU size"; exit 1; }
+grep -q '"compute":"compute_75"' "$out/all.wsprof" || { echo "no kernel record says its PTX is compute_75 (the demos' build)"; exit 1; }
 echo "gpu.probe: $count kernels measured and checked"
