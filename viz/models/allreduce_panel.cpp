@@ -1,5 +1,6 @@
 #include "models/allreduce_panel.h"
 #include "common/export_actions.h"
+#include "common/scroll_page.h"
 #include "common/plot_style.h"
 #include "common/validated_field.h"
 
@@ -355,13 +356,7 @@ AllReducePanel::AllReducePanel(QWidget* parent) : QWidget(parent)
     m_captionLabel->setFont(captionFont);
     layout->addWidget(m_captionLabel);
 
-    auto* scroll = new QScrollArea;
-    scroll->setWidget(content);
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
-    auto* outer = new QVBoxLayout(this);
-    outer->setContentsMargins(0, 0, 0, 0);
-    outer->addWidget(scroll);
+    fillWithScrollArea(*this, content);
 
     apply(m_settings);
 }

@@ -1,5 +1,6 @@
 #include "models/memory_budget_panel.h"
 #include "common/export_actions.h"
+#include "common/scroll_page.h"
 #include "common/plot_style.h"
 #include "common/validated_field.h"
 
@@ -219,13 +220,7 @@ MemoryBudgetPanel::MemoryBudgetPanel(QWidget* parent) : QWidget(parent)
     m_captionLabel->setFont(captionFont);
     layout->addWidget(m_captionLabel);
 
-    auto* scroll = new QScrollArea;
-    scroll->setWidget(content);
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
-    auto* outer = new QVBoxLayout(this);
-    outer->setContentsMargins(0, 0, 0, 0);
-    outer->addWidget(scroll);
+    fillWithScrollArea(*this, content);
 
     syncControls();
     redraw();

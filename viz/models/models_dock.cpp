@@ -1,5 +1,6 @@
 #include "models/models_dock.h"
 
+#include "common/scroll_page.h"
 #include "models/allreduce_panel.h"
 #include "models/memory_budget_panel.h"
 #include "models/pipeline_panel.h"
@@ -31,11 +32,7 @@ ModelsDock::ModelsDock(QWidget* parent) : QWidget(parent)
                                                  {m_memoryBudget, tr("Memory Budget")},
                                                  {m_allReduce, tr("All-Reduce")}};
     for (const auto& [panel, title] : tabs) {
-        auto* scroll = new QScrollArea(m_tabs);
-        scroll->setWidget(panel);
-        scroll->setWidgetResizable(true);
-        scroll->setFrameShape(QFrame::NoFrame);
-        m_tabs->addTab(scroll, title);
+        m_tabs->addTab(framelessScrollArea(panel, m_tabs), title);
     }
     m_tabs->setTabToolTip(0, tr("Copy/compute overlap with CUDA streams: serial against overlapped, one or two copy engines"));
     m_tabs->setTabToolTip(1, tr("Pipeline parallelism: the GPipe schedule and its bubble, (P-1)/(M+P-1)"));

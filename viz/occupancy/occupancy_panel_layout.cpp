@@ -4,6 +4,7 @@
 #include "occupancy/occupancy_panel.h"
 #include "occupancy/occupancy_panel_support.h"
 #include "common/export_actions.h"
+#include "common/scroll_page.h"
 #include "common/validated_field.h"
 
 #include "gpu/gpu_preset.h"
@@ -103,13 +104,7 @@ OccupancyPanel::OccupancyPanel(QWidget* parent) : QWidget(parent)
     m_footnoteLabel->setWordWrap(true);
     layout->addWidget(m_footnoteLabel);
 
-    auto* scroll = new QScrollArea;
-    scroll->setWidget(content);
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
-    auto* outer = new QVBoxLayout(this);
-    outer->setContentsMargins(0, 0, 0, 0);
-    outer->addWidget(scroll);
+    fillWithScrollArea(*this, content);
 
     applyPlotStyle();
     syncControlsFromInput();

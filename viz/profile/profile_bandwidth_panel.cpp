@@ -1,6 +1,7 @@
 #include "profile/profile_bandwidth_panel.h"
 
 #include "common/export_actions.h"
+#include "common/scroll_page.h"
 #include "profile/profile_format.h"
 #include "session/metric_catalog.h"
 #include "session/session.h"
@@ -239,10 +240,7 @@ ProfileBandwidthPanel::ProfileBandwidthPanel(QWidget* parent) : QWidget(parent)
     installFigureExport(m_rows, QStringLiteral("bandwidth"));
     m_rowsLayout->setContentsMargins(8, 4, 8, 8);
     m_rowsLayout->setSpacing(4);
-    auto* scroll = new QScrollArea(this);
-    scroll->setWidget(m_rows);
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
+    QScrollArea* scroll = framelessScrollArea(m_rows, this);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(m_header);
