@@ -10,9 +10,11 @@
 #include "perf/stream_overlap.h"
 #include "util/parse.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -292,7 +294,11 @@ QuizItem maxRegistersForFullOccupancy(QuizRng& rng)
 QuizItem sharedMemoryBlocks(QuizRng& rng)
 {
     const gpu::GpuPreset preset = presetFor(rng.pick(std::vector<std::string_view>{"sm_80", "sm_90", "sm_86"}));
-    const int kib = rng.pick(std::vector<int>{12, 20, 24, 33, 40, 48, 64, 80, 100});
+    const std::vector<int> sizes{12, 20, 24, 33, 40, 48, 64, 80, 100};
+    int kib = rng.pick(sizes);
+    // A block cannot opt in to more than the preset allows (99 KB on sm_86): the largest size that fits.
+    while (static_cast<std::size_t>(kib) * 1024 > preset.sharedPerBlockOptin)
+        kib = *std::prev(std::lower_bound(sizes.begin(), sizes.end(), kib));
     occupancy::OccupancyInput input;
     input.threadsPerBlock = 128;
     input.registersPerThread = 32;
