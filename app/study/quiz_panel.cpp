@@ -155,7 +155,14 @@ void QuizPanel::nextQuestion()
 
 void QuizPanel::showQuestion(const QString& id, std::uint64_t seed)
 {
-    m_item = study::askQuestion(id.toStdString(), seed);
+    try {
+        m_item = study::askQuestion(id.toStdString(), seed);
+    } catch (const InputError& error) { // a question the engine refuses is said, never a crash
+        m_item.reset();
+        m_header->setText(QStringLiteral("%1 (seed %2) could not be asked").arg(id).arg(seed));
+        m_prompt->setText(QStringLiteral("%1. Press New Question for another.").arg(QString::fromUtf8(error.what())));
+        return;
+    }
     m_lastCorrect.reset();
     const study::Topic* topic = study::findTopic(m_item->topic);
     QString kind = m_item->kind == study::QuestionKind::Predict
