@@ -3,6 +3,7 @@
 // baseline shows the change; a probe that crashes, hangs, finds no GPU or is cancelled leaves the
 // window working with the partial session and the probe's stderr; `warpscope screenshot --view
 // profile` renders a session.
+#include "gui_test_support.h"
 #include "session_fixtures.h"
 
 #include "profile/profile_bandwidth_panel.h"
@@ -99,15 +100,7 @@ bool waitUntilIdle(ProfilePanel* panel, int milliseconds = 8000)
     return !panel->isProfiling();
 }
 
-// With WARPSCOPE_GUI_TEST_SHOTS=<folder>, the window as each probe test leaves it, for people to look at.
-void saveShot(QWidget& window, const QString& name)
-{
-    const QString folder = qEnvironmentVariable("WARPSCOPE_GUI_TEST_SHOTS");
-    if (folder.isEmpty())
-        return;
-    QTest::qWait(200);
-    window.grab().save(QDir(folder).filePath(name + QStringLiteral(".png")), "PNG");
-}
+using warpscope::gui_test::saveShot;
 
 int distinctColours(const QImage& image)
 {
@@ -532,7 +525,7 @@ private slots:
                                                             ProfileMetricsTable::ValueColumn),
                  QStringLiteral("11.0 µs"));
         QVERIFY(w.panel->problems().join('\n').contains(QStringLiteral("truncated")));
-        saveShot(*w.window, QStringLiteral("probe_killed"));
+        saveShot(*w.window, QStringLiteral("probe_killed"), 200);
         QCOMPARE(w.panel->progressBar()->value(), 0);
         QCOMPARE(w.panel->progressBar()->maximum(), 1);
         QVERIFY(w.panel->profileButton()->isEnabled());
@@ -561,7 +554,7 @@ private slots:
                     ->cellToolTip(QStringLiteral("fixture_tiled"), QLatin1String(ProfileMetricsTable::kNoMetrics), ProfileMetricsTable::ValueColumn)
                     .contains(QStringLiteral("CUDA_ERROR_ILLEGAL_ADDRESS")));
         QVERIFY(w.panel->problems().isEmpty());
-        saveShot(*w.window, QStringLiteral("probe_kernel_fault"));
+        saveShot(*w.window, QStringLiteral("probe_kernel_fault"), 200);
     }
 
     void hungProbeIsStopped()
@@ -580,7 +573,7 @@ private slots:
         QVERIFY(w.panel->bannerText().contains(QStringLiteral("waiting for the GPU forever")));
         QCOMPARE(w.panel->progressBar()->value(), 0);
         QVERIFY(w.panel->hasSession()); // the header was read: the (empty) session stays viewable
-        saveShot(*w.window, QStringLiteral("probe_hung"));
+        saveShot(*w.window, QStringLiteral("probe_hung"), 200);
     }
 
     void noGpuOffersTheRecordedSessions()
@@ -611,7 +604,7 @@ private slots:
             QVERIFY(banner.contains(QStringLiteral("libcuda.so.1 was not found (no_driver)")));
             QVERIFY(banner.contains(app::noRecordedSessionsText()));
             QVERIFY(banner.contains(QStringLiteral("--metrics headline --block 128 vector_add"))); // the arguments it got
-            saveShot(*w.window, QStringLiteral("probe_no_gpu"));
+            saveShot(*w.window, QStringLiteral("probe_no_gpu"), 200);
         }
         {
             // With a recorded-sessions folder (a synthetic fixture, in a temporary folder) the message lists it.
@@ -627,7 +620,7 @@ private slots:
             QVERIFY(waitUntilIdle(w.panel));
             QVERIFY(w.panel->bannerText().contains(w.panel->recordedSessions().front().origin));
             QVERIFY(w.panel->bannerText().contains(QStringLiteral("the fixture ladder, 2 kernels \u00b7 fixture_gpu/ladder.wsprof")));
-            saveShot(*w.window, QStringLiteral("probe_no_gpu_recorded"));
+            saveShot(*w.window, QStringLiteral("probe_no_gpu_recorded"), 200);
             QVERIFY(w.panel->openRecordedSession(0));
             QCOMPARE(w.panel->views()->metricsTable()->kernels().size(), 2);
             QVERIFY(w.panel->titleText().contains(QStringLiteral("recorded session")));
@@ -731,7 +724,7 @@ private slots:
         QVERIFY(w.panel->cancelButton()->isEnabled());
         QVERIFY(!w.panel->openSessionFile(sessionFixture(QStringLiteral("truncated.wsprof")))); // not while it runs
         QVERIFY(!w.panel->startProfile());                                                       // one run at a time
-        saveShot(*w.window, QStringLiteral("probe_running"));
+        saveShot(*w.window, QStringLiteral("probe_running"), 200);
         QTest::mouseClick(w.panel->cancelButton(), Qt::LeftButton);
         QVERIFY(waitUntilIdle(w.panel, 3000));
         QCOMPARE(w.panel->lastResult()->outcome, app::ProbeOutcome::Cancelled);
@@ -744,7 +737,7 @@ private slots:
         QVERIFY(w.panel->problems().isEmpty());
         QCOMPARE(w.panel->progressBar()->value(), 0);
         QVERIFY(!w.panel->cancelButton()->isEnabled());
-        saveShot(*w.window, QStringLiteral("probe_cancelled"));
+        saveShot(*w.window, QStringLiteral("probe_cancelled"), 200);
     }
 
     void realProbeRunsOrSaysWhyNot()
@@ -759,7 +752,7 @@ private slots:
         QVERIFY(w.panel->startProfile(request));
         QVERIFY(waitUntilIdle(w.panel, 240000)); // a GPU run measures the ceilings and replays the kernel
         const app::ProbeResult& result = *w.panel->lastResult();
-        saveShot(*w.window, QStringLiteral("probe_real"));
+        saveShot(*w.window, QStringLiteral("probe_real"), 200);
         if (result.outcome == app::ProbeOutcome::NoGpu) {
             QCOMPARE(result.exitCode, 3);
             QVERIFY(w.panel->bannerText().contains(QStringLiteral("Live profiling needs an NVIDIA GPU and its driver")));
