@@ -21,7 +21,9 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QByteArray>
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QMenu>
 #include <QMenuBar>
@@ -30,6 +32,7 @@
 #include <QTest>
 
 #include <memory>
+#include <string>
 
 using namespace warpscope;
 using app::MainWindow;
@@ -181,6 +184,62 @@ private slots:
         QVERIFY(!w.panel->importNcuCsv(kNcuFixtures + QStringLiteral("no/such/file.csv")));
         QVERIFY2(w.panel->bannerText().contains(QStringLiteral("cannot open")), qPrintable(w.panel->bannerText()));
         QCOMPARE(w.panel->session().kernels.size(), before);
+    }
+
+    // Bytes that are not UTF-8 (a Latin-1 kernel name) are refused with their line, as any other
+    // malformed CSV; they once reached the session's JSON writer, whose exception ended the program.
+    void csvThatIsNotUtf8IsRefusedWithItsLine()
+    {
+        WindowUnderTest w;
+        QFile fixture(kNcuFixtures + QStringLiteral("details_metrics.csv"));
+        QVERIFY(fixture.open(QIODevice::ReadOnly));
+        QByteArray bytes = fixture.readAll();
+        bytes.replace("vectorAdd", "vector\xe9" "Add"); // é in Latin-1
+        const qsizetype at = bytes.indexOf('\xe9');
+        const int line = static_cast<int>(bytes.left(at).count('\n')) + 1;
+        const qsizetype column = at - bytes.lastIndexOf('\n', at); // from 1
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("latin1.csv"));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(bytes);
+        file.close();
+        QVERIFY(!w.panel->importNcuCsv(path));
+        const QString banner = w.panel->bannerText();
+        QVERIFY2(banner.contains(QStringLiteral("latin1.csv could not be imported as Nsight Compute CSV")), qPrintable(banner));
+        QVERIFY2(banner.contains(QStringLiteral("%1: line %2: byte 0xE9 at column %3 is not UTF-8").arg(path).arg(line).arg(column)), qPrintable(banner));
+        QVERIFY(!w.panel->hasSession());
+    }
+
+    // An ncu warning longer than the 300 bytes a session keeps of it is cut between characters,
+    // never inside one, so the imported session still saves.
+    void longWarningIsCutBetweenCharacters()
+    {
+        WindowUnderTest w;
+        QFile fixture(kNcuFixtures + QStringLiteral("details_metrics.csv"));
+        QVERIFY(fixture.open(QIODevice::ReadOnly));
+        QByteArray bytes = fixture.readAll();
+        // "==WARNING== " and 287 letters: byte 300 is the second of "é" (UTF-8 C3 A9).
+        const QByteArray warning = "==WARNING== " + QByteArray(287, 'a') + "\xc3\xa9" + QByteArray(40, 'b');
+        bytes.replace("==WARNING== Fixture warning line: the kernel ran for a short time.", warning);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("long_warning.csv"));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(bytes);
+        file.close();
+        QVERIFY2(w.panel->importNcuCsv(path), qPrintable(w.panel->bannerText()));
+        bool kept = false;
+        for (const session::LogRecord& log : w.panel->session().logs)
+            if (log.level == "warning") {
+                kept = true;
+                QCOMPARE(log.message, "ncu, line 5: ==WARNING== " + std::string(287, 'a') + "...");
+            }
+        QVERIFY(kept);
+        const QString saved = dir.filePath(QStringLiteral("imported.wsprof"));
+        QVERIFY(!w.panel->saveSessionAs(saved).has_value());
+        const app::LoadedSession loaded = app::loadSessionFile(saved);
+        QVERIFY2(loaded.problems.isEmpty(), qPrintable(loaded.problems.join(QLatin1Char('\n'))));
     }
 
     void importedSessionSavesAndReopensWhole()
