@@ -626,7 +626,9 @@ void MainWindow::updatePlacement()
 
 void MainWindow::updateDetails()
 {
-    QString text = QStringLiteral("<b>Launch</b> grid %1 × block %2 = %3 blocks, %4 warps, %5 threads.")
+    // The launch the Hierarchy and Placement figures and the occupancy explorer share; the Execution
+    // and Memory views name their own kernel's launch in their fields, so say whose this is.
+    QString text = QStringLiteral("<b>Hierarchy and Placement launch</b> grid %1 × block %2 = %3 blocks, %4 warps, %5 threads.")
                        .arg(dimText(m_launch.grid), dimText(m_launch.block),
                             QString::fromStdString(withThousands(m_launch.blockCount())),
                             QString::fromStdString(withThousandsBig(m_launch.warpCount())),

@@ -430,6 +430,23 @@ private slots:
         QVERIFY(distinctColours(image, image.rect()) >= 40);
     }
 
+    // The Details dock describes the Hierarchy and Placement launch, and says so: beside the Execution
+    // view, whose kernel has a launch of its own, it must not read as that kernel's launch.
+    void detailsNameTheLaunchTheyDescribe()
+    {
+        MainWindow window({.restoreSettings = false});
+        window.resize(1300, 850);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(!window.openLink(QUrl(QStringLiteral("warpscope:hierarchy?grid=3,1&block=64,1"))));
+        auto* dock = window.findChild<QDockWidget*>(QStringLiteral("DetailsDock"));
+        QVERIFY(dock);
+        auto* label = qobject_cast<QLabel*>(dock->widget());
+        QVERIFY(label);
+        QVERIFY2(label->text().startsWith(QStringLiteral("<b>Hierarchy and Placement launch</b> grid (3, 1, 1) × block (64, 1, 1) = 3 blocks, 6 warps, 192 threads.")),
+                 qPrintable(label->text()));
+    }
+
     void layoutPersistsAcrossSessions()
     {
         QSettings().clear();
