@@ -5,6 +5,7 @@
 #include "launch/launch_geometry.h"
 #include "session/metric_catalog.h"
 #include "util/input_error.h"
+#include "util/utf8.h"
 
 #include <algorithm>
 #include <cctype>
@@ -129,54 +130,12 @@ std::vector<std::string> splitCsvLine(std::string_view line, const std::string& 
     return fields;
 }
 
-// The offset of the first byte that does not begin or continue a valid UTF-8 character (the rules
-// of RFC 3629: no overlong forms, no surrogates, nothing past U+10FFFF), or npos when all is valid.
-// A session is JSON, and its writer refuses any other text.
-std::size_t firstInvalidUtf8(std::string_view text)
-{
-    std::size_t i = 0;
-    while (i < text.size()) {
-        const auto byte = static_cast<unsigned char>(text[i]);
-        std::size_t length = 0;
-        unsigned char low = 0x80, high = 0xBF; // the allowed range of the second byte
-        if (byte < 0x80) {
-            ++i;
-            continue;
-        }
-        if (byte >= 0xC2 && byte <= 0xDF) {
-            length = 2;
-        } else if (byte >= 0xE0 && byte <= 0xEF) {
-            length = 3;
-            low = byte == 0xE0 ? 0xA0 : 0x80;
-            high = byte == 0xED ? 0x9F : 0xBF;
-        } else if (byte >= 0xF0 && byte <= 0xF4) {
-            length = 4;
-            low = byte == 0xF0 ? 0x90 : 0x80;
-            high = byte == 0xF4 ? 0x8F : 0xBF;
-        } else {
-            return i;
-        }
-        if (i + length > text.size())
-            return i;
-        for (std::size_t k = 1; k < length; ++k) {
-            const auto next = static_cast<unsigned char>(text[i + k]);
-            if (next < (k == 1 ? low : 0x80) || next > (k == 1 ? high : 0xBF))
-                return i;
-        }
-        i += length;
-    }
-    return std::string_view::npos;
-}
-
 // At most `limit` bytes of `text`, cut before a character rather than inside one.
 std::string shown(std::string_view text, std::size_t limit = 60)
 {
     if (text.size() <= limit)
         return std::string(text);
-    std::size_t cut = limit;
-    while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80)
-        --cut;
-    return std::string(text.substr(0, cut)) + "...";
+    return std::string(text.substr(0, utf8PrefixLength(text, limit))) + "...";
 }
 
 // "(256, 1, 1)": three integers within CUDA's limits, the same check the session reader makes.
