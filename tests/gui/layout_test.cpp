@@ -35,6 +35,7 @@
 #include <qcustomplot.h>
 
 #include <QApplication>
+#include <QComboBox>
 #include <QDir>
 #include <QDockWidget>
 #include <QElapsedTimer>
@@ -47,6 +48,8 @@
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QStandardPaths>
+#include <QStyle>
+#include <QStyleOptionComboBox>
 #include <QTabBar>
 #include <QTableWidget>
 #include <QTest>
@@ -564,6 +567,42 @@ private slots:
         const QRect plot = panel->plot()->geometry();
         QVERIFY2(table.top() >= plot.bottom(), "the table sits under the plot");
         saveShot(shown.window, QStringLiteral("layout-memory-budget"));
+    }
+
+    // In the default 1600 x 1000 window the fields go three pairs a row, and the combos with long
+    // choices get the room the short number fields do not need: every choice shows whole (the
+    // precision and ZeRO choices were cut, "Mixed (16-bit, FP32 maste", while the number fields
+    // beside them stood half empty).
+    void memoryBudgetChoicesShowWholeInAWideDock()
+    {
+        MainWindow window{{.restoreSettings = false}};
+        window.resize(1600, 1000);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(!window.openLink(QUrl(QStringLiteral("warpscope:memory-budget"))).has_value());
+        settle(window, 300);
+        auto* panel = window.findChild<viz::MemoryBudgetPanel*>();
+        QVERIFY(panel != nullptr && panel->isVisible());
+        QVERIFY2(panel->width() >= 820, qPrintable(QString::number(panel->width()))); // the wide layout is what is checked
+        const QList<QComboBox*> combos = panel->findChildren<QComboBox*>();
+        QVERIFY(combos.size() >= 3);
+        for (QComboBox* combo : combos) {
+            for (int i = 0; i < combo->count(); ++i) {
+                combo->setCurrentIndex(i);
+                QStyleOptionComboBox option;
+                option.initFrom(combo);
+                option.editable = combo->isEditable();
+                const QRect text = combo->style()->subControlRect(QStyle::CC_ComboBox, &option, QStyle::SC_ComboBoxEditField, combo);
+                const int needed = combo->fontMetrics().horizontalAdvance(combo->itemText(i));
+                QVERIFY2(needed <= text.width(), qPrintable(QStringLiteral("%1: \"%2\" needs %3 px of %4")
+                                                                 .arg(combo->objectName(), combo->itemText(i))
+                                                                 .arg(needed)
+                                                                 .arg(text.width())));
+            }
+        }
+        auto* scroll = panel->findChild<QScrollArea*>();
+        QVERIFY(scroll != nullptr);
+        QCOMPARE(scroll->horizontalScrollBar()->maximum(), 0);
     }
 
     // A long plain tooltip wraps (one ran about 1,330 px on one line); short ones and rich ones are

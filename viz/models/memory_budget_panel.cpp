@@ -47,6 +47,19 @@ constexpr int kMaxBarsInFull = 8; // more GPUs than this: GPU 0, 1, 2, a gap, an
 
 QString toQString(std::string_view text) { return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size())); }
 
+// The width a control would take to show all of its text: a combo's longest choice, a field's
+// own size hint. Used as the field columns' stretch, never as a minimum.
+int wantedFieldWidth(const QWidget* widget)
+{
+    const auto* combo = qobject_cast<const QComboBox*>(widget);
+    if (combo == nullptr)
+        return std::max(1, widget->sizeHint().width());
+    int text = 0;
+    for (int i = 0; i < combo->count(); ++i)
+        text = std::max(text, combo->fontMetrics().horizontalAdvance(combo->itemText(i)));
+    return text + 4 * combo->fontMetrics().averageCharWidth() + 24; // frame, padding and arrow
+}
+
 // Gigabytes (10^9 bytes): "2,160", "151.4", "31.4", "1.88", "0.234".
 QString gigabytes(double bytes)
 {
@@ -338,8 +351,17 @@ void MemoryBudgetPanel::layOutForWidth(int width)
             m_controlsGrid->removeWidget(cell.label);
         m_controlsGrid->removeWidget(cell.widget);
     }
+    // Each field column grows in proportion to the widest text it holds, so a combo with long
+    // choices gets the room that a short number field does not need.
+    std::array<int, 3> wanted{};
+    for (std::size_t i = 0; i < m_controlCells.size(); ++i) {
+        if (m_controlCells[i].label == nullptr)
+            continue;
+        int& column = wanted[i % static_cast<std::size_t>(columns)];
+        column = std::max(column, wantedFieldWidth(m_controlCells[i].widget));
+    }
     for (int column = 0; column < 6; ++column)
-        m_controlsGrid->setColumnStretch(column, column % 2 == 1 && column < 2 * columns ? 1 : 0);
+        m_controlsGrid->setColumnStretch(column, column % 2 == 1 && column < 2 * columns ? wanted[column / 2] : 0);
     for (std::size_t i = 0; i < m_controlCells.size(); ++i) {
         const int row = static_cast<int>(i) / columns, column = static_cast<int>(i) % columns;
         const ControlCell& cell = m_controlCells[i];
