@@ -1,6 +1,7 @@
 #include "models/memory_budget_panel.h"
 #include "common/export_actions.h"
 #include "common/scroll_page.h"
+#include "common/text_label.h"
 #include "common/plot_style.h"
 #include "common/validated_field.h"
 
@@ -162,22 +163,10 @@ MemoryBudgetPanel::MemoryBudgetPanel(QWidget* parent) : QWidget(parent)
     layout->setSpacing(6);
     layout->addWidget(buildControls());
 
-    const auto makeLabel = [](const QString& objectName, bool bold) {
-        auto* label = new QLabel;
-        label->setObjectName(objectName);
-        label->setWordWrap(true);
-        label->setTextInteractionFlags(Qt::TextSelectableByMouse);
-        if (bold) {
-            QFont font = label->font();
-            font.setBold(true);
-            label->setFont(font);
-        }
-        return label;
-    };
-    m_staleLabel = makeLabel(QStringLiteral("memoryBudgetStale"), true);
+    m_staleLabel = selectableTextLabel(LabelWeight::Bold, QStringLiteral("memoryBudgetStale"));
     m_staleLabel->hide();
-    m_summaryLabel = makeLabel(QStringLiteral("memoryBudgetSummary"), true);
-    m_fitLabel = makeLabel(QStringLiteral("memoryBudgetFit"), false);
+    m_summaryLabel = selectableTextLabel(LabelWeight::Bold, QStringLiteral("memoryBudgetSummary"));
+    m_fitLabel = selectableTextLabel(LabelWeight::Normal, QStringLiteral("memoryBudgetFit"));
     layout->addWidget(m_staleLabel);
     layout->addWidget(m_summaryLabel);
     layout->addWidget(m_fitLabel);
@@ -218,7 +207,7 @@ MemoryBudgetPanel::MemoryBudgetPanel(QWidget* parent) : QWidget(parent)
     m_figureRow->addLayout(tableColumn);
     layout->addLayout(m_figureRow, 1);
 
-    m_captionLabel = makeLabel(QStringLiteral("memoryBudgetCaption"), false);
+    m_captionLabel = selectableTextLabel(LabelWeight::Normal, QStringLiteral("memoryBudgetCaption"));
     m_captionLabel->setText(
         tr("GB = 10⁹ bytes. Model states per parameter: Rajbhandari et al., \"ZeRO\", SC 2020, section 3.1; ZeRO stage 1 "
            "splits the optimizer states (the FP32 master weights among them) over the data-parallel GPUs, stage 2 also "

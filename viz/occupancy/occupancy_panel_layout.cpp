@@ -5,6 +5,7 @@
 #include "occupancy/occupancy_panel_support.h"
 #include "common/export_actions.h"
 #include "common/scroll_page.h"
+#include "common/text_label.h"
 #include "common/validated_field.h"
 
 #include "gpu/gpu_preset.h"
@@ -220,26 +221,15 @@ QWidget* OccupancyPanel::buildResultArea()
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(3);
 
-    auto makeLabel = [](bool bold) {
-        auto* label = new QLabel;
-        label->setWordWrap(true);
-        label->setTextInteractionFlags(Qt::TextSelectableByMouse);
-        if (bold) {
-            QFont font = label->font();
-            font.setBold(true);
-            label->setFont(font);
-        }
-        return label;
-    };
-    m_errorLabel = makeLabel(false);
-    m_staleLabel = makeLabel(true);
+    m_errorLabel = selectableTextLabel(LabelWeight::Normal);
+    m_staleLabel = selectableTextLabel(LabelWeight::Bold);
     m_staleLabel->setObjectName(QStringLiteral("occupancyStale"));
     m_staleLabel->hide();
-    m_summaryLabel = makeLabel(true);
-    m_limitedByLabel = makeLabel(true);
-    m_lanesLabel = makeLabel(false);
+    m_summaryLabel = selectableTextLabel(LabelWeight::Bold);
+    m_limitedByLabel = selectableTextLabel(LabelWeight::Bold);
+    m_lanesLabel = selectableTextLabel(LabelWeight::Normal);
     m_lanesLabel->setObjectName(QStringLiteral("occupancyLanes"));
-    m_explanationLabel = makeLabel(false);
+    m_explanationLabel = selectableTextLabel(LabelWeight::Normal);
     m_errorLabel->hide();
 
     m_limiterTable = new QWidget;
