@@ -16,7 +16,9 @@ namespace warpscope::ptx {
 namespace {
 
 constexpr std::size_t kMemoryEntries = 64;
-constexpr std::string_view kFileHeader = "warpscope-nvrtc-cache 1\n";
+// 2: the entry lists the headers the compile read and their hashes.
+constexpr std::string_view kFileHeader = "warpscope-nvrtc-cache 2\n";
+constexpr std::string_view kAbsent = "absent";
 
 std::uint64_t fnv1a(std::string_view text, std::uint64_t hash)
 {
@@ -45,11 +47,55 @@ bool cacheEnabled()
     return !(setting && (std::string_view(setting) == "off" || std::string_view(setting) == "0"));
 }
 
+// Two independent 64-bit hashes: a collision would need both to agree.
+std::string hash128(std::string_view text)
+{
+    char digits[40];
+    std::snprintf(digits, sizeof digits, "%016llx%016llx",
+                  static_cast<unsigned long long>(fnv1a(text, 14695981039346656037ull)),
+                  static_cast<unsigned long long>(fnv1a(text, 0x84222325cbf29ce4ull ^ text.size())));
+    return digits;
+}
+
+bool dependenciesUnchanged(const CachedCompile& compile)
+{
+    for (const CompileDependency& dependency : compile.dependencies)
+        if (fileContentHash(dependency.path) != dependency.contentHash)
+            return false;
+    return true;
+}
+
+// "<count>\n" then "<hash> <path>\n" per dependency; false when the text is not in that shape.
+bool parseDependencies(std::string_view text, std::size_t& at, std::vector<CompileDependency>& dependencies)
+{
+    const std::size_t countEnd = text.find('\n', at);
+    if (countEnd == std::string_view::npos)
+        return false;
+    const std::string countText(text.substr(at, countEnd - at));
+    char* end = nullptr;
+    const unsigned long long count = std::strtoull(countText.c_str(), &end, 10);
+    if (end == countText.c_str() || *end != '\0')
+        return false;
+    at = countEnd + 1;
+    for (unsigned long long i = 0; i < count; ++i) {
+        const std::size_t lineEnd = text.find('\n', at);
+        if (lineEnd == std::string_view::npos)
+            return false;
+        const std::string_view line = text.substr(at, lineEnd - at);
+        const std::size_t space = line.find(' ');
+        if (space == std::string_view::npos || space == 0 || space + 1 == line.size())
+            return false;
+        dependencies.push_back({std::string(line.substr(space + 1)), std::string(line.substr(0, space))});
+        at = lineEnd + 1;
+    }
+    return true;
+}
+
 void remember(const std::string& key, const CachedCompile& compile)
 {
     MemoryCache& cache = memory();
     std::lock_guard lock(cache.mutex);
-    if (cache.entries.emplace(key, compile).second) {
+    if (cache.entries.insert_or_assign(key, compile).second) {
         cache.order.push_back(key);
         if (cache.order.size() > kMemoryEntries) {
             cache.entries.erase(cache.order.front());
@@ -62,8 +108,6 @@ void remember(const std::string& key, const CachedCompile& compile)
 
 std::string compileCacheKey(std::string_view source, std::string_view name, const std::vector<std::string>& arguments)
 {
-    if (source.find("#include \"") != std::string_view::npos || source.find("#include\"") != std::string_view::npos)
-        return {};
     std::string material = "warpscope-nvrtc-cache 1";
     material += '\0';
     material += name;
@@ -73,12 +117,19 @@ std::string compileCacheKey(std::string_view source, std::string_view name, cons
     }
     material += '\0';
     material += source;
-    // Two independent 64-bit hashes: a collision would need both to agree.
-    char key[40];
-    std::snprintf(key, sizeof key, "%016llx%016llx",
-                  static_cast<unsigned long long>(fnv1a(material, 14695981039346656037ull)),
-                  static_cast<unsigned long long>(fnv1a(material, 0x84222325cbf29ce4ull ^ material.size())));
-    return key;
+    return hash128(material);
+}
+
+std::string fileContentHash(const std::filesystem::path& path)
+{
+    std::ifstream file(path, std::ios::binary);
+    if (!file)
+        return std::string(kAbsent);
+    std::stringstream contents;
+    contents << file.rdbuf();
+    if (file.bad())
+        return std::string(kAbsent);
+    return hash128(contents.str());
 }
 
 std::filesystem::path compileCacheDirectory()
@@ -98,12 +149,17 @@ std::optional<CachedCompile> findCachedCompile(const std::string& key)
 {
     if (key.empty() || !cacheEnabled())
         return std::nullopt;
+    std::optional<CachedCompile> remembered;
     {
         MemoryCache& cache = memory();
         std::lock_guard lock(cache.mutex);
         if (auto found = cache.entries.find(key); found != cache.entries.end())
-            return found->second;
+            remembered = found->second;
     }
+    // Headers are read outside the lock. One that changed: another process may have stored a newer
+    // entry on disk; else the next store replaces this one.
+    if (remembered && dependenciesUnchanged(*remembered))
+        return remembered;
     const std::filesystem::path folder = compileCacheDirectory();
     if (folder.empty())
         return std::nullopt;
@@ -113,22 +169,27 @@ std::optional<CachedCompile> findCachedCompile(const std::string& key)
     std::stringstream contents;
     contents << file.rdbuf();
     const std::string text = contents.str();
-    // header, the log's length on a line, the log, the PTX.
+    // header, the dependencies, the log's length on a line, the log, the PTX.
     if (!text.starts_with(kFileHeader))
         return std::nullopt;
-    const std::size_t lineEnd = text.find('\n', kFileHeader.size());
+    CachedCompile compile;
+    std::size_t at = kFileHeader.size();
+    if (!parseDependencies(text, at, compile.dependencies))
+        return std::nullopt;
+    const std::size_t lineEnd = text.find('\n', at);
     if (lineEnd == std::string::npos)
         return std::nullopt;
     char* end = nullptr;
-    const std::string lengthText = text.substr(kFileHeader.size(), lineEnd - kFileHeader.size());
+    const std::string lengthText = text.substr(at, lineEnd - at);
     const unsigned long long logLength = std::strtoull(lengthText.c_str(), &end, 10);
     if (end == lengthText.c_str() || *end != '\0' || lineEnd + 1 + logLength > text.size())
         return std::nullopt;
-    CachedCompile compile;
     compile.log = text.substr(lineEnd + 1, logLength);
     compile.ptx = text.substr(lineEnd + 1 + logLength);
     if (compile.ptx.find(".version") == std::string::npos)
         return std::nullopt; // not PTX: a damaged file
+    if (!dependenciesUnchanged(compile))
+        return std::nullopt;
     remember(key, compile);
     return compile;
 }
@@ -137,6 +198,9 @@ void storeCachedCompile(const std::string& key, const CachedCompile& compile)
 {
     if (key.empty() || !cacheEnabled())
         return;
+    for (const CompileDependency& dependency : compile.dependencies)
+        if (dependency.path.find('\n') != std::string::npos || dependency.contentHash.empty())
+            return; // not representable in the file's line format; a rare name, so simply not cached
     remember(key, compile);
     const std::filesystem::path folder = compileCacheDirectory();
     if (folder.empty())
@@ -150,7 +214,10 @@ void storeCachedCompile(const std::string& key, const CachedCompile& compile)
         std::ofstream file(temporary, std::ios::binary | std::ios::trunc);
         if (!file)
             return; // a cache that cannot be written is only slower
-        file << kFileHeader << compile.log.size() << "\n" << compile.log << compile.ptx;
+        file << kFileHeader << compile.dependencies.size() << "\n";
+        for (const CompileDependency& dependency : compile.dependencies)
+            file << dependency.contentHash << ' ' << dependency.path << "\n";
+        file << compile.log.size() << "\n" << compile.log << compile.ptx;
         if (!file)
             return;
     }

@@ -11,24 +11,39 @@
 
 namespace warpscope::ptx {
 
+// One file a compile read besides its source: a header, named as NVRTC reported it (relative names
+// are relative to the working folder, as NVRTC resolved them), and what it held.
+struct CompileDependency {
+    std::string path;
+    std::string contentHash; // fileContentHash(path) when the compile was stored
+};
+
 struct CachedCompile {
     std::string ptx;
-    std::string log; // NVRTC's log (warnings) as it was
+    std::string log;                            // NVRTC's log (warnings) as it was
+    std::vector<CompileDependency> dependencies; // every header the compile read
 };
 
 // The key of one compile: a hash of the program's name, every option (the caller includes NVRTC's
-// version and the toolkit's include folder among them) and the source. Empty when the result can depend on something else: a source that includes its own files
-// (#include "..."), which the cache cannot see change.
+// version and the toolkit's include folder among them) and the source. The headers the source
+// includes are not in the key: an entry lists them (CachedCompile::dependencies) and is stale once
+// one of them changes.
 std::string compileCacheKey(std::string_view source, std::string_view name, const std::vector<std::string>& arguments);
+
+// 32 hex digits for the file's contents; "absent" when it cannot be read (NVRTC's built-in headers
+// have names but no file).
+std::string fileContentHash(const std::filesystem::path& path);
 
 // The folder of the disk cache: $WARPSCOPE_CACHE_DIR, else $XDG_CACHE_HOME/warpscope/nvrtc, else
 // ~/.cache/warpscope/nvrtc. Empty when WARPSCOPE_COMPILE_CACHE=off (then nothing is cached at all).
 std::filesystem::path compileCacheDirectory();
 
-// A cached successful compile, from memory or disk (nullopt when there is none or the file is damaged).
+// A cached successful compile, from memory or disk (nullopt when there is none, the file is damaged,
+// or one of its dependencies no longer hashes as it did).
 std::optional<CachedCompile> findCachedCompile(const std::string& key);
 // Remembers a successful compile in memory and, where the folder can be written, on disk (atomically:
-// a temporary file renamed into place, so parallel processes never read half a file).
+// a temporary file renamed into place, so parallel processes never read half a file). Replaces an
+// older entry under the same key (one whose headers have since changed).
 void storeCachedCompile(const std::string& key, const CachedCompile& compile);
 // Forgets what this process remembers (the disk cache stays).
 void clearMemoryCompileCache();

@@ -3,16 +3,23 @@
 #include "ptx/compile_cache.h"
 #include "util/input_error.h"
 
+#include <nlohmann/json.hpp>
 #include <nvrtc.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <fstream>
 #include <memory>
 #include <optional>
+#include <set>
+#include <sstream>
 #include <stdexcept>
 #include <system_error>
+#include <unistd.h>
 #include <utility>
 
 // The toolkit's headers (cuda_fp16.h, cooperative_groups.h, cccl/cuda/std/...) are usable from
@@ -89,6 +96,91 @@ std::vector<std::string> toolkitIncludeOptions()
     if (std::filesystem::is_directory(include / "cccl", error)) // CUDA 13 keeps libcu++ and CUB here
         options.push_back("--include-path=" + (include / "cccl").string());
     return options;
+}
+
+// --- the headers a compile read ------------------------------------------------------------------
+
+// NVRTC 13 writes no dependency list (-M, -MD and --generate-dependencies are unrecognised options)
+// and has no preprocess-only mode, but its time trace (-fdevice-time-trace=FILE) names every header
+// the front end opened, one "Processing Header File" event each, however the #include was spelled
+// and however deep. The trace goes to a temporary file of ours, named FILE.json (NVRTC appends
+// ".json"), read once the compile is done and removed.
+class HeaderTrace {
+public:
+    HeaderTrace()
+    {
+        std::error_code error;
+        const std::filesystem::path folder = std::filesystem::temp_directory_path(error);
+        if (error)
+            return;
+        static std::atomic<unsigned long long> counter{0};
+        base_ = folder / ("warpscope-nvrtc-trace-" + std::to_string(static_cast<long long>(::getpid())) + "-" +
+                          std::to_string(counter++));
+        option_ = "-fdevice-time-trace=" + base_.string();
+    }
+    ~HeaderTrace()
+    {
+        std::error_code error;
+        if (!base_.empty()) {
+            std::filesystem::remove(written(), error);
+            std::filesystem::remove(base_, error);
+        }
+    }
+    HeaderTrace(const HeaderTrace&) = delete;
+    HeaderTrace& operator=(const HeaderTrace&) = delete;
+
+    bool available() const { return !option_.empty(); }
+    const std::string& option() const { return option_; }
+
+    // The headers as NVRTC named them, each once, in the order first opened; nullopt when the trace
+    // is missing or not in the shape NVRTC writes.
+    std::optional<std::vector<std::string>> headers() const
+    {
+        std::ifstream file(written(), std::ios::binary);
+        if (!file)
+            return std::nullopt;
+        std::stringstream contents;
+        contents << file.rdbuf();
+        const nlohmann::json trace = nlohmann::json::parse(contents.str(), nullptr, false);
+        if (trace.is_discarded() || !trace.is_object() || !trace.contains("traceEvents") ||
+            !trace["traceEvents"].is_array())
+            return std::nullopt;
+        std::vector<std::string> names;
+        std::set<std::string> seen;
+        for (const nlohmann::json& event : trace["traceEvents"]) {
+            if (!event.is_object() || event.value("name", std::string()) != "Processing Header File")
+                continue;
+            const auto args = event.find("args");
+            if (args == event.end() || !args->is_object() || !args->contains("detail") || !(*args)["detail"].is_string())
+                return std::nullopt;
+            std::string name = (*args)["detail"].get<std::string>();
+            if (seen.insert(name).second)
+                names.push_back(std::move(name));
+        }
+        return names;
+    }
+
+private:
+    std::filesystem::path written() const { return std::filesystem::path(base_.string() + ".json"); }
+
+    std::filesystem::path base_;
+    std::string option_;
+};
+
+// The headers of a finished compile with their hashes now. False when one was written since a
+// moment before the compile began: NVRTC may have read another version than the one hashed now.
+// Two seconds cover the coarsest file-system clocks (FAT's 2 s; ext4 is finer).
+bool collectDependencies(const std::vector<std::string>& headers, std::filesystem::file_time_type compileStart,
+                         std::vector<CompileDependency>& dependencies)
+{
+    for (const std::string& header : headers) {
+        std::error_code error;
+        const auto written = std::filesystem::last_write_time(header, error);
+        if (!error && written > compileStart - std::chrono::seconds(2))
+            return false;
+        dependencies.push_back({header, fileContentHash(header)});
+    }
+    return true;
 }
 
 std::string firstLine(std::string_view text)
@@ -467,16 +559,33 @@ CompileResult compileCuda(std::string_view source, std::string_view fileName, co
         return result;
     }
 
-    Program program(text, name);
-    const nvrtcResult compiled =
-        nvrtcCompileProgram(program.get(), static_cast<int>(argv.size()), argv.data());
+    // A compile that can be cached also traces the headers it reads: the entry lists them, and is
+    // stale once one changes. The trace option is not in the key (its file name differs every time).
+    std::optional<HeaderTrace> trace;
+    if (!key.empty()) {
+        trace.emplace();
+        if (!trace->available())
+            trace.reset();
+    }
+    const auto compileStart = std::filesystem::file_time_type::clock::now();
+    std::optional<Program> program(std::in_place, text, name);
+    std::vector<const char*> tracedArgv = argv;
+    if (trace)
+        tracedArgv.push_back(trace->option().c_str());
+    nvrtcResult compiled = nvrtcCompileProgram(program->get(), static_cast<int>(tracedArgv.size()), tracedArgv.data());
+    if (compiled == NVRTC_ERROR_TIME_TRACE_FILE_WRITE_FAILED) {
+        // The temporary folder would not take the trace: compiled again without it, and not cached.
+        trace.reset();
+        program.emplace(text, name);
+        compiled = nvrtcCompileProgram(program->get(), static_cast<int>(argv.size()), argv.data());
+    }
 
     CompileResult result;
-    result.log = program.log();
+    result.log = program->log();
     switch (compiled) {
     case NVRTC_SUCCESS:
         result.ok = true;
-        result.ptx = program.ptx();
+        result.ptx = program->ptx();
         break;
     case NVRTC_ERROR_COMPILATION:
         result.ok = false;
@@ -492,8 +601,12 @@ CompileResult compileCuda(std::string_view source, std::string_view fileName, co
     }
     }
     result.diagnostics = parseNvrtcLog(result.log, name, text);
-    if (result.ok)
-        storeCachedCompile(key, {result.ptx, result.log});
+    if (result.ok && trace) {
+        CachedCompile entry{result.ptx, result.log, {}};
+        const std::optional<std::vector<std::string>> headers = trace->headers();
+        if (headers && collectDependencies(*headers, compileStart, entry.dependencies))
+            storeCachedCompile(key, entry);
+    }
     return result;
 }
 

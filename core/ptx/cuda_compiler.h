@@ -17,8 +17,9 @@ struct CompileOptions {
     bool lineInfo = true;
     // Passed to NVRTC after ours (for example "-DBLOCK=256"). One NVRTC rejects is an InputError.
     std::vector<std::string> extraOptions;
-    // Reuse an earlier compile of the same source with the same options and NVRTC (compile_cache.h:
-    // in memory and on disk; WARPSCOPE_COMPILE_CACHE=off turns it off everywhere).
+    // Reuse an earlier compile of the same source with the same options and NVRTC while every header
+    // it read is unchanged (compile_cache.h: in memory and on disk; WARPSCOPE_COMPILE_CACHE=off turns
+    // it off everywhere).
     bool useCache = true;
 };
 

@@ -6,12 +6,14 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
 #include <unistd.h>
+#include <vector>
 
 using namespace warpscope;
 using namespace warpscope::ptx;
@@ -231,8 +233,8 @@ TEST(NvrtcLog, FileNamesWithParenthesesAndLinesWithoutAPlace)
 }
 
 // The compile cache: the same source, name, options and NVRTC give the same PTX and log without
-// NVRTC, from memory and from disk; anything else different is a miss; sources that include their
-// own files and WARPSCOPE_COMPILE_CACHE=off are never cached; a damaged file is compiled again.
+// NVRTC, from memory and from disk; anything else different is a miss; WARPSCOPE_COMPILE_CACHE=off is
+// never cached; a damaged file is compiled again.
 TEST(CompileCache, SecondCompileComesFromTheCache)
 {
     const std::string folder = tempPath("cache");
@@ -279,13 +281,108 @@ TEST(CompileCache, SecondCompileComesFromTheCache)
     for (const auto& entry : std::filesystem::directory_iterator(folder))
         std::ofstream(entry.path(), std::ios::trunc) << "warpscope-nvrtc-cache 1\n99999\nbroken";
     EXPECT_FALSE(compileCuda(source, "cached.cu", {}).fromCache);
-    // Sources with their own includes are never cached: the cache cannot see those files change.
-    EXPECT_EQ(compileCacheKey("#include \"mine.h\"\n", "a.cu", {}), "");
     // Turned off for the whole process.
     ::setenv("WARPSCOPE_COMPILE_CACHE", "off", 1);
     EXPECT_TRUE(compileCacheDirectory().empty());
     EXPECT_FALSE(compileCuda(source, "cached.cu", {}).fromCache);
     ::unsetenv("WARPSCOPE_COMPILE_CACHE");
+    ::unsetenv("WARPSCOPE_CACHE_DIR");
+    clearMemoryCompileCache();
+    std::filesystem::remove_all(folder);
+}
+
+namespace {
+
+// Writes a file dated an hour back: the cache stores no compile whose headers changed in the two
+// seconds before it began (NVRTC might have read another version than the one hashed after it).
+void writeSettled(const std::filesystem::path& path, const std::string& text)
+{
+    std::ofstream(path, std::ios::trunc) << text;
+    std::filesystem::last_write_time(path, std::filesystem::file_time_type::clock::now() - std::chrono::hours(1));
+}
+
+// The kernel stores VAL * 1000 + 7, so the PTX holds 1007 for VAL 1 and 2007 for VAL 2.
+std::string storesValue(const std::string& includeLine)
+{
+    return includeLine + "\nextern \"C\" __global__ void val(int* p) { *p = VAL * 1000 + 7; }\n";
+}
+
+} // namespace
+
+// Headers are not in the key; each entry lists the files NVRTC read (from its time trace) with their
+// hashes and is stale once one changes, however the #include was spelled and however deep it was.
+TEST(CompileCache, AnEditedHeaderIsCompiledAgain)
+{
+    const std::filesystem::path folder = tempPath("headers");
+    std::filesystem::remove_all(folder);
+    std::filesystem::create_directories(folder / "include");
+    ::setenv("WARPSCOPE_CACHE_DIR", (folder / "cache").c_str(), 1);
+    ::unsetenv("WARPSCOPE_COMPILE_CACHE");
+    clearMemoryCompileCache();
+
+    struct Spelling {
+        std::string name;
+        std::string include;
+        std::filesystem::path header; // the file the spelling reaches
+        std::vector<std::string> options;
+    };
+    const std::vector<Spelling> spellings = {
+        {"space_after_hash", "# include \"h.h\"", folder / "h.h", {}},
+        {"tab_after_include", "#include\t\"h.h\"", folder / "h.h", {}},
+        {"angle_via_include_path", "#include<ip.h>", folder / "include" / "ip.h",
+         {"--include-path=" + (folder / "include").string()}},
+        {"nested", "#include \"a.h\"", folder / "b.h", {}},
+    };
+    writeSettled(folder / "a.h", "#include \"b.h\"\n");
+    for (const Spelling& spelling : spellings) {
+        SCOPED_TRACE(spelling.name);
+        writeSettled(spelling.header, "#define VAL 1\n");
+        const std::filesystem::path source = folder / (spelling.name + ".cu");
+        writeSettled(source, storesValue(spelling.include));
+        CompileOptions options;
+        options.extraOptions = spelling.options;
+
+        const CompileResult first = compileCudaFile(source, options);
+        ASSERT_TRUE(first.ok) << first.log;
+        EXPECT_FALSE(first.fromCache);
+        EXPECT_NE(first.ptx.find("1007"), std::string::npos);
+        const CompileResult unchanged = compileCudaFile(source, options);
+        EXPECT_TRUE(unchanged.fromCache); // includes no longer keep a source out of the cache
+
+        writeSettled(spelling.header, "#define VAL 2\n");
+        const CompileResult edited = compileCudaFile(source, options);
+        EXPECT_FALSE(edited.fromCache);
+        EXPECT_NE(edited.ptx.find("2007"), std::string::npos);
+        EXPECT_EQ(edited.ptx.find("1007"), std::string::npos);
+        EXPECT_TRUE(compileCudaFile(source, options).fromCache); // the new entry replaced the old
+
+        // The disk entry checks its headers too (a process that has not seen the compile).
+        clearMemoryCompileCache();
+        writeSettled(spelling.header, "#define VAL 3\n");
+        const CompileResult fromDisk = compileCudaFile(source, options);
+        EXPECT_FALSE(fromDisk.fromCache);
+        EXPECT_NE(fromDisk.ptx.find("3007"), std::string::npos);
+        clearMemoryCompileCache();
+        EXPECT_TRUE(compileCudaFile(source, options).fromCache);
+    }
+
+    // A header written just before the compile: not stored, since NVRTC may have read an older
+    // version than the one on disk after it.
+    std::ofstream(folder / "h.h", std::ios::trunc) << "#define VAL 4\n";
+    const std::filesystem::path fresh = folder / "fresh.cu";
+    writeSettled(fresh, storesValue("#include \"h.h\""));
+    EXPECT_NE(compileCudaFile(fresh, {}).ptx.find("4007"), std::string::npos);
+    EXPECT_FALSE(compileCudaFile(fresh, {}).fromCache);
+
+    // A deleted header makes the entry stale as well (the compile then fails with NVRTC's error).
+    writeSettled(folder / "h.h", "#define VAL 5\n");
+    ASSERT_TRUE(compileCudaFile(fresh, {}).ok);
+    ASSERT_TRUE(compileCudaFile(fresh, {}).fromCache);
+    std::filesystem::remove(folder / "h.h");
+    const CompileResult missing = compileCudaFile(fresh, {});
+    EXPECT_FALSE(missing.fromCache);
+    EXPECT_FALSE(missing.ok);
+
     ::unsetenv("WARPSCOPE_CACHE_DIR");
     clearMemoryCompileCache();
     std::filesystem::remove_all(folder);
