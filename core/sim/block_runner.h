@@ -33,6 +33,7 @@
 namespace warpscope::sim {
 
 using LaneValues = std::array<std::uint64_t, 32>;
+using MemberMasks = std::array<std::uint32_t, 32>; // a warp collective's member mask, per lane
 
 // Read-only facts about the launch shared by every runner, plus the shared global memory.
 struct LaunchContext {
@@ -210,8 +211,10 @@ private:
     void executeVote(WarpState& warp, const ptx::Instruction& instruction, std::uint32_t mask);
     void executeMatch(WarpState& warp, const ptx::Instruction& instruction, std::uint32_t mask);
     void executeRedux(WarpState& warp, const ptx::Instruction& instruction, std::uint32_t mask);
-    void checkMemberMask(const WarpState& warp, std::uint32_t memberMask, std::uint32_t active);
-    std::uint32_t collectiveMembers(const WarpState& warp, const LaneValues& member, std::uint32_t mask);
+    // Each executing lane's own member mask (PTX lets every thread pass its own: a
+    // cg::tiled_partition gives each tile of lanes its mask), with the mask hazards reported.
+    MemberMasks memberMasks(const WarpState& warp, const LaneValues& member, std::uint32_t active);
+    MemberMasks collectiveMembers(const WarpState& warp, const LaneValues& member, std::uint32_t mask);
     void advance(WarpState& warp);
     void popReconverged(WarpState& warp);
 

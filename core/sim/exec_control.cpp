@@ -120,18 +120,76 @@ void BlockRunner::executeBarrier(WarpState& warp, const ptx::Instruction& instru
     advance(warp);
 }
 
-void BlockRunner::checkMemberMask(const WarpState& warp, std::uint32_t memberMask, std::uint32_t active)
+namespace {
+
+std::string hexMask(std::uint32_t mask)
 {
-    const std::uint32_t outside = active & ~memberMask;
-    if (outside != 0) {
-        char mask[16];
-        std::snprintf(mask, sizeof mask, "0x%08x", memberMask);
-        reportHazard(HazardKind::WarpSyncMismatch, warp, std::countr_zero(outside), 0, "",
-                     describeLanes(outside) + (std::popcount(outside) == 1 ? " executes" : " execute") +
-                         " a warp-synchronous instruction outside its member mask " + mask +
-                         " (undefined behaviour: a lane must be in the mask it passes)",
-                     -1, false, outside, memberMask);
+    char text[16];
+    std::snprintf(text, sizeof text, "0x%08x", mask);
+    return text;
+}
+
+// The lanes of `lanes` whose masks hold lane `lane`'s bit.
+std::uint32_t lanesWhoseMaskHolds(const MemberMasks& masks, std::uint32_t lanes, std::uint32_t lane)
+{
+    std::uint32_t holding = 0;
+    for (std::uint32_t other = 0; other < 32; ++other)
+        if (((lanes >> other) & 1u) && ((masks[other] >> lane) & 1u))
+            holding |= 1u << other;
+    return holding;
+}
+
+} // namespace
+
+// Every executing lane passes its own member mask. Two hazards (CUDA Programming Guide, "Warp
+// Vote Functions" and the other *_sync intrinsics; PTX ISA, shfl.sync, vote.sync, match.sync,
+// redux.sync): a lane outside the mask it passes, and lanes that name each other with different
+// masks ("all non-exited threads named in mask must execute the same intrinsic with the same
+// mask"). Lanes of different tiles, each passing its tile's mask, are neither.
+MemberMasks BlockRunner::memberMasks(const WarpState& warp, const LaneValues& member, std::uint32_t active)
+{
+    MemberMasks masks{};
+    std::uint32_t outside = 0;
+    for (std::uint32_t lane = 0; lane < 32; ++lane) {
+        if (!((active >> lane) & 1u))
+            continue;
+        masks[lane] = static_cast<std::uint32_t>(member[lane]);
+        if (!((masks[lane] >> lane) & 1u))
+            outside |= 1u << lane;
     }
+    if (outside != 0) {
+        const std::uint32_t first = static_cast<std::uint32_t>(std::countr_zero(outside));
+        reportHazard(HazardKind::WarpSyncMismatch, warp, static_cast<int>(first), 0, "",
+                     describeLanes(outside) + (std::popcount(outside) == 1 ? " executes" : " execute") +
+                         " a warp-synchronous instruction outside its member mask " + hexMask(masks[first]) +
+                         " (undefined behaviour: a lane must be in the mask it passes)",
+                     -1, false, outside, masks[first]);
+    }
+    const std::uint32_t firstMask = masks[static_cast<std::size_t>(std::countr_zero(active | 0x80000000u))];
+    const bool uniform = std::all_of(masks.begin(), masks.end(), [&, lane = 0u](std::uint32_t m) mutable {
+        return !((active >> lane++) & 1u) || m == firstMask;
+    });
+    std::uint32_t naming = 0, named = 0;
+    for (std::uint32_t lane = 0; lane < 32 && !uniform; ++lane) {
+        if (!((active >> lane) & 1u))
+            continue;
+        for (std::uint32_t other = 0; other < 32; ++other)
+            if (((masks[lane] & active) >> other & 1u) && masks[other] != masks[lane]) {
+                naming |= 1u << lane;
+                named |= 1u << other;
+            }
+    }
+    if (naming != 0) {
+        const std::uint32_t first = static_cast<std::uint32_t>(std::countr_zero(naming));
+        const std::uint32_t other = static_cast<std::uint32_t>(std::countr_zero((masks[first] & named) | 0x80000000u));
+        reportHazard(HazardKind::WarpSyncMismatch, warp, static_cast<int>(first), 0, "",
+                     describeLanes(naming) + " name " + describeLanes(named) + " in their member masks, but those lanes pass "
+                         "other masks (lane " + std::to_string(first) + ": " + hexMask(masks[first]) + ", lane " +
+                         std::to_string(other) + ": " + hexMask(masks[other]) +
+                         "): the lanes a warp-synchronous instruction names must pass the same mask (undefined behaviour)",
+                     -1, false, naming, named);
+    }
+    return masks;
 }
 
 // bar.warp.sync (__syncwarp): a memory barrier among the named lanes. In the stack model the active
@@ -140,16 +198,20 @@ void BlockRunner::executeWarpSync(WarpState& warp, const ptx::Instruction& instr
 {
     LaneValues member;
     read(warp, instruction.operands[0], member);
-    const int first = std::countr_zero(active | 0x80000000u);
-    const std::uint32_t memberMask = static_cast<std::uint32_t>(member[static_cast<std::size_t>(first)]);
-    checkMemberMask(warp, memberMask, active);
-    const std::uint32_t live = warp.existMask & ~warp.exitedMask;
-    const std::uint32_t missing = memberMask & live & ~active;
-    if (missing != 0)
-        reportHazard(HazardKind::WarpSyncMismatch, warp, std::countr_zero(missing), 0, "",
-                     "__syncwarp by " + describeLanes(active) + " names " + describeLanes(missing) +
-                         ", on another path of a divergent branch: they do not meet here",
-                     -1, false, active, missing);
+    if (active != 0) {
+        const MemberMasks masks = memberMasks(warp, member, active);
+        const std::uint32_t live = warp.existMask & ~warp.exitedMask;
+        std::uint32_t named = 0;
+        for (std::uint32_t lane = 0; lane < 32; ++lane)
+            if ((active >> lane) & 1u)
+                named |= masks[lane];
+        const std::uint32_t missing = named & live & ~active;
+        if (missing != 0)
+            reportHazard(HazardKind::WarpSyncMismatch, warp, std::countr_zero(missing), 0, "",
+                         "__syncwarp by " + describeLanes(active) + " names " + describeLanes(missing) +
+                             ", on another path of a divergent branch: they do not meet here",
+                         -1, false, active, missing);
+    }
     warp.warpEpoch += 1;
 }
 
@@ -163,11 +225,9 @@ void BlockRunner::executeShuffle(WarpState& warp, const ptx::Instruction& instru
     read(warp, instruction.operands[4], member);
     if (mask == 0)
         return;
-    const int first = std::countr_zero(mask);
-    const std::uint32_t memberMask = static_cast<std::uint32_t>(member[static_cast<std::size_t>(first)]);
-    checkMemberMask(warp, memberMask, mask);
+    const MemberMasks masks = memberMasks(warp, member, mask);
     LaneValues result{}, valid{};
-    std::uint32_t readOutside = 0, outsideSources = 0;    // sources active but outside the member mask
+    std::uint32_t readOutside = 0, outsideSources = 0;    // sources active but outside the reader's member mask
     std::uint32_t readInactive = 0, inactiveSources = 0;  // sources not executing the shuffle
     for (std::uint32_t lane = 0; lane < 32; ++lane) {
         if (!((mask >> lane) & 1u))
@@ -190,43 +250,46 @@ void BlockRunner::executeShuffle(WarpState& warp, const ptx::Instruction& instru
         }
         if (!inRange)
             j = static_cast<std::int32_t>(lane);
-        // Reading a lane outside the member mask is undefined (CUDA Programming Guide, warp shuffle
-        // functions). An active source still holds this instruction's value; an inactive one holds
-        // whatever it had before, which is never handed out: the reading lane gets its own value, as
-        // for a source out of range.
+        // Reading a lane outside the reader's member mask is undefined (CUDA Programming Guide, warp
+        // shuffle functions). An active source still holds this instruction's value; an inactive
+        // one holds whatever it had before, which is never handed out: the reading lane gets its
+        // own value, as for a source out of range.
         if (!inRange) {
             // out of range: the lane's own value, as the ISA defines
         } else if (!((mask >> j) & 1u)) {
             readInactive |= 1u << lane;
             inactiveSources |= 1u << j;
             j = static_cast<std::int32_t>(lane);
-        } else if (!((memberMask >> j) & 1u)) {
+        } else if (!((masks[lane] >> j) & 1u)) {
             readOutside |= 1u << lane;
             outsideSources |= 1u << j;
         }
         result[lane] = source[static_cast<std::size_t>(j)] & 0xffffffffu;
         valid[lane] = inRange ? 1 : 0;
     }
-    char memberText[16];
-    std::snprintf(memberText, sizeof memberText, "0x%08x", memberMask);
-    if (readInactive != 0)
-        reportHazard(HazardKind::ShflInactiveSource, warp, std::countr_zero(readInactive), 0, "",
+    if (readInactive != 0) {
+        const std::uint32_t first = static_cast<std::uint32_t>(std::countr_zero(readInactive));
+        reportHazard(HazardKind::ShflInactiveSource, warp, static_cast<int>(first), 0, "",
                      describeLanes(readInactive) + " read " + describeLanes(inactiveSources) +
-                         ", which do not execute this shuffle (member mask " + memberText +
+                         ", which do not execute this shuffle (member mask " + hexMask(masks[first]) +
                          "): the value is undefined; the simulator gives each reading lane its own value",
                      -1, false, readInactive, inactiveSources);
-    if (readOutside != 0)
-        reportHazard(HazardKind::ShflInactiveSource, warp, std::countr_zero(readOutside), 0, "",
+    }
+    if (readOutside != 0) {
+        const std::uint32_t first = static_cast<std::uint32_t>(std::countr_zero(readOutside));
+        reportHazard(HazardKind::ShflInactiveSource, warp, static_cast<int>(first), 0, "",
                      describeLanes(readOutside) + " read " + describeLanes(outsideSources) +
-                         ", outside the member mask " + memberText +
+                         ", outside the member mask " + hexMask(masks[first]) +
                          ": the value is undefined (the simulator gives those lanes' current values; include "
                          "every lane the shuffle reads in the mask)",
                      -1, false, readOutside, outsideSources);
+    }
     write(warp, instruction.operands[0].reg, result, mask);
     if (instruction.operands[0].pairReg >= 0)
         write(warp, instruction.operands[0].pairReg, valid, mask);
 }
 
+// vote.sync: each lane votes among the executing lanes of its own member mask.
 void BlockRunner::executeVote(WarpState& warp, const ptx::Instruction& instruction, std::uint32_t mask)
 {
     LaneValues predicate, member;
@@ -234,43 +297,49 @@ void BlockRunner::executeVote(WarpState& warp, const ptx::Instruction& instructi
     read(warp, instruction.operands[2], member);
     if (mask == 0)
         return;
-    const int first = std::countr_zero(mask);
-    const std::uint32_t memberMask = static_cast<std::uint32_t>(member[static_cast<std::size_t>(first)]);
-    checkMemberMask(warp, memberMask, mask);
-    const std::uint32_t voters = mask & memberMask;
-    std::uint32_t ballot = 0;
+    const MemberMasks masks = memberMasks(warp, member, mask);
+    std::uint32_t yes = 0;
     for (std::uint32_t lane = 0; lane < 32; ++lane)
-        if ((voters >> lane) & 1u)
-            ballot |= static_cast<std::uint32_t>(predicate[lane] & 1u) << lane;
-    std::uint64_t value = 0;
-    switch (instruction.vote) {
-    case ptx::VoteMode::Ballot: value = ballot; break;
-    case ptx::VoteMode::All: value = ballot == voters ? 1 : 0; break;
-    case ptx::VoteMode::Any: value = ballot != 0 ? 1 : 0; break;
-    case ptx::VoteMode::Uni: value = (ballot == 0 || ballot == voters) ? 1 : 0; break;
-    case ptx::VoteMode::None: break;
+        if ((mask >> lane) & 1u)
+            yes |= static_cast<std::uint32_t>(predicate[lane] & 1u) << lane;
+    LaneValues result{};
+    for (std::uint32_t lane = 0; lane < 32; ++lane) {
+        if (!((mask >> lane) & 1u))
+            continue;
+        const std::uint32_t voters = mask & masks[lane];
+        const std::uint32_t ballot = yes & voters;
+        switch (instruction.vote) {
+        case ptx::VoteMode::Ballot: result[lane] = ballot; break;
+        case ptx::VoteMode::All: result[lane] = ballot == voters ? 1 : 0; break;
+        case ptx::VoteMode::Any: result[lane] = ballot != 0 ? 1 : 0; break;
+        case ptx::VoteMode::Uni: result[lane] = (ballot == 0 || ballot == voters) ? 1 : 0; break;
+        case ptx::VoteMode::None: break;
+        }
     }
-    LaneValues result;
-    result.fill(value);
     write(warp, instruction.operands[0].reg, result, mask);
 }
 
-// The member mask of a warp collective (match, redux), read from the first active lane; lanes
-// executing it outside the mask, and live members on another path, are hazards.
-std::uint32_t BlockRunner::collectiveMembers(const WarpState& warp, const LaneValues& member, std::uint32_t mask)
+// The member masks of a warp collective (match, redux), lane by lane; lanes executing it outside
+// their mask, lanes naming each other with different masks, and live members on another path are
+// hazards.
+MemberMasks BlockRunner::collectiveMembers(const WarpState& warp, const LaneValues& member, std::uint32_t mask)
 {
-    const std::uint32_t memberMask = static_cast<std::uint32_t>(member[static_cast<std::size_t>(std::countr_zero(mask))]);
-    checkMemberMask(warp, memberMask, mask);
-    const std::uint32_t missing = memberMask & warp.existMask & ~warp.exitedMask & ~mask;
+    const MemberMasks masks = memberMasks(warp, member, mask);
+    std::uint32_t named = 0;
+    for (std::uint32_t lane = 0; lane < 32; ++lane)
+        if ((mask >> lane) & 1u)
+            named |= masks[lane];
+    const std::uint32_t missing = named & warp.existMask & ~warp.exitedMask & ~mask;
     if (missing != 0)
         reportHazard(HazardKind::WarpSyncMismatch, warp, std::countr_zero(missing), 0, "",
                      "the member mask names " + describeLanes(missing) +
                          ", on another path of a divergent branch: they do not take part",
-                     -1, false, mask, missing);
-    return memberMask;
+                     -1, false, lanesWhoseMaskHolds(masks, mask, static_cast<std::uint32_t>(std::countr_zero(missing))),
+                     missing);
+    return masks;
 }
 
-// match.{any,all}.sync (PTX ISA, "match.sync"): compares a value across the members.
+// match.{any,all}.sync (PTX ISA, "match.sync"): compares a value across each lane's members.
 void BlockRunner::executeMatch(WarpState& warp, const ptx::Instruction& instruction, std::uint32_t mask)
 {
     LaneValues value, member;
@@ -278,27 +347,23 @@ void BlockRunner::executeMatch(WarpState& warp, const ptx::Instruction& instruct
     read(warp, instruction.operands[2], member);
     if (mask == 0)
         return;
-    const std::uint32_t participants = mask & collectiveMembers(warp, member, mask);
+    const MemberMasks masks = collectiveMembers(warp, member, mask);
     const std::uint64_t width = instruction.type == ptx::Type::B64 ? ~0ull : 0xffffffffull;
     LaneValues result{}, allSame{};
-    if (instruction.match == ptx::MatchMode::Any) {
-        for (std::uint32_t lane = 0; lane < 32; ++lane) {
-            if (!((participants >> lane) & 1u))
-                continue;
-            std::uint32_t same = 0;
-            for (std::uint32_t other = 0; other < 32; ++other)
-                if (((participants >> other) & 1u) && ((value[other] ^ value[lane]) & width) == 0)
-                    same |= 1u << other;
+    for (std::uint32_t lane = 0; lane < 32; ++lane) {
+        if (!((mask >> lane) & 1u))
+            continue;
+        const std::uint32_t participants = mask & masks[lane];
+        std::uint32_t same = 0;
+        for (std::uint32_t other = 0; other < 32; ++other)
+            if (((participants >> other) & 1u) && ((value[other] ^ value[lane]) & width) == 0)
+                same |= 1u << other;
+        if (instruction.match == ptx::MatchMode::Any) {
             result[lane] = same;
+        } else {
+            result[lane] = same == participants ? participants : 0;
+            allSame[lane] = same == participants ? 1 : 0;
         }
-    } else {
-        bool equal = true;
-        const std::uint32_t first = static_cast<std::uint32_t>(std::countr_zero(participants | 0x80000000u));
-        for (std::uint32_t lane = 0; lane < 32; ++lane)
-            if (((participants >> lane) & 1u) && ((value[lane] ^ value[first]) & width) != 0)
-                equal = false;
-        result.fill(equal ? participants : 0);
-        allSame.fill(equal ? 1 : 0);
     }
     if (instruction.operands[0].kind == ptx::Operand::Kind::Reg)
         write(warp, instruction.operands[0].reg, result, mask);
@@ -306,7 +371,7 @@ void BlockRunner::executeMatch(WarpState& warp, const ptx::Instruction& instruct
         write(warp, instruction.operands[0].pairReg, allSame, mask);
 }
 
-// redux.sync (PTX ISA, "redux.sync"): one reduction of the members' 32-bit values, given to each.
+// redux.sync (PTX ISA, "redux.sync"): one reduction of each lane's members' 32-bit values.
 void BlockRunner::executeRedux(WarpState& warp, const ptx::Instruction& instruction, std::uint32_t mask)
 {
     LaneValues value, member;
@@ -314,38 +379,46 @@ void BlockRunner::executeRedux(WarpState& warp, const ptx::Instruction& instruct
     read(warp, instruction.operands[2], member);
     if (mask == 0)
         return;
-    const std::uint32_t participants = mask & collectiveMembers(warp, member, mask);
+    const MemberMasks masks = collectiveMembers(warp, member, mask);
     const bool isSigned = instruction.type == ptx::Type::S32;
-    std::uint32_t total = 0;
-    bool first = true;
+    const auto reduce = [&](std::uint32_t participants) {
+        std::uint32_t total = 0;
+        bool first = true;
+        for (std::uint32_t lane = 0; lane < 32; ++lane) {
+            if (!((participants >> lane) & 1u))
+                continue;
+            const auto x = static_cast<std::uint32_t>(value[lane]);
+            if (first) {
+                total = x;
+                first = false;
+                continue;
+            }
+            switch (instruction.atomOp) {
+            case ptx::AtomOp::Add: total += x; break; // truncated to 32 bits
+            case ptx::AtomOp::Min:
+                total = isSigned ? static_cast<std::uint32_t>(std::min(static_cast<std::int32_t>(total), static_cast<std::int32_t>(x)))
+                                 : std::min(total, x);
+                break;
+            case ptx::AtomOp::Max:
+                total = isSigned ? static_cast<std::uint32_t>(std::max(static_cast<std::int32_t>(total), static_cast<std::int32_t>(x)))
+                                 : std::max(total, x);
+                break;
+            case ptx::AtomOp::And: total &= x; break;
+            case ptx::AtomOp::Or: total |= x; break;
+            case ptx::AtomOp::Xor: total ^= x; break;
+            default: break;
+            }
+        }
+        return total;
+    };
+    LaneValues result{};
     for (std::uint32_t lane = 0; lane < 32; ++lane) {
-        if (!((participants >> lane) & 1u))
+        if (!((mask >> lane) & 1u))
             continue;
-        const auto x = static_cast<std::uint32_t>(value[lane]);
-        if (first) {
-            total = x;
-            first = false;
-            continue;
-        }
-        switch (instruction.atomOp) {
-        case ptx::AtomOp::Add: total += x; break; // truncated to 32 bits
-        case ptx::AtomOp::Min:
-            total = isSigned ? static_cast<std::uint32_t>(std::min(static_cast<std::int32_t>(total), static_cast<std::int32_t>(x)))
-                             : std::min(total, x);
-            break;
-        case ptx::AtomOp::Max:
-            total = isSigned ? static_cast<std::uint32_t>(std::max(static_cast<std::int32_t>(total), static_cast<std::int32_t>(x)))
-                             : std::max(total, x);
-            break;
-        case ptx::AtomOp::And: total &= x; break;
-        case ptx::AtomOp::Or: total |= x; break;
-        case ptx::AtomOp::Xor: total ^= x; break;
-        default: break;
-        }
+        const std::uint32_t total = reduce(mask & masks[lane]);
+        // Written as the destination's 32-bit value: sign-extended for .s32, as every write of that type.
+        result[lane] = isSigned ? static_cast<std::uint64_t>(static_cast<std::int64_t>(static_cast<std::int32_t>(total))) : total;
     }
-    LaneValues result;
-    // Written as the destination's 32-bit value: sign-extended for .s32, as every write of that type.
-    result.fill(isSigned ? static_cast<std::uint64_t>(static_cast<std::int64_t>(static_cast<std::int32_t>(total))) : total);
     write(warp, instruction.operands[0].reg, result, mask);
 }
 
