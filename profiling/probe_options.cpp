@@ -4,7 +4,9 @@
 #include "util/input_error.h"
 #include "util/parse.h"
 
+#include <algorithm>
 #include <climits>
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -29,7 +31,8 @@ std::string probeUsage()
            "                      all (default): flush L2 before every timed run and replay pass, as ncu does;\n"
            "                      none: keep what the upload left in the caches (warm)\n"
            "  --sample-blocks N   blocks the prediction simulates, counts scaled to the grid (N >= 2);\n"
-           "                      0 (default): every block up to 256, else a sample of 256\n"
+           "                      0 (default): every block up to 256, else a sample of 16 to 256\n"
+           "                      blocks, as many as simulate in about 20 s on this machine\n"
            "  --kernel NAME       the kernel in FILE.cu / FILE.ptx\n"
            "  --compute compute_XX\n"
            "                      FILE.cu: the virtual architecture NVRTC compiles for, compute_75 (default) ..\n"
@@ -92,6 +95,18 @@ ProbeOptions parseProbeOptions(int argc, char** argv)
     if (!options.help && !options.version && !options.listDevices)
         kernels::requireComputeOption(options.compute, options.targets);
     return options;
+}
+
+std::uint64_t autoSampleBlocks(std::uint64_t blocks, double secondsForAll)
+{
+    if (blocks <= kAutoSampleBlocks)
+        return 0;
+    if (!(secondsForAll > 0))
+        return kAutoSampleBlocks;
+    const double fit = kAutoSampleSeconds * static_cast<double>(blocks) / secondsForAll;
+    if (fit >= static_cast<double>(kAutoSampleBlocks))
+        return kAutoSampleBlocks;
+    return std::max(kMinAutoSampleBlocks, static_cast<std::uint64_t>(fit));
 }
 
 std::string computeTooNewForDevice(const std::string& compute, int device, const std::string& deviceName, int major, int minor)

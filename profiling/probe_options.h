@@ -34,8 +34,16 @@ struct ProbeOptions {
 };
 
 // The blocks the prediction simulates when --sample-blocks is 0: every block of a grid of up to
-// kAutoSampleBlocks, otherwise a sample of that many (the first, the last and evenly spread ones).
+// kAutoSampleBlocks, otherwise a sample (the first, the last and evenly spread ones) of as many as
+// the simulator runs in about kAutoSampleSeconds on this machine, from kMinAutoSampleBlocks up to
+// kAutoSampleBlocks.
 inline constexpr std::uint64_t kAutoSampleBlocks = 256;
+inline constexpr std::uint64_t kMinAutoSampleBlocks = 16;
+inline constexpr double kAutoSampleSeconds = 20.0;
+
+// That choice for a grid of `blocks` whose full simulation would take `secondsForAll` (0: not
+// known, then kAutoSampleBlocks); 0 means every block.
+std::uint64_t autoSampleBlocks(std::uint64_t blocks, double secondsForAll);
 
 // The one-line refusal when PTX compiled for `compute` (compute_XX) cannot run on a device of compute
 // capability major.minor (it needs XX / 10 . XX % 10 or newer), else empty. An empty `compute` (the

@@ -22,6 +22,7 @@
 #include "session/metric_catalog.h"
 #include "session/session_io.h"
 #include "sim/simulator.h"
+#include "sim/work_estimate.h"
 #include "util/input_error.h"
 
 #include <unistd.h>
@@ -172,8 +173,17 @@ private:
 
 int ProbeSession::run()
 {
-    // Everything the user typed is checked before the GPU is touched.
+    // Everything the user typed is checked before the GPU is touched. Where no driver loads nothing
+    // will be measured: the input is still checked (bad input exits 2 before "no GPU" exits 3), at
+    // the simulator's sizes, so a machine without a GPU does not first build a GPU's gigabytes of
+    // inputs.
     m_metrics = session::resolveMetricSet(m_options.metrics);
+    bool driverLoads = true;
+    try {
+        loadDriver();
+    } catch (const DriverUnavailable&) {
+        driverLoads = false;
+    }
     std::vector<Target> targets;
     for (const std::string& name : expandTargets(m_options.targets)) {
         kernels::TargetRequest request;
@@ -183,7 +193,7 @@ int ProbeSession::run()
         request.block = m_options.block;
         request.smem = m_options.smem;
         request.args = m_options.args;
-        request.size = m_options.size == "gpu" ? kernels::LaunchSize::Gpu : kernels::LaunchSize::Sim;
+        request.size = m_options.size == "gpu" && driverLoads ? kernels::LaunchSize::Gpu : kernels::LaunchSize::Sim;
         request.maxBufferBytes = kMaxBufferBytes;
         request.compute = m_options.compute;
         Target target{kernels::resolveTarget(request), {}};
@@ -338,9 +348,17 @@ bool ProbeSession::profileKernel(Target& target, const DriverApi& d, const sessi
     request.options.hostThreads = 0;
     request.options.maxBufferBytes = kMaxBufferBytes;
     const std::uint64_t blocks = static_cast<std::uint64_t>(r.launch.grid.volume());
-    request.options.sampleBlocks = m_options.sampleBlocks > 0 ? m_options.sampleBlocks
-                                   : blocks > kAutoSampleBlocks ? kAutoSampleBlocks
-                                                                : 0;
+    request.options.sampleBlocks = m_options.sampleBlocks;
+    if (m_options.sampleBlocks == 0 && blocks > kAutoSampleBlocks) {
+        // Automatic: as many blocks as fit in kAutoSampleSeconds on this machine, from a
+        // few-block estimate (a 4096² register-tiled matmul would otherwise take minutes).
+        try {
+            const sim::WorkEstimate estimate = sim::estimateWork(request);
+            request.options.sampleBlocks = autoSampleBlocks(blocks, estimate.finished ? estimate.seconds : 0.0);
+        } catch (const InputError&) {
+            request.options.sampleBlocks = kAutoSampleBlocks; // the simulation below reports it
+        }
+    }
     std::optional<sim::SimResult> simulated;
     try {
         simulated = sim::simulate(request);

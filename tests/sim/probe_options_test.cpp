@@ -72,6 +72,20 @@ TEST(ProbeOptions, BadValuesAreRefusedNamingTheFlag)
     EXPECT_NE(refusal({"vector_add", "--size"}).find("--size needs a value"), std::string::npos);
 }
 
+// The automatic sample: every block of a grid of up to 256; above that as many blocks as the
+// simulator runs in about 20 s, between 16 and 256. The 4096² warp-tiled matmul (1,024 blocks) took
+// 195 CPU-s for 256 blocks on a 2-core machine, about 390 s of wall for all 1,024: 20 s hold
+// 1,024 * 20 / 390 = 52.5 blocks.
+TEST(ProbeOptions, AutomaticSampleFitsTheTimeBudget)
+{
+    EXPECT_EQ(probe::autoSampleBlocks(256, 1e6), 0u);     // small grids: every block, however slow
+    EXPECT_EQ(probe::autoSampleBlocks(1024, 0.0), 256u);  // no estimate: the largest sample
+    EXPECT_EQ(probe::autoSampleBlocks(1024, 10.0), 256u); // all of it would take 10 s: 256 blocks fit
+    EXPECT_EQ(probe::autoSampleBlocks(1024, 390.0), 52u);
+    EXPECT_EQ(probe::autoSampleBlocks(1024, 1e6), 16u);   // never fewer than 16
+    EXPECT_EQ(probe::autoSampleBlocks(1u << 19, 400.0), 256u);
+}
+
 // --compute takes the virtual architectures NVRTC knows, for FILE.cu targets only, with the
 // messages of 'warpscope sim --compute'.
 TEST(ProbeOptions, ComputeIsForCudaFilesWithTheArchitecturesNvrtcKnows)
