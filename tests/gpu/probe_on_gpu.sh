@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # ctest gpu.probe: runs warpscope-probe on every demo kernel and checks the session it writes:
-# each kernel has timings, counters and a matching output check. Skips (exit 77) without a GPU,
+# each kernel has timings, counters and a matching output check; then one kernel under ncu. Skips (exit 77) without a GPU,
 # saying why. Usage: probe_on_gpu.sh PATH/TO/warpscope-probe
 set -uo pipefail
 probe="$1"
@@ -42,4 +42,19 @@ grep -q '"type":"end","status":"ok"' "$out/all.wsprof" || { echo "no end record 
 grep -q '"type":"hierarchy"' "$out/all.wsprof" || { echo "no hierarchy record (the memory ladder)"; exit 1; }
 grep -q '"launch_size":"gpu"' "$out/all.wsprof" || { echo "no kernel ran at its GPU size"; exit 1; }
 grep -q '"compute":"compute_75"' "$out/all.wsprof" || { echo "no kernel record says its PTX is compute_75 (the demos' build)"; exit 1; }
+# Under a profiler (issue 11): ncu holds CUPTI, so the probe must time with CUDA events, say why in
+# one warning, and exit 0. Skipped, saying so, where ncu is not installed.
+ncu_bin=$(command -v ncu || ls /usr/local/cuda/bin/ncu 2>/dev/null || true)
+if [[ -n "$ncu_bin" ]]; then
+  "$ncu_bin" --metrics gpu__time_duration.sum --launch-count 1 "$probe" vector_add --size sim --no-hierarchy \
+    --out "$out/under-ncu.wsprof" > "$out/ncu.log" 2>&1
+  rc=$?
+  [[ $rc -eq 0 ]] || { echo "warpscope-probe under ncu exited $rc"; tail -20 "$out/ncu.log"; exit 1; }
+  grep -q 'another tool holds CUPTI' "$out/under-ncu.wsprof" || { echo "under ncu: no warning that CUPTI is held"; exit 1; }
+  grep -q '"type":"activity"' "$out/under-ncu.wsprof" || { echo "under ncu: no timing (CUDA events)"; exit 1; }
+  grep -q '"type":"end","status":"ok"' "$out/under-ncu.wsprof" || { echo "under ncu: no end record with status ok"; exit 1; }
+  echo "gpu.probe: under ncu the probe timed with CUDA events and exited 0"
+else
+  echo "gpu.probe: ncu not found; the run under a profiler was not checked"
+fi
 echo "gpu.probe: $count kernels measured and checked"
