@@ -182,6 +182,10 @@ struct Instruction {
     bool noIncrement = false; // cp.async.mbarrier.arrive .noinc: the pending count is not raised first
     bool waitAll = false;     // cp.async.wait_all (else wait_group N)
     bool bypassL1 = false;    // cp.async.cg (cached in L2 only; else .ca)
+    // Extended-precision integers (core/sim/README.md, "Carry"): .cc on add, sub, mad writes the
+    // carry (sub: borrow) out to the thread's CC.CF; addc, subc, madc read it as carry-in.
+    bool carryOut = false;
+    bool carryIn = false;
     // wmma, mma, ldmatrix and stmatrix: type is the D (or loaded, stored) element type, type2 C's.
     // stmatrix is an Op::WmmaStore with matrixCount set: a store of fragment registers, operand 0
     // its address, counted and timed as the other matrix stores.

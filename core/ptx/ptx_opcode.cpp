@@ -51,6 +51,8 @@ const std::unordered_map<std::string_view, Op>& baseOps()
         {"shf", Op::Shf},   {"copysign", Op::Copysign}, {"ex2", Op::Ex2}, {"lg2", Op::Lg2},
         {"rsqrt", Op::Rsqrt}, {"sin", Op::Sin},   {"cos", Op::Cos},     {"tanh", Op::Tanh},
         {"match", Op::Match}, {"redux", Op::Redux}, {"nanosleep", Op::Nanosleep}, {"set", Op::Set},
+        // with carry-in (Instruction::carryIn)
+        {"addc", Op::Add},  {"subc", Op::Sub},    {"madc", Op::Mad},
     };
     return ops;
 }
@@ -455,6 +457,7 @@ void decodeOpcode(std::string_view opcode, Instruction& instruction)
     if (base == baseOps().end())
         unsupported();
     instruction.op = base->second;
+    instruction.carryIn = parts.front() == "addc" || parts.front() == "subc" || parts.front() == "madc";
     const Op op = instruction.op;
 
     std::vector<Type> types;
@@ -498,6 +501,10 @@ void decodeOpcode(std::string_view opcode, Instruction& instruction)
             if (part == "and") { instruction.boolOp = BoolOp::And; continue; }
             if (part == "or") { instruction.boolOp = BoolOp::Or; continue; }
             if (part == "xor") { instruction.boolOp = BoolOp::Xor; continue; }
+        }
+        if ((op == Op::Add || op == Op::Sub || op == Op::Mad) && part == "cc" && !instruction.carryOut) {
+            instruction.carryOut = true;
+            continue;
         }
         if ((op == Op::Mul || op == Op::Mad) && (part == "lo" || part == "hi" || part == "wide")) {
             instruction.mulMode = part == "lo" ? MulMode::Lo : part == "hi" ? MulMode::Hi : MulMode::Wide;
@@ -703,6 +710,14 @@ void decodeOpcode(std::string_view opcode, Instruction& instruction)
     if (floatRounding && op == Op::Cvt && !isFloat(type) && type != Type::TF32)
         unsupported(); // float -> integer takes .rni .rzi .rmi .rpi
     if (integerRounding && op != Op::Cvt)
+        unsupported();
+    // Extended precision (PTX ISA, "Extended-Precision Integer Arithmetic Instructions"):
+    // add.cc, addc{.cc}, sub.cc, subc{.cc} and mad{.hi,.lo}.cc, madc{.hi,.lo}{.cc}, each .u32 .s32
+    // .u64 .s64, without .sat.
+    if ((instruction.carryIn || instruction.carryOut) &&
+        (!(type == Type::U32 || type == Type::S32 || type == Type::U64 || type == Type::S64) || instruction.saturate ||
+         instruction.ftz || instruction.approx ||
+         (op == Op::Mad && instruction.mulMode != MulMode::Lo && instruction.mulMode != MulMode::Hi)))
         unsupported();
     if ((op == Op::Fma || (op == Op::Mad && isFloat(type))) && instruction.rounding == Rounding::None)
         unsupported(); // fma and float mad name their rounding (PTX ISA: "no default")

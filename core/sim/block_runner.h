@@ -95,6 +95,7 @@ struct WarpState {
     bool yielded = false;
     bool waitFailed = false;         // the yield was a failed mbarrier wait (deadlock detection)
     std::uint32_t waitBarrier = 0;   // that barrier's shared-memory offset
+    std::uint32_t carryFlags = 0;    // each lane's CC.CF (bit = lane): add.cc, addc, sub.cc, ... (exec_carry.cpp)
 };
 
 
@@ -169,6 +170,8 @@ private:
     void executeAlu(WarpState& warp, const ptx::Instruction& instruction, std::uint32_t mask);
     void executeConvert(WarpState& warp, const ptx::Instruction& instruction, std::uint32_t mask);
     void executeCompare(WarpState& warp, const ptx::Instruction& instruction, std::uint32_t mask);
+    // exec_carry.cpp: add.cc, addc, sub.cc, subc, mad.cc, madc (the lanes' CC.CF)
+    void executeWithCarry(WarpState& warp, const ptx::Instruction& instruction, std::uint32_t mask);
 
     // exec_float.cpp
     void executeFloatFunction(WarpState& warp, const ptx::Instruction& instruction, std::uint32_t mask);

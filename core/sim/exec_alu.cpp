@@ -178,6 +178,10 @@ void BlockRunner::executeAlu(WarpState& warp, const ptx::Instruction& in, std::u
         executeHalf(warp, in, mask);
         return;
     }
+    if (in.carryIn || in.carryOut) {
+        executeWithCarry(warp, in, mask);
+        return;
+    }
     if (in.contractedMul >= 0 && (isF32 || isF64)) { // a mul ptxas fuses into this add (contraction.h)
         executeContractedFloat(warp, in, mask);
         return;

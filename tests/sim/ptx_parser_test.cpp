@@ -855,7 +855,7 @@ TEST(PtxUnsupported, ModifiersTypesSpecialRegistersAndDirectives)
     const Case cases[] = {
         {"\tdiv.f32 \t%f1, %f2, %f3;\n", "div.f32", "instruction"},               // needs .rn / .approx / .full
         {"\tshfl.down.b32 \t%r1, %r2, 1, 31;\n", "shfl.down.b32", "instruction"}, // pre-Volta, no .sync
-        {"\tadd.cc.u32 \t%r1, %r2, %r3;\n", "add.cc.u32", "instruction"},         // carries
+        {"\tmul24.lo.s32 \t%r1, %r2, %r3;\n", "mul24.lo.s32", "instruction"},     // 24-bit multiply
         {"\tbar.arrive \t0, 64;\n", "bar.arrive", "instruction"},
         {"\tmov.u32 \t%r1, %envreg3;\n", "%envreg3", "special register"},
         {"\tmov.u32 \t%r1, %dynamic_smem_size;\n", "%dynamic_smem_size", "special register"},
