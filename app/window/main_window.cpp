@@ -17,6 +17,7 @@
 #include "profile/profile_format.h"
 #include "profile/profile_panel.h"
 #include "hierarchy/hierarchy_scene.h"
+#include "lessons/lesson_measurements.h"
 #include "placement/placement_scene.h"
 #include "util/input_error.h"
 #include "util/parse.h"
@@ -507,7 +508,9 @@ bool MainWindow::openLesson(const QString& id)
         return false;
     // Lessons may come from someone else (WARPSCOPE_LESSONS_DIR): raw HTML in them is shown as text,
     // never rendered (assets/lessons/README.md allows no HTML).
-    m_lessonView->document()->setMarkdown(lesson->markdown, QTextDocument::MarkdownFeatures(QTextDocument::MarkdownDialectGitHub | QTextDocument::MarkdownNoHTML));
+    // A measurement line shows the open session's numbers (lesson_measurements.h).
+    const QString markdown = expandLessonMeasurements(lesson->markdown, m_profile && m_profile->hasSession() ? &m_profile->session() : nullptr);
+    m_lessonView->document()->setMarkdown(markdown, QTextDocument::MarkdownFeatures(QTextDocument::MarkdownDialectGitHub | QTextDocument::MarkdownNoHTML));
     wrapLessonCode();
     m_lessonView->moveCursor(QTextCursor::Start); // a new lesson opens at its title, not where the last one was left
     m_lessonView->verticalScrollBar()->setValue(0);

@@ -2,6 +2,7 @@
 // (Ctrl+K), progress export and import, and lessons marked read once scrolled to their end.
 #include "window/main_window.h"
 
+#include "lessons/lesson_measurements.h"
 #include "profile/profile_panel.h"
 #include "study/cards.h"
 #include "study/flashcard_panel.h"
@@ -54,6 +55,12 @@ void MainWindow::buildStudyDock()
         }
         m_study->flashcards()->setCards(cards);
         m_study->advisor()->setCards(cards);
+        // A lesson that shows the learner's measurements follows the open session, where it was.
+        if (const Lesson* lesson = m_lessons.find(currentLessonId()); lesson && lessonShowsMeasurements(lesson->markdown)) {
+            const int scroll = m_lessonView->verticalScrollBar()->value();
+            openLesson(lesson->id);
+            m_lessonView->verticalScrollBar()->setValue(scroll);
+        }
     });
     // A lesson counts as read once the reader reaches its end.
     connect(m_lessonView->verticalScrollBar(), &QScrollBar::valueChanged, this, [this](int value) {

@@ -11,6 +11,7 @@
 #include "window/about_text.h"
 #include "window/application_setup.h"
 #include "execution/execution_panel.h"
+#include "profile/profile_panel.h"
 #include "window/main_window.h"
 
 #include <QApplication>
@@ -32,6 +33,8 @@
 #include <QTextBrowser>
 #include <QSignalSpy>
 #include <QTest>
+#include <QTextCursor>
+#include <QTextTable>
 #include <QUrl>
 #include <QWheelEvent>
 
@@ -538,6 +541,58 @@ private slots:
         QVERIFY2(view->toPlainText().contains(QStringLiteral("<b>bold</b>")), qPrintable(view->toPlainText()));
         QVERIFY(view->toPlainText().contains(QStringLiteral("<img src=\"file:///etc/hostname\">")));
         QVERIFY(!view->toHtml().contains(QStringLiteral("<img")));
+    }
+
+    // The memory lesson shows the memory ladder the probe measured on the learner's GPU, from the
+    // open session (a fixture written here, not a measurement), and says how to measure it when no
+    // open session has one. It follows the session as it opens, where the reader was.
+    void memoryLessonShowsTheLadderMeasuredOnYourGpu()
+    {
+        MainWindow window({.restoreSettings = false});
+        window.resize(1280, 800);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(window.openLesson(QStringLiteral("memory")));
+        auto* view = window.findChild<QTextBrowser*>();
+        QVERIFY(view);
+        QVERIFY2(view->toPlainText().contains(QStringLiteral("no open session has a memory ladder yet")), qPrintable(view->toPlainText()));
+        QVERIFY(!view->toPlainText().contains(QStringLiteral("{{measured")));
+
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("ladder.wsprof"));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(R"json({"format":"warpscope-session","version":1,"producer":"gui test fixture (not a measurement)","created":"2026-01-02T03:04:05Z","host":"fixture"}
+{"type":"device","ordinal":0,"name":"Fixture GPU","chip":"FIXTURE","compute_capability":[9,0],"sm_count":132}
+{"type":"hierarchy","sm_clock_mhz":1980,"levels":[{"level":"shared","latency_cycles":29.6,"latency_ns":14.9,"bandwidth_gbps":0,"footprint_bytes":4096,"method":"fixture"},{"level":"l2","latency_cycles":263,"latency_ns":132.8,"bandwidth_gbps":11000,"footprint_bytes":8388608,"method":"fixture"},{"level":"dram","latency_cycles":702,"latency_ns":354.5,"bandwidth_gbps":4010,"footprint_bytes":1073741824,"method":"fixture"}]}
+)json");
+        file.close();
+        view->verticalScrollBar()->setValue(view->verticalScrollBar()->maximum() / 2);
+        const int scroll = view->verticalScrollBar()->value();
+        QVERIFY(window.profilePanel()->openSessionFile(path));
+        const QString text = view->toPlainText();
+        QVERIFY2(text.contains(QStringLiteral("Measured on your GPU (Fixture GPU, by warpscope-probe; SM clock 1,980 MHz")), qPrintable(text));
+        QVERIFY(!text.contains(QStringLiteral("no open session has a memory ladder yet")));
+        // The table's cells, in the order the lesson lists the levels; L1 and the TLB were not measured.
+        QTextCursor found = view->document()->find(QStringLiteral("HBM (DRAM)"));
+        QVERIFY(!found.isNull());
+        QTextTable* table = found.currentTable();
+        QVERIFY(table != nullptr);
+        QCOMPARE(table->rows(), 4);
+        const auto cell = [table](int row, int column) {
+            QTextTableCell c = table->cellAt(row, column);
+            QTextCursor cursor = c.firstCursorPosition();
+            cursor.setPosition(c.lastCursorPosition().position(), QTextCursor::KeepAnchor);
+            return cursor.selectedText();
+        };
+        QCOMPARE(cell(1, 0), QStringLiteral("Shared memory"));
+        QCOMPARE(cell(1, 1), QStringLiteral("30")); // 29.6 cycles, whole cycles
+        QCOMPARE(cell(1, 3), QStringLiteral("–"));  // not measured
+        QCOMPARE(cell(2, 0), QStringLiteral("L2 hit"));
+        QCOMPARE(cell(2, 2), QStringLiteral("132.8"));
+        QCOMPARE(cell(3, 1), QStringLiteral("702"));
+        QCOMPARE(cell(3, 3), QStringLiteral("4,010"));
+        QCOMPARE(view->verticalScrollBar()->value(), scroll);
     }
 };
 
