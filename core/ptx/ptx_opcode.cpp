@@ -461,6 +461,7 @@ void decodeOpcode(std::string_view opcode, Instruction& instruction)
     const Op op = instruction.op;
 
     std::vector<Type> types;
+    bool noFlush = false; // atom/red .noftz
     for (std::size_t i = 1; i < parts.size(); ++i) {
         const std::string_view part = parts[i];
         if (auto type = typeFromName(part)) {
@@ -567,6 +568,10 @@ void decodeOpcode(std::string_view opcode, Instruction& instruction)
         if ((op == Op::Ld || op == Op::St || op == Op::Atom || op == Op::Red || op == Op::MemBar) &&
             isIgnorableQualifier(part))
             continue;
+        if ((op == Op::Atom || op == Op::Red) && part == "noftz" && !noFlush) {
+            noFlush = true;
+            continue;
+        }
         if (op == Op::MemBar && (part == "acq_rel" || part == "sc"))
             continue;
         unsupported();
@@ -660,12 +665,17 @@ void decodeOpcode(std::string_view opcode, Instruction& instruction)
         unsupported();
     if (op == Op::BarWarpSync && !instruction.sync)
         unsupported();
+    // atom/red.add.noftz on .f16 .f16x2 .bf16 .bf16x2 (PTX ISA, "atom", "red"): the half types take
+    // only .add, which must say .noftz (it keeps subnormals); no other type takes .noftz.
+    if ((op == Op::Atom || op == Op::Red) && (isHalf(type) != noFlush || (noFlush && instruction.atomOp != AtomOp::Add)))
+        unsupported();
     // Half precision (.f16 .bf16 .f16x2 .bf16x2): arithmetic rounds to nearest even only, and the
     // instructions that take the types are the ISA's "Half Precision" ones plus cvt and setp.
     if (isHalf(type) || isHalf(instruction.type2)) {
         const bool halfOp = op == Op::Add || op == Op::Sub || op == Op::Mul || op == Op::Fma || op == Op::Neg ||
                             op == Op::Abs || op == Op::Min || op == Op::Max || op == Op::Ex2 || op == Op::Tanh ||
-                            op == Op::Setp || op == Op::Set || op == Op::Cvt || op == Op::Mov || op == Op::Ld || op == Op::St;
+                            op == Op::Setp || op == Op::Set || op == Op::Cvt || op == Op::Mov || op == Op::Ld || op == Op::St ||
+                            op == Op::Atom || op == Op::Red;
         if (!halfOp)
             unsupported();
         if (op != Op::Cvt && instruction.rounding != Rounding::None && instruction.rounding != Rounding::Rn)

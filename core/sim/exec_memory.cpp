@@ -3,6 +3,7 @@
 #include "sim/block_runner.h"
 
 #include "ptx/ptx_error.h"
+#include "sim/float_math.h"
 #include "sim/global_memory.h"
 #include "sim/memory_analysis.h"
 
@@ -61,6 +62,21 @@ inline bool fits(std::uint64_t address, std::uint64_t bytes, std::uint64_t size)
     return address <= size && bytes <= size - address;
 }
 
+// atom/red.add.noftz on .f16 .bf16 and, element by element, .f16x2 .bf16x2 (element 0 in the low
+// half): each sum rounded once to nearest even, subnormal inputs and results kept (.noftz), an
+// overflow giving infinity and a NaN the canonical 0x7fff, as half-precision add does (exec_half.cpp).
+std::uint64_t halfAtomicAdd(Type type, std::uint64_t old, std::uint64_t b)
+{
+    const HalfFormat format = type == Type::BF16 || type == Type::BF16x2 ? HalfFormat::BF16 : HalfFormat::F16;
+    std::uint64_t result = 0;
+    for (int element = 0; element < (ptx::isPackedHalf(type) ? 2 : 1); ++element) {
+        const auto x = static_cast<std::uint16_t>(old >> (16 * element)), y = static_cast<std::uint16_t>(b >> (16 * element));
+        const double sum = sumRoundedToOdd(halfToDouble(x, format), halfToDouble(y, format));
+        result |= static_cast<std::uint64_t>(halfFromDouble(sum, format, RoundingDirection::NearestEven)) << (16 * element);
+    }
+    return result;
+}
+
 // The atomic update (PTX ISA, "atom"): returns the new value; `old` is the value in memory.
 std::uint64_t atomicResult(ptx::AtomOp op, Type type, std::uint64_t old, std::uint64_t b, std::uint64_t c)
 {
@@ -79,6 +95,8 @@ std::uint64_t atomicResult(ptx::AtomOp op, Type type, std::uint64_t old, std::ui
         }
         if (type == Type::F64)
             return std::bit_cast<std::uint64_t>(std::bit_cast<double>(old) + std::bit_cast<double>(b));
+        if (ptx::isHalf(type))
+            return halfAtomicAdd(type, old, b);
         return (old + b) & widthMask;
     case ptx::AtomOp::Min:
         if (ptx::isSigned(type)) return static_cast<std::uint64_t>(std::min(sx(old), sx(b))) & widthMask;

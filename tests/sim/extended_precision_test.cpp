@@ -1,7 +1,9 @@
 // Extended-precision integer arithmetic (add.cc, addc, sub.cc, subc, mad.cc, madc and the thread's
 // carry flag CC.CF) against values worked out by hand and against the host's own 128-bit
 // arithmetic, and CUDA's double sin/cos/tan, whose Payne-Hanek reduction for large arguments is built
-// from these instructions, against std::sin/cos/tan within the CUDA Programming Guide's bound.
+// from these instructions, against std::sin/cos/tan within the CUDA Programming Guide's bound; and
+// atom/red.add.noftz on .f16, .f16x2, .bf16 and .bf16x2 (CUDA's atomicAdd on half types) against
+// sums worked out by hand: ties to even, overflow to infinity, NaN, subnormals kept.
 #include "sim_test_support.h"
 
 #include <algorithm>
@@ -432,4 +434,241 @@ extern "C" __global__ void trig(const double* x, double* s, double* c)
         EXPECT_TRUE(std::isnan(value));
     for (double value : bufferValues<double>(result, "c"))
         EXPECT_TRUE(std::isnan(value));
+}
+
+// ---- atom/red.add.noftz on half precision ---------------------------------------------------------
+
+namespace {
+
+// One thread per element: memory[i] starts at initial[i]; thread i runs
+// `atom.global.add.noftz.TYPE old, [memory + i], addend[i]` (or the red form, which returns nothing)
+// and stores what the atom returned. 16-bit types in .b16 registers, the pairs in .b32 ones.
+struct HalfAtomicRun {
+    std::vector<std::uint32_t> memory, old;
+};
+
+HalfAtomicRun runHalfAtomic(const std::string& type, bool reduction, const std::vector<std::uint32_t>& initial,
+                            const std::vector<std::uint32_t>& addends)
+{
+    const bool pair = type.ends_with("x2");
+    const std::string reg = pair ? "%r" : "%rs", width = pair ? "4" : "2", bits = pair ? "b32" : "b16";
+    const std::string operation = reduction ? "\tred.global.add.noftz." + type + " [%rd5], " + reg + "1;\n"
+                                            : "\tatom.global.add.noftz." + type + " " + reg + "2, [%rd5], " + reg + "1;\n";
+    const std::string ptx = ".version 8.0\n.target sm_90\n.address_size 64\n"
+                            ".visible .entry t(.param .u64 memory, .param .u64 addend, .param .u64 old)\n{\n"
+                            "\t.reg .b16 %rs<4>;\n\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<12>;\n"
+                            "\tld.param.u64 %rd1, [memory];\n\tld.param.u64 %rd2, [addend];\n\tld.param.u64 %rd3, [old];\n"
+                            "\tcvta.to.global.u64 %rd1, %rd1;\n\tcvta.to.global.u64 %rd2, %rd2;\n\tcvta.to.global.u64 %rd3, %rd3;\n"
+                            "\tmov.u32 %r3, %tid.x;\n\tmul.wide.u32 %rd4, %r3, " + width + ";\n"
+                            "\tadd.s64 %rd5, %rd1, %rd4;\n\tadd.s64 %rd6, %rd2, %rd4;\n\tadd.s64 %rd7, %rd3, %rd4;\n"
+                            "\tld.global." + bits + " " + reg + "1, [%rd6];\n\tmov." + bits + " " + reg + "2, 0;\n" + operation +
+                            "\tst.global." + bits + " [%rd7], " + reg + "2;\n\tret;\n}\n";
+    const CompiledKernel kernel = parsePtxKernel(ptx, "t");
+    EXPECT_TRUE(kernel.module->allUnsupported().empty()) << type;
+    auto buffer = [&](const std::string& name, const std::vector<std::uint32_t>& values) {
+        if (pair)
+            return bufferArg(name, sim::ElementType::U32, values);
+        std::vector<std::uint16_t> halves(values.begin(), values.end());
+        return bufferArg(name, sim::ElementType::U16, halves);
+    };
+    const sim::SimResult result =
+        simulateWithArgs(kernel, {1, 1, 1}, {static_cast<std::int64_t>(initial.size()), 1, 1},
+                         {buffer("memory", initial), buffer("addend", addends),
+                          buffer("old", std::vector<std::uint32_t>(initial.size(), 0xdeadu))});
+    EXPECT_EQ(result.status, sim::SimStatus::Completed) << result.statusMessage;
+    for (const sim::Hazard& hazard : result.hazards)
+        ADD_FAILURE() << hazard.message;
+    HalfAtomicRun run;
+    if (pair) {
+        run.memory = bufferValues<std::uint32_t>(result, "memory");
+        run.old = bufferValues<std::uint32_t>(result, "old");
+    } else {
+        for (std::uint16_t value : bufferValues<std::uint16_t>(result, "memory"))
+            run.memory.push_back(value);
+        for (std::uint16_t value : bufferValues<std::uint16_t>(result, "old"))
+            run.old.push_back(value);
+    }
+    return run;
+}
+
+struct HalfSum {
+    std::uint32_t a, b, sum; // bit patterns
+    const char* why;
+};
+
+void checkHalfSums(const std::string& type, const std::vector<HalfSum>& sums)
+{
+    std::vector<std::uint32_t> initial, addends;
+    for (const HalfSum& s : sums) {
+        initial.push_back(s.a);
+        addends.push_back(s.b);
+    }
+    for (bool reduction : {false, true}) {
+        const HalfAtomicRun run = runHalfAtomic(type, reduction, initial, addends);
+        for (std::size_t i = 0; i < sums.size(); ++i) {
+            EXPECT_EQ(run.memory[i], sums[i].sum) << (reduction ? "red." : "atom.") << type << ": " << sums[i].why;
+            if (!reduction)
+                EXPECT_EQ(run.old[i], sums[i].a) << "atom." << type << " returns the old value: " << sums[i].why;
+        }
+    }
+}
+
+} // namespace
+
+// PTX ISA, atom and red: .add.noftz on .f16 rounds to nearest even and keeps subnormal inputs and
+// results. Bit patterns worked out by hand (binary16: sign, 5 exponent bits biased by 15, 10
+// fraction bits).
+TEST(HalfAtomics, F16AddRoundsToNearestEvenWithoutFlushing)
+{
+    checkHalfSums("f16", {
+        {0x3c00, 0x4000, 0x4200, "1 + 2 = 3"},
+        {0x3c00, 0x1000, 0x3c00, "1 + 2^-11 is a tie between 1 and 1 + 2^-10: to even, 1"},
+        {0x3c01, 0x1000, 0x3c02, "(1 + 2^-10) + 2^-11 is a tie: to even, 1 + 2^-9"},
+        {0x3c00, 0x1200, 0x3c01, "1 + 1.5 * 2^-11 is past the tie: up"},
+        {0x3c00, 0xbc00, 0x0000, "1 + -1 = +0"},
+        {0x8000, 0x8000, 0x8000, "-0 + -0 = -0"},
+        {0x0001, 0x0001, 0x0002, "2^-24 + 2^-24: subnormals kept (.noftz)"},
+        {0x0200, 0x0200, 0x0400, "2^-15 + 2^-15 = 2^-14, the smallest normal"},
+        {0x7bff, 0x4800, 0x7bff, "65504 + 8 = 65512 rounds back to 65504"},
+        {0x7bff, 0x4c00, 0x7c00, "65504 + 16 = 65520, the tie with 2^16: to even, infinity"},
+        {0x7bff, 0x7bff, 0x7c00, "65504 + 65504 overflows to infinity"},
+        {0xfbff, 0xfbff, 0xfc00, "-65504 + -65504 overflows to -infinity"},
+        {0x7c00, 0x3c00, 0x7c00, "inf + 1 = inf"},
+        {0x7c00, 0xfc00, 0x7fff, "inf + -inf is NaN, the canonical 0x7fff"},
+        {0x7e00, 0x3c00, 0x7fff, "NaN + 1 is the canonical NaN"},
+    });
+}
+
+// bfloat16: sign, 8 exponent bits biased by 127, 7 fraction bits.
+TEST(HalfAtomics, Bf16AddRoundsToNearestEvenWithoutFlushing)
+{
+    checkHalfSums("bf16", {
+        {0x3f80, 0x4000, 0x4040, "1 + 2 = 3"},
+        {0x3f80, 0x3b80, 0x3f80, "1 + 2^-8 is a tie between 1 and 1 + 2^-7: to even, 1"},
+        {0x3f81, 0x3b80, 0x3f82, "(1 + 2^-7) + 2^-8 is a tie: to even, 1 + 2^-6"},
+        {0x0001, 0x0001, 0x0002, "2^-133 + 2^-133: subnormals kept (.noftz)"},
+        {0x7f7f, 0x7a80, 0x7f7f, "the largest finite + 2^118 (a quarter ulp) stays"},
+        {0x7f7f, 0x7b00, 0x7f80, "the largest finite + 2^119 (half an ulp) ties to even: infinity"},
+        {0x7f7f, 0x7f7f, 0x7f80, "the largest finite doubled overflows to infinity"},
+        {0x7f80, 0xff80, 0x7fff, "inf + -inf is the canonical NaN"},
+        {0x7fc0, 0x3f80, 0x7fff, "NaN + 1 is the canonical NaN"},
+    });
+}
+
+// The pairs add element by element, the low half (element 0) and the high half independently.
+TEST(HalfAtomics, PairsAddEachHalfOnItsOwn)
+{
+    checkHalfSums("f16x2", {
+        {0x7bff3c00, 0x7bff4000, 0x7c004200, "(1, 65504) + (2, 65504) = (3, inf)"},
+        {0x00013c00, 0x00011000, 0x00023c00, "(1, 2^-24) + (2^-11, 2^-24) = (1, 2^-23)"},
+        {0x7e00bc00, 0x3c003c00, 0x7fff0000, "(-1, NaN) + (1, 1) = (+0, NaN)"},
+    });
+    checkHalfSums("bf16x2", {
+        {0x7f7f3f80, 0x7f7f4000, 0x7f804040, "(1, max) + (2, max) = (3, inf)"},
+        {0x3f813f80, 0x3b803b80, 0x3f823f80, "two ties, to even: (1, 1 + 2^-6)"},
+    });
+}
+
+// Many threads adding 1.0 to one .f16: exact up to 2048, where the spacing becomes 2 and
+// 2048 + 1 ties back to 2048 (to even), whatever the order; every thread gets a distinct old value
+// below 2048 or 2048 itself.
+TEST(HalfAtomics, ContendedF16SumStopsAt2048)
+{
+    const CompiledKernel kernel = compileKernel(R"(
+#include <cuda_fp16.h>
+extern "C" __global__ void count(__half* total, __half* old)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    old[i] = atomicAdd(total, __float2half(1.0f));
+}
+)", "count");
+    ASSERT_TRUE(kernel.module->unsupportedFor(*kernel.function).empty());
+    const int threads = 4096;
+    const sim::SimResult result = simulateWithArgs(kernel, {threads / 256, 1, 1}, {256, 1, 1},
+                                                   {bufferArg("total", sim::ElementType::U16, std::vector<std::uint16_t>{0}),
+                                                    bufferArg("old", sim::ElementType::U16, std::vector<std::uint16_t>(threads, 0))});
+    ASSERT_EQ(result.status, sim::SimStatus::Completed) << result.statusMessage;
+    EXPECT_EQ(bufferValues<std::uint16_t>(result, "total")[0], 0x6800u); // 2048
+    std::vector<int> seen(2049, 0);
+    for (std::uint16_t bits : bufferValues<std::uint16_t>(result, "old")) {
+        // Integers 0..2048 as binary16: exact, so the value is the count of earlier additions.
+        const int exponent = bits >> 10, fraction = bits & 0x3ff;
+        const double value = exponent == 0 ? fraction * 0x1p-24 : std::ldexp(1024 + fraction, exponent - 25);
+        ASSERT_TRUE(value >= 0 && value <= 2048 && value == std::floor(value)) << std::hex << bits;
+        seen[static_cast<std::size_t>(value)] += 1;
+    }
+    for (int value = 0; value < 2048; ++value)
+        EXPECT_EQ(seen[static_cast<std::size_t>(value)], 1) << value;
+    EXPECT_EQ(seen[2048], threads - 2048);
+}
+
+// What atomicAdd(__half2*), atomicAdd(__half*) (compute_75 on) and atomicAdd(__nv_bfloat162*),
+// atomicAdd(__nv_bfloat16*) (compute_90; a compare-and-swap loop before) compile to, in global and
+// shared memory, against sums worked out by hand: 256 threads over 4 slots, 64 additions each.
+TEST(HalfAtomics, CudaAtomicAddOnHalfTypes)
+{
+    const char* source = R"(
+#include <cuda_fp16.h>
+#include <cuda_bf16.h>
+extern "C" __global__ void add(__half2* h2, __half* h, __nv_bfloat162* b2, __nv_bfloat16* b, __half2* shared2)
+{
+    __shared__ __half2 slots[4];
+    const int slot = threadIdx.x % 4;
+    if (threadIdx.x < 4)
+        slots[threadIdx.x] = __floats2half2_rn(0.0f, 0.0f);
+    __syncthreads();
+    atomicAdd(h2 + slot, __floats2half2_rn(1.0f, 0.5f));
+    atomicAdd(h + slot, __float2half(0.25f));
+    atomicAdd(b2 + slot, __floats2bfloat162_rn(2.0f, -1.0f));
+    atomicAdd(b + slot, __float2bfloat16(0.125f));
+    atomicAdd(slots + slot, __floats2half2_rn(-1.0f, 4.0f));
+    __syncthreads();
+    if (threadIdx.x < 4)
+        shared2[threadIdx.x] = slots[threadIdx.x];
+}
+)";
+    for (const char* arch : {"compute_75", "compute_80", "compute_90"}) {
+        const CompiledKernel kernel = compileKernel(source, "add", arch);
+        ASSERT_TRUE(kernel.module->unsupportedFor(*kernel.function).empty()) << arch;
+        const std::vector<std::uint32_t> zeros32(4, 0);
+        const std::vector<std::uint16_t> zeros16(4, 0);
+        const sim::SimResult result = simulateWithArgs(kernel, {1, 1, 1}, {256, 1, 1},
+                                                       {bufferArg("h2", sim::ElementType::U32, zeros32),
+                                                        bufferArg("h", sim::ElementType::U16, zeros16),
+                                                        bufferArg("b2", sim::ElementType::U32, zeros32),
+                                                        bufferArg("b", sim::ElementType::U16, zeros16),
+                                                        bufferArg("shared2", sim::ElementType::U32, zeros32)});
+        ASSERT_EQ(result.status, sim::SimStatus::Completed) << arch << ": " << result.statusMessage;
+        for (const sim::Hazard& hazard : result.hazards)
+            ADD_FAILURE() << arch << ": " << hazard.message;
+        // 64 x (1, 0.5) = (64, 32): f16 0x5400, 0x5000. 64 x 0.25 = 16: 0x4c00.
+        // 64 x (2, -1) = (128, -64): bf16 0x4300, 0xc280. 64 x 0.125 = 8: 0x4100.
+        // 64 x (-1, 4) = (-64, 256): f16 0xd400, 0x5c00.
+        for (int slot = 0; slot < 4; ++slot) {
+            EXPECT_EQ(bufferValues<std::uint32_t>(result, "h2")[slot], 0x50005400u) << arch;
+            EXPECT_EQ(bufferValues<std::uint16_t>(result, "h")[slot], 0x4c00u) << arch;
+            EXPECT_EQ(bufferValues<std::uint32_t>(result, "b2")[slot], 0xc2804300u) << arch;
+            EXPECT_EQ(bufferValues<std::uint16_t>(result, "b")[slot], 0x4100u) << arch;
+            EXPECT_EQ(bufferValues<std::uint32_t>(result, "shared2")[slot], 0x5c00d400u) << arch;
+        }
+    }
+}
+
+// .noftz belongs to the half types' add; the half types take no other atomic operation here.
+TEST(HalfAtomics, OnlyTheIsaFormsDecode)
+{
+    auto unsupportedIn = [](const std::string& instruction) {
+        const std::string ptx = ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n"
+                                "\t.reg .b16 %h<4>;\n\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<4>;\n\t" +
+                                instruction + "\n\tret;\n}\n";
+        return ptx::parseModule(ptx).allUnsupported().size();
+    };
+    for (const char* valid : {"atom.global.add.noftz.f16 %h1, [%rd1], %h2;", "atom.shared.add.noftz.f16x2 %r1, [%rd1], %r2;",
+                              "atom.add.noftz.bf16 %h1, [%rd1], %h2;", "atom.global.relaxed.gpu.add.noftz.bf16x2 %r1, [%rd1], %r2;",
+                              "red.global.add.noftz.f16 [%rd1], %h2;", "red.shared.add.noftz.bf16x2 [%rd1], %r2;"})
+        EXPECT_EQ(unsupportedIn(valid), 0u) << valid;
+    for (const char* invalid : {"atom.global.add.f16 %h1, [%rd1], %h2;", "atom.global.add.noftz.f32 %r1, [%rd1], %r2;",
+                                "atom.global.max.noftz.f16 %h1, [%rd1], %h2;", "atom.global.exch.f16 %h1, [%rd1], %h2;",
+                                "red.global.add.f16x2 [%rd1], %r2;", "atom.global.add.noftz.noftz.f16 %h1, [%rd1], %h2;"})
+        EXPECT_EQ(unsupportedIn(invalid), 1u) << invalid;
 }
