@@ -1,12 +1,14 @@
 #include "ptx/cuda_compiler.h"
 
 #include "ptx/compile_cache.h"
+#include "ptx/nvrtc_std_headers.h"
 #include "util/input_error.h"
 
 #include <nlohmann/json.hpp>
 #include <nvrtc.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cerrno>
 #include <chrono>
@@ -38,12 +40,20 @@ void check(nvrtcResult result, const char* call)
         throw std::runtime_error(std::string("NVRTC: ") + call + " failed: " + nvrtcGetErrorString(result));
 }
 
-// One nvrtcProgram, destroyed on every path out.
+// One nvrtcProgram, destroyed on every path out. It carries our in-memory <stdio.h>, <cmath>,
+// <cstdint>, ... (nvrtc_std_headers.h); NVRTC reads one only when the source includes it.
 class Program {
 public:
     Program(const std::string& source, const std::string& name)
     {
-        check(nvrtcCreateProgram(&handle_, source.c_str(), name.c_str(), 0, nullptr, nullptr),
+        std::array<const char*, kNvrtcStdHeaders.size()> texts{};
+        std::array<const char*, kNvrtcStdHeaders.size()> names{};
+        for (std::size_t i = 0; i < kNvrtcStdHeaders.size(); ++i) {
+            texts[i] = kNvrtcStdHeaders[i].text.data(); // string literals: NUL-terminated
+            names[i] = kNvrtcStdHeaders[i].name.data();
+        }
+        check(nvrtcCreateProgram(&handle_, source.c_str(), name.c_str(), static_cast<int>(texts.size()),
+                                 texts.data(), names.data()),
               "nvrtcCreateProgram");
     }
     ~Program()
@@ -174,6 +184,10 @@ bool collectDependencies(const std::vector<std::string>& headers, std::filesyste
                          std::vector<CompileDependency>& dependencies)
 {
     for (const std::string& header : headers) {
+        const bool inMemory = std::any_of(kNvrtcStdHeaders.begin(), kNvrtcStdHeaders.end(),
+                                          [&](const NvrtcStdHeader& ours) { return ours.name == header; });
+        if (inMemory)
+            continue; // ours, in the key (a file of that name is never read: ours take precedence)
         std::error_code error;
         const auto written = std::filesystem::last_write_time(header, error);
         if (!error && written > compileStart - std::chrono::seconds(2))
@@ -377,6 +391,39 @@ int guessColumn(std::string_view lineText, std::string_view message)
 // NVRTC echoes the source line indented by two spaces and puts the caret under it the same way.
 constexpr std::size_t echoIndent = 2;
 
+// NVRTC says only 'cannot open source file "vector"'. When the program itself includes that header
+// as <vector>, the message goes on to say why (no C or C++ library under NVRTC), which library
+// headers we supply, and libcu++'s device version where the toolkit has one.
+void explainMissingLibraryHeaders(std::vector<CompileDiagnostic>& diagnostics, std::string_view programName,
+                                  std::string_view source)
+{
+    constexpr std::string_view unopened = "cannot open source file \"";
+    std::vector<std::string_view> sourceLines;
+    for (CompileDiagnostic& diagnostic : diagnostics) {
+        if (!diagnostic.message.starts_with(unopened) || diagnostic.file != programName || diagnostic.line <= 0)
+            continue;
+        const std::size_t close = diagnostic.message.find('"', unopened.size());
+        if (close == std::string::npos)
+            continue;
+        const std::string header = diagnostic.message.substr(unopened.size(), close - unopened.size());
+        if (sourceLines.empty())
+            sourceLines = splitLines(source);
+        if (static_cast<std::size_t>(diagnostic.line) > sourceLines.size() ||
+            sourceLines[static_cast<std::size_t>(diagnostic.line) - 1].find("<" + header + ">") == std::string_view::npos)
+            continue; // a quoted include of the user's own file: NVRTC's message says it all
+        std::string supplied;
+        for (std::size_t i = 0; i < kNvrtcStdHeaders.size(); ++i)
+            supplied += std::string(i == 0 ? "" : ", ") + "<" + std::string(kNvrtcStdHeaders[i].name) + ">";
+        std::string hint = "; NVRTC has no C or C++ standard library: Warpscope supplies only " + supplied;
+        const std::filesystem::path toolkit(WARPSCOPE_CUDA_INCLUDE_DIR);
+        std::error_code error;
+        if (std::filesystem::is_regular_file(toolkit / "cccl" / "cuda" / "std" / header, error) ||
+            std::filesystem::is_regular_file(toolkit / "cuda" / "std" / header, error))
+            hint += "; libcu++'s device version is <cuda/std/" + header + ">";
+        diagnostic.message += hint;
+    }
+}
+
 } // namespace
 
 // --- architectures and version ---------------------------------------------------------------------
@@ -548,6 +595,8 @@ CompileResult compileCuda(std::string_view source, std::string_view fileName, co
     // The same source, options and NVRTC as before: the same PTX and log, without NVRTC.
     std::vector<std::string> keyed = arguments;
     keyed.push_back("nvrtc " + nvrtcVersion());
+    for (const NvrtcStdHeader& header : kNvrtcStdHeaders)
+        keyed.push_back("header " + std::string(header.name) + "\n" + std::string(header.text));
     const std::string key = options.useCache ? compileCacheKey(text, name, keyed) : std::string();
     if (std::optional<CachedCompile> cached = findCachedCompile(key)) {
         CompileResult result;
@@ -601,6 +650,7 @@ CompileResult compileCuda(std::string_view source, std::string_view fileName, co
     }
     }
     result.diagnostics = parseNvrtcLog(result.log, name, text);
+    explainMissingLibraryHeaders(result.diagnostics, name, text);
     if (result.ok && trace) {
         CachedCompile entry{result.ptx, result.log, {}};
         const std::optional<std::vector<std::string>> headers = trace->headers();

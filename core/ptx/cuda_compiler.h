@@ -43,7 +43,9 @@ struct CompileResult {
 // Compiles one translation unit. fileName names it in diagnostics and in the PTX's .file directive
 // (NVRTC also resolves #include "..." relative to it). Options used: --gpu-architecture=<arch>,
 // -std=c++17, -lineinfo when asked, and the toolkit's include folder where it exists (for
-// cuda_fp16.h and friends; no host system headers). Optimisation is NVRTC's default, which matches
+// cuda_fp16.h and friends; no host system headers). <stdio.h>, <cstdio>, <math.h>, <cmath>,
+// <stdint.h> and <cstdint> are ours, in memory (nvrtc_std_headers.h); another C or C++ library
+// header fails with NVRTC's "cannot open source file" and a line on why. Optimisation is NVRTC's default, which matches
 // nvcc's (-O3 for device code, no -G, no --use_fast_math).
 // Throws InputError for an unknown arch (the message lists the allowed ones), a source with a NUL
 // byte, or an option NVRTC rejects; std::runtime_error when NVRTC itself fails.

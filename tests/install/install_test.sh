@@ -3,7 +3,8 @@
 # the source and build trees, as a desktop launcher would (Exec=warpscope on PATH):
 #   the FHS layout, the menu entry and its icon, the lessons and recorded sessions as the installed
 #   binary reads them, the RPATHs to the CUDA toolkit's libraries, the probe found beside warpscope,
-#   and the window rendered offscreen to a PNG.
+#   a kernel that includes <cstdio>, <cmath> and <cstdint> simulated, and the window rendered
+#   offscreen to a PNG.
 # install_test.sh CMAKE BUILD_DIR SOURCE_DIR VERSION PROBE_BUILT(ON|OFF) CUPTI_LIBRARY_DIR NVRTC_LIBRARY_DIR PNG_ICONS(ON|OFF)
 # (a library folder is "none" when there is no RPATH to check: no probe, or NVRTC in a system folder)
 set -euo pipefail
@@ -153,6 +154,26 @@ while IFS= read -r -d '' session; do
   fi
 done < <(find "$prefix/share/warpscope/recorded" -name '*.wsprof' -print0)
 pass "warpscope session show opens every installed recorded session"
+
+# A kernel that starts as nvcc kernels do compiles and runs: the library headers NVRTC lacks are
+# built into the binary (core/ptx/nvrtc_std_headers.h), with no file to find at run time.
+cat >library.cu <<'EOF'
+#include <cstdio>
+#include <cmath>
+#include <cstdint>
+extern "C" __global__ void root(float* out)
+{
+    std::uint64_t wide = 1ull << 40;
+    out[0] = std::sqrt(2.25f) + (float)(wide >> 40);
+    printf("root %.1f\n", out[0]);
+}
+EOF
+if sim_output=$(warpscope sim library.cu --grid 1 --block 1 --arg 'out=f32[1]' 2>&1) &&
+   [[ $sim_output == *"thread 0,0,0: root 2.5"* ]]; then
+  pass "warpscope sim compiles a kernel that includes <cstdio>, <cmath> and <cstdint>"
+else
+  fail "warpscope sim of a kernel including <cstdio>, <cmath>, <cstdint>: $sim_output"
+fi
 
 # The probe is looked for beside the executable: the installed warpscope runs the installed probe,
 # which answers an unknown kernel itself (exit 2) before touching any GPU.

@@ -293,3 +293,103 @@ extern "C" __global__ void gridRank(unsigned long long* rank)
     for (std::uint64_t i = 0; i < 64; ++i)
         EXPECT_EQ(ranks[i], i);
 }
+
+// The library includes an nvcc kernel starts with, which NVRTC alone cannot open: Warpscope's own
+// <stdio.h>, <cstdio>, <math.h>, <cmath>, <stdint.h> and <cstdint> (core/ptx/nvrtc_std_headers.h).
+// Each C header and its C++ form, in a kernel that uses what it is for; values worked by hand.
+TEST(RealWorldKernels, PrintfAfterStdioHeaders)
+{
+    const char* const kernels[][2] = {
+        {"#include <stdio.h>\n", "printf"},
+        {"#include <cstdio>\n", "std::printf"},
+    };
+    for (const auto& [include, call] : kernels) {
+        SCOPED_TRACE(include);
+        const CompiledKernel kernel = compileKernel(std::string(include) + R"(
+extern "C" __global__ void squares() { int i = threadIdx.x; )" + call + R"(("thread %d squared %d\n", i, i * i); }
+)", "squares");
+        const sim::SimResult result = simulateWithArgs(kernel, {1, 1, 1}, {3, 1, 1}, {});
+        ASSERT_EQ(result.status, sim::SimStatus::Completed) << result.statusMessage;
+        ASSERT_EQ(result.printfLines.size(), 3u);
+        EXPECT_EQ(result.printfLines[0].text, "thread 0 squared 0\n");
+        EXPECT_EQ(result.printfLines[1].text, "thread 1 squared 1\n");
+        EXPECT_EQ(result.printfLines[2].text, "thread 2 squared 4\n");
+    }
+}
+
+TEST(RealWorldKernels, MathFunctionsAfterMathHeaders)
+{
+    // x = {2.25, 1, -3.5, -7}: sqrt(2.25) = 1.5 and |-3.5| = 3.5 exactly; e^1 within expf's 2 ulp of
+    // 2.7182817 (e rounded to float); -7 < INFINITY; M_PI rounded to float is 3.14159274.
+    const char* const kernels[][2] = {
+        {"#include <math.h>\n", "sqrtf(x[0]), expf(x[1]), fabsf(x[2]), (float)abs((int)x[3])"},
+        {"#include <cmath>\n", "std::sqrt(x[0]), std::exp(x[1]), std::fabs(x[2]), (float)std::abs((int)x[3])"},
+    };
+    for (const auto& [include, calls] : kernels) {
+        SCOPED_TRACE(include);
+        const std::string source = std::string(include) + R"(
+extern "C" __global__ void maths(const float* x, float* out)
+{
+    const float values[] = {)" + calls + R"(};
+    for (int i = 0; i < 4; ++i) out[i] = values[i];
+    out[4] = x[3] < INFINITY ? 1.0f : 0.0f;
+    out[5] = (float)M_PI;
+}
+)";
+        const CompiledKernel kernel = compileKernel(source, "maths");
+        const sim::SimResult result =
+            simulateWithArgs(kernel, {1, 1, 1}, {1, 1, 1},
+                             {bufferArg("x", sim::ElementType::F32, std::vector<float>{2.25f, 1.0f, -3.5f, -7.0f}),
+                              bufferArg("out", sim::ElementType::F32, std::vector<float>(6, 0.0f))});
+        ASSERT_EQ(result.status, sim::SimStatus::Completed) << result.statusMessage;
+        const std::vector<float> out = bufferValues<float>(result, "out");
+        EXPECT_EQ(out[0], 1.5f);
+        EXPECT_NEAR(out[1], 2.7182817f, 2 * 2.4e-7f); // 2 ulp at e (one ulp in [2, 4) is 2^-22)
+        EXPECT_EQ(out[2], 3.5f);
+        EXPECT_EQ(out[3], 7.0f);
+        EXPECT_EQ(out[4], 1.0f);
+        EXPECT_EQ(out[5], 3.14159274f);
+        // std::sqrt of a float is the float overload, as with nvcc: no double square root.
+        ptx::CompileOptions options;
+        const std::string ptx = ptx::compileCuda(source, "maths.cu", options).ptx;
+        EXPECT_NE(ptx.find("sqrt.rn.f32"), std::string::npos);
+        EXPECT_EQ(ptx.find(".f64"), std::string::npos);
+    }
+}
+
+TEST(RealWorldKernels, FixedWidthIntegersAfterStdintHeaders)
+{
+    // a = 3, b = 5, c = -7: 3 * 2^32 + 5 = 12884901893 needs 64 bits; -7 / 2 truncates to -3.
+    const char* const kernels[][2] = {
+        {"#include <stdint.h>\n", ""},
+        {"#include <cstdint>\n", "std::"},
+    };
+    for (const auto& [include, prefix] : kernels) {
+        SCOPED_TRACE(include);
+        const std::string p = prefix;
+        const CompiledKernel kernel = compileKernel(std::string(include) + R"(
+static_assert(sizeof()" + p + R"(int32_t) == 4 && sizeof()" + p + R"(uint64_t) == 8, "fixed widths");
+extern "C" __global__ void widths(const )" + p + R"(int32_t* in, )" + p + R"(uint64_t* wide, )" + p + R"(int32_t* narrow)
+{
+    wide[0] = ()" + p + R"(uint64_t)in[0] * 4294967296ull + ()" + p + R"(uint64_t)in[1];
+    wide[1] = UINT64_MAX;
+    narrow[0] = in[2] / 2;
+    narrow[1] = INT32_MAX;
+    narrow[2] = INT32_MIN;
+}
+)", "widths");
+        const sim::SimResult result = simulateWithArgs(
+            kernel, {1, 1, 1}, {1, 1, 1},
+            {bufferArg("in", sim::ElementType::I32, std::vector<std::int32_t>{3, 5, -7}),
+             bufferArg("wide", sim::ElementType::U64, std::vector<std::uint64_t>(2, 0)),
+             bufferArg("narrow", sim::ElementType::I32, std::vector<std::int32_t>(3, 0))});
+        ASSERT_EQ(result.status, sim::SimStatus::Completed) << result.statusMessage;
+        const std::vector<std::uint64_t> wide = bufferValues<std::uint64_t>(result, "wide");
+        EXPECT_EQ(wide[0], 12884901893ull);
+        EXPECT_EQ(wide[1], 18446744073709551615ull);
+        const std::vector<std::int32_t> narrow = bufferValues<std::int32_t>(result, "narrow");
+        EXPECT_EQ(narrow[0], -3);
+        EXPECT_EQ(narrow[1], 2147483647);
+        EXPECT_EQ(narrow[2], -2147483647 - 1);
+    }
+}

@@ -13,6 +13,7 @@
 #include <fstream>
 #include <string>
 #include <unistd.h>
+#include <utility>
 #include <vector>
 
 using namespace warpscope;
@@ -157,6 +158,68 @@ TEST(CudaCompiler, ToolkitHeadersResolve)
         "extern \"C\" __global__ void half_add(__half* p) { p[0] = __hadd(p[0], p[1]); }\n",
         "half.cu", {});
     EXPECT_TRUE(r.ok) << r.log;
+}
+
+// The library headers nvcc kernels start with are ours, in memory (nvrtc_std_headers.h): each
+// compiles in a kernel that uses it, alone and beside libcu++'s <cuda/std/cstdint>, which defines
+// the same fixed-width types; and all of them with <cuda/barrier>, as a kernel using one starts.
+TEST(CudaCompiler, CommonLibraryHeadersCompile)
+{
+    const std::vector<std::pair<std::string, std::string>> uses = {
+        {"<stdio.h>", "printf(\"%d\\n\", p[0]);"},
+        {"<cstdio>", "std::printf(\"%d\\n\", p[0]);"},
+        {"<math.h>", "p[0] = (int)(sqrtf((float)p[1]) + expf(0.0f) + fabsf(-1.0f) + M_PI + HUGE_VALF);"},
+        {"<cmath>", "p[0] = (int)(std::sqrt((float)p[1]) + std::exp(0.0f) + std::fabs(-1.0f) + std::abs(-1));"},
+        {"<stdint.h>", "p[0] = (int)(int32_t)(uint64_t)INT64_MAX;"},
+        {"<cstdint>", "p[0] = (int)(std::int32_t)(std::uint64_t)INT64_MAX;"},
+    };
+    for (const auto& [header, use] : uses) {
+        SCOPED_TRACE(header);
+        const std::string body = "extern \"C\" __global__ void k(int* p) { " + use + " }\n";
+        const CompileResult alone = compileCuda("#include " + header + "\n" + body, "std.cu", {});
+        EXPECT_TRUE(alone.ok) << alone.log;
+        EXPECT_TRUE(alone.diagnostics.empty()) << alone.log;
+        const CompileResult beside = compileCuda("#include " + header +
+                                                     "\n#include <cuda/std/cstdint>\n" + body,
+                                                 "std_beside.cu", {});
+        EXPECT_TRUE(beside.ok) << beside.log;
+        EXPECT_TRUE(beside.diagnostics.empty()) << beside.log;
+    }
+    const CompileResult barrier = compileCuda(
+        "#include <stdio.h>\n#include <cmath>\n#include <cstdint>\n#include <cuda/barrier>\n"
+        "extern \"C\" __global__ void k(float* p) {\n"
+        "    __shared__ cuda::barrier<cuda::thread_scope_block> bar;\n"
+        "    if (threadIdx.x == 0) init(&bar, blockDim.x);\n"
+        "    __syncthreads();\n"
+        "    bar.arrive_and_wait();\n"
+        "    p[threadIdx.x] = std::sqrt(p[threadIdx.x]) + (std::uint64_t)INFINITY;\n"
+        "}\n",
+        "barrier.cu", {});
+    EXPECT_TRUE(barrier.ok) << barrier.log;
+    EXPECT_TRUE(barrier.diagnostics.empty()) << barrier.log;
+}
+
+// Any other C or C++ library header: NVRTC's one line naming it, with why and what exists.
+TEST(CudaCompiler, AnUnavailableLibraryHeaderIsOneLineNamingIt)
+{
+    const std::string body = "extern \"C\" __global__ void k(int* p) { p[0] = 1; }\n";
+    const CompileResult vector = compileCuda("#include <vector>\n" + body, "vector.cu", {});
+    EXPECT_FALSE(vector.ok);
+    ASSERT_EQ(vector.diagnostics.size(), 1u) << vector.log;
+    EXPECT_EQ(formatDiagnostic(vector.diagnostics[0]),
+              "vector.cu:1:18: catastrophic error: cannot open source file \"vector\"; NVRTC has no C or C++ "
+              "standard library: Warpscope supplies only <stdio.h>, <cstdio>, <math.h>, <cmath>, <stdint.h>, "
+              "<cstdint>");
+    // Where libcu++ has a device version, the line names it.
+    const CompileResult array = compileCuda("#include <array>\n" + body, "array.cu", {});
+    ASSERT_EQ(array.diagnostics.size(), 1u) << array.log;
+    const std::string arrayLine = formatDiagnostic(array.diagnostics[0]);
+    EXPECT_NE(arrayLine.find("cannot open source file \"array\""), std::string::npos) << arrayLine;
+    EXPECT_NE(arrayLine.find("; libcu++'s device version is <cuda/std/array>"), std::string::npos) << arrayLine;
+    // The user's own missing file keeps NVRTC's message alone.
+    const CompileResult own = compileCuda("#include \"mine.h\"\n" + body, "own.cu", {});
+    ASSERT_EQ(own.diagnostics.size(), 1u) << own.log;
+    EXPECT_EQ(own.diagnostics[0].message, "cannot open source file \"mine.h\"");
 }
 
 // --- the log parser ------------------------------------------------------------------------------
@@ -373,6 +436,13 @@ TEST(CompileCache, AnEditedHeaderIsCompiledAgain)
     writeSettled(fresh, storesValue("#include \"h.h\""));
     EXPECT_NE(compileCudaFile(fresh, {}).ptx.find("4007"), std::string::npos);
     EXPECT_FALSE(compileCudaFile(fresh, {}).fromCache);
+
+    // Our in-memory library headers are no files: a kernel that includes them is cached as usual.
+    const std::filesystem::path library = folder / "library.cu";
+    writeSettled(library, "#include <cmath>\n#include <cstdint>\n#include <cstdio>\n" + storesValue("#define VAL 6"));
+    ASSERT_TRUE(compileCudaFile(library, {}).ok);
+    clearMemoryCompileCache();
+    EXPECT_TRUE(compileCudaFile(library, {}).fromCache);
 
     // A deleted header makes the entry stale as well (the compile then fails with NVRTC's error).
     writeSettled(folder / "h.h", "#define VAL 5\n");
