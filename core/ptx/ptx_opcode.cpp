@@ -255,7 +255,8 @@ void decodeAsync(const std::vector<std::string_view>& parts, Instruction& instru
 
 // wmma.load/store/mma, mma.sync, ldmatrix and stmatrix (PTX ISA, "Warp Level Matrix
 // Multiply-Accumulate Instructions"): the forms mma.h and hand-written Tensor Core kernels use with
-// half-precision, tf32 and 8-bit integer multiplicands (and wmma's f64 m8n8k4). Other shapes and
+// half-precision, tf32 and 8-bit integer multiplicands (and wmma's f64 m8n8k4, and the m32n8k16 and
+// m8n32k16 wmma shapes mma.h offers for 16- and 8-bit multiplicands). Other shapes and
 // types (sub-byte and single-bit integers, fp8, f64 mma, sparse mma, block scaling) stay unsupported.
 void decodeMatrix(const std::vector<std::string_view>& parts, Instruction& instruction, const std::function<void()>& unsupported)
 {
@@ -281,6 +282,8 @@ void decodeMatrix(const std::vector<std::string_view>& parts, Instruction& instr
             instruction.shapeK = static_cast<std::uint8_t>(k);
         };
         if (word == "m16n16k16") set(16, 16, 16);
+        else if (word == "m32n8k16") set(32, 8, 16);
+        else if (word == "m8n32k16") set(8, 32, 16);
         else if (word == "m16n16k8") set(16, 16, 8);
         else if (word == "m16n8k32") set(16, 8, 32);
         else if (word == "m16n8k16") set(16, 8, 16);
@@ -357,12 +360,12 @@ void decodeMatrix(const std::vector<std::string_view>& parts, Instruction& instr
     // wmma.{load.a,load.b,load.c,store.d,mma}
     if (i >= parts.size()) unsupported();
     const std::string_view operation = parts[i++];
-    // The shapes each element type comes in: m16n16k16 (f16, bf16, s8, u8; f16, f32, s32
-    // accumulators), m16n16k8 (tf32; f32 accumulators), m8n8k4 (f64).
+    // The shapes each element type comes in: m16n16k16, m32n8k16 and m8n32k16 (f16, bf16, s8, u8;
+    // f16, f32, s32 accumulators), m16n16k8 (tf32; f32 accumulators), m8n8k4 (f64).
     auto shapeTakes = [&](Type t, bool multiplicand) {
         const int m = instruction.shapeM, n = instruction.shapeN, k = instruction.shapeK;
         if (m == 8 && n == 8 && k == 4) return t == Type::F64;
-        if (m == 16 && n == 16 && k == 16) return multiplicand ? half(t) || byte(t) : accumulator(t) || t == Type::S32;
+        if (m * n == 256 && k == 16) return multiplicand ? half(t) || byte(t) : accumulator(t) || t == Type::S32;
         if (m == 16 && n == 16 && k == 8) return multiplicand ? t == Type::TF32 : t == Type::F32;
         return false;
     };
@@ -396,13 +399,14 @@ void decodeMatrix(const std::vector<std::string_view>& parts, Instruction& instr
     if (operation != "mma") unsupported();
     // wmma.mma.sync.aligned.alayout.blayout.shape.dtype.ctype{.satfinite} (f16 multiplicands),
     // ...m16n16k16.f32.bf16.bf16.f32, ...m16n16k8.f32.tf32.tf32.f32,
-    // ...m16n16k16.s32.{s8,u8}.{s8,u8}.s32{.satfinite} (A and B alike) and ...m8n8k4{.rn}.f64.f64.f64.f64
+    // ...m16n16k16.s32.{s8,u8}.{s8,u8}.s32{.satfinite} (A and B alike) and ...m8n8k4{.rn}.f64.f64.f64.f64;
+    // m32n8k16 and m8n32k16 take what m16n16k16 takes
     instruction.op = Op::WmmaMma;
     if (!take("sync") || !take("aligned")) unsupported();
     layout(instruction.colMajor);
     layout(instruction.colMajorB);
     shape();
-    if (instruction.shapeM == 8) {
+    if (instruction.shapeM == 8 && instruction.shapeN == 8) {
         // .rn, the f64 form's default and the only rounding modelled, stands after the shape in the
         // ISA's syntax and after the types in what NVRTC (mma.h) emits; .rz, .rm and .rp stay unsupported.
         take("rn");
@@ -411,7 +415,7 @@ void decodeMatrix(const std::vector<std::string_view>& parts, Instruction& instr
         take("rn");
         instruction.type = instruction.type2 = instruction.multiplicandType = Type::F64;
     } else {
-        if (instruction.shapeM != 16 || instruction.shapeN != 16) unsupported();
+        if (instruction.shapeM * instruction.shapeN != 256) unsupported(); // m16n16, m32n8, m8n32
         instruction.type = type();
         const Type second = type();
         if (second == Type::BF16 || second == Type::TF32 || byte(second)) { // .dtype.atype.btype.ctype

@@ -46,15 +46,17 @@ void validateOperands(const Function& function, const Instruction& instruction, 
         int registers = 0;
         if (matrix == 'x') {
             registers = instruction.matrixCount;
-        } else if (instruction.shapeM == 8) { // m8n8k4 .f64
+        } else if (instruction.shapeM == 8 && instruction.shapeN == 8) { // m8n8k4 .f64
             registers = matrix == 'c' ? 2 : 1;
         } else {
             const int rows = matrix == 'b' ? instruction.shapeK : instruction.shapeM;
             const int cols = matrix == 'a' ? instruction.shapeK : instruction.shapeN;
             const int perRegister = elementBits < 32 ? 32 / elementBits : 1; // .f16 .bf16: 2; .s8 .u8: 4
             registers = rows * cols / 32 / perRegister;
+            // wmma's .f16 A and B fragments are eight .f16x2 registers in every shape (PTX ISA, "Matrix
+            // Fragments for WMMA"), more than the elements need: the simulator repeats them
             if (wmma && (matrix == 'a' || matrix == 'b') && multiplicand == Type::F16)
-                registers *= 2; // wmma's .f16 A and B fragments hold every element twice
+                registers = 8;
         }
         if (ops[i].kind != K::Vector || ops[i].vectorCount != registers)
             bad("needs a vector of " + std::to_string(registers) + " registers for its " +

@@ -331,8 +331,8 @@ void BlockRunner::executeMatrixMultiply(WarpState& warp, const ptx::Instruction&
     auto gather = [&](const ptx::Operand& operand, Role role, std::vector<std::uint64_t>& into, int columns) {
         const Type type = fragmentType(in, role, false);
         const int perRegister = elementsPerRegister(type);
-        // Each lane holds size / 32 distinct elements (wmma's .f16 A and B hold them twice: the
-        // second copy, elements 8-15, is not read).
+        // Each lane holds size / 32 distinct elements (wmma's .f16 A and B repeat them to fill 16:
+        // the copies after the first are not read).
         const int elements = std::min(operand.vectorCount * perRegister, static_cast<int>(into.size() / 32));
         for (std::uint32_t lane = 0; lane < 32; ++lane)
             for (int e = 0; e < elements; ++e) {

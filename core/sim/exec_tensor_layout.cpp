@@ -12,6 +12,12 @@
 // fragment for columns 0-7 and its second half that for columns 8-15; C's elements 0-3 are c0-c3 of
 // columns 0-7 and 4-7 those of columns 8-15. An .f16 A or B fragment has 16 elements for 8 distinct
 // values per lane: elements 8-15 repeat 0-7 (wmma.load writes both, wmma.mma reads 0-7).
+// wmma.m32n8k16 and wmma.m8n32k16 follow the same rule: m32n8k16 is two m16n8k16 tiles one above
+// the other (A: the upper tile's A fragment, then the lower one's; C: c0-c3 of rows 0-15, then of
+// rows 16-31), m8n32k16 the top halves (rows 0-7) of four side by side (A: a0, a1, a4, a5 of .f16
+// and .bf16, a0-a3 of .s8/.u8; B: four B fragments, columns 0-7 first; C: c0, c1 of each tile). An
+// .f16 A or B fragment still has 16 elements (the ISA's eight .f16x2 registers): element e repeats
+// element e mod the distinct count (m32n8k16 B and m8n32k16 A: 4 distinct, each four times).
 #include "sim/exec_tensor_layout.h"
 
 #include "sim/float_math.h"
@@ -65,13 +71,23 @@ MatrixCoord mmaB(Type type, int k, int g, int tg, int e)
 // C and D of every m16n8kK: rows groupID (c0, c1) and groupID + 8 (c2, c3); column tg * 2 + (i & 1).
 MatrixCoord mmaC(int g, int tg, int e) { return {g + 8 * (e >> 1), tg * 2 + (e & 1)}; }
 
+// The index in mma.m16n8kK's A fragment of the j-th element in rows 0-7 (row groupID): m8n32k16's A
+// is the top half of that fragment (.f16/.bf16 k16: a0, a1, a4, a5; .s8/.u8 k16: a0-a3).
+int topHalfElement(Type type, int k, int j)
+{
+    for (int i = 0; i < k / 2; ++i)
+        if (mmaA(type, k, 0, 0, i).row < 8 && j-- == 0)
+            return i;
+    return 0;
+}
+
 } // namespace
 
 MatrixCoord fragmentElement(const ptx::Instruction& in, Role role, int lane, int e)
 {
     const int g = lane >> 2;
     const int tg = lane & 3;
-    if (in.shapeM == 8) { // m8n8k4 .f64
+    if (in.shapeM == 8 && in.shapeN == 8) { // m8n8k4 .f64
         switch (role) {
         case Role::A: return {g, tg};
         case Role::B: return {tg, g};
@@ -87,20 +103,33 @@ MatrixCoord fragmentElement(const ptx::Instruction& in, Role role, int lane, int
         case Role::C: return mmaC(g, tg, e);
         }
     }
-    // wmma m16n16kK: two mma.m16n8kK tiles side by side. A lane holds K / 2 distinct elements of A
-    // and of B (an .f16 fragment repeats them), K / 4 of B per tile.
-    const int distinct = k / 2;
+    // wmma m16n16kK, m32n8k16 and m8n32k16: a grid of mma.m16n8kK tiles, N / 8 across and M / 16
+    // down (m8n32k16: the top halves, rows 0-7, of four tiles). A lane holds M * K / 32 distinct
+    // elements of A and K * N / 32 of B (an .f16 fragment repeats them to fill its 16), numbered tile
+    // by tile: A down the tiles, B and C across, then down.
+    const int m = in.shapeM, n = in.shapeN;
+    const int tilesAcross = n / 8;
     switch (role) {
-    case Role::A: return mmaA(type, k, g, tg, e % distinct);
+    case Role::A: {
+        const int j = e % (m * k / 32);
+        if (m == 8) // the mma A elements of row groupID, in their order
+            return mmaA(type, k, g, tg, topHalfElement(type, k, j));
+        const int perTile = k / 2;
+        MatrixCoord at = mmaA(type, k, g, tg, j % perTile);
+        at.row += 16 * (j / perTile);
+        return at;
+    }
     case Role::B: {
-        const int j = e % distinct, perTile = k / 4;
+        const int j = e % (k * n / 32), perTile = k / 4;
         MatrixCoord at = mmaB(type, k, g, tg, j % perTile);
         at.col += 8 * (j / perTile);
         return at;
     }
     case Role::C: {
-        MatrixCoord at = mmaC(g, tg, e & 3);
-        at.col += 8 * ((e >> 2) & 1);
+        const int perTile = m == 8 ? 2 : 4, tile = e / perTile; // m8: c0, c1 (row groupID) only
+        MatrixCoord at = mmaC(g, tg, e % perTile);
+        at.col += 8 * (tile % tilesAcross);
+        at.row += 16 * (tile / tilesAcross);
         return at;
     }
     }

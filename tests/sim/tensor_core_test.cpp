@@ -400,7 +400,7 @@ extern "C" __global__ void wmma_mixed(const half* a, const half* b, half* c, int
     EXPECT_GT(countersOf(result, *kernel.function, ptx::Op::WmmaLoad).sharedRequests, 0u); // A, from tileA
 }
 
-// Valid Tensor Core PTX left out (sub-byte types, other shapes such as m32n8k16, movmatrix) stays
+// Valid Tensor Core PTX left out (sub-byte types such as wmma's m8n8k32 .s4, movmatrix) stays
 // a note: a kernel using it is refused with "not supported by the simulator yet", the others run.
 TEST(TensorCores, FormsLeftOutAreNotedAsUnsupported)
 {
@@ -414,12 +414,12 @@ TEST(TensorCores, FormsLeftOutAreNotedAsUnsupported)
 	mma.sync.aligned.m16n8k64.row.col.s32.s4.s4.s32 {%r1, %r2, %r3, %r4}, {%r5, %r6, %r7, %r8}, {%r9, %r10}, {%r1, %r2, %r3, %r4};
 	ret;
 }
-.visible .entry int8(.param .u64 p)
+.visible .entry int4wmma(.param .u64 p)
 {
 	.reg .b32 %r<16>;
 	.reg .b64 %rd<4>;
 	ld.param.u64 %rd1, [p];
-	wmma.load.a.sync.aligned.row.m32n8k16.global.s8 {%r1, %r2, %r3, %r4}, [%rd1], 16;
+	wmma.load.a.sync.aligned.row.m8n8k32.global.s4 {%r1}, [%rd1], 32;
 	ret;
 }
 .visible .entry fine()
@@ -430,9 +430,9 @@ TEST(TensorCores, FormsLeftOutAreNotedAsUnsupported)
     const ptx::Module module = ptx::parseModule(ptx);
     ASSERT_EQ(module.unsupportedFor(*module.findFunction("int4")).size(), 1u);
     EXPECT_EQ(module.unsupportedFor(*module.findFunction("int4"))[0]->construct, "mma.sync.aligned.m16n8k64.row.col.s32.s4.s4.s32");
-    ASSERT_EQ(module.unsupportedFor(*module.findFunction("int8")).size(), 1u);
-    EXPECT_EQ(ptx::describeUnsupported(module, *module.unsupportedFor(*module.findFunction("int8"))[0]),
-              "PTX line 16 in kernel int8: 'wmma.load.a.sync.aligned.row.m32n8k16.global.s8' is not supported by the "
+    ASSERT_EQ(module.unsupportedFor(*module.findFunction("int4wmma")).size(), 1u);
+    EXPECT_EQ(ptx::describeUnsupported(module, *module.unsupportedFor(*module.findFunction("int4wmma"))[0]),
+              "PTX line 16 in kernel int4wmma: 'wmma.load.a.sync.aligned.row.m8n8k32.global.s4' is not supported by the "
               "simulator yet");
     EXPECT_TRUE(module.unsupportedFor(*module.findFunction("fine")).empty());
 }
