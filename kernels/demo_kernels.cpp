@@ -8,7 +8,6 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <bit>
 #include <cmath>
 #include <cstring>
 #include <exception>
@@ -110,6 +109,8 @@ GoldElement goldElement(sim::ElementType type)
     case sim::ElementType::U64: return GoldElement::U64;
     case sim::ElementType::F32: return GoldElement::F32;
     case sim::ElementType::F64: return GoldElement::F64;
+    // The gold references have no half types: their buffers are 16-bit patterns.
+    case sim::ElementType::F16: case sim::ElementType::BF16: return GoldElement::U16;
     }
     return GoldElement::U8;
 }
@@ -119,8 +120,8 @@ double elementValue(sim::ElementType type, const std::uint8_t* bytes)
     std::uint64_t bits = 0;
     std::memcpy(&bits, bytes, sim::elementBytes(type));
     switch (type) {
-    case sim::ElementType::F32: return std::bit_cast<float>(static_cast<std::uint32_t>(bits));
-    case sim::ElementType::F64: return std::bit_cast<double>(bits);
+    case sim::ElementType::F16: case sim::ElementType::BF16:
+    case sim::ElementType::F32: case sim::ElementType::F64: return sim::floatElementValue(type, bits);
     case sim::ElementType::I8: return static_cast<std::int8_t>(bits);
     case sim::ElementType::I16: return static_cast<std::int16_t>(bits);
     case sim::ElementType::I32: return static_cast<std::int32_t>(bits);

@@ -58,17 +58,10 @@ std::string compareBuffers(const std::vector<sim::ResolvedArg>& gpu, const std::
                 ++*compared;
             bool same = std::memcmp(g, r, size) == 0;
             if (!same && sim::isFloatElement(arg.type)) {
-                double gv = 0, rv = 0;
-                if (size == 4) {
-                    float gf, rf;
-                    std::memcpy(&gf, g, 4);
-                    std::memcpy(&rf, r, 4);
-                    gv = gf;
-                    rv = rf;
-                } else {
-                    std::memcpy(&gv, g, 8);
-                    std::memcpy(&rv, r, 8);
-                }
+                std::uint64_t gBits = 0, rBits = 0; // little-endian, as the host
+                std::memcpy(&gBits, g, size);
+                std::memcpy(&rBits, r, size);
+                const double gv = sim::floatElementValue(arg.type, gBits), rv = sim::floatElementValue(arg.type, rBits);
                 same = std::abs(gv - rv) <= tolerance * std::max(1.0, std::abs(rv));
             }
             if (!same)

@@ -13,7 +13,8 @@ void addLaunchOptions(CLI::App* command, LaunchOptions& options)
     command->add_option("--block", options.block, "threads per block: X[,Y[,Z]]");
     command->add_option("--smem", options.smem, "dynamic shared memory in bytes (an expression)");
     command->add_option("--arg", options.args,
-                        "an argument spec, e.g. n=i32:4096, a=f32[n]:random(1) (see kernels/README.md); repeatable")
+                        "an argument spec, e.g. n=i32:4096, a=f32[n]:random(1), h=f16[n]:iota; TYPE is one of i8 u8 i16 "
+                        "u16 i32 u32 i64 u64 f16 bf16 f32 f64 (see kernels/README.md); repeatable")
         ->allow_extra_args(false);
     command->add_option("--arch", options.arch, "GPU preset for limits: sm_70 .. sm_90")->capture_default_str();
     command->add_option("--compute", options.compute,

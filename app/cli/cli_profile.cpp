@@ -44,7 +44,9 @@ CLI::App* addProfileCommand(CLI::App& app, ProfileOptions& options)
     command->add_option("--grid", options.grid, "grid size X[,Y[,Z]] (expressions over integer args)");
     command->add_option("--block", options.block, "block size X[,Y[,Z]]");
     command->add_option("--smem", options.smem, "dynamic shared memory, bytes");
-    command->add_option("--arg", options.args, "argument spec, e.g. n=i32:4096 or a=f32[n]:random(1) (repeatable)")
+    command->add_option("--arg", options.args,
+                        "argument spec, e.g. n=i32:4096 or a=f32[n]:random(1); TYPE is one of i8 u8 i16 u16 i32 u32 "
+                        "i64 u64 f16 bf16 f32 f64 (repeatable)")
         ->allow_extra_args(false);
     command->add_option("--metrics", options.metrics, "headline, full, or metric names separated by commas")
         ->capture_default_str();

@@ -1,5 +1,6 @@
 #include "sim/kernel_args.h"
 
+#include "sim/float_math.h"
 #include "util/input_error.h"
 
 #include <algorithm>
@@ -28,8 +29,9 @@ struct ElementInfo {
 constexpr ElementInfo kElements[] = {
     {"i8", ElementType::I8},   {"u8", ElementType::U8},   {"i16", ElementType::I16}, {"u16", ElementType::U16},
     {"i32", ElementType::I32}, {"u32", ElementType::U32}, {"i64", ElementType::I64}, {"u64", ElementType::U64},
-    {"f32", ElementType::F32}, {"f64", ElementType::F64},
+    {"f32", ElementType::F32}, {"f64", ElementType::F64}, {"f16", ElementType::F16}, {"bf16", ElementType::BF16},
 };
+constexpr const char* kTypeList = "i8 u8 i16 u16 i32 u32 i64 u64 f16 bf16 f32 f64";
 
 [[noreturn]] void badSpec(std::string_view spec, const std::string& why)
 {
@@ -278,8 +280,25 @@ std::uint64_t encodeInteger(std::int64_t value, ElementType type, std::string_vi
     return bits == 64 ? static_cast<std::uint64_t>(value) : static_cast<std::uint64_t>(value) & ((std::uint64_t{1} << bits) - 1);
 }
 
-std::uint64_t encodeReal(double value, ElementType type)
+// f16 and bf16 round to nearest even; a value that rounds to infinity is refused, naming the largest
+// finite value of the type (f32 keeps its old behaviour: a value past its range becomes infinity).
+std::uint64_t encodeReal(double value, ElementType type, std::string_view spec)
 {
+    if (type == ElementType::F16 || type == ElementType::BF16) {
+        const HalfFormat format = type == ElementType::F16 ? HalfFormat::F16 : HalfFormat::BF16;
+        const std::uint16_t bits = halfFromDouble(value, format, RoundingDirection::NearestEven);
+        if (std::isinf(halfToDouble(bits, format))) {
+            std::ostringstream largest;
+            largest.precision(8);
+            largest << halfToDouble(static_cast<std::uint16_t>(format == HalfFormat::F16 ? 0x7bffu : 0x7f7fu), format);
+            std::ostringstream given;
+            given.precision(17);
+            given << value;
+            badSpec(spec, given.str() + " is out of range for " + elementName(type) + " (it rounds to infinity; the largest " +
+                              elementName(type) + " is " + largest.str() + ")");
+        }
+        return bits;
+    }
     if (type == ElementType::F32)
         return std::bit_cast<std::uint32_t>(static_cast<float>(value));
     return std::bit_cast<std::uint64_t>(value);
@@ -307,14 +326,17 @@ std::uint32_t elementBytes(ElementType type)
 {
     switch (type) {
     case ElementType::I8: case ElementType::U8: return 1;
-    case ElementType::I16: case ElementType::U16: return 2;
+    case ElementType::I16: case ElementType::U16: case ElementType::F16: case ElementType::BF16: return 2;
     case ElementType::I32: case ElementType::U32: case ElementType::F32: return 4;
     case ElementType::I64: case ElementType::U64: case ElementType::F64: return 8;
     }
     return 1;
 }
 
-bool isFloatElement(ElementType type) { return type == ElementType::F32 || type == ElementType::F64; }
+bool isFloatElement(ElementType type)
+{
+    return type == ElementType::F32 || type == ElementType::F64 || type == ElementType::F16 || type == ElementType::BF16;
+}
 
 bool isSignedElement(ElementType type)
 {
@@ -353,7 +375,7 @@ ArgSpec parseArgSpec(std::string_view text)
             knownType = true;
         }
     if (!knownType)
-        badSpec(whole, "unknown type '" + std::string(typeName) + "' (allowed: i8 u8 i16 u16 i32 u32 i64 u64 f32 f64)");
+        badSpec(whole, "unknown type '" + std::string(typeName) + "' (allowed: " + kTypeList + ")");
     rest = rest.substr(typeEnd);
     if (rest.starts_with('[')) {
         spec.isBuffer = true;
@@ -403,7 +425,7 @@ ArgSpec parseArgSpec(std::string_view text)
             spec.init.kind = ArgInit::Kind::Fill;
             spec.init.value = std::string(args[0]);
             if (isFloatElement(spec.type))
-                parseReal(args[0], whole);
+                encodeReal(parseReal(args[0], whole), spec.type, whole);
             else
                 encodeInteger(parseSigned(args[0], whole, "the fill value"), spec.type, whole);
         } else if (kind == "random") {
@@ -441,7 +463,7 @@ ArgSpec parseArgSpec(std::string_view text)
     if (spec.expression.empty())
         badSpec(whole, "the value is empty");
     if (isFloatElement(spec.type))
-        parseReal(spec.expression, whole);
+        encodeReal(parseReal(spec.expression, whole), spec.type, whole);
     return spec;
 }
 
@@ -526,7 +548,7 @@ std::vector<ResolvedArg> resolveArgs(const std::vector<ArgSpec>& specs, std::uin
         if (!spec.isBuffer) {
             if (isFloatElement(spec.type)) {
                 arg.realValue = parseReal(spec.expression, spec.text);
-                arg.scalarBits = encodeReal(arg.realValue, spec.type);
+                arg.scalarBits = encodeReal(arg.realValue, spec.type, spec.text);
             } else {
                 arg.integerValue = valueOf(spec.name);
                 arg.scalarBits = encodeInteger(arg.integerValue, spec.type, spec.text);
@@ -547,14 +569,16 @@ std::vector<ResolvedArg> resolveArgs(const std::vector<ArgSpec>& specs, std::uin
         case ArgInit::Kind::Zeros:
             break;
         case ArgInit::Kind::Iota:
+            // Integers wrap modulo the width; floats round to nearest (f16 past 2048, bf16 past 256),
+            // and an f16 or bf16 buffer whose last index would round to infinity is refused.
             for (std::uint64_t i = 0; i < arg.count; ++i)
                 storeBits(arg.bytes, i, size,
-                          isFloatElement(spec.type) ? encodeReal(static_cast<double>(i), spec.type)
-                                                    : static_cast<std::uint64_t>(i)); // wraps modulo the width
+                          isFloatElement(spec.type) ? encodeReal(static_cast<double>(i), spec.type, spec.text)
+                                                    : static_cast<std::uint64_t>(i));
             break;
         case ArgInit::Kind::Fill: {
             const std::uint64_t bits = isFloatElement(spec.type)
-                ? encodeReal(parseReal(spec.init.value, spec.text), spec.type)
+                ? encodeReal(parseReal(spec.init.value, spec.text), spec.type, spec.text)
                 : encodeInteger(parseSigned(spec.init.value, spec.text, "the fill value"), spec.type, spec.text);
             for (std::uint64_t i = 0; i < arg.count; ++i)
                 storeBits(arg.bytes, i, size, bits);
@@ -564,7 +588,7 @@ std::vector<ResolvedArg> resolveArgs(const std::vector<ArgSpec>& specs, std::uin
             SplitMix64 random{spec.init.seed};
             for (std::uint64_t i = 0; i < arg.count; ++i) {
                 const double unit = static_cast<double>(random.next() >> 11) * 0x1.0p-53; // [0, 1)
-                storeBits(arg.bytes, i, size, encodeReal(unit * 2.0 - 1.0, spec.type));
+                storeBits(arg.bytes, i, size, encodeReal(unit * 2.0 - 1.0, spec.type, spec.text));
             }
             break;
         }
@@ -608,6 +632,9 @@ std::string formatElement(const ResolvedArg& arg, const std::vector<std::uint8_t
     std::ostringstream out;
     out.precision(9);
     switch (arg.type) {
+    // Enough digits to read back as the same value: 5 for f16's 11 significant bits, 4 for bf16's 8.
+    case ElementType::F16: out.precision(5); out << floatElementValue(arg.type, bits); break;
+    case ElementType::BF16: out.precision(4); out << floatElementValue(arg.type, bits); break;
     case ElementType::F32: out << std::bit_cast<float>(static_cast<std::uint32_t>(bits)); break;
     case ElementType::F64: out.precision(17); out << std::bit_cast<double>(bits); break;
     case ElementType::I8: out << static_cast<int>(static_cast<std::int8_t>(bits)); break;
@@ -617,6 +644,16 @@ std::string formatElement(const ResolvedArg& arg, const std::vector<std::uint8_t
     default: out << bits; break;
     }
     return out.str();
+}
+
+double floatElementValue(ElementType type, std::uint64_t bits)
+{
+    switch (type) {
+    case ElementType::F16: return halfToDouble(static_cast<std::uint16_t>(bits), HalfFormat::F16);
+    case ElementType::BF16: return halfToDouble(static_cast<std::uint16_t>(bits), HalfFormat::BF16);
+    case ElementType::F32: return std::bit_cast<float>(static_cast<std::uint32_t>(bits));
+    default: return std::bit_cast<double>(bits);
+    }
 }
 
 } // namespace warpscope::sim

@@ -12,10 +12,11 @@
 
 namespace warpscope::sim {
 
-enum class ElementType : std::uint8_t { I8, U8, I16, U16, I32, U32, I64, U64, F32, F64 };
+// F16: IEEE binary16 (CUDA's __half); BF16: bfloat16 (__nv_bfloat16). Both are 2-byte floats.
+enum class ElementType : std::uint8_t { I8, U8, I16, U16, I32, U32, I64, U64, F32, F64, F16, BF16 };
 
 std::uint32_t elementBytes(ElementType type);
-bool isFloatElement(ElementType type);
+bool isFloatElement(ElementType type); // f16 bf16 f32 f64
 bool isSignedElement(ElementType type);
 const char* elementName(ElementType type); // "f32"
 
@@ -66,7 +67,10 @@ std::int64_t evaluateExpression(std::string_view expression, const std::map<std:
 // The integer scalars of a resolved list, for grid/block/smem expressions.
 std::map<std::string, std::int64_t, std::less<>> integerScalars(const std::vector<ResolvedArg>& args);
 
-// One value of a buffer as text ("2.5", "-3"), for --dump.
+// One value of a buffer as text ("2.5", "-3"), for --dump: f16 and bf16 as the numbers they hold.
 std::string formatElement(const ResolvedArg& arg, const std::vector<std::uint8_t>& bytes, std::uint64_t index);
+
+// The value of a floating-point element (f16 bf16 f32 f64) from its little-endian bits.
+double floatElementValue(ElementType type, std::uint64_t bits);
 
 } // namespace warpscope::sim
