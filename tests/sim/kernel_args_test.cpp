@@ -1,7 +1,10 @@
 // The argument-spec language of kernels/README.md: parsing, integer expressions, resolution (forward
 // references, cycles, limits), buffer initialisers (iota, fill, SplitMix64 random and random_int,
-// file), overrides and element formatting. Expected values are worked out from the README, not
-// taken from the implementation.
+// file), overrides and element formatting, and the f16 and bf16 types. Expected values are worked
+// out from the README, not taken from the implementation.
+//
+// Sections: the reference generator itself; parseArgSpec; evaluateExpression; resolveArgs;
+// initialisers; overrides; formatElement; f16 and bf16 (ArgHalf, with a CUDA kernel end to end).
 #include "sim_test_support.h"
 
 #include "sim/kernel_args.h"
