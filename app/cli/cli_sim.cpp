@@ -328,6 +328,7 @@ int runSim(const SimOptions& options, std::ostream& out, std::ostream& err)
             {"printf", printfJson(result)},
             {"printf_dropped", result.printfDropped},
             {"assert_failures", result.assertFailures},
+            {"trap_threads", result.trapThreads},
             {"matches_gold", gold.available ? nlohmann::json(gold.matches) : nlohmann::json(nullptr)},
             {"gold_detail", goldNote.empty() ? gold.detail : goldNote},
             {"lines", linesJson(stats.perSourceLine(*module, *function))},
@@ -416,6 +417,12 @@ int runSim(const SimOptions& options, std::ostream& out, std::ostream& err)
     if (result.assertFailures > 0) { // the GPU stops the kernel with cudaErrorAssert
         err << "warpscope sim: assert() failed in " << withThousands(static_cast<std::int64_t>(result.assertFailures))
             << " thread" << (result.assertFailures == 1 ? "" : "s") << " (the messages are in the printf output)\n";
+        return 1;
+    }
+    if (result.trapThreads > 0) { // the GPU aborts the launch
+        err << "warpscope sim: trap (__trap()) executed by " << withThousands(static_cast<std::int64_t>(result.trapThreads))
+            << " thread" << (result.trapThreads == 1 ? "" : "s") << ", the first at " << result.firstTrap
+            << ": on a GPU the launch aborts with an error\n";
         return 1;
     }
     if (gold.available && !gold.matches) {

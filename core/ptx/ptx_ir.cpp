@@ -60,16 +60,18 @@ const char* opName(Op op)
         "bar.warp.sync", "membar", "shfl", "vote", "activemask", "atom", "red", "call",
         "bfind", "shf", "copysign", "ex2", "lg2", "rsqrt", "sin", "cos", "tanh", "match", "redux", "nanosleep", "set",
         "mbarrier", "cp.async", "cp.async.commit_group", "cp.async.wait_group", "cp.async.mbarrier.arrive",
-        "wmma.load", "wmma.store", "wmma.mma", "mma", "ldmatrix",
+        "wmma.load", "wmma.store", "wmma.mma", "mma", "ldmatrix", "trap",
     };
-    static_assert(sizeof(names) / sizeof(names[0]) == static_cast<int>(Op::Ldmatrix) + 1);
+    static_assert(sizeof(names) / sizeof(names[0]) == static_cast<int>(Op::Trap) + 1);
     return names[static_cast<int>(op)];
 }
 
 bool firstOperandIsRead(const Instruction& instruction)
 {
     switch (instruction.op) {
-    case Op::St: case Op::Red: case Op::Bra: case Op::BarSync: case Op::BarWarpSync: case Op::Nanosleep:
+    case Op::BarSync: // bar.red's first operand is its destination
+        return instruction.bar == BarMode::Sync || instruction.bar == BarMode::Arrive;
+    case Op::St: case Op::Red: case Op::Bra: case Op::BarWarpSync: case Op::Nanosleep:
     case Op::CpAsync: case Op::CpAsyncCommit: case Op::CpAsyncWait: case Op::CpAsyncMbarrierArrive:
     case Op::WmmaStore:
         return true;

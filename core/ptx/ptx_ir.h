@@ -90,6 +90,8 @@ enum class Op : std::uint8_t {
     // Tensor Cores (core/sim/README.md, "Tensor Cores"): wmma.load/store/mma on opaque fragments,
     // mma.sync on the fragments the PTX ISA lays out, ldmatrix loading them from shared memory
     WmmaLoad, WmmaStore, WmmaMma, Mma, Ldmatrix,
+    // trap (__trap()): the executing threads abort the launch
+    Trap,
 };
 const char* opName(Op op);
 
@@ -106,6 +108,9 @@ enum class AtomOp : std::uint8_t { None, Add, Min, Max, Inc, Dec, And, Or, Xor, 
 enum class MatchMode : std::uint8_t { None, Any, All };
 // mbarrier.<operation>: a barrier object in shared memory with an expected count and a phase.
 enum class MbarrierOp : std::uint8_t { None, Init, Inval, Arrive, ArriveDrop, TestWait, TryWait, PendingCount };
+// bar / barrier: .sync waits; .arrive only counts the warp in; .red waits and reduces a predicate
+// over the participating threads (.popc.u32 counts the true ones, .and/.or.pred combine them).
+enum class BarMode : std::uint8_t { Sync, Arrive, RedPopc, RedAnd, RedOr };
 
 // The matrix a wmma.load or wmma.store moves: A (M x K), B (K x N), C or D (M x N).
 enum class MatrixFragment : std::uint8_t { None, A, B, C, D };
@@ -162,6 +167,7 @@ struct Instruction {
     AtomOp atomOp = AtomOp::None;     // atom, red, redux
     MatchMode match = MatchMode::None;
     MbarrierOp mbarrier = MbarrierOp::None;
+    BarMode bar = BarMode::Sync;      // Op::BarSync
     std::uint8_t vectorWidth = 1; // ld/st .v2 .v4
     bool ftz = false;
     bool saturate = false;

@@ -50,7 +50,7 @@ const std::unordered_map<std::string_view, Op>& baseOps()
         {"atom", Op::Atom}, {"red", Op::Red},     {"call", Op::Call},   {"bfind", Op::Bfind},
         {"shf", Op::Shf},   {"copysign", Op::Copysign}, {"ex2", Op::Ex2}, {"lg2", Op::Lg2},
         {"rsqrt", Op::Rsqrt}, {"sin", Op::Sin},   {"cos", Op::Cos},     {"tanh", Op::Tanh},
-        {"match", Op::Match}, {"redux", Op::Redux}, {"nanosleep", Op::Nanosleep}, {"set", Op::Set},
+        {"match", Op::Match}, {"redux", Op::Redux}, {"nanosleep", Op::Nanosleep}, {"trap", Op::Trap}, {"set", Op::Set},
         // with carry-in (Instruction::carryIn)
         {"addc", Op::Add},  {"subc", Op::Sub},    {"madc", Op::Mad},
     };
@@ -528,7 +528,14 @@ void decodeOpcode(std::string_view opcode, Instruction& instruction)
         if ((op == Op::Bra || op == Op::Call) && part == "uni") { instruction.uniform = true; continue; }
         if ((op == Op::Shfl || op == Op::Vote || op == Op::BarSync || op == Op::Activemask) && part == "sync")
             { instruction.sync = true; continue; }
-        if (op == Op::BarSync && part == "aligned") continue;
+        if (op == Op::BarSync && (part == "aligned" || part == "cta")) continue;
+        if (op == Op::BarSync && part == "arrive" && !instruction.sync) { instruction.bar = BarMode::Arrive; continue; }
+        if (op == Op::BarSync && part == "red" && !instruction.sync && i + 1 < parts.size() &&
+            (parts[i + 1] == "popc" || parts[i + 1] == "and" || parts[i + 1] == "or")) {
+            instruction.bar = parts[i + 1] == "popc" ? BarMode::RedPopc : parts[i + 1] == "and" ? BarMode::RedAnd : BarMode::RedOr;
+            ++i;
+            continue;
+        }
         if (op == Op::BarSync && part == "warp") { instruction.op = Op::BarWarpSync; continue; }
         if (op == Op::Shfl) {
             if (part == "up") { instruction.shfl = ShflMode::Up; continue; }
@@ -595,10 +602,10 @@ void decodeOpcode(std::string_view opcode, Instruction& instruction)
 
     // What each op needs before the simulator can run it.
     const bool needsType = !(op == Op::Bra || op == Op::Ret || op == Op::Exit || op == Op::BarSync ||
-                             op == Op::BarWarpSync || op == Op::MemBar || op == Op::Call);
+                             op == Op::BarWarpSync || op == Op::MemBar || op == Op::Call || op == Op::Trap);
     if (needsType && instruction.type == Type::None)
         unsupported();
-    if (!needsType && instruction.type != Type::None)
+    if (!needsType && instruction.type != Type::None && op != Op::BarSync) // bar.red's type is checked below
         unsupported();
     if ((op == Op::Setp || op == Op::Set) && instruction.cmp == CmpOp::None)
         unsupported();
@@ -663,9 +670,13 @@ void decodeOpcode(std::string_view opcode, Instruction& instruction)
         unsupported();
     if (op == Op::Cvta && instruction.space == Space::Generic)
         unsupported();
-    if (op == Op::BarSync && !instruction.sync && parts.front() == "bar")
-        unsupported(); // bar.arrive / bar.red are not modelled
-    if (op == Op::BarSync && parts.front() == "barrier" && !instruction.sync)
+    // bar and barrier take exactly one of .sync, .arrive and .red (bar.sync, barrier.cta.red.or.pred, ...);
+    // .red takes .u32 with .popc and .pred with .and/.or; the others no type.
+    if (op == Op::BarSync && instruction.sync == (instruction.bar != BarMode::Sync))
+        unsupported();
+    if (op == Op::BarSync && (instruction.bar == BarMode::RedPopc ? instruction.type != Type::U32
+                              : instruction.bar == BarMode::RedAnd || instruction.bar == BarMode::RedOr ? instruction.type != Type::Pred
+                                                                                                       : instruction.type != Type::None))
         unsupported();
     if (op == Op::BarWarpSync && !instruction.sync)
         unsupported();

@@ -173,12 +173,21 @@ void validateOperands(const Function& function, const Instruction& instruction, 
         needCount(1, 1);
         if (ops[0].kind != K::Label) bad("needs a label");
         break;
-    case Op::Ret: case Op::Exit: case Op::MemBar: case Op::Call: // a call's operands are in Function::calls
+    case Op::Ret: case Op::Exit: case Op::MemBar: case Op::Call: case Op::Trap: // a call's operands are in Function::calls
         needCount(0, 0);
         break;
     case Op::BarSync:
-        needCount(1, 2);
-        needValues(0);
+        if (instruction.bar == BarMode::Sync) {
+            needCount(1, 2); // a{, b}
+            needValues(0);
+        } else if (instruction.bar == BarMode::Arrive) {
+            needCount(2, 2); // a, b: .arrive needs a thread count
+            needValues(0);
+        } else {
+            needCount(3, 4); // d, a{, b}, {!}c
+            if (!isDest(0)) bad("needs a destination register");
+            needValues(1);
+        }
         break;
     case Op::BarWarpSync:
         needCount(1, 1);

@@ -41,6 +41,7 @@ void BlockRunner::setUpBlock(std::uint64_t linearBlock)
     m_sharedState.assign((m_context.sharedBytes + 3) / 4, SharedWordState{});
     m_blockEpoch = 1;
     m_barrierPc = -1;
+    m_barriers.fill(BarrierState{});
     m_mbarriers.clear();
     m_asyncCopies.clear(); // copies nobody waited for never land: the block's shared memory is gone
     m_asyncArrivals.clear();
@@ -142,26 +143,14 @@ RunOutcome BlockRunner::runBlock(std::uint64_t linearBlock)
     }
 }
 
-// Every warp that has not finished is waiting: the barrier completes. (Warps whose threads have all
-// exited no longer take part, as on the GPU.)
+// Every warp that has not finished is waiting. Those at a whole-block barrier complete it (warps
+// whose threads have all exited no longer take part, as on the GPU); a warp still waiting for a
+// thread count nobody else can reach is a deadlock (exec_control.cpp).
 void BlockRunner::tryReleaseBarrier()
 {
-    for (WarpState& warp : m_warps) {
-        if (warp.done)
-            continue;
-        if (warp.atBarrier) {
-            warp.atBarrier = false;
-            warp.warpEpoch += 1;
-            if (m_tracing)
-                recordTrace(warp, TraceEventKind::BarrierRelease, m_barrierPc, warp.stack.empty() ? 0 : warp.stack.back().mask,
-                            0, -1, 0);
-        }
-    }
-    if (m_recordingActive)
-        m_recording->barrierReleases.push_back(m_recording->steps.size());
-    m_blockEpoch += 1;
-    m_barrierPc = -1;
-    m_stats.barriers += 1;
+    if (reportBarrierDeadlock())
+        return;
+    releaseWaiters(-1, false);
 }
 
 std::uint32_t BlockRunner::guardMask(const WarpState& warp, const ptx::Instruction& instruction, std::uint32_t active) const
@@ -213,6 +202,9 @@ void BlockRunner::step(WarpState& warp)
     case ptx::Op::Exit:
         executeExit(warp, mask);
         unwindFinishedCalls(warp);
+        break;
+    case ptx::Op::Trap:
+        executeTrap(warp, instruction, mask);
         break;
     case ptx::Op::Call:
         executeCall(warp, instruction, mask);

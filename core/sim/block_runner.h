@@ -84,6 +84,12 @@ struct WarpState {
     std::vector<StackEntry> stack;
     bool atBarrier = false;
     bool done = false;
+    // The bar.sync or bar.red it waits at (atBarrier): the barrier (0-15), whether it waits for a
+    // thread count rather than the whole block, and a bar.red's destination and lanes.
+    std::int8_t barrierId = 0;
+    bool barrierCounted = false;
+    std::int32_t barrierResultReg = -1;
+    std::uint32_t barrierResultLanes = 0;
     std::uint32_t warpEpoch = 0;     // bumps at every barrier this warp passes (bar.sync, bar.warp.sync)
     std::uint64_t* regs = nullptr;   // registers x 32 lanes
     std::uint8_t* local = nullptr;   // 32 x localBytes
@@ -129,6 +135,9 @@ public:
     std::vector<PrintfLine>& printfLines() { return m_printf; }
     std::uint64_t printfDropped() const { return m_printfDropped; } // lines past LaunchContext::printfBytes
     std::uint64_t assertFailures() const { return m_assertFailures; } // threads whose assert() failed
+    std::uint64_t trapThreads() const { return m_trapThreads; }        // threads that executed trap
+    std::uint64_t firstTrapBlock() const { return m_firstTrapBlock; }  // the lowest such block (linear)
+    const std::string& firstTrap() const { return m_firstTrap; }      // its first trapping thread, where
 
     // The timing model's input: what each warp issued. Off by default.
     void setLogging(bool logging) { m_logging = logging; }
@@ -144,6 +153,8 @@ private:
     // block_runner.cpp
     void setUpBlock(std::uint64_t linearBlock);
     void tryReleaseBarrier();
+    void releaseWaiters(std::int32_t barrier, bool counted);
+    bool reportBarrierDeadlock();
     void reportHazard(HazardKind kind, const WarpState& warp, int lane, std::uint64_t address,
                       std::string buffer, std::string message, std::int64_t otherThread = -1,
                       bool otherWrote = false, std::uint32_t lanes = 0, std::uint32_t otherLanes = 0);
@@ -204,6 +215,7 @@ private:
     void unwindFinishedCalls(WarpState& warp);
     void executePrintf(WarpState& warp, const ptx::CallSite& call, std::uint32_t mask);
     void executeAssertFail(WarpState& warp, const ptx::CallSite& call, std::uint32_t mask);
+    void executeTrap(WarpState& warp, const ptx::Instruction& instruction, std::uint32_t mask);
     std::uint64_t callArgument(const WarpState& warp, const ptx::CallSite& call, std::size_t index, std::uint32_t lane) const;
     bool readDeviceMemory(const WarpState& warp, std::uint32_t lane, std::uint64_t address, void* out, std::size_t bytes) const;
     std::string readDeviceString(const WarpState& warp, std::uint32_t lane, std::uint64_t address) const;
@@ -280,6 +292,16 @@ private:
     DeviceBuffer* m_lastBuffer = nullptr;
     std::uint64_t m_localBytes = 0;
     std::int32_t m_barrierPc = -1;   // the bar.sync the waiting warps are at
+    // The block's 16 barriers (bar/barrier a{, b}): warps counted in towards a thread count, and
+    // what a bar.red reduces over the threads arrived so far.
+    struct BarrierState {
+        std::uint32_t expectedWarps = 0; // b / 32 for a counted barrier; 0 while nobody waits on one
+        std::uint32_t arrivedWarps = 0;
+        std::uint32_t trueThreads = 0;   // bar.red: threads whose predicate is true
+        std::uint32_t threads = 0;       // bar.red: threads that took part
+        ptx::BarMode mode = ptx::BarMode::Sync; // the bar.red kind, when one waits
+    };
+    std::array<BarrierState, 16> m_barriers{};
     bool m_logOverflowed = false;
     // Recording (only while running LaunchContext::recordBlock).
     std::unique_ptr<BlockRecording> m_recording;
@@ -292,6 +314,9 @@ private:
     std::uint64_t m_printfBytes = 0;
     std::uint64_t m_printfDropped = 0;
     std::uint64_t m_assertFailures = 0;
+    std::uint64_t m_trapThreads = 0;
+    std::uint64_t m_firstTrapBlock = ~std::uint64_t{0};
+    std::string m_firstTrap;
     // Asynchronous copies and barrier objects of the current block (exec_async.cpp).
     bool m_usesAsync = false;                          // the kernel has mbarrier or cp.async instructions
     std::map<std::uint32_t, MbarrierState> m_mbarriers; // by shared-memory offset

@@ -293,4 +293,26 @@ void BlockRunner::executeAssertFail(WarpState& warp, const ptx::CallSite& call, 
     unwindFinishedCalls(warp);
 }
 
+// trap (__trap()): on a GPU the launch aborts and the host sees an error. Here the trapping threads
+// stop, as for a failed assert(), and the launch reports them (SimResult::trapThreads).
+void BlockRunner::executeTrap(WarpState& warp, const ptx::Instruction& instruction, std::uint32_t mask)
+{
+    if (mask == 0) {
+        advance(warp);
+        return;
+    }
+    if (m_trapThreads == 0 || m_linearBlock < m_firstTrapBlock) {
+        const int lane = std::countr_zero(mask);
+        m_firstTrapBlock = m_linearBlock;
+        m_firstTrap = "block [" + std::to_string(m_blockIdx.x) + "," + std::to_string(m_blockIdx.y) + "," +
+                      std::to_string(m_blockIdx.z) + "], thread [" + std::to_string(warp.tid[0][lane]) + "," +
+                      std::to_string(warp.tid[1][lane]) + "," + std::to_string(warp.tid[2][lane]) + "], PTX line " +
+                      std::to_string(instruction.ptxLine) +
+                      (instruction.source.file >= 0 ? " (source line " + std::to_string(instruction.source.line) + ")" : "");
+    }
+    m_trapThreads += static_cast<std::uint64_t>(std::popcount(mask));
+    executeExit(warp, mask);
+    unwindFinishedCalls(warp);
+}
+
 } // namespace warpscope::sim

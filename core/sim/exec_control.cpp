@@ -75,19 +75,42 @@ void BlockRunner::executeExit(WarpState& warp, std::uint32_t exiting)
         recordTrace(warp, TraceEventKind::Exit, -1, 0, 0, -1, 0);
 }
 
-// bar.sync / barrier.sync: the warp waits until every warp of the block that has not exited is
-// waiting too. Arriving with only part of its live lanes is barrier divergence, except for lanes
-// whose only remaining code is a jump to ret/exit: those returned early (`if (i >= n) return;`),
-// which the GPU allows because exited threads no longer take part in barriers.
+// bar / barrier (PTX ISA, "bar, barrier"): the warp arrives at barrier a (0-15). Without a thread
+// count it waits until every warp of the block that has not exited is waiting too; with one (b, a
+// multiple of 32) the barrier completes once b / 32 warps have arrived, whichever they are, and
+// bar.arrive counts the warp in without waiting (producer and consumer warps). bar.red also
+// reduces a predicate over the arriving threads, handed to each at release. Arriving with only
+// part of its live lanes is barrier divergence, except for lanes whose only remaining code is a
+// jump to ret/exit: those returned early (`if (i >= n) return;`), which the GPU allows because
+// exited threads no longer take part in barriers.
 void BlockRunner::executeBarrier(WarpState& warp, const ptx::Instruction& instruction, std::uint32_t active)
 {
-    if (instruction.operandCount == 2) {
-        LaneValues count;
-        read(warp, instruction.operands[1], count);
-        const int lane = std::countr_zero(active | 0x80000000u);
-        if (static_cast<std::int64_t>(count[static_cast<std::size_t>(lane)] & 0xffffffffu) != m_context.block.volume())
-            throw ptx::PtxError("bar.sync with a thread count other than the whole block is not modelled",
+    const bool reduces = instruction.bar == ptx::BarMode::RedPopc || instruction.bar == ptx::BarMode::RedAnd ||
+                         instruction.bar == ptx::BarMode::RedOr;
+    const std::size_t idOperand = reduces ? 1 : 0;
+    const std::size_t countOperand = instruction.bar == ptx::BarMode::Arrive || (instruction.bar == ptx::BarMode::Sync && instruction.operandCount == 2) ||
+                                             (reduces && instruction.operandCount == 4)
+                                         ? idOperand + 1
+                                         : 0;
+    const std::size_t lane = static_cast<std::size_t>(std::countr_zero(active | 0x80000000u));
+    LaneValues value;
+    read(warp, instruction.operands[idOperand], value);
+    const std::uint64_t id = value[lane] & 0xffffffffu;
+    if (id > 15)
+        throw ptx::PtxError("barrier " + std::to_string(id) + " does not exist: a block has barriers 0 to 15", instruction.ptxLine);
+    const std::uint32_t blockWarps = static_cast<std::uint32_t>(m_warps.size());
+    std::uint32_t expectedWarps = 0; // 0: the whole block
+    if (countOperand != 0) {
+        read(warp, instruction.operands[countOperand], value);
+        const std::uint64_t count = value[lane] & 0xffffffffu;
+        if (count == 0 || count % 32 != 0 || count > 32ull * blockWarps)
+            throw ptx::PtxError("barrier " + std::to_string(id) + "'s thread count " + std::to_string(count) +
+                                    " must be a positive multiple of 32, at most the block's " +
+                                    std::to_string(32ull * blockWarps) + " (" + std::to_string(blockWarps) + " warps)",
                                 instruction.ptxLine);
+        // A count of every warp of the block is the whole-block barrier (exited warps leave it).
+        if (count / 32 < blockWarps || instruction.bar == ptx::BarMode::Arrive)
+            expectedWarps = static_cast<std::uint32_t>(count / 32);
     }
     // Lanes waiting on the stack only to return are leaving, not skipping the barrier.
     std::uint32_t leaving = 0, placed = active;
@@ -106,8 +129,8 @@ void BlockRunner::executeBarrier(WarpState& warp, const ptx::Instruction& instru
     const std::uint32_t live = warp.existMask & ~warp.exitedMask & ~leaving;
     if (active != live) {
         const std::uint32_t absent = live & ~active;
-        const int lane = std::countr_zero(absent);
-        reportHazard(HazardKind::BarrierDivergence, warp, lane, 0, "",
+        const int first = std::countr_zero(absent);
+        reportHazard(HazardKind::BarrierDivergence, warp, first, 0, "",
                      "__syncthreads() reached by " + std::to_string(std::popcount(active)) + " of the warp's " +
                          std::to_string(std::popcount(live)) + " live threads (" + describeLanes(active) + "; " +
                          describeLanes(absent) +
@@ -115,9 +138,111 @@ void BlockRunner::executeBarrier(WarpState& warp, const ptx::Instruction& instru
                          "(move it out of the condition)",
                      -1, false, active, absent);
     }
+    BarrierState& barrier = m_barriers[static_cast<std::size_t>(id)];
+    if (expectedWarps != 0) {
+        if (barrier.expectedWarps != 0 && barrier.expectedWarps != expectedWarps)
+            reportHazard(HazardKind::BarrierDivergence, warp, static_cast<int>(lane), 0, "",
+                         "barrier " + std::to_string(id) + " is given " + std::to_string(32 * expectedWarps) +
+                             " threads here, but the warps already at it gave " + std::to_string(32 * barrier.expectedWarps) +
+                             " (undefined behaviour: every thread of a barrier must give the same count)",
+                         -1, false, active);
+        else
+            barrier.expectedWarps = expectedWarps;
+    }
+    if (reduces) {
+        read(warp, instruction.operands[instruction.operandCount - 1], value);
+        for (std::uint32_t l = 0; l < 32; ++l)
+            if ((active >> l) & 1u) {
+                barrier.threads += 1;
+                barrier.trueThreads += (value[l] & 1u) != 0 ? 1 : 0;
+            }
+        barrier.mode = instruction.bar;
+    }
+    barrier.arrivedWarps += 1;
     m_barrierPc = warp.stack.back().pc;
-    warp.atBarrier = true;
+    const bool waits = instruction.bar != ptx::BarMode::Arrive;
+    if (waits) {
+        warp.atBarrier = true;
+        warp.barrierId = static_cast<std::int8_t>(id);
+        warp.barrierCounted = expectedWarps != 0;
+        warp.barrierResultReg = reduces ? instruction.operands[0].reg : -1;
+        warp.barrierResultLanes = active;
+    }
     advance(warp);
+    if (expectedWarps != 0 && barrier.arrivedWarps >= barrier.expectedWarps)
+        releaseWaiters(static_cast<std::int32_t>(id), true);
+}
+
+// Wakes the warps waiting at `barrier` (-1: at any barrier) for a thread count (`counted`) or for
+// the whole block, hands a bar.red's result to its lanes, and starts the barriers afresh. The
+// release orders every warp's shared accesses before it against those after it, as an mbarrier's
+// phase completion does here (the race check's model; README, "Hazards").
+void BlockRunner::releaseWaiters(std::int32_t barrier, bool counted)
+{
+    for (WarpState& warp : m_warps) {
+        if (warp.done || !warp.atBarrier || warp.barrierCounted != counted || (barrier >= 0 && warp.barrierId != barrier))
+            continue;
+        warp.atBarrier = false;
+        warp.warpEpoch += 1;
+        if (warp.barrierResultReg >= 0) {
+            const BarrierState& state = m_barriers[static_cast<std::size_t>(warp.barrierId)];
+            std::uint64_t result = state.trueThreads;
+            if (state.mode == ptx::BarMode::RedAnd)
+                result = state.trueThreads == state.threads ? 1 : 0;
+            else if (state.mode == ptx::BarMode::RedOr)
+                result = state.trueThreads > 0 ? 1 : 0;
+            LaneValues values;
+            values.fill(result);
+            write(warp, warp.barrierResultReg, values, warp.barrierResultLanes);
+            warp.barrierResultReg = -1;
+        }
+        if (m_tracing)
+            recordTrace(warp, TraceEventKind::BarrierRelease, m_barrierPc, warp.stack.empty() ? 0 : warp.stack.back().mask,
+                        0, -1, 0);
+    }
+    for (std::size_t id = 0; id < m_barriers.size(); ++id)
+        if (barrier < 0 ? m_barriers[id].expectedWarps == 0 : static_cast<std::int32_t>(id) == barrier)
+            m_barriers[id] = BarrierState{};
+    if (m_recordingActive)
+        m_recording->barrierReleases.push_back(m_recording->steps.size());
+    m_blockEpoch += 1;
+    m_barrierPc = -1;
+    m_stats.barriers += 1;
+}
+
+// No warp can run and some wait at a barrier for a thread count that was not reached (the other
+// warps finished, or wait elsewhere): on a GPU the block hangs. Reported with the barrier and the
+// warps; the simulator stops the block.
+bool BlockRunner::reportBarrierDeadlock()
+{
+    const WarpState* first = nullptr;
+    std::uint32_t warps = 0;
+    for (const WarpState& warp : m_warps)
+        if (!warp.done && warp.atBarrier && warp.barrierCounted) {
+            first = first == nullptr ? &warp : first;
+            if (warp.index < 32)
+                warps |= 1u << warp.index;
+        }
+    if (first == nullptr)
+        return false;
+    const BarrierState& state = m_barriers[static_cast<std::size_t>(first->barrierId)];
+    const std::string names = describeLanes(warps);
+    reportHazard(HazardKind::BarrierDivergence, *first, std::countr_zero(first->barrierResultLanes | 0x80000000u), 0, "",
+                 std::string(std::popcount(warps) == 1 ? "warp " : "warps ") + names.substr(names.find(' ') + 1) +
+                     " wait at barrier " + std::to_string(first->barrierId) + " for " +
+                     std::to_string(32 * state.expectedWarps) + " threads, but only " + std::to_string(state.arrivedWarps) +
+                     (state.arrivedWarps == 1 ? " warp" : " warps") +
+                     " arrived and no other warp can: on a GPU the block hangs, the simulator stops it here",
+                 -1, false, first->barrierResultLanes);
+    for (WarpState& warp : m_warps) {
+        if (warp.done)
+            continue;
+        warp.exitedMask |= warp.existMask;
+        warp.stack.clear();
+        warp.atBarrier = false;
+        warp.done = true;
+    }
+    return true;
 }
 
 namespace {

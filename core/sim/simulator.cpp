@@ -325,6 +325,7 @@ SimResult simulate(LaunchRequest request, const std::atomic<bool>* cancel,
     // Merge what the runners collected.
     KernelStats& stats = result.stats;
     stats.perInstruction.resize(function.instructions.size());
+    std::uint64_t firstTrapBlock = ~std::uint64_t{0};
     for (const auto& runner : runners) {
         const KernelStats& part = runner->stats();
         for (std::size_t i = 0; i < part.perInstruction.size(); ++i)
@@ -347,6 +348,11 @@ SimResult simulate(LaunchRequest request, const std::atomic<bool>* cancel,
             result.printfLines.push_back(std::move(line));
         result.printfDropped += runner->printfDropped();
         result.assertFailures += runner->assertFailures();
+        result.trapThreads += runner->trapThreads();
+        if (runner->trapThreads() > 0 && (firstTrapBlock == ~std::uint64_t{0} || runner->firstTrapBlock() < firstTrapBlock)) {
+            firstTrapBlock = runner->firstTrapBlock();
+            result.firstTrap = runner->firstTrap();
+        }
     }
     // printf: by block (runners interleave SMs), each block's lines in the order its warps issued them;
     // the buffer's size holds for the launch as a whole.

@@ -96,6 +96,8 @@ struct SimResult {
     std::vector<PrintfLine> printfLines;  // what the kernel's threads printed, by block, then in issue order
     std::uint64_t printfDropped = 0;      // lines past SimOptions::printfBytes
     std::uint64_t assertFailures = 0;     // threads whose assert() failed (they stopped there)
+    std::uint64_t trapThreads = 0;        // threads that executed trap (__trap()); they stopped there
+    std::string firstTrap;                // where: the lowest block's first trapping thread, with its PTX line
     double simSeconds = 0;
 };
 

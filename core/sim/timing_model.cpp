@@ -143,11 +143,15 @@ StaticInfo describe(const ptx::Instruction& in)
         info.kind = TimingClass::Sfu;
         break;
     case ptx::Op::BarSync:
-        info.kind = TimingClass::Barrier;
+        // bar.arrive does not wait. The model makes every waiting barrier the whole block's: a warp
+        // waits until every live warp of its block waits too (named barriers with a thread count
+        // are timed as if the block met).
+        info.kind = in.bar == ptx::BarMode::Arrive ? TimingClass::Control : TimingClass::Barrier;
         break;
     case ptx::Op::Bra:
     case ptx::Op::Ret:
     case ptx::Op::Exit:
+    case ptx::Op::Trap:
     case ptx::Op::MemBar:
     case ptx::Op::BarWarpSync:
     case ptx::Op::Call:

@@ -856,10 +856,10 @@ TEST(PtxUnsupported, ModifiersTypesSpecialRegistersAndDirectives)
         {"\tdiv.f32 \t%f1, %f2, %f3;\n", "div.f32", "instruction"},               // needs .rn / .approx / .full
         {"\tshfl.down.b32 \t%r1, %r2, 1, 31;\n", "shfl.down.b32", "instruction"}, // pre-Volta, no .sync
         {"\tmul24.lo.s32 \t%r1, %r2, %r3;\n", "mul24.lo.s32", "instruction"},     // 24-bit multiply
-        {"\tbar.arrive \t0, 64;\n", "bar.arrive", "instruction"},
+        {"\tbarrier.cluster.arrive;\n", "barrier.cluster.arrive", "instruction"}, // clusters (sm_90)
         {"\tmov.u32 \t%r1, %envreg3;\n", "%envreg3", "special register"},
         {"\tmov.u32 \t%r1, %dynamic_smem_size;\n", "%dynamic_smem_size", "special register"},
-        {"\ttrap;\n", "trap", "instruction"},
+        {"\tbrkpt;\n", "brkpt", "instruction"},
     };
     for (const Case& c : cases) {
         const std::string text = kernel(std::string("\tmov.u32 \t%r1, 0;\n") + c.line + "\tret;\n");

@@ -162,7 +162,7 @@ TEST_F(CliCompile, CheckListsEveryUnsupportedConstruct)
 extern "C" __global__ void fancy(float* p)
 {
     unsigned e;
-    asm volatile("trap;");
+    asm volatile("brkpt;");
     asm volatile("mov.u32 %0, %%envreg3;" : "=r"(e));
     p[threadIdx.x] = e;
 }
@@ -170,7 +170,7 @@ extern "C" __global__ void fancy(float* p)
     const std::string file = write("fancy.cu", source);
     const CommandResult r = run("compile " + file + " --check");
     EXPECT_EQ(r.exitCode, 1) << r.err;
-    EXPECT_NE(r.out.find("fancy.cu:5) in kernel fancy: 'trap' is not supported by the simulator yet"), std::string::npos)
+    EXPECT_NE(r.out.find("fancy.cu:5) in kernel fancy: 'brkpt' is not supported by the simulator yet"), std::string::npos)
         << r.out;
     EXPECT_NE(r.out.find("fancy.cu:6) in kernel fancy: '%envreg3' (special register) is not supported"), std::string::npos)
         << r.out;

@@ -210,6 +210,23 @@ TEST(CliSim, PrintfLinesArePrintedPerThread)
     std::remove(source.c_str());
 }
 
+// trap (__trap()) aborts a GPU launch: sim says how many threads trapped and where the first was,
+// and exits 1; the JSON counts them.
+TEST(CliSim, TrapIsReportedAndExitsOne)
+{
+    const std::string source = writeTemp("trap.cu", "extern \"C\" __global__ void boom(int* out)\n"
+                                                    "{\n    if (threadIdx.x == 3) __trap();\n    out[threadIdx.x] = 1;\n}\n");
+    const SimRun text = runWarpscope("sim " + source + " --grid 1 --block 32 --arg 'out=i32[32]'");
+    EXPECT_EQ(text.exitCode, 1) << text.err;
+    EXPECT_NE(text.err.find("trap (__trap()) executed by 1 thread, the first at block [0,0,0], thread [3,0,0], PTX line"),
+              std::string::npos)
+        << text.err;
+    const SimRun json = runWarpscope("sim " + source + " --grid 1 --block 32 --arg 'out=i32[32]' --json");
+    EXPECT_EQ(json.exitCode, 1) << json.err;
+    EXPECT_EQ(nlohmann::json::parse(json.out)["trap_threads"], 1);
+    std::remove(source.c_str());
+}
+
 // --compute compiles a .cu for a newer virtual architecture (redux.sync needs compute_80); the
 // --arch GPU must be at least as new.
 TEST(CliSim, ComputeChoosesNvrtcsArchitectureForCudaFiles)
