@@ -6,6 +6,7 @@
 #include "session/roofline.h"
 #include "session/session_export.h"
 #include "session/session_io.h"
+#include "session/sgemm_reference.h"
 #include "util/atomic_file.h"
 #include "util/input_error.h"
 
@@ -124,6 +125,48 @@ nlohmann::ordered_json numberOrNull(double value)
     return std::isfinite(value) ? nlohmann::ordered_json(value) : nlohmann::ordered_json(nullptr);
 }
 
+// The matmul ladder against cuBLAS SGEMM: each rung's GEMM rate and share, then the reference rung.
+void printMatmulAgainstReference(const session::Session& s, std::ostream& out)
+{
+    const session::SgemmReference reference = session::sgemmReference(s);
+    const std::vector<session::RungAgainstReference> rungs = session::matmulRungsAgainstReference(s);
+    if (!reference.measured || rungs.empty())
+        return;
+    out << "matmul ladder against cuBLAS SGEMM (2 n^3 FLOP over each rung's median time):\n";
+    for (const session::RungAgainstReference& r : rungs) {
+        const std::string rate = std::isnan(r.flopsPerSecond) ? std::string("n/a") : session::formatMetricValue(r.flopsPerSecond, "FLOP/s");
+        std::ostringstream line;
+        line << std::left << std::setw(16) << rate << (std::isnan(r.share) ? r.why : percent(r.share) + " of cuBLAS");
+        row(out, std::to_string(r.rung) + ". " + r.kernel, line.str());
+    }
+    std::ostringstream line;
+    line << std::left << std::setw(16) << session::formatMetricValue(reference.flopsPerSecond, "FLOP/s") << "the reference";
+    row(out, "ref. cuBLAS SGEMM, n = " + std::to_string(reference.n), line.str());
+}
+
+// {"measured","flops_per_second","n","method","status","rungs":[{"kernel","rung","n","duration_s",
+// "flops_per_second","share_of_reference","why"}]}; null numbers where the session has none.
+nlohmann::ordered_json sgemmReferenceJson(const session::Session& s)
+{
+    using nlohmann::ordered_json;
+    const session::SgemmReference reference = session::sgemmReference(s);
+    ordered_json rungs = ordered_json::array();
+    for (const session::RungAgainstReference& r : session::matmulRungsAgainstReference(s))
+        rungs.push_back({{"kernel", r.kernel},
+                         {"rung", r.rung},
+                         {"n", r.n > 0 ? ordered_json(r.n) : ordered_json(nullptr)},
+                         {"duration_s", numberOrNull(r.durationSeconds)},
+                         {"flops_per_second", numberOrNull(r.flopsPerSecond)},
+                         {"share_of_reference", numberOrNull(r.share)},
+                         {"why", r.why.empty() ? ordered_json(nullptr) : ordered_json(r.why)}});
+    return {{"measured", reference.measured},
+            {"flops_per_second", reference.measured ? ordered_json(reference.flopsPerSecond) : ordered_json(nullptr)},
+            {"n", reference.measured ? ordered_json(reference.n) : ordered_json(nullptr)},
+            {"method", reference.method},
+            {"status", reference.status},
+            {"rungs", rungs}};
+}
+
 nlohmann::ordered_json rooflineJson(const session::Session& s)
 {
     using nlohmann::ordered_json;
@@ -224,11 +267,18 @@ void printSessionSummary(const session::Session& s, std::ostream& out)
                                        session::formatMetricValue(c.theoreticalDramGBps * 1e9, "bytes/s"));
         row(out, "FP32 throughput", session::formatMetricValue(c.measuredFp32Gflops * 1e9, "FLOP/s") + "; " +
                                         session::formatMetricValue(c.theoreticalFp32Gflops * 1e9, "FLOP/s"));
+        if (session::mentionsSgemmReference(s)) {
+            const session::SgemmReference reference = session::sgemmReference(s);
+            row(out, "matmul reference", reference.status);
+            if (reference.measured && !reference.method.empty())
+                row(out, "", reference.method);
+        }
     }
     const session::RooflineRoofs roofs = session::rooflineRoofs(s);
     const std::vector<session::KernelRoofline> rooflines = session::kernelRooflines(s);
     if (!s.kernels.empty())
         printRoofs(roofs, out);
+    printMatmulAgainstReference(s, out);
     for (const session::KernelRecord& k : s.kernels) {
         out << "\nkernel " << k.id << (k.title.empty() ? "" : " - " + k.title) << "  grid " << k.grid[0] << "," << k.grid[1]
             << "," << k.grid[2] << "  block " << k.block[0] << "," << k.block[1] << "," << k.block[2]
@@ -311,7 +361,8 @@ void printSessionJson(const session::SessionReadResult& read, std::ostream& out)
                                   {"complete", read.complete},
                                   {"problems", read.problems},
                                   {"records", records},
-                                  {"roofline", rooflineJson(read.session)}}
+                                  {"roofline", rooflineJson(read.session)},
+                                  {"sgemm_reference", sgemmReferenceJson(read.session)}}
                .dump(2)
         << "\n";
 }

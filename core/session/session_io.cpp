@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <exception>
@@ -410,6 +411,14 @@ CeilingsRecord readCeilings(const json& j)
     c.referenceSgemmGflops = field<double>(j, "reference_sgemm_gflops");
     c.referenceSgemmN = field<int>(j, "reference_sgemm_n");
     c.referenceSgemmMethod = field<std::string>(j, "reference_sgemm_method");
+    // Missing is 0, not measured (older sessions). A rate that no measurement gives, or one without
+    // the n it was measured at, would be read as a rung's reference: the record is damaged.
+    if (!std::isfinite(c.referenceSgemmGflops) || c.referenceSgemmGflops < 0)
+        throw std::runtime_error("field 'reference_sgemm_gflops' = " + j.at("reference_sgemm_gflops").dump() +
+                                 " is not a rate (allowed: a positive number, or 0 when not measured)");
+    if (c.referenceSgemmN < 0 || (c.referenceSgemmGflops > 0 && c.referenceSgemmN == 0))
+        throw std::runtime_error("field 'reference_sgemm_n' = " + std::to_string(c.referenceSgemmN) +
+                                 " is not the n of the measured rate (allowed: a positive matrix size)");
     return c;
 }
 

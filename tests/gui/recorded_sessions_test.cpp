@@ -33,6 +33,7 @@
 #include <QStringList>
 #include <QTest>
 
+#include <algorithm>
 #include <memory>
 
 using namespace warpscope;
@@ -182,6 +183,14 @@ private slots:
             const QString page = views->sessionPanel()->plainText().simplified();
             for (const char* text : {"NVIDIA H200 (GH100)", "SMs 132", "580.159.04", "SM clock while measured", "peak 1,980 MHz"})
                 QVERIFY2(page.contains(QLatin1String(text)), qPrintable(name + QStringLiteral(": ") + QLatin1String(text)));
+            // cuBLAS SGEMM: these sessions predate the reference. Where a matmul rung ran, the ceilings say it
+            // was not measured (the GPU-sized ones have no ceilings record at all); elsewhere nothing is
+            // said; no number, line or share is made up.
+            const bool matmul = std::any_of(s.kernels.begin(), s.kernels.end(), [](const session::KernelRecord& k) { return k.ladder == "matmul"; });
+            QCOMPARE(page.contains(QStringLiteral("Matmul reference not measured")), matmul && s.ceilings.has_value());
+            QVERIFY2(!page.contains(QStringLiteral("of cuBLAS")), qPrintable(name));
+            QVERIFY(views->rooflinePlot()->sgemmReferenceLine()->data()->isEmpty());
+            QVERIFY(views->rooflinePlot()->table()->cellText(QStringLiteral("cuBLAS SGEMM"), viz::ProfileRooflineTable::FlopsColumn).isNull());
         }
     }
 

@@ -1,9 +1,11 @@
 // The hierarchical roofline plot, offscreen: the hand-written fixture
 // tests/fixtures/sessions/hierarchical_roofline.wsprof (its numbers are worked out in
 // tests/unit/roofline_test.cpp) gives points per level, roofs per level, ladders per level, the
-// table for what has no point, hover text, and kernel labels that do not cover each other.
+// table for what has no point, hover text, and kernel labels that do not cover each other;
+// tests/fixtures/sessions/matmul_cublas_reference.wsprof gives the matmul ladder against cuBLAS SGEMM.
 #include "profile/profile_roofline_plot.h"
 #include "profile/profile_roofline_table.h"
+#include "profile/profile_session_panel.h"
 #include "session/session_io.h"
 #include "window/application_setup.h"
 
@@ -152,6 +154,60 @@ private slots:
         QCOMPARE(placed[0], QRectF(0, 10, 50, 12));
         QCOMPARE(placed[1], QRectF(20, 22, 50, 12));
         QCOMPARE(placed[2], QRectF(200, 10, 50, 12));
+    }
+
+    // cuBLAS SGEMM, the matmul ladder's reference rung (tests/unit/sgemm_reference_test.cpp works the
+    // fixture's numbers out: 34.4 TFLOP/s at n = 4096; the rungs at 8, 32 and 80 % of it): a dotted
+    // line on the plot, a last row in the table with each rung's share beside its FLOP/s, and on the
+    // session page the reference among the ceilings and the ladder against it.
+    void matmulLadderAgainstCublas()
+    {
+        const auto read = session::readSessionFile(QStringLiteral(WARPSCOPE_FIXTURES_DIR "/sessions/matmul_cublas_reference.wsprof").toStdString());
+        QVERIFY(read.problems.empty());
+        ProfileRooflinePlot plot;
+        plot.setSession(read.session, nullptr);
+        QCPGraph* line = plot.sgemmReferenceLine();
+        QCOMPARE(line->dataCount(), 2);
+        QVERIFY(near(line->data()->at(0)->value, 34359.738368e9));
+        QVERIFY(near(line->data()->at(1)->value, 34359.738368e9));
+        QVERIFY(plot.noteText().contains(QStringLiteral("<b>cuBLAS SGEMM</b> at n = 4096, 34.4 TFLOP/s (dotted)")));
+        const ProfileRooflineTable* table = plot.table();
+        QCOMPARE(table->rowCount(), 4);
+        QCOMPARE(table->cellText(QStringLiteral("matmul_naive"), ProfileRooflineTable::FlopsColumn),
+                 QStringLiteral("2.75 TFLOP/s \u00b7 8.0 % of cuBLAS"));
+        QCOMPARE(table->cellText(QStringLiteral("matmul_tiled"), ProfileRooflineTable::FlopsColumn),
+                 QStringLiteral("11.0 TFLOP/s \u00b7 32.0 % of cuBLAS"));
+        QCOMPARE(table->cellText(QStringLiteral("matmul_prefetch"), ProfileRooflineTable::FlopsColumn),
+                 QStringLiteral("27.5 TFLOP/s \u00b7 80.0 % of cuBLAS"));
+        QVERIFY(table->cellToolTip(QStringLiteral("matmul_prefetch"), ProfileRooflineTable::FlopsColumn)
+                    .contains(QStringLiteral("80.0 % of cuBLAS SGEMM (34.4 TFLOP/s at n = 4096)")));
+        QCOMPARE(table->cellText(QStringLiteral("cuBLAS SGEMM"), ProfileRooflineTable::FlopsColumn), QStringLiteral("34.4 TFLOP/s"));
+        QVERIFY(table->cellText(QStringLiteral("cuBLAS SGEMM"), ProfileRooflineTable::L1Column).contains(QStringLiteral("n = 4096")));
+
+        viz::ProfileSessionPanel page;
+        page.setSession(read.session, {}, QStringLiteral("fixture"));
+        const QString text = page.plainText().simplified();
+        for (const char* expected :
+             {"Matmul reference cuBLAS SGEMM, n = 4096: 34.4 TFLOP/s (fixture value, not a measurement: 2 n^3 FLOP in 4 ms)",
+              "1 matmul_naive 2.75 TFLOP/s 8.0 %", "2 matmul_tiled 11.0 TFLOP/s 32.0 %", "7 matmul_prefetch 27.5 TFLOP/s 80.0 %",
+              "ref. cuBLAS SGEMM, n = 4096 34.4 TFLOP/s 100.0 %"})
+            QVERIFY2(text.contains(QLatin1String(expected)), qPrintable(QLatin1String(expected) + QStringLiteral("\n") + text));
+
+        // Without the reference (a session older than it): no line, no row, no share, and the page says
+        // it was not measured instead of showing a number.
+        session::Session older = read.session;
+        older.ceilings->referenceSgemmGflops = 0;
+        older.ceilings->referenceSgemmN = 0;
+        older.ceilings->referenceSgemmMethod.clear();
+        plot.setSession(older, nullptr);
+        QVERIFY(plot.sgemmReferenceLine()->data()->isEmpty());
+        QCOMPARE(plot.table()->rowCount(), 3);
+        QCOMPARE(plot.table()->cellText(QStringLiteral("matmul_naive"), ProfileRooflineTable::FlopsColumn), QStringLiteral("2.75 TFLOP/s"));
+        page.setSession(older, {}, QStringLiteral("fixture"));
+        const QString olderText = page.plainText().simplified();
+        QVERIFY(olderText.contains(QStringLiteral("Matmul reference not measured (the session holds no cuBLAS SGEMM reference)")));
+        QVERIFY(!olderText.contains(QStringLiteral("of cuBLAS")));
+        QVERIFY(!olderText.contains(QStringLiteral("34.4 TFLOP/s")));
     }
 
     void spreadLabelsKeepTheStackAboveTheBottomEdge()

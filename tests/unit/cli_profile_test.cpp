@@ -6,8 +6,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstddef>
 #include <fstream>
 #include <sstream>
+#include <string>
 
 using warpscope::testing_support::runWarpscope;
 
@@ -276,6 +278,70 @@ TEST(CliSession, ShowGivesTheHierarchicalRoofline)
     EXPECT_NE(result.out.find("roofline: 10.0 M FP32 FLOP in 10.0 us = 1000 GFLOP/s"), std::string::npos) << result.out;
     EXPECT_NE(result.out.find("    L2    20.0 MB   0.5 FLOP/B      2000 GB/s   26.0 % of roof"), std::string::npos) << result.out;
     EXPECT_NE(result.out.find("(not plotted: no DRAM bytes)"), std::string::npos) << result.out;
+}
+
+// cuBLAS SGEMM as the matmul ladder's reference (tests/unit/sgemm_reference_test.cpp works the
+// fixture's numbers out: 34,359.738368 GFLOP/s at n = 4096; rungs at 50, 12.5 and 5 ms, so 8, 32 and 80 %).
+TEST(CliSession, ShowGivesTheMatmulLadderAgainstCublas)
+{
+    const std::string fixture = std::string(WARPSCOPE_FIXTURES_DIR) + "/sessions/matmul_cublas_reference.wsprof";
+    auto result = runWarpscope("session show " + fixture);
+    ASSERT_EQ(result.exitCode, 0) << result.err;
+    for (const char* line : {"  matmul reference                  cuBLAS SGEMM 34.4 TFLOP/s at n = 4096\n"
+                             "                                    fixture value, not a measurement: 2 n^3 FLOP in 4 ms\n",
+                             "matmul ladder against cuBLAS SGEMM (2 n^3 FLOP over each rung's median time):\n"
+                             "  1. matmul_naive                   2.75 TFLOP/s    8.0 % of cuBLAS\n"
+                             "  2. matmul_tiled                   11.0 TFLOP/s    32.0 % of cuBLAS\n"
+                             "  7. matmul_prefetch                27.5 TFLOP/s    80.0 % of cuBLAS\n"
+                             "  ref. cuBLAS SGEMM, n = 4096       34.4 TFLOP/s    the reference\n"})
+        EXPECT_NE(result.out.find(line), std::string::npos) << line << "\n" << result.out;
+
+    result = runWarpscope("session show --json " + fixture);
+    ASSERT_EQ(result.exitCode, 0) << result.err;
+    const nlohmann::json reference = nlohmann::json::parse(result.out).at("sgemm_reference");
+    EXPECT_EQ(reference.at("measured"), true);
+    EXPECT_DOUBLE_EQ(reference.at("flops_per_second").get<double>(), 34359.738368e9);
+    EXPECT_EQ(reference.at("n"), 4096);
+    const nlohmann::json& rungs = reference.at("rungs");
+    ASSERT_EQ(rungs.size(), 3u);
+    const double shares[] = {0.08, 0.32, 0.80}, seconds[] = {0.05, 0.0125, 0.005};
+    for (std::size_t i = 0; i < 3; ++i) {
+        EXPECT_DOUBLE_EQ(rungs.at(i).at("share_of_reference").get<double>(), shares[i]) << i;
+        EXPECT_DOUBLE_EQ(rungs.at(i).at("duration_s").get<double>(), seconds[i]) << i;
+        EXPECT_DOUBLE_EQ(rungs.at(i).at("flops_per_second").get<double>(), 2.0 * 4096.0 * 4096.0 * 4096.0 / seconds[i]) << i;
+        EXPECT_TRUE(rungs.at(i).at("why").is_null());
+    }
+    EXPECT_EQ(rungs.at(2).at("kernel"), "matmul_prefetch");
+
+    // A session without a reference says so and invents no number; one without matmul rungs says nothing.
+    const std::string older = tempPath("no_reference.wsprof");
+    std::ifstream in(fixture);
+    std::ostringstream text;
+    for (std::string line; std::getline(in, line);) {
+        if (line.find("\"type\":\"ceilings\"") != std::string::npos) {
+            nlohmann::json ceilings = nlohmann::json::parse(line);
+            for (const char* field : {"reference_sgemm_gflops", "reference_sgemm_n", "reference_sgemm_method"})
+                ceilings.erase(field);
+            line = ceilings.dump();
+        }
+        text << line << "\n";
+    }
+    writeFile(older, text.str());
+    result = runWarpscope("session show " + older);
+    ASSERT_EQ(result.exitCode, 0) << result.err;
+    EXPECT_NE(result.out.find("  matmul reference                  not measured (the session holds no cuBLAS SGEMM reference)\n"),
+              std::string::npos) << result.out;
+    EXPECT_EQ(result.out.find("cuBLAS SGEMM ("), std::string::npos) << result.out;
+    EXPECT_EQ(result.out.find("of cuBLAS"), std::string::npos) << result.out;
+    result = runWarpscope("session show --json " + older);
+    const nlohmann::json none = nlohmann::json::parse(result.out).at("sgemm_reference");
+    EXPECT_EQ(none.at("measured"), false);
+    EXPECT_TRUE(none.at("flops_per_second").is_null());
+    EXPECT_TRUE(none.at("rungs").at(0).at("share_of_reference").is_null());
+    EXPECT_EQ(none.at("rungs").at(0).at("why"), "no cuBLAS reference in this session");
+
+    result = runWarpscope("session show " + std::string(WARPSCOPE_FIXTURES_DIR) + "/sessions/hierarchical_roofline.wsprof");
+    EXPECT_EQ(result.out.find("cuBLAS"), std::string::npos) << result.out;
 }
 
 // --compute for FILE.cu targets: checked as 'warpscope sim --compute' checks it (exit 2, one line

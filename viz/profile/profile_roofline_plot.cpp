@@ -5,6 +5,7 @@
 #include "profile/profile_format.h"
 #include "profile/profile_roofline_table.h"
 #include "session/session.h"
+#include "session/sgemm_reference.h"
 
 #include <qcustomplot.h>
 
@@ -53,6 +54,9 @@ QCPScatterStyle::ScatterShape levelShape(MemoryLevel level)
 }
 
 QString levelText(MemoryLevel level) { return QString::fromLatin1(session::levelName(level).data()); }
+
+// cuBLAS's line: a colour no level uses.
+QColor sgemmColour() { return QColor(QStringLiteral("#8e44ad")); }
 
 // Log-axis tick labels people read: "0.01", "10" for intensity; "10 G", "1 T" for FLOP/s.
 class LogTicker : public QCPAxisTickerLog {
@@ -177,6 +181,8 @@ ProfileRooflinePlot::ProfileRooflinePlot(QWidget* parent) : QWidget(parent)
     for (MemoryLevel level : session::kMemoryLevels)
         for (int kind = 1; kind >= 0; --kind)
             m_slopes[index(level)][kind] = m_plot->addGraph();
+    m_sgemmReference = m_plot->addGraph();
+    m_sgemmReference->setName(tr("cuBLAS SGEMM (matmul reference, dotted)"));
     for (MemoryLevel level : session::kMemoryLevels) {
         QCPGraph* baseline = m_plot->addGraph();
         baseline->setName(tr("Baseline kernels (hollow)"));
@@ -258,6 +264,9 @@ void ProfileRooflinePlot::setSession(const session::Session& current, const sess
     m_kernels = session::kernelRooflines(current);
     m_baselineKernels = baseline ? session::kernelRooflines(*baseline) : std::vector<session::KernelRoofline>{};
     m_roofs = session::rooflineRoofs(current);
+    const session::SgemmReference reference = session::sgemmReference(current);
+    m_sgemmFlopsPerSecond = reference.measured ? reference.flopsPerSecond : 0.0;
+    m_sgemmN = reference.n;
     m_table->setModel(current, m_kernels, m_roofs);
     m_table->setVisible(!m_kernels.empty());
     m_note->setText(buildNote());
@@ -302,6 +311,10 @@ QString ProfileRooflinePlot::buildNote() const
     QStringList lines;
     lines << tr("<b>Roofs</b>, measured (solid) / peak (dashed): ") + roofs.join(QStringLiteral(" \u00b7 ")) +
                  tr(". Hover here for their sources, a point for its numbers.");
+    if (m_sgemmFlopsPerSecond > 0)
+        lines << tr("<b>cuBLAS SGEMM</b> at n = %1, %2 (dotted): the matmul ladder's reference rung; each rung's share of it "
+                    "is in the table.")
+                     .arg(QString::number(m_sgemmN), formatFlopsPerSecond(m_sgemmFlopsPerSecond));
     for (const QString& line : missing)
         lines << line;
     if (m_kernels.empty())
@@ -371,7 +384,7 @@ void ProfileRooflinePlot::setAxisRanges()
                 xs.push_back(compute / bandwidth / 10.0); // a decade of each slope stays in view, with room for its label
             }
         }
-    double yTop = std::max(m_roofs.measuredFlopsPerSecond, m_roofs.peakFlopsPerSecond);
+    double yTop = std::max({m_roofs.measuredFlopsPerSecond, m_roofs.peakFlopsPerSecond, m_sgemmFlopsPerSecond});
     for (double y : ys)
         yTop = std::max(yTop, y);
     m_xLow = xs.empty() ? 0.01 : decadeBelow(*std::min_element(xs.begin(), xs.end()), 0.3);
@@ -449,6 +462,21 @@ void ProfileRooflinePlot::drawRoofs()
         m_computeRoofs[kind]->setData(x, y, true);
         m_computeRoofs[kind]->setVisible(!x.isEmpty());
     }
+    // The matmul ladder's reference: where a rung would be level with cuBLAS, whatever its intensity.
+    QVector<double> x, y;
+    if (m_sgemmFlopsPerSecond > 0) {
+        x << xLow << xHigh;
+        y << m_sgemmFlopsPerSecond << m_sgemmFlopsPerSecond;
+        auto* item = new QCPItemText(m_plot);
+        item->setText(tr("cuBLAS SGEMM, n = %1: %2").arg(QString::number(m_sgemmN), formatFlopsPerSecond(m_sgemmFlopsPerSecond)));
+        item->setFont(plotFont(font()));
+        item->setColor(sgemmColour());
+        item->position->setCoords(xLow * 1.3, m_sgemmFlopsPerSecond);
+        item->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
+        item->setClipToAxisRect(true);
+    }
+    m_sgemmReference->setData(x, y, true);
+    m_sgemmReference->setVisible(!x.isEmpty());
 }
 
 // The kernels' points per level, each kernel named once (at its rightmost point); ladders joined in
@@ -604,6 +632,7 @@ void ProfileRooflinePlot::applyStyle()
     faint.setAlphaF(0.45);
     m_computeRoofs[0]->setPen(QPen(roof, 2.2));
     m_computeRoofs[1]->setPen(QPen(faint, 1.4, Qt::DashLine));
+    m_sgemmReference->setPen(QPen(sgemmColour(), 1.6, Qt::DotLine));
     for (MemoryLevel level : session::kMemoryLevels) {
         const QColor colour = levelColour(level);
         m_slopes[index(level)][0]->setPen(QPen(colour, 2.2));
@@ -628,6 +657,8 @@ void ProfileRooflinePlot::applyStyle()
     for (int kind = 0; kind < 2; ++kind)
         if (!m_computeRoofs[kind]->data()->isEmpty())
             m_computeRoofs[kind]->addToLegend();
+    if (!m_sgemmReference->data()->isEmpty())
+        m_sgemmReference->addToLegend();
     for (MemoryLevel level : session::kMemoryLevels)
         if (!m_points[index(level)]->data()->isEmpty())
             m_points[index(level)]->addToLegend();

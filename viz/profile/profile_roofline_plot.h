@@ -2,7 +2,8 @@
 // Compute draws it), log-log: x is FP32 FLOP per byte moved at a level, y is achieved FP32 FLOP/s.
 // One point per kernel per level (L1 triangles, L2 squares, DRAM discs, one colour per level) under
 // that level's bandwidth roof and the FP32 roof: measured on this GPU solid, peak dashed. A ladder's
-// rungs are joined in rung order at each level. The math is core/session/roofline.h; kernels or
+// rungs are joined in rung order at each level; cuBLAS SGEMM, the matmul ladder's reference, is a
+// dotted line at its FLOP/s when the session measured it. The math is core/session/roofline.h; kernels or
 // levels without a point are in the table under the plot, with the reason on hover.
 #pragma once
 
@@ -61,6 +62,8 @@ public:
     QCPGraph* peakRoof(MemoryLevel level = MemoryLevel::Dram) const { return m_slopes[index(level)][1]; }
     // The flat FP32 roof, from the leftmost ridge to the right edge (two points).
     QCPGraph* computeRoof(bool measured) const { return m_computeRoofs[measured ? 0 : 1]; }
+    // cuBLAS SGEMM, the matmul ladder's reference: a dotted line across at its FLOP/s (empty without one).
+    QCPGraph* sgemmReferenceLine() const { return m_sgemmReference; }
     QCPCurve* ladderCurve(const QString& ladder, MemoryLevel level = MemoryLevel::Dram) const; // null: no line
     QStringList ladders() const;
     ProfileRooflineTable* table() const { return m_table; }
@@ -96,6 +99,9 @@ private:
     void fitNote(); // the part under the plot is never shorter than the wrapped note and a few table rows
     bool m_splitSet = false;
     std::array<QCPGraph*, 2> m_computeRoofs{};                  // measured, peak
+    QCPGraph* m_sgemmReference = nullptr;
+    double m_sgemmFlopsPerSecond = 0;                            // 0: the session holds no reference
+    int m_sgemmN = 0;
     std::array<std::array<QCPGraph*, 2>, 3> m_slopes{};          // [level][measured, peak]
     std::array<QCPGraph*, 3> m_points{};
     std::array<QCPGraph*, 3> m_baselinePoints{};

@@ -3,6 +3,7 @@
 #include "common/export_actions.h"
 #include "profile/profile_format.h"
 #include "session/session.h"
+#include "session/sgemm_reference.h"
 
 #include <QEvent>
 #include <QHeaderView>
@@ -106,6 +107,7 @@ ProfileRooflineTable::ProfileRooflineTable(QWidget* parent) : QTableWidget(paren
 void ProfileRooflineTable::setModel(const session::Session& session, const std::vector<session::KernelRoofline>& kernels,
                                     const session::RooflineRoofs& roofs)
 {
+    clearSpans();
     setRowCount(0);
     setRowCount(static_cast<int>(kernels.size()));
     for (int row = 0; row < static_cast<int>(kernels.size()); ++row) {
@@ -138,9 +140,52 @@ void ProfileRooflineTable::setModel(const session::Session& session, const std::
             setItem(row, levelColumn(level), cell);
         }
     }
+    addSgemmReference(session);
     recolour();
     resizeColumnsToContents();
     updateGeometry();
+}
+
+// The matmul ladder's reference rung, cuBLAS SGEMM, as a last row, and each matmul rung's share of it
+// beside its FLOP/s; nothing when the session holds no reference.
+void ProfileRooflineTable::addSgemmReference(const session::Session& session)
+{
+    const session::SgemmReference reference = session::sgemmReference(session);
+    if (!reference.measured)
+        return;
+    const QString rate = formatFlopsPerSecond(reference.flopsPerSecond);
+    for (const session::RungAgainstReference& r : session::matmulRungsAgainstReference(session)) {
+        const int row = rowOf(QString::fromStdString(r.kernel));
+        QTableWidgetItem* flops = row < 0 ? nullptr : item(row, FlopsColumn);
+        if (flops == nullptr)
+            continue;
+        if (!std::isnan(r.share))
+            flops->setText(flops->text() + QStringLiteral(" \u00b7 ") + tr("%1 of cuBLAS").arg(formatPercent(r.share * 100.0)));
+        flops->setToolTip(flops->toolTip() + QStringLiteral("<br>") +
+                          (std::isnan(r.share)
+                               ? tr("No share of cuBLAS SGEMM: %1").arg(QString::fromStdString(r.why).toHtmlEscaped())
+                               : tr("%1 of cuBLAS SGEMM (%2 at n = %3): 2 n\u00b3 FLOP over the median of the timed runs is %4")
+                                     .arg(formatPercent(r.share * 100.0), rate, QString::number(reference.n),
+                                          formatFlopsPerSecond(r.flopsPerSecond))));
+    }
+    const int row = rowCount();
+    setRowCount(row + 1);
+    auto* name = new QTableWidgetItem(tr("cuBLAS SGEMM"));
+    name->setToolTip(plainToolTip(tr("The matrix-multiply ladder's reference rung: cuBLAS SGEMM (FP32, no TF32) at n = %1, "
+                                     "measured by the probe in this session. %2")
+                                      .arg(reference.n)
+                                      .arg(QString::fromStdString(reference.method))));
+    setItem(row, KernelColumn, name);
+    auto* flops = new QTableWidgetItem(rate);
+    flops->setToolTip(name->toolTip());
+    flops->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    setItem(row, FlopsColumn, flops);
+    auto* levels = new QTableWidgetItem(tr("the matmul ladder's reference at n = %1: timed, no counters").arg(reference.n));
+    levels->setToolTip(tr("The probe times cuBLAS; it does not count its bytes, so it has no point on the plot, only the "
+                          "dotted line at its FLOP/s."));
+    levels->setData(kNotPlottedRole, true);
+    setItem(row, L1Column, levels);
+    setSpan(row, L1Column, 1, ColumnCount - L1Column);
 }
 
 int ProfileRooflineTable::rowOf(const QString& kernel) const

@@ -1,7 +1,8 @@
 // The table under the hierarchical roofline: one compact row per kernel, with its FP32 FLOP/s and,
 // per memory level, its intensity and share of that level's roof, or in a few words why it has no
 // point there (the full numbers and the reason's sentence on hover). Kernels that cannot be plotted
-// are read here, not in paragraphs.
+// are read here, not in paragraphs. With a cuBLAS SGEMM reference in the session, a last row holds it
+// and each matmul rung's FP32 cell its share of it.
 #pragma once
 
 #include "session/roofline.h"
@@ -38,6 +39,7 @@ protected:
 
 private:
     int rowOf(const QString& kernel) const;
+    void addSgemmReference(const session::Session& session);
     void recolour();
 };
 

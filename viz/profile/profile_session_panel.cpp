@@ -3,6 +3,7 @@
 #include "profile/profile_format.h"
 #include "session/metric_catalog.h"
 #include "session/session.h"
+#include "session/sgemm_reference.h"
 #include "util/parse.h"
 
 #include <QTextBrowser>
@@ -206,6 +207,36 @@ QString hierarchyTable(const session::HierarchyRecord& h)
     return html;
 }
 
+// The reference with its method, or why it is missing: never a number the session does not hold.
+QString sgemmReferenceText(const session::SgemmReference& reference)
+{
+    if (!reference.measured)
+        return esc(reference.status);
+    return QStringLiteral("cuBLAS SGEMM, n = %1: %2").arg(reference.n).arg(formatFlopsPerSecond(reference.flopsPerSecond)) +
+           (reference.method.empty() ? QString() : QStringLiteral(" (") + esc(reference.method) + QLatin1Char(')'));
+}
+
+// Each matmul rung's GEMM rate (2 n^3 over its median time) and share of cuBLAS at the same n.
+QString matmulRungTable(const std::vector<session::RungAgainstReference>& rungs, const session::SgemmReference& reference)
+{
+    if (rungs.empty())
+        return {};
+    QString html = QStringLiteral("<p><b>The matmul ladder against cuBLAS</b> (2 n\u00b3 FLOP over each rung's median time, "
+                                  "against cuBLAS SGEMM at the same n):</p><table cellpadding='2'><tr><th align='left'>Rung</th>"
+                                  "<th align='left'>Kernel</th><th align='right'>FLOP/s</th><th align='right'>Share of cuBLAS</th></tr>");
+    for (const session::RungAgainstReference& r : rungs)
+        html += QStringLiteral("<tr><td>%1</td><td style='padding-right:10px'>%2</td><td align='right' style='padding-right:10px'>%3</td>"
+                               "<td align='right'>%4</td></tr>")
+                    .arg(QString::number(r.rung), esc(r.kernel),
+                         std::isnan(r.flopsPerSecond) ? QStringLiteral("\u2014") : formatFlopsPerSecond(r.flopsPerSecond),
+                         std::isnan(r.share) ? esc(r.why) : formatPercent(r.share * 100.0));
+    // The reference rung closes the ladder.
+    html += QStringLiteral("<tr><td>ref.</td><td style='padding-right:10px'>cuBLAS SGEMM, n = %1</td><td align='right' "
+                           "style='padding-right:10px'>%2</td><td align='right'>100.0 %</td></tr>")
+                .arg(QString::number(reference.n), formatFlopsPerSecond(reference.flopsPerSecond));
+    return html + QStringLiteral("</table>");
+}
+
 } // namespace
 
 QString sessionPageHtml(const session::Session& s, const QStringList& problems, const QString& source)
@@ -308,10 +339,14 @@ QString sessionPageHtml(const session::Session& s, const QStringList& problems, 
         html += row(QStringLiteral("DRAM, theoretical"), formatBytesPerSecond(c.theoreticalDramGBps * 1e9));
         html += row(QStringLiteral("FP32, theoretical"), formatFlopsPerSecond(c.theoreticalFp32Gflops * 1e9));
         html += row(QStringLiteral("Theoretical from"), esc(c.theoreticalSource));
+        if (session::mentionsSgemmReference(s))
+            html += row(QStringLiteral("Matmul reference"), sgemmReferenceText(session::sgemmReference(s)));
         html += QStringLiteral("</table>");
     } else {
         html += QStringLiteral("<p>No ceilings record.</p>");
     }
+    if (const session::SgemmReference reference = session::sgemmReference(s); reference.measured)
+        html += matmulRungTable(session::matmulRungsAgainstReference(s), reference);
 
     if (s.hierarchy) {
         html += QStringLiteral("<h3>Memory ladder measured on this GPU</h3>");
