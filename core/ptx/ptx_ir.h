@@ -112,6 +112,10 @@ enum class MbarrierOp : std::uint8_t { None, Init, Inval, Arrive, ArriveDrop, Te
 // over the participating threads (.popc.u32 counts the true ones, .and/.or.pred combine them).
 enum class BarMode : std::uint8_t { Sync, Arrive, RedPopc, RedAnd, RedOr };
 
+// The memory-ordering qualifier (PTX ISA, "Memory Consistency Model"): Weak for a plain ld or st;
+// atom and red without one are Relaxed; fence is AcqRel and membar Sc unless they say otherwise.
+enum class MemoryOrder : std::uint8_t { Weak, Relaxed, Acquire, Release, AcqRel, Sc };
+
 // The matrix a wmma.load or wmma.store moves: A (M x K), B (K x N), C or D (M x N).
 enum class MatrixFragment : std::uint8_t { None, A, B, C, D };
 
@@ -176,6 +180,7 @@ struct Instruction {
     bool sync = false;        // .sync on shfl/vote/bar
     bool uniform = false;     // bra.uni: the compiler promises no divergence
     bool isVolatile = false;
+    MemoryOrder order = MemoryOrder::Weak; // ld, st, atom, red, fence/membar
     bool shiftAmount = false; // bfind.shiftamt: the left shift that brings the found bit to the top
     bool funnelLeft = false;  // shf.l (else shf.r)
     bool clampShift = false;  // shf .clamp (else .wrap)

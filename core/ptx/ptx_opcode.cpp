@@ -163,6 +163,16 @@ bool isIgnorableQualifier(std::string_view name)
     return names.contains(name) || name.starts_with("L1::") || name.starts_with("L2::");
 }
 
+std::optional<MemoryOrder> memoryOrderFromName(std::string_view name)
+{
+    if (name == "relaxed") return MemoryOrder::Relaxed;
+    if (name == "acquire") return MemoryOrder::Acquire;
+    if (name == "release") return MemoryOrder::Release;
+    if (name == "acq_rel") return MemoryOrder::AcqRel;
+    if (name == "sc") return MemoryOrder::Sc;
+    return std::nullopt;
+}
+
 // mbarrier.* and cp.async.* (PTX ISA, "Parallel Synchronization and Communication Instructions:
 // mbarrier" and "Data Movement: cp.async"): the forms sm_80 kernels use (cuda::barrier,
 // cuda::pipeline, memcpy_async), with the acquire/release qualifiers and CTA scope of sm_90. The
@@ -577,6 +587,13 @@ void decodeOpcode(std::string_view opcode, Instruction& instruction)
         if (op == Op::Shf && (part == "l" || part == "r")) { instruction.funnelLeft = part == "l"; continue; }
         if (op == Op::Shf && (part == "clamp" || part == "wrap")) { instruction.clampShift = part == "clamp"; continue; }
         if ((op == Op::Ld || op == Op::St || op == Op::Atom || op == Op::Red || op == Op::MemBar) &&
+            instruction.order == MemoryOrder::Weak) {
+            if (auto order = memoryOrderFromName(part)) {
+                instruction.order = *order; // the race check's release and acquire (core/sim/README.md)
+                continue;
+            }
+        }
+        if ((op == Op::Ld || op == Op::St || op == Op::Atom || op == Op::Red || op == Op::MemBar) &&
             isIgnorableQualifier(part))
             continue;
         if ((op == Op::Atom || op == Op::Red) && part == "noftz" && !noFlush) {
@@ -587,6 +604,11 @@ void decodeOpcode(std::string_view opcode, Instruction& instruction)
             continue;
         unsupported();
     }
+
+    if ((op == Op::Atom || op == Op::Red) && instruction.order == MemoryOrder::Weak)
+        instruction.order = MemoryOrder::Relaxed; // the default .sem of atom and red
+    if (op == Op::MemBar && instruction.order == MemoryOrder::Weak)
+        instruction.order = parts.front() == "membar" ? MemoryOrder::Sc : MemoryOrder::AcqRel;
 
     // Types: cvt and set take destination then source; everything else takes at most one.
     if (op == Op::Cvt || op == Op::Set) {

@@ -26,6 +26,14 @@ BlockRunner::BlockRunner(const LaunchContext& context)
         return in.op == ptx::Op::Mbarrier || in.op == ptx::Op::CpAsync || in.op == ptx::Op::CpAsyncCommit ||
                in.op == ptx::Op::CpAsyncWait || in.op == ptx::Op::CpAsyncMbarrierArrive;
     });
+    // Release, acquire or fence: the race check follows happens-before through them (release_acquire.h).
+    m_usesOrdering = std::any_of(m_function.instructions.begin(), m_function.instructions.end(), [](const ptx::Instruction& in) {
+        return in.op == ptx::Op::MemBar || (in.isMemory() && in.order != ptx::MemoryOrder::Weak &&
+                                            in.order != ptx::MemoryOrder::Relaxed);
+    });
+    m_readsPerWarp = std::any_of(m_function.instructions.begin(), m_function.instructions.end(), [](const ptx::Instruction& in) {
+        return in.op == ptx::Op::MemBar || (in.isMemory() && in.order != ptx::MemoryOrder::Weak);
+    });
 }
 
 void BlockRunner::setUpBlock(std::uint64_t linearBlock)
@@ -39,6 +47,8 @@ void BlockRunner::setUpBlock(std::uint64_t linearBlock)
     m_localArena.assign(static_cast<std::size_t>(warpCount) * 32 * m_localBytes, 0);
     m_shared.assign(m_context.sharedBytes, 0);
     m_sharedState.assign((m_context.sharedBytes + 3) / 4, SharedWordState{});
+    m_clocks.reset(static_cast<std::uint32_t>(threads), static_cast<std::uint32_t>(warpCount), m_usesOrdering);
+    m_readsAcrossWarps.clear();
     m_blockEpoch = 1;
     m_barrierPc = -1;
     m_barriers.fill(BarrierState{});
@@ -220,6 +230,7 @@ void BlockRunner::step(WarpState& warp)
         advance(warp);
         break;
     case ptx::Op::MemBar:
+        executeFence(warp, instruction, mask);
         advance(warp);
         break;
     case ptx::Op::Shfl:

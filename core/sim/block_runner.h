@@ -13,6 +13,7 @@
 #include "sim/global_memory.h"
 #include "sim/hazards.h"
 #include "sim/memory_analysis.h"
+#include "sim/release_acquire.h"
 #include "sim/sim_stats.h"
 #include "sim/timing_model.h"
 #include "sim/trace.h"
@@ -27,6 +28,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -110,11 +112,18 @@ struct SharedWordState {
     std::uint32_t writer = 0;      // thread in block + 1; 0 = never written
     std::uint32_t writeEpoch = 0;  // block barrier epoch of that write
     std::uint32_t writeWarpEpoch = 0;
+    std::uint32_t writeClock = 0;  // the writer's release clock then (release_acquire.h)
     std::uint32_t reader = 0;      // thread in block + 1 of the last read; 0 = none
     std::uint32_t readEpoch = 0;
     std::uint32_t readWarpEpoch = 0;
+    std::uint32_t readClock = 0;
     std::uint8_t readersAcrossWarps = 0; // more than one warp read it in readEpoch
-    std::uint8_t writeAtomic = 0;        // the last write was an atomic
+    // Strong accesses (atomics; ld/st .relaxed, .acquire, .release) of the same size do not race
+    // with each other (PTX: morally strong); the size tells a complete overlap from a partial one.
+    std::uint8_t writeStrong = 0;        // the last write was strong
+    std::uint8_t writeSize = 0;          // its access's bytes
+    std::uint8_t readStrong = 0;         // the last read was strong
+    std::uint8_t readSize = 0;
     std::uint8_t writeBytes = 0;         // bytes (bit per byte) of the last write
     std::uint8_t readBytes = 0;          // bytes read since readEpoch began
     std::uint8_t writtenBytes = 0;       // bytes any thread has written
@@ -200,8 +209,11 @@ private:
     void executeMemory(WarpState& warp, const ptx::Instruction& instruction, std::uint32_t mask,
                        InstructionCounters& counters, std::int32_t& traceMemory, std::uint8_t& conflictDegree);
     void executeCvta(WarpState& warp, const ptx::Instruction& instruction, std::uint32_t mask);
+    // isAtomic: a read-modify-write; isStrong: ld/st .relaxed, .acquire or .release (atomics are strong).
     void trackSharedAccess(const WarpState& warp, int lane, std::uint64_t address, std::uint32_t bytes,
-                           bool isWrite, bool isAtomic);
+                           bool isWrite, bool isAtomic, bool isStrong = false);
+    // fence / membar: its acquire and release sides for the race check (release_acquire.h).
+    void executeFence(const WarpState& warp, const ptx::Instruction& instruction, std::uint32_t mask);
 
     // exec_control.cpp
     void executeBranch(WarpState& warp, const ptx::Instruction& instruction, std::uint32_t active,
@@ -281,6 +293,21 @@ private:
     std::vector<std::uint8_t> m_localArena;
     std::vector<std::uint8_t> m_shared;
     std::vector<SharedWordState> m_sharedState;
+    // Kernels with release, acquire or fence (m_usesOrdering): their happens-before. Kernels with
+    // strong accesses (m_readsPerWarp): for a word read by several warps in one barrier interval,
+    // the last read of each warp (SharedWordState keeps only the last one).
+    bool m_usesOrdering = false;
+    bool m_readsPerWarp = false;
+    ReleaseAcquireClocks m_clocks;
+    struct SharedRead {
+        std::uint32_t thread = 0; // in block + 1
+        std::uint32_t warpEpoch = 0;
+        std::uint32_t clock = 0;
+        std::uint8_t strong = 0;
+        std::uint8_t size = 0;
+        std::uint8_t bytes = 0;   // of the word
+    };
+    std::unordered_map<std::uint64_t, std::vector<SharedRead>> m_readsAcrossWarps; // word -> a read per warp
     std::uint32_t m_blockEpoch = 0;
     bool m_tracing = false;
     std::uint64_t m_blockIssued = 0;  // warp-instructions issued by the current block (%clock)

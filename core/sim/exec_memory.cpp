@@ -15,6 +15,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace warpscope::sim {
 
@@ -138,10 +139,18 @@ void BlockRunner::executeCvta(WarpState& warp, const ptx::Instruction& in, std::
     write(warp, in.operands[0].reg, r, mask);
 }
 
+// The race check (README, "Hazards: shared-memory races"). Two accesses to a word by different
+// threads race when one writes, they share bytes, they are not both strong with the same size (PTX:
+// morally strong), and nothing orders them: no barrier between them (bar.sync for the block,
+// bar.warp.sync within a warp) and no release-acquire chain (release_acquire.h).
 void BlockRunner::trackSharedAccess(const WarpState& warp, int lane, std::uint64_t address, std::uint32_t bytes,
-                                    bool isWrite, bool isAtomic)
+                                    bool isWrite, bool isAtomic, bool isStrong)
 {
     const std::uint32_t thread = static_cast<std::uint32_t>(warp.index * 32 + lane) + 1;
+    const bool strong = isAtomic || isStrong;
+    const std::uint32_t clock = m_clocks.clock(thread - 1);
+    const auto size = static_cast<std::uint8_t>(std::min<std::uint32_t>(bytes, 255));
+    const char* const orderingWords = m_usesOrdering ? " or release-acquire pair" : "";
     for (std::uint64_t word = address / 4; word <= (address + bytes - 1) / 4 && word < m_sharedState.size(); ++word) {
         SharedWordState& state = m_sharedState[word];
         // The bytes of this word the access touches: byte and half-word arrays share words without
@@ -155,6 +164,15 @@ void BlockRunner::trackSharedAccess(const WarpState& warp, int lane, std::uint64
                 return warpEpoch == warp.warpEpoch;
             return epoch == m_blockEpoch;
         };
+        // Not ordered before this access: in the same barrier interval, and no release reached this
+        // thread's acquires from after it.
+        const auto unordered = [&](std::uint32_t other, std::uint32_t epoch, std::uint32_t warpEpoch, std::uint32_t otherClock) {
+            return sameInterval(other, epoch, warpEpoch) &&
+                   !m_clocks.ordered(other - 1, otherClock, (other - 1) / 32, warpEpoch, thread - 1);
+        };
+        const auto morallyStrong = [&](bool otherStrong, std::uint8_t otherSize) {
+            return strong && otherStrong && otherSize == size;
+        };
         if (state.asyncWrites > 0) // a cp.async into this word has not landed (exec_async.cpp)
             reportAsyncCopyInFlight(warp, lane, word * 4, isWrite);
         if ((!isWrite || isAtomic) && (touched & ~state.writtenBytes) != 0) {
@@ -162,48 +180,103 @@ void BlockRunner::trackSharedAccess(const WarpState& warp, int lane, std::uint64
                          "reads shared memory at offset " + std::to_string(word * 4) +
                              " before any thread of the block wrote it");
         }
-        // Atomics do not race with each other, only with plain accesses.
         if (state.writer != 0 && state.writer != thread && (touched & state.writeBytes) != 0 &&
-            !(isAtomic && state.writeAtomic) && sameInterval(state.writer, state.writeEpoch, state.writeWarpEpoch)) {
+            !morallyStrong(state.writeStrong != 0, state.writeSize) &&
+            unordered(state.writer, state.writeEpoch, state.writeWarpEpoch, state.writeClock)) {
             const std::uint32_t other = state.writer - 1;
             reportHazard(HazardKind::SharedRace, warp, lane, word * 4, "shared",
                          std::string(isWrite ? "writes" : "reads") + " shared memory at offset " + std::to_string(word * 4) +
                              " that thread " + std::to_string(other) + " (warp " + std::to_string(other / 32) +
-                             ") wrote with no barrier in between (missing __syncthreads or __syncwarp)",
+                             ") wrote with no barrier" + orderingWords + " in between (missing __syncthreads or __syncwarp)",
                          static_cast<std::int64_t>(other), true);
         }
-        if (isWrite && state.reader != 0 && (touched & state.readBytes) != 0 &&
-            ((state.reader != thread && sameInterval(state.reader, state.readEpoch, state.readWarpEpoch)) ||
-             (state.readersAcrossWarps && state.readEpoch == m_blockEpoch))) {
-            const std::uint32_t other = state.reader - 1;
+        // In a kernel with strong accesses, each warp's last read in the interval is checked
+        // (m_readsAcrossWarps); without them, reads by several warps in the interval always race
+        // with a write, since only a barrier could have ordered them.
+        std::uint32_t racingReader = 0;
+        if (isWrite && state.reader != 0 && (touched & state.readBytes) != 0) {
+            if (state.reader != thread && !morallyStrong(state.readStrong != 0, state.readSize) &&
+                unordered(state.reader, state.readEpoch, state.readWarpEpoch, state.readClock))
+                racingReader = state.reader;
+            else if (state.readersAcrossWarps && state.readEpoch == m_blockEpoch && !m_readsPerWarp)
+                racingReader = state.reader;
+            else if (state.readersAcrossWarps && state.readEpoch == m_blockEpoch) {
+                if (const auto reads = m_readsAcrossWarps.find(word); reads != m_readsAcrossWarps.end())
+                    for (const SharedRead& read : reads->second)
+                        if (racingReader == 0 && read.thread != thread && (touched & read.bytes) != 0 &&
+                            !morallyStrong(read.strong != 0, read.size) &&
+                            unordered(read.thread, state.readEpoch, read.warpEpoch, read.clock))
+                            racingReader = read.thread;
+            }
+        }
+        if (racingReader != 0) {
+            const std::uint32_t other = racingReader - 1;
             reportHazard(HazardKind::SharedRace, warp, lane, word * 4, "shared",
                          "writes shared memory at offset " + std::to_string(word * 4) + " that thread " +
                              std::to_string(other) + " (warp " + std::to_string(other / 32) +
-                             ") read with no barrier in between (missing __syncthreads or __syncwarp)",
+                             ") read with no barrier" + orderingWords + " in between (missing __syncthreads or __syncwarp)",
                          static_cast<std::int64_t>(other), false);
         }
         if (isWrite) {
+            if (state.readersAcrossWarps && m_readsPerWarp)
+                m_readsAcrossWarps.erase(word);
             state.writer = thread;
             state.writeEpoch = m_blockEpoch;
             state.writeWarpEpoch = warp.warpEpoch;
-            state.writeAtomic = isAtomic ? 1 : 0;
+            state.writeClock = clock;
+            state.writeStrong = strong ? 1 : 0;
+            state.writeSize = size;
             state.writeBytes = touched;
             state.writtenBytes |= touched;
             state.reader = 0;
             state.readBytes = 0;
             state.readersAcrossWarps = 0;
         } else {
-            if (state.reader != 0 && state.readEpoch == m_blockEpoch &&
-                static_cast<std::int32_t>((state.reader - 1) / 32) != warp.index)
+            const bool sameEpoch = state.reader != 0 && state.readEpoch == m_blockEpoch;
+            const bool otherWarp = sameEpoch && static_cast<std::int32_t>((state.reader - 1) / 32) != warp.index;
+            if (m_readsPerWarp && (otherWarp || (sameEpoch && state.readersAcrossWarps))) {
+                // Several warps read it in this interval: keep each warp's last read.
+                std::vector<SharedRead>& reads = m_readsAcrossWarps[word];
+                const auto remember = [&](const SharedRead& read) {
+                    const auto sameWarp = std::find_if(reads.begin(), reads.end(), [&](const SharedRead& kept) {
+                        return (kept.thread - 1) / 32 == (read.thread - 1) / 32;
+                    });
+                    if (sameWarp == reads.end())
+                        reads.push_back(read);
+                    else
+                        *sameWarp = read;
+                };
+                if (!state.readersAcrossWarps) {
+                    reads.clear();
+                    remember({state.reader, state.readWarpEpoch, state.readClock, state.readStrong, state.readSize,
+                              state.readBytes});
+                }
+                remember({thread, warp.warpEpoch, clock, static_cast<std::uint8_t>(strong ? 1 : 0), size, touched});
+            }
+            if (otherWarp)
                 state.readersAcrossWarps = 1;
             else if (state.readEpoch != m_blockEpoch)
                 state.readersAcrossWarps = 0;
-            state.readBytes = state.readEpoch == m_blockEpoch && state.reader != 0 ? state.readBytes | touched : touched;
+            state.readBytes = sameEpoch ? state.readBytes | touched : touched;
             state.reader = thread;
             state.readEpoch = m_blockEpoch;
             state.readWarpEpoch = warp.warpEpoch;
+            state.readClock = clock;
+            state.readStrong = strong ? 1 : 0;
+            state.readSize = size;
         }
     }
+}
+
+void BlockRunner::executeFence(const WarpState& warp, const ptx::Instruction& in, std::uint32_t mask)
+{
+    if (!m_clocks.enabled())
+        return;
+    const bool acquire = in.order != ptx::MemoryOrder::Release; // .sc, .acq_rel, .acquire
+    const bool release = in.order != ptx::MemoryOrder::Acquire;
+    for (std::uint32_t lane = 0; lane < 32; ++lane)
+        if ((mask >> lane) & 1u)
+            m_clocks.fence(static_cast<std::uint32_t>(warp.index) * 32 + lane, warp.warpEpoch, acquire, release);
 }
 
 void BlockRunner::executeMemory(WarpState& warp, const ptx::Instruction& in, std::uint32_t mask,
@@ -212,6 +285,11 @@ void BlockRunner::executeMemory(WarpState& warp, const ptx::Instruction& in, std
     const bool isLoad = in.op == Op::Ld;
     const bool isAtomic = in.op == Op::Atom || in.op == Op::Red;
     const bool isStore = in.op == Op::St;
+    // ld/st .relaxed, .acquire, .release and every atomic: strong, and the ends of release-acquire
+    // chains (release_acquire.h).
+    const bool isStrong = in.order != ptx::MemoryOrder::Weak;
+    const bool acquires = in.order == ptx::MemoryOrder::Acquire || in.order == ptx::MemoryOrder::AcqRel;
+    const bool releases = in.order == ptx::MemoryOrder::Release || in.order == ptx::MemoryOrder::AcqRel;
     const ptx::Operand& address = isLoad || in.op == Op::Atom ? in.operands[1] : in.operands[0];
     const std::uint32_t elementSize = static_cast<std::uint32_t>(ptx::typeBits(in.type) / 8);
     const std::uint32_t width = in.vectorWidth;
@@ -293,7 +371,7 @@ void BlockRunner::executeMemory(WarpState& warp, const ptx::Instruction& in, std
     // Fast path: plain global loads and stores whose lanes all fall, aligned, inside one allocation
     // (one lookup per instruction). Same semantics as the general loop below, fewer checks.
     bool handled = false;
-    if (space == Space::Global && !isAtomic) {
+    if (space == Space::Global && !isAtomic && !isStrong && !(isStore && m_clocks.carriesReleases())) {
         std::uint64_t low = ~0ull, high = 0, misaligned = 0;
         for (std::uint32_t lane = 0; lane < 32; ++lane) {
             const std::uint64_t laneAddress = base[lane] + displacement;
@@ -414,7 +492,7 @@ void BlockRunner::executeMemory(WarpState& warp, const ptx::Instruction& in, std
                                  std::to_string(m_shared.size()) + " bytes");
                 break;
             }
-            trackSharedAccess(warp, static_cast<int>(lane), laneAddress, bytesPerLane, !isLoad, isAtomic);
+            trackSharedAccess(warp, static_cast<int>(lane), laneAddress, bytesPerLane, !isLoad, isAtomic, isStrong);
             bytes = m_shared.data() + laneAddress;
             break;
         case Space::Local:
@@ -444,6 +522,16 @@ void BlockRunner::executeMemory(WarpState& warp, const ptx::Instruction& in, std
             const std::uint64_t old = loadBits(bytes, elementSize);
             storeBits(bytes, elementSize, atomicResult(in.atomOp, in.type, old, values[0][lane], compare[lane]));
             loaded[0][lane] = extendLoaded(old, in.type);
+        }
+        if (m_clocks.enabled() && (laneSpace == Space::Shared || laneSpace == Space::Global)) {
+            // Shared and global addresses overlap as numbers: the space tells the locations apart.
+            const std::uint64_t location = laneAddress | (laneSpace == Space::Shared ? 1ull << 63 : 0);
+            const std::uint32_t thread = static_cast<std::uint32_t>(warp.index) * 32 + lane;
+            if (!isStore && isStrong)
+                m_clocks.read(thread, location, acquires);
+            if (!isLoad)
+                m_clocks.write(thread, static_cast<std::uint32_t>(warp.index), warp.warpEpoch, location, releases,
+                               isStrong, isAtomic);
         }
     }
 

@@ -2,8 +2,8 @@
 // cuda::pipeline (cp.async.cg, commit_group, wait_group 1), the same loop with the classic bug of
 // committing only when there is a next tile, cuda::barrier (mbarrier) at compute_80 and at
 // compute_90 (try_wait), memcpy_async completing on a barrier (cp.async.mbarrier.arrive), and a
-// barrier that expects one arrival too many. Each is compiled by NVRTC and checked against a CPU
-// reference.
+// barrier that expects one arrival too many; and cuda::barrier at compute_75, where libcu++ builds it
+// from atomics (no false races). Each is compiled by NVRTC and checked against a CPU reference.
 #include "sim_test_support.h"
 
 #include <cstdint>
@@ -248,4 +248,52 @@ TEST(AsyncKernels, ABarrierExpectingTooManyArrivalsIsADeadlock)
     EXPECT_EQ(deadlocks[0]->occurrences, 3u);
     EXPECT_NE(deadlocks[0]->message.find("still needs 1 of its 129 arrivals"), std::string::npos) << deadlocks[0]->message;
     EXPECT_EQ(bufferValues<float>(result, "out"), std::vector<float>(3 * 128, -1.0f));
+}
+
+// At compute_75 (the default) libcu++ has no mbarrier: cuda::barrier is a software barrier, each
+// warp's leader arriving with atom.add.acq_rel on the barrier word and every thread spinning on it
+// with ld.acquire. Those atomics and acquire loads do not race with each other (PTX: morally
+// strong), and the release-acquire chain orders the tile writes before the neighbours' reads and
+// those reads before the next writes, so the kernel is clean. Without the barriers it races.
+TEST(AsyncKernels, SoftwareCudaBarrierAtComputeCapability75OrdersTheTile)
+{
+    const std::string source = R"(
+#include <cuda/barrier>
+using barrier = cuda::barrier<cuda::thread_scope_block>;
+extern "C" __global__ void rotate(const float* in, float* out)
+{
+    __shared__ float tile[128];
+    __shared__ barrier bar;
+    if (threadIdx.x == 0) init(&bar, blockDim.x);
+    __syncthreads();
+    tile[threadIdx.x] = in[blockIdx.x * 128 + threadIdx.x];
+    for (int step = 0; step < 2; ++step) {
+        WAIT;
+        const float next = tile[(threadIdx.x + 1) % 128];
+        WAIT;
+        tile[threadIdx.x] = next;
+    }
+    WAIT;
+    out[blockIdx.x * 128 + threadIdx.x] = tile[threadIdx.x];
+}
+)";
+    const std::vector<float> input = ramp(3 * 128);
+    const CompiledKernel kernel = compileKernel("#define WAIT bar.arrive_and_wait()\n" + source, "rotate");
+    const sim::SimResult result = runBarrierKernel(kernel, input);
+    ASSERT_EQ(result.status, sim::SimStatus::Completed) << result.statusMessage;
+    EXPECT_GT(countersOf(result, *kernel.function, ptx::Op::Atom).threadExecutions, 0u); // software, not mbarrier
+    EXPECT_EQ(countersOf(result, *kernel.function, ptx::Op::Mbarrier).threadExecutions, 0u);
+    EXPECT_TRUE(result.hazards.empty()) << result.hazards.front().message;
+    const std::vector<float> out = bufferValues<float>(result, "out");
+    for (int b = 0; b < 3; ++b)
+        for (int x = 0; x < 128; ++x) // rotated left twice
+            EXPECT_EQ(out[static_cast<std::size_t>(b * 128 + x)], input[static_cast<std::size_t>(b * 128 + (x + 2) % 128)])
+                << "block " << b << " thread " << x;
+
+    // Without the barriers each warp's last thread reads the word the next warp's first thread
+    // writes, with nothing ordering the two.
+    const CompiledKernel unsynchronised = compileKernel("#define WAIT (void)bar\n" + source, "rotate");
+    const sim::SimResult racy = runBarrierKernel(unsynchronised, input);
+    ASSERT_EQ(racy.status, sim::SimStatus::Completed) << racy.statusMessage;
+    EXPECT_FALSE(hazardsOf(racy, sim::HazardKind::SharedRace).empty());
 }

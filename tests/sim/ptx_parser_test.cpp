@@ -16,6 +16,7 @@
 #include <cctype>
 #include <cstdint>
 #include <cstdio>
+#include <iterator>
 #include <random>
 #include <set>
 #include <string>
@@ -810,6 +811,36 @@ TEST(PtxParser, CommentsAndInstructionText)
     EXPECT_EQ(f.instructions[0].ptxLine, 16); // the line the block comment ends on
     EXPECT_EQ(f.instructions[0].text, "add.s32 %r1, %r2, 3");
     EXPECT_EQ(f.instructions[1].text, "ld.global.f32 %f1, [%rd1+4]");
+}
+
+// The memory-ordering qualifiers the race check follows (PTX ISA, "Memory Consistency Model"): a
+// plain or volatile ld/st is weak; atom and red default to .relaxed; fence defaults to .acq_rel and
+// membar is .sc.
+TEST(PtxParser, MemoryOrderQualifiers)
+{
+    const Module module = parseModule(kernel("\tld.shared.u32 \t%r1, [%rd1];\n"
+                                             "\tld.volatile.shared.u32 \t%r1, [%rd1];\n"
+                                             "\tld.relaxed.cta.shared.u32 \t%r1, [%rd1];\n"
+                                             "\tld.acquire.cta.b64 \t%rd2, [%rd1];\n"
+                                             "\tst.release.gpu.global.u32 \t[%rd1], %r1;\n"
+                                             "\tatom.shared.add.u32 \t%r1, [%rd1], 1;\n"
+                                             "\tatom.add.acq_rel.cta.u64 \t%rd2, [%rd1], %rd3;\n"
+                                             "\tred.release.gpu.global.add.u32 \t[%rd1], 1;\n"
+                                             "\tfence.cta;\n"
+                                             "\tfence.sc.cta;\n"
+                                             "\tmembar.gl;\n"
+                                             "\tret;\n"));
+    const Function& f = onlyFunction(module);
+    ASSERT_TRUE(f.unsupported.empty()) << f.unsupported[0].construct;
+    const MemoryOrder expected[] = {MemoryOrder::Weak,   MemoryOrder::Weak,    MemoryOrder::Relaxed, MemoryOrder::Acquire,
+                                    MemoryOrder::Release, MemoryOrder::Relaxed, MemoryOrder::AcqRel,  MemoryOrder::Release,
+                                    MemoryOrder::AcqRel, MemoryOrder::Sc,      MemoryOrder::Sc};
+    ASSERT_EQ(f.instructions.size(), std::size(expected) + 1);
+    for (std::size_t i = 0; i < std::size(expected); ++i)
+        EXPECT_EQ(f.instructions[i].order, expected[i]) << f.instructions[i].text;
+    EXPECT_TRUE(f.instructions[1].isVolatile);
+    EXPECT_EQ(f.instructions[6].atomOp, AtomOp::Add);
+    EXPECT_EQ(f.instructions[6].type, Type::U64);
 }
 
 // ---- errors ---------------------------------------------------------------------------------------

@@ -7,8 +7,10 @@
 #include "util/input_error.h"
 
 #include <bit>
+#include <cstdint>
 #include <cstdio>
 #include <fstream>
+#include <string>
 
 using namespace warpscope;
 using namespace warpscope::testing_support;
@@ -443,6 +445,117 @@ extern "C" __global__ void bytes(const unsigned char* in, unsigned char* out)
     const sim::SimResult half = simulateKernel(kernel, {1, 1, 1}, {32, 1, 1}, {"in=u8[64]:iota", "out=u8[64]"});
     EXPECT_TRUE(hasHazard(half, sim::HazardKind::UninitializedSharedRead));
     EXPECT_FALSE(hasHazard(half, sim::HazardKind::SharedRace));
+}
+
+// Thread 0 writes data[slot] and sets a flag; thread 32 (warp 1) waits for the flag and reads
+// data[slot] (`slot` keeps NVRTC from forwarding the value). Per the PTX memory consistency model the
+// flag's accesses are strong (atomic_ref: ld/st .relaxed, .acquire, .release), so they never race
+// with each other; whether the data read races depends on the flag's ordering: a release read by an
+// acquire (directly, seq_cst's fence.sc + st.relaxed, or fences around relaxed accesses) orders it,
+// relaxed alone does not, and plain accesses with no barrier race.
+TEST(Hazards, ReleaseAcquireOrdersTheDataItPublishes)
+{
+    const char* const source = R"(
+#include <cuda/atomic>
+using flag_ref = cuda::atomic_ref<int, cuda::thread_scope_block>;
+#define PUBLISH(setFlag, flagValue)                                  \
+    __shared__ int flag, data[32];                                   \
+    if (threadIdx.x == 0) flag = 0;                                  \
+    __syncthreads();                                                 \
+    flag_ref f(flag);                                                \
+    if (threadIdx.x == 0) { data[slot] = 42; setFlag; }              \
+    if (threadIdx.x == 32) { while ((flagValue) == 0) {} out[0] = data[slot]; }
+extern "C" __global__ void releaseAcquire(int* out, int slot)
+{ PUBLISH(f.store(1, cuda::memory_order_release), f.load(cuda::memory_order_acquire)) }
+extern "C" __global__ void seqCst(int* out, int slot) { PUBLISH(f.store(1), f.load()) }
+extern "C" __global__ void fences(int* out, int slot)
+{
+    PUBLISH((__threadfence_block(), f.store(1, cuda::memory_order_relaxed)),
+            (f.load(cuda::memory_order_relaxed) && (__threadfence_block(), true)))
+}
+extern "C" __global__ void relaxedOnly(int* out, int slot)
+{ PUBLISH(f.store(1, cuda::memory_order_relaxed), f.load(cuda::memory_order_relaxed)) }
+extern "C" __global__ void plain(int* out, int slot)
+{
+    __shared__ int data[32];
+    if (threadIdx.x == 0) data[slot] = 42;
+    if (threadIdx.x == 32) out[0] = data[slot];
+}
+)";
+    const auto run = [&](const char* entry, int slot = 3) {
+        return simulateKernel(compileKernel(source, entry), {1, 1, 1}, {64, 1, 1},
+                              {"out=i32[64]", "slot=i32:" + std::to_string(slot)});
+    };
+    for (const char* ordered : {"releaseAcquire", "seqCst", "fences"}) {
+        const sim::SimResult result = run(ordered);
+        ASSERT_EQ(result.status, sim::SimStatus::Completed) << ordered << ": " << result.statusMessage;
+        EXPECT_TRUE(result.hazards.empty()) << ordered << ": " << result.hazards.front().message;
+        EXPECT_EQ(bufferValues<int>(result, "out")[0], 42) << ordered;
+    }
+    for (const char* racy : {"relaxedOnly", "plain"}) {
+        std::uint64_t addresses[2] = {};
+        for (int slot : {3, 5}) {
+            const sim::SimResult result = run(racy, slot);
+            ASSERT_EQ(result.status, sim::SimStatus::Completed) << racy << ": " << result.statusMessage;
+            ASSERT_EQ(result.hazards.size(), 1u) << racy;
+            const sim::Hazard& race = result.hazards[0];
+            EXPECT_EQ(race.kind, sim::HazardKind::SharedRace) << racy;
+            EXPECT_EQ(race.thread.x, 32) << racy;
+            EXPECT_EQ(race.otherThread, 0) << racy;
+            EXPECT_TRUE(race.otherWrote) << racy;
+            addresses[slot == 5] = race.address;
+        }
+        EXPECT_EQ(addresses[1] - addresses[0], 8u) << racy; // data[slot] moves with slot: the data, not the flag
+    }
+}
+
+// Strong accesses are free of races with each other only when they overlap completely (PTX: morally
+// strong). Thread 0 adds to a 64-bit shared word atomically while thread 32 reads it with
+// ld.relaxed: all 8 bytes, or only the low 4.
+TEST(Hazards, StrongAccessesThatOverlapOnlyPartlyRace)
+{
+    const CompiledKernel kernel = parsePtxKernel(R"(.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry partial(.param .u32 narrow)
+{
+    .reg .pred %p<4>;
+    .reg .b32 %r<4>;
+    .reg .b64 %rd<4>;
+    .shared .align 8 .b64 word;
+    mov.u32 %r1, %tid.x;
+    setp.ne.u32 %p1, %r1, 0;
+    @%p1 bra $READ;
+    mov.u64 %rd1, 0;
+    st.shared.u64 [word], %rd1;
+$READ:
+    bar.sync 0;
+    @%p1 bra $OTHERS;
+    atom.shared.add.u64 %rd2, [word], 1;
+    bra.uni $DONE;
+$OTHERS:
+    setp.ne.u32 %p2, %r1, 32;
+    @%p2 bra $DONE;
+    ld.param.u32 %r2, [narrow];
+    setp.ne.u32 %p3, %r2, 0;
+    @%p3 bra $NARROW;
+    ld.relaxed.cta.shared.u64 %rd3, [word];
+    bra.uni $DONE;
+$NARROW:
+    ld.relaxed.cta.shared.u32 %r3, [word];
+$DONE:
+    ret;
+}
+)",
+                                                 "partial");
+    const sim::SimResult whole = simulateKernel(kernel, {1, 1, 1}, {64, 1, 1}, {"narrow=u32:0"});
+    ASSERT_EQ(whole.status, sim::SimStatus::Completed) << whole.statusMessage;
+    EXPECT_TRUE(whole.hazards.empty()) << whole.hazards.front().message;
+    const sim::SimResult half = simulateKernel(kernel, {1, 1, 1}, {64, 1, 1}, {"narrow=u32:1"});
+    ASSERT_EQ(half.status, sim::SimStatus::Completed) << half.statusMessage;
+    ASSERT_EQ(half.hazards.size(), 1u);
+    EXPECT_EQ(half.hazards[0].kind, sim::HazardKind::SharedRace);
+    EXPECT_EQ(half.hazards[0].address, 0u);
 }
 
 TEST(Hazards, IntegerDivisionByZeroIsReported)
