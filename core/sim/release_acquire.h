@@ -7,13 +7,16 @@
 // thread, the clock up to which that thread's accesses happen before its own, and per warp the
 // barrier count before which that warp's accesses do (a lane's release covers what its warp did
 // before a __syncwarp). A location carries what the releases in its value's release sequence
-// published; an acquire that reads the location learns it. Off (every call does nothing) for kernels
-// without release, acquire or fence: nothing but barriers orders their threads.
+// published, as an immutable snapshot; an acquire that reads the location keeps that snapshot and
+// joins it into what the thread knows only when that is next needed, so a spin loop of acquires
+// costs one join, not one per iteration. Off (every call does nothing) for kernels without release,
+// acquire or fence: nothing but barriers orders their threads.
 #pragma once
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <unordered_map>
 #include <vector>
 
@@ -36,7 +39,12 @@ public:
         // Rows are cleared when first used in a block (most threads of most blocks never need one).
         m_known.resize(static_cast<std::size_t>(threads) * m_width);
         m_knownBlock.resize(threads);
-        m_pendingBlock.resize(threads); // m_pending is sized when a strong read first needs it
+        m_acquired.resize(threads);
+        m_strongReads.resize(threads);
+        for (std::uint32_t thread = 0; thread < threads; ++thread) {
+            m_acquired[thread].clear();
+            m_strongReads[thread].clear();
+        }
         ++m_block;
     }
     bool enabled() const { return m_enabled; }
@@ -49,11 +57,11 @@ public:
     // The access `thread` made with stamp `clock` while its warp `warp` was at barrier count
     // `warpEpoch` happens before what `observer` does now, through releases and acquires.
     bool ordered(std::uint32_t thread, std::uint32_t clock, std::uint32_t warp, std::uint32_t warpEpoch,
-                 std::uint32_t observer) const
+                 std::uint32_t observer)
     {
-        if (!m_enabled || m_knownBlock[observer] != m_block)
+        if (!m_enabled || (m_knownBlock[observer] != m_block && m_acquired[observer].empty()))
             return false;
-        const std::uint32_t* known = row(m_known, observer);
+        const std::uint32_t* known = knownRow(observer);
         return known[thread] >= clock || known[m_threads + warp] > warpEpoch;
     }
 
@@ -64,15 +72,8 @@ public:
         if (!m_enabled || m_locations.empty())
             return;
         const auto found = m_locations.find(location);
-        if (found == m_locations.end())
-            return;
-        if (acquire) {
-            join(knownRow(thread), found->second.data());
-            return;
-        }
-        if (m_pending.size() != m_known.size())
-            m_pending.resize(m_known.size());
-        join(freshRow(m_pending, m_pendingBlock, thread), found->second.data());
+        if (found != m_locations.end())
+            keep(acquire ? m_acquired[thread] : m_strongReads[thread], location, found->second);
     }
 
     // A write to `location` by `thread` (its warp `warp` at barrier count `warpEpoch`). A release,
@@ -89,13 +90,16 @@ public:
                 m_locations.erase(location);
             return;
         }
-        std::vector<std::uint32_t>& published = m_locations[location];
-        if (!readModifyWrite || published.empty())
-            published.assign(m_width, 0);
-        join(published.data(), knownRow(thread));
+        auto published = std::make_shared<std::vector<std::uint32_t>>(m_width, 0u);
+        Publication& current = m_locations[location];
+        if (readModifyWrite && current.clock)
+            *published = *current.clock; // the sequence goes on: what it published stays
+        else
+            current.sequence = ++m_sequences;
+        join(published->data(), knownRow(thread));
         // Its own accesses up to the release (or the fence), and its warp's before its last barrier.
-        std::uint32_t& own = published[thread];
-        std::uint32_t& warpCount = published[m_threads + warp];
+        std::uint32_t& own = (*published)[thread];
+        std::uint32_t& warpCount = (*published)[m_threads + warp];
         if (afterFence) {
             own = std::max(own, m_fenceClock[thread]);
             warpCount = std::max(warpCount, m_fenceWarpEpoch[thread]);
@@ -104,6 +108,7 @@ public:
             warpCount = std::max(warpCount, warpEpoch);
             m_clock[thread] += 1; // later accesses are not covered
         }
+        current.clock = std::move(published);
     }
 
     // fence / membar by `thread`: an acquire fence makes the strong reads before it acquires; a
@@ -114,9 +119,10 @@ public:
     {
         if (!m_enabled)
             return;
-        if (acquire && m_pendingBlock[thread] == m_block) {
-            join(knownRow(thread), row(m_pending, thread));
-            m_pendingBlock[thread] = 0; // consumed
+        if (acquire) {
+            for (const Kept& read : m_strongReads[thread])
+                keep(m_acquired[thread], read.location, read.publication);
+            m_strongReads[thread].clear();
         }
         if (release) {
             m_fenceClock[thread] = m_clock[thread];
@@ -126,20 +132,41 @@ public:
     }
 
 private:
-    const std::uint32_t* row(const std::vector<std::uint32_t>& rows, std::uint32_t thread) const
+    // What a location's release sequence published so far; a new sequence gets a new number.
+    struct Publication {
+        std::uint64_t sequence = 0;
+        std::shared_ptr<const std::vector<std::uint32_t>> clock;
+    };
+    struct Kept {
+        std::uint64_t location = 0;
+        Publication publication;
+    };
+
+    // A later read of the same release sequence saw at least as much: it replaces the earlier one.
+    static void keep(std::vector<Kept>& kept, std::uint64_t location, const Publication& publication)
     {
-        return rows.data() + static_cast<std::size_t>(thread) * m_width;
+        for (Kept& earlier : kept)
+            if (earlier.location == location && earlier.publication.sequence == publication.sequence) {
+                earlier.publication = publication;
+                return;
+            }
+        kept.push_back({location, publication});
     }
-    std::uint32_t* freshRow(std::vector<std::uint32_t>& rows, std::vector<std::uint64_t>& block, std::uint32_t thread)
+
+    // What `thread` knows, with its acquires so far joined in.
+    std::uint32_t* knownRow(std::uint32_t thread)
     {
-        std::uint32_t* values = rows.data() + static_cast<std::size_t>(thread) * m_width;
-        if (block[thread] != m_block) {
+        std::uint32_t* values = m_known.data() + static_cast<std::size_t>(thread) * m_width;
+        if (m_knownBlock[thread] != m_block) {
             std::fill(values, values + m_width, 0u);
-            block[thread] = m_block;
+            m_knownBlock[thread] = m_block;
         }
+        for (const Kept& acquired : m_acquired[thread])
+            join(values, acquired.publication.clock->data());
+        m_acquired[thread].clear();
         return values;
     }
-    std::uint32_t* knownRow(std::uint32_t thread) { return freshRow(m_known, m_knownBlock, thread); }
+
     void join(std::uint32_t* into, const std::uint32_t* from) const
     {
         for (std::uint32_t i = 0; i < m_width; ++i)
@@ -150,14 +177,15 @@ private:
     std::uint32_t m_threads = 0;
     std::uint32_t m_width = 0;                  // threads, then warps
     std::uint64_t m_block = 0;                  // blocks run so far: marks the rows in use
+    std::uint64_t m_sequences = 0;              // release sequences begun so far
     std::vector<std::uint32_t> m_clock;         // per thread: its releases + 1
     std::vector<std::uint32_t> m_fenceClock;    // per thread: its clock at its last release fence (0: none)
     std::vector<std::uint32_t> m_fenceWarpEpoch;
     std::vector<std::uint32_t> m_known;         // per thread: what happens before it (m_width each)
     std::vector<std::uint64_t> m_knownBlock;    // the block a row was last cleared for
-    std::vector<std::uint32_t> m_pending;       // per thread: what its strong reads saw since its last acquire fence
-    std::vector<std::uint64_t> m_pendingBlock;
-    std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> m_locations; // what each location's releases published
+    std::vector<std::vector<Kept>> m_acquired;    // per thread: acquired, not yet joined into its row
+    std::vector<std::vector<Kept>> m_strongReads; // per thread: strong reads since its last acquire fence
+    std::unordered_map<std::uint64_t, Publication> m_locations; // what each location's releases published
 };
 
 } // namespace warpscope::sim
