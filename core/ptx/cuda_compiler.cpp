@@ -167,6 +167,10 @@ public:
             if (seen.insert(name).second)
                 names.push_back(std::move(name));
         }
+        // NVRTC always opens its built-in header: a trace that names none is in a shape we do not
+        // know (another NVRTC), and the compile is not cached rather than cached blind.
+        if (names.empty())
+            return std::nullopt;
         return names;
     }
 
