@@ -1,6 +1,7 @@
 #include "gpu_check.h"
 
 #include "occupancy/occupancy.h"
+#include "sim/float_math.h"
 #include "util/input_error.h"
 
 #include <algorithm>
@@ -10,13 +11,48 @@
 #include <cstdio>
 #include <cstring>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace warpscope::probe {
 
-double floatToleranceFor(const kernels::DemoKernel* demo, const std::string& buffer)
+ApproximationTolerance approximationTolerance(const ptx::Module& module, const ptx::Function& entry)
 {
-    double tolerance = kFloatTolerance;
+    ApproximationTolerance result;
+    const auto baseType = [](ptx::Type type) -> std::string_view {
+        switch (type) {
+        case ptx::Type::F16: case ptx::Type::F16x2: return "f16";
+        case ptx::Type::BF16: case ptx::Type::BF16x2: return "bf16";
+        default: return ptx::typeName(type);
+        }
+    };
+    for (const ptx::Function* function : module.reachableFrom(entry))
+        for (const ptx::Instruction& instruction : function->instructions) {
+            const bool approximate = instruction.approx || instruction.op == ptx::Op::Ex2 || instruction.op == ptx::Op::Lg2 ||
+                                     instruction.op == ptx::Op::Rsqrt || instruction.op == ptx::Op::Sin ||
+                                     instruction.op == ptx::Op::Cos || instruction.op == ptx::Op::Tanh;
+            if (!approximate)
+                continue;
+            const std::string_view op = ptx::opName(instruction.op), type = baseType(instruction.type);
+            for (const sim::ApproximationBound& row : sim::approximationBounds()) {
+                const std::string_view name = row.instruction;
+                if (name.substr(0, name.find('.')) != op || name.substr(name.rfind('.') + 1) != type)
+                    continue;
+                // An ulp bound as a fraction of the value: 2^-23 an ulp for f32 (the only type with one).
+                const double bound = row.kind == sim::ApproximationBound::Kind::Ulp ? row.bound * std::exp2(-23.0) : row.bound;
+                if (4 * bound > result.tolerance) {
+                    result.tolerance = 4 * bound;
+                    result.instruction = row.instruction;
+                    result.bound = bound;
+                }
+            }
+        }
+    return result;
+}
+
+double floatToleranceFor(const kernels::DemoKernel* demo, const std::string& buffer, double floor)
+{
+    double tolerance = std::max(kFloatTolerance, floor);
     if (demo)
         for (const kernels::DemoCheck& check : demo->checks)
             if (check.buffer == buffer)
@@ -24,7 +60,8 @@ double floatToleranceFor(const kernels::DemoKernel* demo, const std::string& buf
     return tolerance;
 }
 
-std::string floatToleranceText(const kernels::DemoKernel* demo, const std::vector<sim::ResolvedArg>& buffers)
+std::string floatToleranceText(const kernels::DemoKernel* demo, const std::vector<sim::ResolvedArg>& buffers,
+                               const ApproximationTolerance& approximations)
 {
     auto number = [](double value) {
         char text[32];
@@ -33,22 +70,28 @@ std::string floatToleranceText(const kernels::DemoKernel* demo, const std::vecto
     };
     std::string wider;
     for (const sim::ResolvedArg& arg : buffers) {
-        const double tolerance = floatToleranceFor(demo, arg.name);
-        if (arg.isBuffer && sim::isFloatElement(arg.type) && tolerance > kFloatTolerance)
+        const double tolerance = floatToleranceFor(demo, arg.name, approximations.tolerance);
+        if (arg.isBuffer && sim::isFloatElement(arg.type) && tolerance > approximations.tolerance)
             wider += (wider.empty() ? "" : ", ") + arg.name + ": " + number(tolerance);
     }
-    return number(kFloatTolerance) + " relative" + (wider.empty() ? "" : " (" + wider + ")");
+    std::string why;
+    if (!approximations.instruction.empty())
+        why = "4 x " + approximations.instruction + "'s PTX ISA bound, " + number(approximations.bound);
+    if (!wider.empty())
+        why += (why.empty() ? "" : "; ") + wider;
+    return number(approximations.tolerance) + " relative" + (why.empty() ? "" : " (" + why + ")");
 }
 
 std::string compareBuffers(const std::vector<sim::ResolvedArg>& gpu, const std::vector<sim::ResolvedArg>& reference,
-                           const std::vector<sim::ResolvedArg>* before, std::uint64_t* compared, const kernels::DemoKernel* demo)
+                           const std::vector<sim::ResolvedArg>* before, std::uint64_t* compared, const kernels::DemoKernel* demo,
+                           double floor)
 {
     for (std::size_t a = 0; a < gpu.size(); ++a) {
         if (!gpu[a].isBuffer)
             continue;
         const sim::ResolvedArg& arg = gpu[a];
         const std::uint32_t size = sim::elementBytes(arg.type);
-        const double tolerance = floatToleranceFor(demo, arg.name);
+        const double tolerance = floatToleranceFor(demo, arg.name, floor);
         for (std::uint64_t i = 0; i < arg.bytes.size() / size; ++i) {
             const std::uint8_t* g = arg.bytes.data() + i * size;
             const std::uint8_t* r = reference[a].bytes.data() + i * size;

@@ -19,12 +19,27 @@ namespace warpscope::probe {
 // Relative tolerance for float buffers (see profiling/README.md).
 inline constexpr double kFloatTolerance = 1e-5;
 
-// The relative tolerance a GPU's float `buffer` gets: kFloatTolerance, or more where the demo's
-// manifest asks for it (its check's tolerance or gpu_tolerance, e.g. for Tensor Core sums).
-double floatToleranceFor(const kernels::DemoKernel* demo, const std::string& buffer);
-// For the check record: "1e-05 relative", or "1e-05 relative (C: 0.004)" naming the float buffers
-// of `buffers` that get more.
-std::string floatToleranceText(const kernels::DemoKernel* demo, const std::vector<sim::ResolvedArg>& buffers);
+// The tolerance the approximate instructions a kernel runs call for (core/sim/README.md, "Approximate
+// instructions"): the GPU's special function units may differ from the simulator's correctly rounded
+// value by up to the PTX ISA's bound, so float outputs get 4 x the largest bound among those the
+// kernel can reach (relative, or absolute below 1 as compareBuffers applies it), and never less than
+// kFloatTolerance. sin/cos take their bound over [-100pi, 100pi]; beyond it the ISA gives none. A
+// kernel that amplifies the error afterwards (cancellation) can still exceed it.
+struct ApproximationTolerance {
+    double tolerance = kFloatTolerance;
+    std::string instruction; // the instruction whose bound sets it ("tanh.approx.f32"); empty: none does
+    double bound = 0;        // that bound, as a fraction
+};
+ApproximationTolerance approximationTolerance(const ptx::Module& module, const ptx::Function& entry);
+
+// The relative tolerance a GPU's float `buffer` gets: `floor` (kFloatTolerance, or what the kernel's
+// approximate instructions call for), or more where the demo's manifest asks for it (its check's
+// tolerance or gpu_tolerance, e.g. for Tensor Core sums).
+double floatToleranceFor(const kernels::DemoKernel* demo, const std::string& buffer, double floor = kFloatTolerance);
+// For the check record: "1e-05 relative", "1e-05 relative (C: 0.004)" naming the float buffers of
+// `buffers` that get more, or "0.00195 relative (4 x tanh.approx.f32's PTX ISA bound, 0.000488)".
+std::string floatToleranceText(const kernels::DemoKernel* demo, const std::vector<sim::ResolvedArg>& buffers,
+                               const ApproximationTolerance& approximations = {});
 
 // GPU outputs against the simulator's, element by element: integers exactly, floats within
 // floatToleranceFor(demo, buffer) x max(1, |reference|). Returns the first difference, or "". With
@@ -32,7 +47,7 @@ std::string floatToleranceText(const kernels::DemoKernel* demo, const std::vecto
 // `compared` counts them: a block sample writes only its blocks' outputs.
 std::string compareBuffers(const std::vector<sim::ResolvedArg>& gpu, const std::vector<sim::ResolvedArg>& reference,
                            const std::vector<sim::ResolvedArg>* before = nullptr, std::uint64_t* compared = nullptr,
-                           const kernels::DemoKernel* demo = nullptr);
+                           const kernels::DemoKernel* demo = nullptr, double floor = kFloatTolerance);
 
 // The simulator's counts for `kernel` as a prediction record: requests, sectors, wavefronts, bank
 // conflicts, branches, FP32 operations per kind, and the theoretical occupancy at 32 registers per

@@ -420,24 +420,27 @@ bool ProbeSession::profileKernel(Target& target, const DriverApi& d, const sessi
     const std::vector<sim::ResolvedArg> outputs = args.download();
     session::CheckRecord check;
     check.kernel = id;
+    // Approximate instructions (tanhf with fast math, __sinf far out, half-precision ex2) widen
+    // the float tolerance to what the PTX ISA lets the GPU differ by.
+    const ApproximationTolerance approximations = approximationTolerance(*r.module, *r.function);
     if (simulated && simulated->stats.scaledFromSample) {
         // A block sample ran: its blocks' outputs are the reference (the gold reference would need
         // the whole GPU-sized launch on one CPU core).
         check.reference = "simulator";
         std::uint64_t compared = 0;
-        check.detail = compareBuffers(outputs, simulated->args, &r.launch.args, &compared, r.demo);
+        check.detail = compareBuffers(outputs, simulated->args, &r.launch.args, &compared, r.demo, approximations.tolerance);
         check.matches = check.detail.empty();
         if (check.matches)
             check.detail = "the " + std::to_string(compared) + " output elements the " +
                            std::to_string(simulated->stats.blocksSimulated) +
                            " sampled blocks wrote equal the simulator's (integers exactly, floats within " +
-                           floatToleranceText(r.demo, outputs) + ")";
+                           floatToleranceText(r.demo, outputs, approximations) + ")";
     } else if (r.demo && !r.demo->gold.empty()) {
         kernels::DemoKernel widened = *r.demo;
         for (kernels::DemoCheck& c : widened.checks)
             for (const sim::ResolvedArg& arg : r.launch.args)
                 if (arg.name == c.buffer && sim::isFloatElement(arg.type))
-                    c.tolerance = floatToleranceFor(r.demo, c.buffer);
+                    c.tolerance = floatToleranceFor(r.demo, c.buffer, approximations.tolerance);
         check.reference = "gold";
         try {
             const kernels::GoldComparison gold = kernels::compareWithGold(widened, r.launch, outputs);
@@ -448,11 +451,11 @@ bool ProbeSession::profileKernel(Target& target, const DriverApi& d, const sessi
         }
     } else if (simulated) {
         check.reference = "simulator";
-        check.detail = compareBuffers(outputs, simulated->args, nullptr, nullptr, r.demo);
+        check.detail = compareBuffers(outputs, simulated->args, nullptr, nullptr, r.demo, approximations.tolerance);
         check.matches = check.detail.empty();
         if (check.matches)
             check.detail = "every buffer equals the simulator's (integers exactly, floats within " +
-                           floatToleranceText(r.demo, outputs) + ")";
+                           floatToleranceText(r.demo, outputs, approximations) + ")";
     } else {
         check.reference = "none";
         check.detail = "no gold reference and no simulator result to compare with";

@@ -5,10 +5,12 @@
 #include "demo_kernels.h"
 #include "gpu/gpu_preset.h"
 #include "occupancy/occupancy.h"
+#include "ptx/ptx_parser.h"
 #include "sim/simulator.h"
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -123,4 +125,48 @@ TEST(GpuCheck, PredictionCountsOneFaddPerElementOfVectorAdd)
     input.threadsPerBlock = static_cast<int>(launch.block.volume());
     input.registersPerThread = 32;
     EXPECT_DOUBLE_EQ(p.theoreticalOccupancy, occupancy::computeOccupancy(preset, input).occupancy);
+}
+
+// The approximate instructions a kernel can reach set its float tolerance: 4 x the PTX ISA's bound
+// (core/sim/README.md's table), never below 1e-5. Hand-written PTX: tanh.approx.f32 (2^-11
+// relative: 4 x 2^-11 = 2^-9 = 0.001953125), sin.approx.f32 (2^-14.7 absolute over [-100pi, 100pi]:
+// 4 x 2^-14.7 = 2^-12.7), ex2.approx.f32 alone (2 ulp = 2^-22: 4 x that is 2^-20, below 1e-5), and a
+// tanh in a function the kernel never calls, which does not count.
+TEST(GpuCheck, ApproximateInstructionsWidenTheFloatTolerance)
+{
+    const auto kernel = [](const std::string& body, const std::string& extra = "") {
+        return ".version 8.0\n.target sm_75\n.address_size 64\n" + extra +
+               ".visible .entry k(.param .u64 p)\n{\n.reg .f32 %f<4>;\n.reg .b64 %rd<2>;\n"
+               "ld.param.u64 %rd1, [p];\nld.global.f32 %f1, [%rd1];\n" + body +
+               "st.global.f32 [%rd1], %f2;\nret;\n}\n";
+    };
+    const auto toleranceOf = [](const std::string& text) {
+        const ptx::Module module = ptx::parseModule(text);
+        return probe::approximationTolerance(module, *module.findFunction("k"));
+    };
+    const probe::ApproximationTolerance tanh = toleranceOf(kernel("tanh.approx.f32 %f2, %f1;\n"));
+    EXPECT_EQ(tanh.tolerance, 0.001953125);
+    EXPECT_EQ(tanh.instruction, "tanh.approx.f32");
+    EXPECT_EQ(tanh.bound, 0.00048828125);
+    const probe::ApproximationTolerance sine = toleranceOf(kernel("sin.approx.ftz.f32 %f2, %f1;\n"));
+    EXPECT_DOUBLE_EQ(sine.tolerance, std::exp2(-12.7));
+    EXPECT_EQ(sine.instruction, "sin.approx.f32");
+    const probe::ApproximationTolerance ex2 = toleranceOf(kernel("ex2.approx.ftz.f32 %f2, %f1;\n"));
+    EXPECT_EQ(ex2.tolerance, 1e-5);
+    EXPECT_EQ(ex2.instruction, "");
+    const std::string withUncalled = kernel(
+        "add.f32 %f2, %f1, %f1;\n", ".func (.param .f32 r) never(.param .f32 x)\n{\n.reg .f32 %a<2>;\nld.param.f32 %a0, [x];\n"
+        "tanh.approx.f32 %a1, %a0;\nst.param.f32 [r], %a1;\nret;\n}\n");
+    const ptx::Module uncalled = ptx::parseModule(withUncalled);
+    ASSERT_NE(uncalled.findFunction("never"), nullptr);
+    EXPECT_EQ(probe::approximationTolerance(uncalled, *uncalled.findFunction("never")).tolerance, 0.001953125);
+    EXPECT_EQ(toleranceOf(withUncalled).tolerance, 1e-5);
+
+    // The check record says why; a GPU tanh 0.1 % away passes, 0.3 % does not.
+    const auto f32 = sim::ElementType::F32;
+    EXPECT_EQ(probe::floatToleranceText(nullptr, {buffer<float>("y", f32, {1})}, tanh),
+              "0.00195312 relative (4 x tanh.approx.f32's PTX ISA bound, 0.000488281)");
+    const std::vector<sim::ResolvedArg> reference{buffer<float>("y", f32, {0.5f})};
+    EXPECT_EQ(probe::compareBuffers({buffer<float>("y", f32, {0.5005f})}, reference, nullptr, nullptr, nullptr, tanh.tolerance), "");
+    EXPECT_NE(probe::compareBuffers({buffer<float>("y", f32, {0.503f})}, reference, nullptr, nullptr, nullptr, tanh.tolerance), "");
 }
