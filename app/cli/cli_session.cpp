@@ -3,6 +3,7 @@
 #include "cli/exit_codes.h"
 #include "session/metric_catalog.h"
 #include "session/ncu_import.h"
+#include "session/prediction_comparison.h"
 #include "session/roofline.h"
 #include "session/session_export.h"
 #include "session/session_io.h"
@@ -57,15 +58,6 @@ std::string percent(double fraction) { return session::formatMetricValue(100.0 *
 void row(std::ostream& out, const std::string& label, const std::string& value)
 {
     out << "  " << std::left << std::setw(34) << label << value << "\n";
-}
-
-std::string ratio(double numerator, double denominator)
-{
-    if (!(denominator > 0) || std::isnan(numerator))
-        return "n/a";
-    std::ostringstream text;
-    text << std::fixed << std::setprecision(2) << numerator / denominator;
-    return text.str();
 }
 
 std::string rate(double bytesPerSecond) { return session::formatMetricValue(bytesPerSecond, "bytes/s"); }
@@ -123,6 +115,56 @@ void printKernelRoofline(const session::KernelRoofline& k, const session::Roofli
 nlohmann::ordered_json numberOrNull(double value)
 {
     return std::isfinite(value) ? nlohmann::ordered_json(value) : nlohmann::ordered_json(nullptr);
+}
+
+// `text` padded with spaces to `width` characters (UTF-8: "×" and "−" are one each), and one space at least.
+std::string padded(const std::string& text, std::size_t width)
+{
+    std::size_t characters = 0;
+    for (char c : text)
+        characters += (static_cast<unsigned char>(c) & 0xC0) != 0x80 ? 1 : 0;
+    return text + std::string(characters < width ? width - characters : 1, ' ');
+}
+
+// Predicted vs measured as the window's table has it (core/session/prediction_comparison.h): per
+// quantity both sides, the difference and its verdict, and under it the line on why they differ. The
+// output check is printed above the block.
+void printComparison(const session::KernelComparison& kernel, std::ostream& out)
+{
+    for (const session::ComparisonRow& r : kernel.rows) {
+        if (r.key == "check" || r.key == "simulated_blocks")
+            continue;
+        out << "    " << padded(r.title, 36) << r.predictedText << " vs " << r.measuredText << ": " << r.differenceText;
+        if (r.agreement != session::Agreement::NotComparable)
+            out << " [" << session::agreementKey(r.agreement) << "]";
+        out << "\n";
+        if (!r.note.empty())
+            out << "      \u21b3 " << r.note << "\n";
+    }
+}
+
+// [{"kernel","rows":[{"key","title","predicted","measured","predicted_text","measured_text","difference",
+// "agreement","note","detail"}]}]: the numbers null where a side has none.
+nlohmann::ordered_json comparisonJson(const session::Session& s)
+{
+    using nlohmann::ordered_json;
+    ordered_json kernels = ordered_json::array();
+    for (const session::KernelComparison& k : session::comparePredictions(s, nullptr, session::plainNumberText())) {
+        ordered_json rows = ordered_json::array();
+        for (const session::ComparisonRow& r : k.rows)
+            rows.push_back({{"key", r.key},
+                            {"title", r.title},
+                            {"predicted", numberOrNull(r.predicted)},
+                            {"measured", numberOrNull(r.measured)},
+                            {"predicted_text", r.predictedText},
+                            {"measured_text", r.measuredText},
+                            {"difference", r.differenceText},
+                            {"agreement", std::string(session::agreementKey(r.agreement))},
+                            {"note", r.note.empty() ? ordered_json(nullptr) : ordered_json(r.note)},
+                            {"detail", r.detail}});
+        kernels.push_back({{"kernel", k.kernel}, {"rows", rows}});
+    }
+    return kernels;
 }
 
 // The matmul ladder against cuBLAS SGEMM: each rung's GEMM rate and share, then the reference rung.
@@ -276,6 +318,7 @@ void printSessionSummary(const session::Session& s, std::ostream& out)
     }
     const session::RooflineRoofs roofs = session::rooflineRoofs(s);
     const std::vector<session::KernelRoofline> rooflines = session::kernelRooflines(s);
+    const std::vector<session::KernelComparison> comparisons = session::comparePredictions(s, nullptr, session::plainNumberText());
     if (!s.kernels.empty())
         printRoofs(roofs, out);
     printMatmulAgainstReference(s, out);
@@ -300,20 +343,9 @@ void printSessionSummary(const session::Session& s, std::ostream& out)
                     " (limited by " + o->limiter + ")");
         if (p) {
             out << "  predicted (simulator, " << p->preset << ") vs measured:\n";
-            const session::DerivedMetrics d = m ? session::deriveMetrics(*m) : session::DerivedMetrics{};
-            row(out, "  load sectors per request",
-                ratio(static_cast<double>(p->globalLoadSectors), static_cast<double>(p->globalLoadRequests)) + " vs " +
-                    (m ? ratio(measured(session::metric::kGlobalLoadSectors), measured(session::metric::kGlobalLoadRequests)) : "n/a"));
-            row(out, "  store sectors per request",
-                ratio(static_cast<double>(p->globalStoreSectors), static_cast<double>(p->globalStoreRequests)) + " vs " +
-                    (m ? ratio(measured(session::metric::kGlobalStoreSectors), measured(session::metric::kGlobalStoreRequests)) : "n/a"));
-            row(out, "  shared bank conflicts",
-                std::to_string(p->sharedBankConflicts) + " vs " + (m ? session::formatMetricValue(d.sharedBankConflicts, "") : "n/a"));
-            const double uniform = p->branchesUniform + p->branchesDivergent == 0
-                                       ? 1.0
-                                       : static_cast<double>(p->branchesUniform) / static_cast<double>(p->branchesUniform + p->branchesDivergent);
-            row(out, "  branch uniformity", percent(uniform) + " vs " +
-                                                session::formatMetricValue(measured(session::metric::kBranchUniformPct), "%"));
+            for (const session::KernelComparison& c : comparisons)
+                if (c.kernel == k.id)
+                    printComparison(c, out);
         }
         for (const session::KernelRoofline& r : rooflines)
             if (m && r.kernel == k.id)
@@ -362,7 +394,8 @@ void printSessionJson(const session::SessionReadResult& read, std::ostream& out)
                                   {"problems", read.problems},
                                   {"records", records},
                                   {"roofline", rooflineJson(read.session)},
-                                  {"sgemm_reference", sgemmReferenceJson(read.session)}}
+                                  {"sgemm_reference", sgemmReferenceJson(read.session)},
+                                  {"predicted_vs_measured", comparisonJson(read.session)}}
                .dump(2)
         << "\n";
 }

@@ -215,6 +215,9 @@ struct Session {
     std::vector<ErrorRecord> errors;
     std::optional<EndRecord> end;
 
+    // The kernels the session names, in stream order: its kernel records, then any id only other
+    // records name (a damaged stream).
+    std::vector<std::string> kernelIds() const;
     const KernelRecord* findKernel(const std::string& id) const;
     const ActivityRecord* activityFor(const std::string& kernel) const;
     const MetricsRecord* metricsFor(const std::string& kernel) const;

@@ -55,6 +55,22 @@ const Record* findByKernel(const std::vector<Record>& records, const std::string
 
 } // namespace
 
+std::vector<std::string> Session::kernelIds() const
+{
+    std::vector<std::string> ids;
+    auto add = [&](const std::string& id) {
+        if (!id.empty() && std::find(ids.begin(), ids.end(), id) == ids.end())
+            ids.push_back(id);
+    };
+    for (const auto& kernel : kernels) add(kernel.id);
+    for (const auto& record : activities) add(record.kernel);
+    for (const auto& record : metrics) add(record.kernel);
+    for (const auto& record : occupancies) add(record.kernel);
+    for (const auto& record : predictions) add(record.kernel);
+    for (const auto& record : checks) add(record.kernel);
+    return ids;
+}
+
 const KernelRecord* Session::findKernel(const std::string& id) const
 {
     for (const KernelRecord& kernel : kernels)

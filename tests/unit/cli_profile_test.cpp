@@ -157,8 +157,9 @@ TEST(CliSession, ShowPrintsASavedSession)
     EXPECT_NE(result.out.find("Synthetic test fixture"), std::string::npos) << result.out;
     EXPECT_NE(result.out.find("kernel copy_strided - Strided copy  grid 1,1,1  block 1,1,1  compute_80\n"), std::string::npos)
         << result.out;
-    EXPECT_NE(result.out.find("load sectors per request        8.00 vs 8.00"), std::string::npos) << result.out;
-    EXPECT_NE(result.out.find("store sectors per request       n/a vs n/a"), std::string::npos) << result.out;
+    EXPECT_NE(result.out.find("    Global load sectors per request     8.00 vs 8.00: same [agrees]\n"), std::string::npos) << result.out;
+    EXPECT_NE(result.out.find("    Global store sectors per request    no global stores vs not measured: \u2014\n"), std::string::npos)
+        << result.out;
     EXPECT_NE(result.out.find("Kernel duration"), std::string::npos) << result.out;
     EXPECT_NE(result.out.find("1.25 us"), std::string::npos) << result.out;
     EXPECT_NE(result.out.find("2 replay passes"), std::string::npos) << result.out;
@@ -278,6 +279,76 @@ TEST(CliSession, ShowGivesTheHierarchicalRoofline)
     EXPECT_NE(result.out.find("roofline: 10.0 M FP32 FLOP in 10.0 us = 1000 GFLOP/s"), std::string::npos) << result.out;
     EXPECT_NE(result.out.find("    L2    20.0 MB   0.5 FLOP/B      2000 GB/s   26.0 % of roof"), std::string::npos) << result.out;
     EXPECT_NE(result.out.find("(not plotted: no DRAM bytes)"), std::string::npos) << result.out;
+}
+
+// Predicted vs measured says what the window's table says (core/session/prediction_comparison.h):
+// the recorded H200 demo kernels, where PTX and SASS differ by design, and ncu's 0 % for no branches.
+TEST(CliSession, ShowExplainsPredictedVsMeasuredAsTheWindowDoes)
+{
+    const std::string demo = std::string(WARPSCOPE_FIXTURES_DIR) + "/../../assets/recorded/h200/demo-kernels.wsprof";
+    auto result = runWarpscope("session show " + demo);
+    ASSERT_EQ(result.exitCode, 0) << result.err;
+    // This session predates ncu's branch counts: 0 % may mean that no SASS branch ran, so not comparable.
+    for (const char* text :
+         {"    Branch uniformity                   100.0 % vs 0.0 %: not comparable [explained]\n"
+          "      \u21b3 0 % is also what ncu reports when no SASS branch ran\n",
+          "    Occupancy: theoretical vs achieved  100.0 % vs 47.4 %: \u221252.5 pts [explained]\n"
+          "      \u21b3 a comparison: 3.88 waves; SMs idle as the last one drains (tail effect)\n",
+          "    Shared load wavefronts              131 K vs 98.3 K: \u221232.8 K (\u221225.0 %) [explained]\n"
+          "      \u21b3 fewer on the GPU: ptxas can merge shared loads into wider ones\n",
+          "    Shared-memory bank conflicts        70.6 K vs 0: \u221270.6 K (\u2212100.0 %) [explained]\n"
+          "      \u21b3 prediction includes shared atomics (70.6 K); measured: loads and stores only\n",
+          "    Global store sectors per request    no global stores vs no global stores: same [agrees]\n"})
+        EXPECT_NE(result.out.find(text), std::string::npos) << text << "\n" << result.out;
+    EXPECT_EQ(result.out.find("branch uniformity               100.0 % vs 0.0 %"), std::string::npos) << result.out;
+
+    result = runWarpscope("session show --json " + demo);
+    ASSERT_EQ(result.exitCode, 0) << result.err;
+    const nlohmann::json comparisons = nlohmann::json::parse(result.out).at("predicted_vs_measured");
+    ASSERT_FALSE(comparisons.empty());
+    EXPECT_EQ(comparisons.at(0).at("kernel"), "vector_add");
+    bool seen = false;
+    for (const nlohmann::json& row : comparisons.at(0).at("rows"))
+        if (row.at("key") == "branch_uniformity") {
+            seen = true;
+            EXPECT_DOUBLE_EQ(row.at("predicted").get<double>(), 100.0);
+            EXPECT_DOUBLE_EQ(row.at("measured").get<double>(), 0.0);
+            EXPECT_EQ(row.at("difference"), "not comparable");
+            EXPECT_EQ(row.at("agreement"), "explained");
+            EXPECT_EQ(row.at("note"), "0 % is also what ncu reports when no SASS branch ran");
+            EXPECT_NE(row.at("detail").get<std::string>().find("smsp__sass_branch_targets.sum"), std::string::npos);
+        }
+    EXPECT_TRUE(seen);
+
+    // With ncu's branch count: a kernel that runs no branch says so on both sides, and PTX branches
+    // that ptxas predicated away are explained, never 100 % against 0 %.
+    using namespace warpscope::session;
+    Session s;
+    for (const char* id : {"straight", "predicated"}) {
+        KernelRecord kernel;
+        kernel.id = id;
+        s.kernels.push_back(kernel);
+        MetricsRecord metrics;
+        metrics.kernel = id;
+        metrics.values = {{metric::kBranchUniformPct, 0.0}, {"smsp__sass_branch_targets.sum", 0.0}};
+        s.metrics.push_back(metrics);
+        PredictionRecord prediction;
+        prediction.kernel = id;
+        prediction.preset = "sm_90";
+        prediction.branchesUniform = std::string(id) == "predicated" ? 64 : 0;
+        s.predictions.push_back(prediction);
+    }
+    s.end = EndRecord{"ok", 1.0};
+    const std::string path = tempPath("branches.wsprof");
+    writeFile(path, formatSession(s));
+    result = runWarpscope("session show " + path);
+    ASSERT_EQ(result.exitCode, 0) << result.err;
+    EXPECT_NE(result.out.find("    Branch uniformity                   no branches vs no branches: same [agrees]\n"), std::string::npos)
+        << result.out;
+    EXPECT_NE(result.out.find("    Branch uniformity                   100.0 % vs no branches: none on the GPU [explained]\n"
+                              "      \u21b3 ptxas removed the PTX's branches (predication)\n"),
+              std::string::npos)
+        << result.out;
 }
 
 // cuBLAS SGEMM as the matmul ladder's reference (tests/unit/sgemm_reference_test.cpp works the

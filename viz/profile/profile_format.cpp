@@ -249,20 +249,6 @@ QString cudaVersionText(int version)
     return QStringLiteral("%1.%2").arg(version / 1000).arg((version % 1000) / 10);
 }
 
-Agreement agreementOf(double predicted, double measured)
-{
-    if (std::isnan(predicted) || std::isnan(measured) || std::isinf(predicted) || std::isinf(measured))
-        return Agreement::NotComparable;
-    if (predicted == 0)
-        return measured == 0 ? Agreement::Agrees : Agreement::Differs;
-    const double relative = std::fabs(measured - predicted) / std::fabs(predicted);
-    if (relative <= 0.02)
-        return Agreement::Agrees;
-    if (relative <= 0.10)
-        return Agreement::Close;
-    return Agreement::Differs;
-}
-
 QColor agreementColor(Agreement agreement, const QPalette& palette)
 {
     QColor tint;
@@ -281,21 +267,7 @@ QColor agreementColor(Agreement agreement, const QPalette& palette)
                             base.blueF() * (1 - share) + tint.blueF() * share);
 }
 
-std::vector<std::string> sessionKernelIds(const session::Session& session)
-{
-    std::vector<std::string> ids;
-    auto add = [&](const std::string& id) {
-        if (!id.empty() && std::find(ids.begin(), ids.end(), id) == ids.end())
-            ids.push_back(id);
-    };
-    for (const auto& kernel : session.kernels) add(kernel.id);
-    for (const auto& record : session.activities) add(record.kernel);
-    for (const auto& record : session.metrics) add(record.kernel);
-    for (const auto& record : session.occupancies) add(record.kernel);
-    for (const auto& record : session.predictions) add(record.kernel);
-    for (const auto& record : session.checks) add(record.kernel);
-    return ids;
-}
+std::vector<std::string> sessionKernelIds(const session::Session& session) { return session.kernelIds(); }
 
 QString kernelLabel(const session::Session& session, const std::string& kernel)
 {

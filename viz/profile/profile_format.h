@@ -3,6 +3,8 @@
 // the same way. Plain functions, tested without drawing.
 #pragma once
 
+#include "session/prediction_comparison.h"
+
 #include <QColor>
 #include <QPalette>
 #include <QString>
@@ -48,8 +50,9 @@ QString cudaVersionText(int version);
 // How far a measurement is from a prediction (relative to the prediction), as the prediction table
 // colours it: within 2 % agrees, within 10 % is close, further apart differs. Explained: they differ
 // for a reason the row states (PTX against SASS, theoretical against achieved): a neutral colour.
-enum class Agreement { Agrees, Close, Differs, NotComparable, Explained };
-Agreement agreementOf(double predicted, double measured);
+// The comparison itself is core/session/prediction_comparison.h's, shared with the command line.
+using Agreement = session::Agreement;
+using session::agreementOf;
 QColor agreementColor(Agreement agreement, const QPalette& palette);
 
 // The kernels a session names, in stream order: its kernel records, then any id that only other

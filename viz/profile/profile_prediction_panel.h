@@ -3,7 +3,8 @@
 // branch uniformity, FP32 work), theoretical vs achieved occupancy and the output check, with the
 // difference coloured; where the two differ by design (the simulator runs PTX, the GPU runs what
 // ptxas made of it; theoretical against achieved occupancy) the row says why in a neutral colour
-// instead of red. With a baseline, the baseline's measurement and the change.
+// instead of red. With a baseline, the baseline's measurement and the change. The rows and their words
+// are core/session/prediction_comparison.h's, which `warpscope session show` prints too.
 #pragma once
 
 #include "profile/profile_format.h"
