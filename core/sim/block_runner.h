@@ -164,6 +164,7 @@ private:
     void tryReleaseBarrier();
     void releaseWaiters(std::int32_t barrier, bool counted);
     bool reportBarrierDeadlock();
+    void stopBlock();
     void reportHazard(HazardKind kind, const WarpState& warp, int lane, std::uint64_t address,
                       std::string buffer, std::string message, std::int64_t otherThread = -1,
                       bool otherWrote = false, std::uint32_t lanes = 0, std::uint32_t otherLanes = 0);

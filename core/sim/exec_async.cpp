@@ -487,14 +487,7 @@ bool BlockRunner::detectMbarrierDeadlock()
                      (atBarrier > 0 ? " (" + std::to_string(atBarrier) + " more warps wait at a __syncthreads)" : std::string()) +
                      "; on a GPU the block hangs, the simulator stops it here",
                  -1, false, lanes);
-    for (WarpState& warp : m_warps) {
-        if (warp.done)
-            continue;
-        warp.exitedMask |= warp.existMask;
-        warp.stack.clear();
-        warp.atBarrier = false;
-        warp.done = true;
-    }
+    stopBlock();
     return true;
 }
 

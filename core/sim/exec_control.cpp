@@ -234,6 +234,14 @@ bool BlockRunner::reportBarrierDeadlock()
                      (state.arrivedWarps == 1 ? " warp" : " warps") +
                      " arrived and no other warp can: on a GPU the block hangs, the simulator stops it here",
                  -1, false, first->barrierResultLanes);
+    stopBlock();
+    return true;
+}
+
+// A deadlocked block (a barrier or an mbarrier phase nobody can complete): every thread that has not
+// finished stops where it waits, as if it had exited, so the launch goes on with the next block.
+void BlockRunner::stopBlock()
+{
     for (WarpState& warp : m_warps) {
         if (warp.done)
             continue;
@@ -242,7 +250,6 @@ bool BlockRunner::reportBarrierDeadlock()
         warp.atBarrier = false;
         warp.done = true;
     }
-    return true;
 }
 
 namespace {
