@@ -15,6 +15,7 @@
 
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <iomanip>
 #include <ostream>
@@ -131,6 +132,9 @@ std::string padded(const std::string& text, std::size_t width)
 // output check is printed above the block.
 void printComparison(const session::KernelComparison& kernel, std::ostream& out)
 {
+    // A sampled prediction says so first: its counts are exact only for blocks that all do the same work.
+    if (!kernel.sample.note.empty())
+        out << "    " << kernel.sample.note << "\n";
     for (const session::ComparisonRow& r : kernel.rows) {
         if (r.key == "check" || r.key == "simulated_blocks")
             continue;
@@ -143,8 +147,9 @@ void printComparison(const session::KernelComparison& kernel, std::ostream& out)
     }
 }
 
-// [{"kernel","rows":[{"key","title","predicted","measured","predicted_text","measured_text","difference",
-// "agreement","note","detail"}]}]: the numbers null where a side has none.
+// [{"kernel","simulated_blocks","total_blocks","sampled","sample_note","sample_detail","rows":[{"key",
+// "title","predicted","measured","predicted_text","measured_text","difference","agreement","note",
+// "detail"}]}]: the numbers null where a side has none (blocks: where the session did not record them).
 nlohmann::ordered_json comparisonJson(const session::Session& s)
 {
     using nlohmann::ordered_json;
@@ -162,7 +167,16 @@ nlohmann::ordered_json comparisonJson(const session::Session& s)
                             {"agreement", std::string(session::agreementKey(r.agreement))},
                             {"note", r.note.empty() ? ordered_json(nullptr) : ordered_json(r.note)},
                             {"detail", r.detail}});
-        kernels.push_back({{"kernel", k.kernel}, {"rows", rows}});
+        const session::PredictionRecord* p = s.predictionFor(k.kernel);
+        auto blocks = [&](std::uint64_t value) { return p && value > 0 ? ordered_json(value) : ordered_json(nullptr); };
+        auto text = [](const std::string& value) { return value.empty() ? ordered_json(nullptr) : ordered_json(value); };
+        kernels.push_back({{"kernel", k.kernel},
+                           {"simulated_blocks", blocks(p ? p->simulatedBlocks : 0)},
+                           {"total_blocks", blocks(p ? p->totalBlocks : 0)},
+                           {"sampled", p != nullptr && session::isSampled(*p)},
+                           {"sample_note", text(k.sample.note)},
+                           {"sample_detail", text(k.sample.detail)},
+                           {"rows", rows}});
     }
     return kernels;
 }

@@ -56,15 +56,17 @@ int runSessionExport(const SessionExportOptions& options, std::ostream& out, std
 // where the session has matmul rungs or a reference), roofline roofs, the matmul rungs' shares of
 // cuBLAS, and per kernel the check, timing,
 // occupancy, predicted vs measured (the window's rows, verdicts and notes: core/session/
-// prediction_comparison.h), its roofline points per level, and the metrics with plain names.
+// prediction_comparison.h; for a sampled prediction, from how many blocks and that its counts are exact
+// only when every block does the same work), its roofline points per level, and the metrics with
+// plain names.
 void printSessionSummary(const session::Session& session, std::ostream& out);
 // The session as one JSON document: {"header":..,"complete":..,"problems":[..],"records":[..],
 // "roofline":{"roofs":{"fp32","l1","l2","dram"},"kernels":[{"kernel","fp32_flops","duration_s",
 // "achieved_flops_per_second","l1":{"bytes","intensity","bytes_per_second","share_of_roof",..},..}]},
 // "sgemm_reference":{"measured","flops_per_second","n","method","status","rungs":[{"kernel","rung","n",
 // "duration_s","flops_per_second","share_of_reference","why"}]},"predicted_vs_measured":[{"kernel",
-// "rows":[{"key","title","predicted","measured","predicted_text","measured_text","difference",
-// "agreement","note","detail"}]}]}.
+// "simulated_blocks","total_blocks","sampled","sample_note","sample_detail","rows":[{"key","title",
+// "predicted","measured","predicted_text","measured_text","difference","agreement","note","detail"}]}]}.
 void printSessionJson(const session::SessionReadResult& read, std::ostream& out);
 
 } // namespace warpscope::cli

@@ -393,6 +393,24 @@ NumberText plainNumberText()
     return numbers;
 }
 
+bool isSampled(const PredictionRecord& prediction)
+{
+    return prediction.simulatedBlocks > 0 && prediction.simulatedBlocks < prediction.totalBlocks;
+}
+
+SampleText sampledPredictionText(const PredictionRecord& prediction, const NumberText& numbers)
+{
+    if (!isSampled(prediction))
+        return {};
+    const std::string simulated = numbers.exact(count(prediction.simulatedBlocks));
+    const std::string total = numbers.exact(count(prediction.totalBlocks));
+    return {fill("counts scaled from %1 of %2 blocks; exact if all blocks do the same work", {simulated, total}),
+            fill("The simulator ran %1 of the grid's %2 blocks (the first, the last and evenly spread ones) and scaled "
+                 "every predicted count by %2 / %1: exact for kernels whose blocks all do the same work, an estimate "
+                 "otherwise.",
+                 {simulated, total})};
+}
+
 // ---- The rows of each kernel -------------------------------------------------------------------------
 
 std::vector<KernelComparison> comparePredictions(const Session& current, const Session* baseline, const NumberText& numbers)
@@ -441,7 +459,8 @@ std::vector<KernelComparison> comparePredictions(const Session& current, const S
         };
 
         // The simulator ran a sample of the grid's blocks: every count below is scaled.
-        if (p != nullptr && p->simulatedBlocks > 0 && p->simulatedBlocks < p->totalBlocks) {
+        if (p != nullptr && isSampled(*p)) {
+            kernel.sample = sampledPredictionText(*p, numbers);
             ComparisonRow sample;
             sample.key = "simulated_blocks";
             sample.title = "Blocks the simulator ran";
@@ -449,11 +468,8 @@ std::vector<KernelComparison> comparePredictions(const Session& current, const S
             sample.predictedText = fill("%1 of %2", {exact(count(p->simulatedBlocks)), exact(count(p->totalBlocks))});
             sample.measuredText = kDash;
             sample.differenceText = kDash;
-            sample.note = fill("counts scaled from a sample of %1 of %2 blocks", {exact(count(p->simulatedBlocks)), exact(count(p->totalBlocks))});
-            sample.detail = fill("The simulator ran %1 of the grid's %2 blocks (the first, the last and evenly "
-                                 "spread ones) and scaled every predicted count by %2 / %1: exact for kernels "
-                                 "whose blocks all do the same work, an estimate otherwise.",
-                                 {exact(count(p->simulatedBlocks)), exact(count(p->totalBlocks))});
+            sample.note = kernel.sample.note;
+            sample.detail = kernel.sample.detail;
             if (baseline != nullptr)
                 sample.baselineText = sample.changeText = kDash;
             kernel.rows.push_back(sample);

@@ -34,6 +34,16 @@ struct NumberText {
 // The command line's: printf and digit grouping, no locale.
 NumberText plainNumberText();
 
+// A prediction from a sample of the grid's blocks (the first, the last and evenly spread ones), every
+// count scaled by total / simulated. `note` is one line ("counts scaled from 256 of 524,288 blocks;
+// exact if all blocks do the same work"), `detail` the whole story; both empty when the whole
+// grid ran (or the session predates sampling).
+struct SampleText {
+    std::string note, detail;
+};
+bool isSampled(const PredictionRecord& prediction);
+SampleText sampledPredictionText(const PredictionRecord& prediction, const NumberText& numbers);
+
 struct ComparisonRow {
     std::string key;             // "global_load_sectors_per_request", ..., "check"
     std::string title;
@@ -48,6 +58,7 @@ struct ComparisonRow {
 
 struct KernelComparison {
     std::string kernel;
+    SampleText sample;           // when the prediction is from a sample of blocks (also its first row, "simulated_blocks")
     std::vector<ComparisonRow> rows;
 };
 

@@ -690,9 +690,11 @@ private slots:
                  viz::profile::agreementColor(Agreement::Explained, palette));
         QVERIFY2(note(predicated, "branch_uniformity").contains(QStringLiteral("ptxas removed")), qPrintable(note(predicated, "branch_uniformity")));
 
-        // The simulator ran 64 of the 4,096 blocks: the panel says its counts are scaled.
+        // The simulator ran 64 of the 4,096 blocks: the panel says its counts are scaled, and exact only when
+        // every block does the same work (core/session/prediction_comparison.h, as `session show` says it).
         QCOMPARE(cell(branchless, "simulated_blocks", ProfilePredictionPanel::PredictedColumn), QStringLiteral("64 of 4,096"));
-        QCOMPARE(note(branchless, "simulated_blocks"), QStringLiteral("counts scaled from a sample of 64 of 4,096 blocks"));
+        QCOMPARE(note(branchless, "simulated_blocks"),
+                 QStringLiteral("counts scaled from 64 of 4,096 blocks; exact if all blocks do the same work"));
         QVERIFY(cell(predicated, "simulated_blocks", ProfilePredictionPanel::PredictedColumn).isNull()); // the whole grid
 
         // Shared loads: 3,072 wavefronts measured for 4,096 predicted, no conflicts on either side: fewer, wider

@@ -351,6 +351,42 @@ TEST(CliSession, ShowExplainsPredictedVsMeasuredAsTheWindowDoes)
         << result.out;
 }
 
+// A prediction from a sample of the grid's blocks says so, in the window's words: how many blocks and
+// that the counts are exact only when every block does the same work (the fixture's matmul_naive and
+// matmul_tiled ran 64 of 65,536 blocks; matmul_prefetch all 1,024, which says nothing).
+TEST(CliSession, ShowSaysWhenThePredictionWasSampled)
+{
+    const std::string fixture = std::string(WARPSCOPE_FIXTURES_DIR) + "/sessions/matmul_cublas_reference.wsprof";
+    auto result = runWarpscope("session show " + fixture);
+    ASSERT_EQ(result.exitCode, 0) << result.err;
+    const std::string sampled = "  predicted (simulator, sm_90) vs measured:\n"
+                                "    counts scaled from 64 of 65,536 blocks; exact if all blocks do the same work\n"
+                                "    Global load sectors per request     2.00 vs 2.00: same [agrees]\n";
+    const std::size_t naive = result.out.find("kernel matmul_naive"), tiled = result.out.find("kernel matmul_tiled"),
+                      prefetch = result.out.find("kernel matmul_prefetch");
+    ASSERT_TRUE(naive != std::string::npos && tiled != std::string::npos && prefetch != std::string::npos) << result.out;
+    EXPECT_EQ(result.out.find(sampled, naive), result.out.find("  predicted", naive)) << result.out;
+    EXPECT_EQ(result.out.find(sampled, tiled), result.out.find("  predicted", tiled)) << result.out;
+    EXPECT_EQ(result.out.find("counts scaled from", prefetch), std::string::npos) << result.out;
+
+    result = runWarpscope("session show --json " + fixture);
+    ASSERT_EQ(result.exitCode, 0) << result.err;
+    const nlohmann::json kernels = nlohmann::json::parse(result.out).at("predicted_vs_measured");
+    ASSERT_EQ(kernels.size(), 3u);
+    EXPECT_EQ(kernels.at(0).at("kernel"), "matmul_naive");
+    EXPECT_EQ(kernels.at(0).at("sampled"), true);
+    EXPECT_EQ(kernels.at(0).at("simulated_blocks"), 64);
+    EXPECT_EQ(kernels.at(0).at("total_blocks"), 65536);
+    EXPECT_EQ(kernels.at(0).at("sample_note"),
+              "counts scaled from 64 of 65,536 blocks; exact if all blocks do the same work");
+    EXPECT_NE(kernels.at(0).at("sample_detail").get<std::string>().find("scaled every predicted count by 65,536 / 64"),
+              std::string::npos);
+    EXPECT_EQ(kernels.at(0).at("rows").at(0).at("key"), "simulated_blocks");
+    EXPECT_EQ(kernels.at(2).at("sampled"), false);
+    EXPECT_EQ(kernels.at(2).at("simulated_blocks"), 1024);
+    EXPECT_TRUE(kernels.at(2).at("sample_note").is_null());
+}
+
 // cuBLAS SGEMM as the matmul ladder's reference (tests/unit/sgemm_reference_test.cpp works the
 // fixture's numbers out: 34,359.738368 GFLOP/s at n = 4096; rungs at 50, 12.5 and 5 ms, so 8, 32 and 80 %).
 TEST(CliSession, ShowGivesTheMatmulLadderAgainstCublas)

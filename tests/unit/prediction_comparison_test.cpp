@@ -62,6 +62,24 @@ TEST(SessionPredictionComparison, PlainNumbers)
 // One kernel, worked out by hand: 8,000 predicted load sectors for 1,000 requests against 9,000 for
 // 1,000 measured (8.00 vs 9.00: +1.00, +12.5 %, red); 70 % predicted occupancy against 35 % achieved
 // over 0.50 waves (a comparison); a baseline that measured 8.00.
+// Sampled: fewer blocks simulated than the grid has. 0 (an older session) and all of them are the whole grid.
+TEST(SessionPredictionComparison, OnlyASampledPredictionSaysItWasSampled)
+{
+    const NumberText numbers = plainNumberText();
+    PredictionRecord p;
+    p.simulatedBlocks = 256;
+    p.totalBlocks = 524288;
+    EXPECT_TRUE(isSampled(p));
+    EXPECT_EQ(sampledPredictionText(p, numbers).note,
+              "counts scaled from 256 of 524,288 blocks; exact if all blocks do the same work");
+    p.simulatedBlocks = 524288;
+    EXPECT_FALSE(isSampled(p));
+    EXPECT_TRUE(sampledPredictionText(p, numbers).note.empty());
+    p.simulatedBlocks = p.totalBlocks = 0;
+    EXPECT_FALSE(isSampled(p));
+    EXPECT_TRUE(sampledPredictionText(p, numbers).detail.empty());
+}
+
 TEST(SessionPredictionComparison, RowsWorkedOutByHand)
 {
     Session s;
@@ -122,6 +140,11 @@ TEST(SessionPredictionComparison, RowsWorkedOutByHand)
     const ComparisonRow* sample = findRow(rows, "k", "simulated_blocks");
     ASSERT_NE(sample, nullptr);
     EXPECT_EQ(sample->predictedText, "64 of 4,096");
+    EXPECT_EQ(sample->note, "counts scaled from 64 of 4,096 blocks; exact if all blocks do the same work");
+    EXPECT_EQ(rows.front().sample.note, sample->note);
+    EXPECT_EQ(sample->detail, "The simulator ran 64 of the grid's 4,096 blocks (the first, the last and evenly spread ones) "
+                              "and scaled every predicted count by 4,096 / 64: exact for kernels whose blocks all do the "
+                              "same work, an estimate otherwise.");
     const ComparisonRow* check = findRow(rows, "k", "check");
     ASSERT_NE(check, nullptr);
     EXPECT_EQ(check->measuredText, "not checked");
