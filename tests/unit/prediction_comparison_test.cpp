@@ -1,6 +1,6 @@
 // Predicted vs measured (core/session/prediction_comparison.h), the rows the window's table and
 // `warpscope session show` both print, with the command line's numbers: agreement thresholds, the
-// plain number texts, and rows worked out by hand. The window's own texts are checked by gui.profile
+// plain number texts, and rows worked out by hand. The window's own texts are checked by gui.profile_session
 // and gui.recorded.
 #include "session/prediction_comparison.h"
 
