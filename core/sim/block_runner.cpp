@@ -154,11 +154,12 @@ RunOutcome BlockRunner::runBlock(std::uint64_t linearBlock)
 }
 
 // Every warp that has not finished is waiting. Those at a whole-block barrier complete it (warps
-// whose threads have all exited no longer take part, as on the GPU); a warp still waiting for a
-// thread count nobody else can reach is a deadlock (exec_control.cpp).
+// whose threads have all exited no longer take part, as on the GPU); warps waiting for a thread
+// count complete it if exited warps are all that is missing, and are a deadlock if other warps wait
+// elsewhere (settleCountedBarriers, exec_control.cpp).
 void BlockRunner::tryReleaseBarrier()
 {
-    if (reportBarrierDeadlock())
+    if (settleCountedBarriers())
         return;
     releaseWaiters(-1, false);
 }

@@ -163,7 +163,7 @@ private:
     void setUpBlock(std::uint64_t linearBlock);
     void tryReleaseBarrier();
     void releaseWaiters(std::int32_t barrier, bool counted);
-    bool reportBarrierDeadlock();
+    bool settleCountedBarriers(); // true when it released or stopped warps waiting for a thread count
     void stopBlock();
     void reportHazard(HazardKind kind, const WarpState& warp, int lane, std::uint64_t address,
                       std::string buffer, std::string message, std::int64_t otherThread = -1,

@@ -108,9 +108,7 @@ void BlockRunner::executeBarrier(WarpState& warp, const ptx::Instruction& instru
                                     " must be a positive multiple of 32, at most the block's " +
                                     std::to_string(32ull * blockWarps) + " (" + std::to_string(blockWarps) + " warps)",
                                 instruction.ptxLine);
-        // A count of every warp of the block is the whole-block barrier (exited warps leave it).
-        if (count / 32 < blockWarps || instruction.bar == ptx::BarMode::Arrive)
-            expectedWarps = static_cast<std::uint32_t>(count / 32);
+        expectedWarps = static_cast<std::uint32_t>(count / 32);
     }
     // Lanes waiting on the stack only to return are leaving, not skipping the barrier.
     std::uint32_t leaving = 0, placed = active;
@@ -210,21 +208,31 @@ void BlockRunner::releaseWaiters(std::int32_t barrier, bool counted)
     m_stats.barriers += 1;
 }
 
-// No warp can run and some wait at a barrier for a thread count that was not reached (the other
-// warps finished, or wait elsewhere): on a GPU the block hangs. Reported with the barrier and the
-// warps; the simulator stops the block.
-bool BlockRunner::reportBarrierDeadlock()
+// No warp can run and some wait at a barrier for a thread count that was not reached. When every
+// warp still running waits at that one barrier (the others exited), exited warps no longer hold it
+// back, as for the whole-block barrier: it completes (a GPU does not hang there either). When warps
+// wait at different barriers, each waits for the others: on a GPU the block hangs. That is reported
+// with the barrier and the warps, and the simulator stops the block.
+bool BlockRunner::settleCountedBarriers()
 {
     const WarpState* first = nullptr;
     std::uint32_t warps = 0;
+    bool oneBarrier = true;
     for (const WarpState& warp : m_warps)
         if (!warp.done && warp.atBarrier && warp.barrierCounted) {
             first = first == nullptr ? &warp : first;
-            if (warp.index < 32)
-                warps |= 1u << warp.index;
+            oneBarrier = oneBarrier && warp.barrierId == first->barrierId;
+            if (warp.index < 32 && warp.barrierId == first->barrierId)
+                warps |= 1u << warp.index; // the warps at the first barrier, named in the report
         }
     if (first == nullptr)
         return false;
+    for (const WarpState& warp : m_warps)
+        oneBarrier = oneBarrier && (warp.done || warp.barrierCounted);
+    if (oneBarrier) {
+        releaseWaiters(first->barrierId, true);
+        return true;
+    }
     const BarrierState& state = m_barriers[static_cast<std::size_t>(first->barrierId)];
     const std::string names = describeLanes(warps);
     reportHazard(HazardKind::BarrierDivergence, *first, std::countr_zero(first->barrierResultLanes | 0x80000000u), 0, "",
@@ -232,7 +240,8 @@ bool BlockRunner::reportBarrierDeadlock()
                      " wait at barrier " + std::to_string(first->barrierId) + " for " +
                      std::to_string(32 * state.expectedWarps) + " threads, but only " + std::to_string(state.arrivedWarps) +
                      (state.arrivedWarps == 1 ? " warp" : " warps") +
-                     " arrived and no other warp can: on a GPU the block hangs, the simulator stops it here",
+                     " arrived and the other warps wait at another barrier: on a GPU the block hangs, the simulator "
+                     "stops it here",
                  -1, false, first->barrierResultLanes);
     stopBlock();
     return true;

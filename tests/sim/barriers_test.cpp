@@ -114,27 +114,68 @@ extern "C" __global__ void pipeline(const int* in, int* out)
     EXPECT_EQ(result.stats.barriers, 2u); // barrier 1 once, barrier 2 once
 }
 
-// Warps 0 and 1 wait at barrier 1 for 96 threads, but warps 2 and 3 exit without arriving: on a GPU
-// the block hangs. The simulator reports it, with the barrier and the warps, and stops the block.
-TEST(NamedBarriers, ACountNobodyCanReachIsReportedNotAHang)
+// Warps 0 and 1 wait at barrier 1 for 96 threads while warps 2 and 3 wait at barrier 2 for 96: each
+// pair waits for a warp of the other, so on a GPU the block hangs. The simulator reports it, with the
+// barrier and the warps, and stops the block.
+TEST(NamedBarriers, WarpsWaitingForEachOtherAreReportedNotAHang)
 {
     const CompiledKernel kernel = compileKernel(R"(
 extern "C" __global__ void stuck(const int* in, int* out)
+{
+    if (threadIdx.x < 64)
+        asm volatile("bar.sync 1, 96;" ::: "memory");
+    else
+        asm volatile("bar.sync 2, 96;" ::: "memory");
+    out[threadIdx.x] = 1;
+}
+)", "stuck");
+    const sim::SimResult result = runOut(kernel, 128, iota(128), 128);
+    ASSERT_EQ(result.hazards.size(), 1u);
+    EXPECT_EQ(result.hazards[0].kind, sim::HazardKind::BarrierDivergence);
+    EXPECT_NE(result.hazards[0].message.find("warps 0-1 wait at barrier 1 for 96 threads, but only 2 warps arrived and "
+                                             "the other warps wait at another barrier"),
+              std::string::npos)
+        << result.hazards[0].message;
+    for (std::int32_t value : bufferValues<std::int32_t>(result, "out"))
+        EXPECT_EQ(value, 0); // nobody got past a barrier
+}
+
+// Warps 0 and 1 wait at barrier 1 for 96 threads and warps 2 and 3 exit: exited warps no longer
+// hold a barrier back, so it completes, as the whole-block barrier does. A count of the whole block
+// (128) given by every warp is a counted barrier like any other.
+TEST(NamedBarriers, ExitedWarpsDoNotHoldACountedBarrierBack)
+{
+    const CompiledKernel kernel = compileKernel(R"(
+extern "C" __global__ void early(const int* in, int* out)
 {
     if (threadIdx.x < 64) {
         asm volatile("bar.sync 1, 96;" ::: "memory");
         out[threadIdx.x] = 1;
     }
 }
-)", "stuck");
-    const sim::SimResult result = runOut(kernel, 128, iota(128), 128);
-    ASSERT_EQ(result.hazards.size(), 1u);
-    EXPECT_EQ(result.hazards[0].kind, sim::HazardKind::BarrierDivergence);
-    EXPECT_NE(result.hazards[0].message.find("warps 0-1 wait at barrier 1 for 96 threads, but only 2 warps arrived"),
-              std::string::npos)
-        << result.hazards[0].message;
-    for (std::int32_t value : bufferValues<std::int32_t>(result, "out"))
-        EXPECT_EQ(value, 0); // nobody got past the barrier
+)", "early");
+    sim::SimResult result = runOut(kernel, 128, iota(128), 128);
+    ASSERT_EQ(result.status, sim::SimStatus::Completed) << result.statusMessage;
+    EXPECT_TRUE(result.hazards.empty()) << result.hazards.front().message;
+    std::vector<std::int32_t> out = bufferValues<std::int32_t>(result, "out");
+    for (std::size_t i = 0; i < 128; ++i)
+        EXPECT_EQ(out[i], i < 64 ? 1 : 0) << i;
+
+    const CompiledKernel whole = compileKernel(R"(
+extern "C" __global__ void whole(const int* in, int* out)
+{
+    __shared__ int s[128];
+    s[threadIdx.x] = in[threadIdx.x];
+    asm volatile("bar.sync 3, 128;" ::: "memory");
+    out[threadIdx.x] = s[127 - threadIdx.x];
+}
+)", "whole");
+    result = runOut(whole, 128, iota(128), 128);
+    ASSERT_EQ(result.status, sim::SimStatus::Completed) << result.statusMessage;
+    EXPECT_TRUE(result.hazards.empty()) << result.hazards.front().message;
+    out = bufferValues<std::int32_t>(result, "out");
+    for (std::size_t i = 0; i < 128; ++i)
+        EXPECT_EQ(out[i], 127 - static_cast<std::int32_t>(i)) << i;
 }
 
 // A thread count must be a positive multiple of the warp size (PTX ISA), at most the block's.
