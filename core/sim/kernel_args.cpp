@@ -280,28 +280,37 @@ std::uint64_t encodeInteger(std::int64_t value, ElementType type, std::string_vi
     return bits == 64 ? static_cast<std::uint64_t>(value) : static_cast<std::uint64_t>(value) & ((std::uint64_t{1} << bits) - 1);
 }
 
-// f16 and bf16 round to nearest even; a value that rounds to infinity is refused, naming the largest
-// finite value of the type (f32 keeps its old behaviour: a value past its range becomes infinity).
+// f16, bf16 and f32 round to nearest even; a value that rounds to infinity is refused, naming the
+// largest finite value of the type. f64 values are finite already (parseReal refuses the rest).
 std::uint64_t encodeReal(double value, ElementType type, std::string_view spec)
 {
+    std::uint64_t bits = 0;
+    double rounded = value;
+    double largest = 0;
     if (type == ElementType::F16 || type == ElementType::BF16) {
         const HalfFormat format = type == ElementType::F16 ? HalfFormat::F16 : HalfFormat::BF16;
-        const std::uint16_t bits = halfFromDouble(value, format, RoundingDirection::NearestEven);
-        if (std::isinf(halfToDouble(bits, format))) {
-            std::ostringstream largest;
-            largest.precision(8);
-            largest << halfToDouble(static_cast<std::uint16_t>(format == HalfFormat::F16 ? 0x7bffu : 0x7f7fu), format);
-            std::ostringstream given;
-            given.precision(17);
-            given << value;
-            badSpec(spec, given.str() + " is out of range for " + elementName(type) + " (it rounds to infinity; the largest " +
-                              elementName(type) + " is " + largest.str() + ")");
-        }
-        return bits;
+        const std::uint16_t half = halfFromDouble(value, format, RoundingDirection::NearestEven);
+        bits = half;
+        rounded = halfToDouble(half, format);
+        largest = halfToDouble(static_cast<std::uint16_t>(format == HalfFormat::F16 ? 0x7bffu : 0x7f7fu), format);
+    } else if (type == ElementType::F32) {
+        const float single = static_cast<float>(value);
+        bits = std::bit_cast<std::uint32_t>(single);
+        rounded = single;
+        largest = std::numeric_limits<float>::max();
+    } else {
+        return std::bit_cast<std::uint64_t>(value);
     }
-    if (type == ElementType::F32)
-        return std::bit_cast<std::uint32_t>(static_cast<float>(value));
-    return std::bit_cast<std::uint64_t>(value);
+    if (std::isinf(rounded)) {
+        std::ostringstream largestText;
+        largestText.precision(8);
+        largestText << largest;
+        char given[32]; // the shortest text that reads back as the value given
+        const std::string givenText(given, std::to_chars(given, given + sizeof given, value).ptr);
+        badSpec(spec, givenText + " is out of range for " + elementName(type) + " (it rounds to infinity; the largest " +
+                          elementName(type) + " is " + largestText.str() + ")");
+    }
+    return bits;
 }
 
 double parseReal(std::string_view text, std::string_view spec)
@@ -570,7 +579,7 @@ std::vector<ResolvedArg> resolveArgs(const std::vector<ArgSpec>& specs, std::uin
             break;
         case ArgInit::Kind::Iota:
             // Integers wrap modulo the width; floats round to nearest (f16 past 2048, bf16 past 256),
-            // and an f16 or bf16 buffer whose last index would round to infinity is refused.
+            // and a float buffer whose last index would round to infinity is refused.
             for (std::uint64_t i = 0; i < arg.count; ++i)
                 storeBits(arg.bytes, i, size,
                           isFloatElement(spec.type) ? encodeReal(static_cast<double>(i), spec.type, spec.text)

@@ -159,6 +159,21 @@ TEST(ArgSpecParse, UnknownType)
     parseError("x=f32:inf"); // not finite
 }
 
+// f32 values that round to infinity are refused as f16's are (3.4028235e38 is the largest f32;
+// half-way to 2^128, 3.4028235677973366e38, rounds to even, which is infinity). The largest value
+// that still rounds down to it is kept, bit for bit.
+TEST(ArgSpecParse, F32PastItsRangeIsRejected)
+{
+    EXPECT_EQ(parseError("x=f32:1e39"),
+              "argument 'x=f32:1e39': 1e+39 is out of range for f32 (it rounds to infinity; the largest f32 "
+              "is 3.4028235e+38)");
+    EXPECT_TRUE(contains(parseError("x=f32:-3.4028235677973366e38"), "is out of range for f32"));
+    EXPECT_TRUE(contains(parseError("x=f32[4]:fill(5e38)"), "5e+38 is out of range for f32"));
+    EXPECT_EQ(byName(resolve({"x=f32:3.4028235677973362e38"}), "x").scalarBits, 0x7f7fffffu);
+    EXPECT_EQ(byName(resolve({"x=f32:-3.4028235e38"}), "x").scalarBits, 0xff7fffffu);
+    EXPECT_EQ(byName(resolve({"x=f64:1e39"}), "x").scalarBits, std::bit_cast<std::uint64_t>(1e39));
+}
+
 TEST(ArgSpecParse, BadBufferLength)
 {
     parseError("x=f32[4");
