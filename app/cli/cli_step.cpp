@@ -116,6 +116,9 @@ nlohmann::ordered_json stepStateJson(const sim::BlockReplay& replay, const ptx::
         registers[function.registers[r].name] =
             registerLanesJson(replay.registers(warp, static_cast<std::int32_t>(r)), function.registers[r].type, snapshot.existMask);
     doc["registers"] = registers;
+    // CC.CF, each lane's carry flag, for kernels with add.cc, addc and the other extended-precision forms.
+    if (sim::usesCarryFlag(function))
+        doc["carry_mask"] = maskText(snapshot.carryFlags);
     if (step && step->access >= 0) {
         const sim::RecordedAccess& access = recording.accesses[static_cast<std::size_t>(step->access)];
         nlohmann::ordered_json lanes = nlohmann::ordered_json::array();
@@ -270,6 +273,8 @@ int runStep(const StepOptions& options, std::ostream& out, std::ostream& err)
                 << ": " << text << "\n";
         }
     }
+    if (doc.contains("carry_mask"))
+        out << "  carry     CC.CF " << doc["carry_mask"].get<std::string>() << " (bit = lane)\n";
     out << "  registers (lane 0 .. 3)\n";
     for (const auto& [name, lanes] : doc["registers"].items()) {
         out << "    " << name << " ";

@@ -12,6 +12,10 @@ void BlockRecording::finish()
     for (std::size_t s = 0; s < steps.size(); ++s)
         if (steps[s].warp < stepsOfWarp.size())
             stepsOfWarp[steps[s].warp].push_back(s);
+    carriesOfWarp.assign(stepsOfWarp.size(), {});
+    for (std::size_t c = 0; c < carries.size(); ++c)
+        if (carries[c].warp < carriesOfWarp.size())
+            carriesOfWarp[carries[c].warp].push_back(c);
 }
 
 std::size_t BlockRecording::printfsBefore(std::size_t position) const
@@ -19,6 +23,12 @@ std::size_t BlockRecording::printfsBefore(std::size_t position) const
     const auto end = std::lower_bound(printfs.begin(), printfs.end(), position,
                                       [](const RecordedPrintf& line, std::size_t at) { return line.step < at; });
     return static_cast<std::size_t>(end - printfs.begin());
+}
+
+bool usesCarryFlag(const ptx::Function& function)
+{
+    return std::any_of(function.instructions.begin(), function.instructions.end(),
+                       [](const ptx::Instruction& in) { return in.carryOut || in.carryIn; });
 }
 
 const char* warpStatusName(WarpStatus status)
@@ -88,6 +98,18 @@ WarpSnapshot BlockReplay::warp(std::int32_t warp) const
     } else {
         const std::size_t last = *(after - 1);
         const RecordedStep& step = recording.steps[last];
+        // The warp's newest carry write at or before its last step.
+        if (static_cast<std::size_t>(warp) < recording.carriesOfWarp.size()) {
+            const std::vector<std::size_t>& writes = recording.carriesOfWarp[static_cast<std::size_t>(warp)];
+            const auto newer = std::upper_bound(writes.begin(), writes.end(), last, [&](std::size_t at, std::size_t c) {
+                return at < recording.carries[c].step;
+            });
+            if (newer != writes.begin()) {
+                const RecordedCarry& carry = recording.carries[*(newer - 1)];
+                snapshot.carryFlags = carry.after;
+                snapshot.carryWrittenByLast = carry.step == last;
+            }
+        }
         snapshot.stack.assign(recording.stackPool.begin() + step.stackOffset,
                               recording.stackPool.begin() + step.stackOffset + step.stackSize);
         snapshot.exitedMask = step.exitedAfter;

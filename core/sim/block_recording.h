@@ -11,7 +11,7 @@
 // the next (or previous) line, barrier, memory instruction, divergence, hazard" from a position.
 //
 // Memory: a step is sizeof(RecordedStep) (64 bytes) plus 520 bytes per register write, plus 344 bytes
-// per memory access, plus each printf line's text; BlockRecordingLimits caps the total and marks the
+// per memory access, plus 24 bytes per carry-flag write, plus each printf line's text; BlockRecordingLimits caps the total and marks the
 // recording truncated past it.
 #pragma once
 
@@ -101,6 +101,15 @@ struct RecordedHazard {
     Hazard hazard;
 };
 
+// An instruction with .cc wrote the carry flag CC.CF of `lanes` (add.cc, addc.cc, ...): the warp's
+// flags after it, one bit per lane. The flag is per thread state outside the register file.
+struct RecordedCarry {
+    std::size_t step = 0;
+    std::uint32_t warp = 0;
+    std::uint32_t lanes = 0;  // lanes that wrote it
+    std::uint32_t after = 0;  // every lane's CC.CF after the instruction (bit = lane)
+};
+
 // A line a thread of the block printed (printf, through vprintf), as the device formats it.
 struct RecordedPrintf {
     std::size_t step = 0;  // the step whose call printed it
@@ -122,12 +131,16 @@ struct BlockRecording {
     std::vector<RecordedHazard> hazards;
     std::vector<std::size_t> barrierReleases; // the step positions at which a barrier released
     std::vector<RecordedPrintf> printfs;      // in the order the threads printed (by step)
+    std::vector<RecordedCarry> carries;       // by step
     std::uint64_t printfTextBytes = 0;        // what their texts hold
     bool truncated = false;                   // the byte limit was reached: later steps are missing
     std::uint64_t bytes = 0;                  // what the recording's vectors hold (capacities)
 
     // The positions of one warp's steps, ascending (built once by finish()).
     std::vector<std::vector<std::size_t>> stepsOfWarp;
+    // The indices into `carries` of one warp's carry writes, ascending (kept while recording, or
+    // built by finish()).
+    std::vector<std::vector<std::size_t>> carriesOfWarp;
     void finish();
     // How many printf lines the steps before `position` printed (printfs[0, n): the state there).
     std::size_t printfsBefore(std::size_t position) const;
@@ -138,6 +151,9 @@ struct BlockRecordingLimits {
     // a vector can take it to twice this at most.
     std::uint64_t maxBytes = 96ull << 20;
 };
+
+// Whether `function` has an instruction that writes or reads CC.CF (the stepper then shows it).
+bool usesCarryFlag(const ptx::Function& function);
 
 // A warp's state at a replay position.
 enum class WarpStatus : std::uint8_t { Running, AtBarrier, Exited };
@@ -151,6 +167,8 @@ struct WarpSnapshot {
     std::uint32_t activeMask = 0;   // the top entry's mask (0 when done)
     std::int32_t pc = -1;           // the next instruction (the top entry's pc), -1 when done
     std::uint32_t stepsDone = 0;    // instructions the warp has issued before this position
+    std::uint32_t carryFlags = 0;   // each lane's CC.CF (bit = lane): 0 until an instruction with .cc
+    bool carryWrittenByLast = false; // the warp's last instruction before this position wrote CC.CF
 };
 
 class BlockReplay {

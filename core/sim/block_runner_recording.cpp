@@ -57,13 +57,18 @@ void BlockRunner::endRecordedStep(const WarpState& warp, std::int32_t pc, std::u
         step.flags |= static_cast<std::uint8_t>(StepFlag::AtBarrierAfter);
     if (warp.done)
         step.flags |= static_cast<std::uint8_t>(StepFlag::DoneAfter);
+    if (instruction.carryOut && executed != 0) {
+        recording.carriesOfWarp[static_cast<std::size_t>(warp.index)].push_back(recording.carries.size());
+        recording.carries.push_back({recording.steps.size(), step.warp, executed, warp.carryFlags});
+    }
     recording.stepsOfWarp[static_cast<std::size_t>(warp.index)].push_back(recording.steps.size());
     recording.steps.push_back(step);
     // Capacities, not sizes: a vector's growth can hold twice what it uses.
     recording.bytes = recording.steps.capacity() * (kStepBytes + sizeof(std::size_t)) +
                       recording.stackPool.capacity() * sizeof(StackEntry) + recording.writes.capacity() * kWriteBytes +
                       recording.accesses.capacity() * kAccessBytes +
-                      recording.printfs.capacity() * sizeof(RecordedPrintf) + recording.printfTextBytes;
+                      recording.printfs.capacity() * sizeof(RecordedPrintf) + recording.printfTextBytes +
+                      recording.carries.capacity() * sizeof(RecordedCarry);
     if (recording.bytes > m_context.recordLimits.maxBytes) {
         recording.truncated = true;
         m_recordingActive = false;

@@ -115,6 +115,8 @@ void compareWithCli(viz::ExecutionPanel& panel, const nlohmann::json& cli)
                                    snapshot.existMask);
         QVERIFY2(nlohmann::json::parse(shown.dump()) == cli["registers"][name], name.c_str());
     }
+    if (cli.contains("carry_mask"))
+        QCOMPARE(cli::maskText(snapshot.carryFlags), cli["carry_mask"].get<std::string>());
     if (cli["access"].is_null()) {
         QVERIFY(!step || step->access < 0);
     } else {
@@ -396,6 +398,57 @@ private slots:
             QCOMPARE(recording.printfs[i].text,
                      "thread " + std::to_string(thread) + " squares to " + std::to_string(thread * thread) + "\n");
         }
+    }
+
+    // The carry flag of inline-asm add.cc/addc (a 64-bit add from two 32-bit halves): the stepper
+    // holds each lane's CC.CF at every place, the same as `warpscope step --json` on the same source.
+    // Odd lanes add 1 to 0xffffffff and carry; the even ones add 1 to 0xfffffffe and do not.
+    void carryFlagFollowsTheStepper()
+    {
+        const QString source = QStringLiteral(
+            "extern \"C\" __global__ void carry(unsigned* out)\n{\n"
+            "    unsigned lo = 0xfffffffeu + (threadIdx.x & 1u), hi = 5u, sumLo, sumHi;\n"
+            "    asm(\"add.cc.u32 %0, %2, 1;\\n\\taddc.u32 %1, %3, 0;\" : \"=r\"(sumLo), \"=r\"(sumHi) : \"r\"(lo), \"r\"(hi));\n"
+            "    out[2 * threadIdx.x] = sumLo;\n    out[2 * threadIdx.x + 1] = sumHi;\n}\n");
+        QTemporaryDir dir;
+        QFile file(dir.filePath(QStringLiteral("carry.cu")));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(source.toUtf8());
+        file.close();
+        ShownWindow shown;
+        shown.window.showCanvasView(app::CanvasView::Execution);
+        viz::ExecutionPanel& panel = *shown.panel();
+        QVERIFY(panel.selectKernel(QStringLiteral("playground")));
+        panel.setPlaygroundSource(source);
+        panel.setLaunchFields(QStringLiteral("out=u32[64]"), QStringLiteral("1"), QStringLiteral("32"), QStringLiteral("0"));
+        QSignalSpy finished(&panel, &viz::ExecutionPanel::runFinished);
+        panel.run();
+        QVERIFY(finished.wait(kRunTimeoutMs));
+        QVERIFY2(finished.first().first().toBool(), qPrintable(panel.lastError()));
+        const sim::BlockRecording& recording = panel.stepper()->recording();
+        QCOMPARE(recording.carries.size(), std::size_t{1});
+        const std::uint32_t steps = static_cast<std::uint32_t>(recording.stepsOfWarp[0].size());
+        for (std::uint32_t at = 0; at <= steps; ++at) {
+            panel.followWarp(0);
+            panel.seekWarpStep(0, at);
+            QProcess process;
+            process.start(QStringLiteral(WARPSCOPE_BINARY),
+                          {QStringLiteral("step"), file.fileName(), QStringLiteral("--grid"), QStringLiteral("1"),
+                           QStringLiteral("--block"), QStringLiteral("32"), QStringLiteral("--arg"), QStringLiteral("out=u32[64]"),
+                           QStringLiteral("--warp"), QStringLiteral("0"), QStringLiteral("--at"), QString::number(at),
+                           QStringLiteral("--json")});
+            QVERIFY(process.waitForFinished(60000));
+            QCOMPARE(process.exitCode(), 0);
+            const nlohmann::json cli = nlohmann::json::parse(process.readAllStandardOutput().toStdString());
+            QVERIFY(cli.contains("carry_mask"));
+            compareWithCli(panel, cli);
+        }
+        // After the add.cc the odd lanes carry; addc leaves the flag and adds it to the high half.
+        QCOMPARE(panel.stepper()->replay().warp(0).carryFlags, 0xaaaaaaaau);
+        const std::size_t addc = recording.carries[0].step + 1;
+        const ptx::Function& function = *panel.stepper()->run().function;
+        QVERIFY(addc < recording.steps.size());
+        QVERIFY(function.instructions[static_cast<std::size_t>(recording.steps[addc].pc)].text.starts_with("addc.u32"));
     }
 
     // A playground kernel that never ends: the run stops by itself and says why.

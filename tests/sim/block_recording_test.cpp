@@ -362,6 +362,78 @@ extern "C" __global__ void exchange(int* out)
     }
 }
 
+// The carry flag CC.CF is per thread state outside the registers; the stepper shows each lane's at
+// every position. Odd lanes hold 0xffffffff and even lanes 0xfffffffe, so adding 1 with .cc carries
+// in the odd lanes (0xaaaaaaaa). mov and addc without .cc leave it alone (addc reads it: 7 + 0 +
+// CC.CF). Then lanes 0..15 alone subtract 1 from (lane & 1) with .cc: the even ones borrow, so their
+// bits become 0x5555 while lanes 16..31 keep 0xaaaa: 0xaaaa5555.
+TEST(BlockRecording, CarryFlagFollowsTheStepsBothWays)
+{
+    const CompiledKernel kernel = parsePtxKernel(".version 8.0\n.target sm_90\n.address_size 64\n"
+                                                 ".visible .entry carry(.param .u64 out)\n{\n"
+                                                 "\t.reg .pred %p<2>;\n\t.reg .b32 %r<9>;\n\t.reg .b64 %rd<3>;\n"
+                                                 "\tmov.u32 %r1, %tid.x;\n"
+                                                 "\tand.b32 %r2, %r1, 1;\n"
+                                                 "\tadd.u32 %r3, %r2, -2;\n"
+                                                 "\tadd.cc.u32 %r4, %r3, 1;\n"
+                                                 "\tmov.u32 %r5, 7;\n"
+                                                 "\taddc.u32 %r6, %r5, 0;\n"
+                                                 "\tsetp.lt.u32 %p1, %r1, 16;\n"
+                                                 "\t@%p1 sub.cc.u32 %r7, %r2, 1;\n"
+                                                 "\tld.param.u64 %rd1, [out];\n"
+                                                 "\tcvta.to.global.u64 %rd1, %rd1;\n"
+                                                 "\tmul.wide.u32 %rd2, %r1, 4;\n"
+                                                 "\tadd.s64 %rd2, %rd1, %rd2;\n"
+                                                 "\tst.global.u32 [%rd2], %r6;\n"
+                                                 "\tret;\n}\n",
+                                                 "carry");
+    const sim::SimResult result = recordBlock(kernel, {1, 1, 1}, {32, 1, 1}, {"out=u32[32]"});
+    ASSERT_EQ(result.status, sim::SimStatus::Completed) << result.statusMessage;
+    ASSERT_TRUE(result.recording);
+    const sim::BlockRecording& recording = *result.recording;
+    ASSERT_EQ(recording.carries.size(), 2u); // add.cc and sub.cc; addc without .cc writes nothing
+    const std::vector<std::uint32_t> out = argValues<std::uint32_t>(result.args, "out");
+    ASSERT_EQ(out.size(), 32u);
+    for (std::uint32_t lane = 0; lane < 32; ++lane)
+        EXPECT_EQ(out[lane], 7u + (lane & 1u)) << "lane " << lane;
+
+    // Position p is the state before the warp's p-th instruction (one warp: the block's p-th step).
+    const auto at = [&](std::size_t p) {
+        sim::BlockReplay replay(result.recording, kernel.function->registers.size());
+        replay.seek(p);
+        return replay.warp(0);
+    };
+    const auto pcOf = [&](const std::string& text) {
+        for (std::size_t s = 0; s < recording.steps.size(); ++s)
+            if (kernel.function->instructions[static_cast<std::size_t>(recording.steps[s].pc)].text.starts_with(text))
+                return s;
+        ADD_FAILURE() << "no step " << text;
+        return std::size_t{0};
+    };
+    const std::size_t addCc = pcOf("add.cc"), mov = pcOf("mov.u32 %r5"), addc = pcOf("addc"), subCc = pcOf("@%p1 sub.cc");
+    EXPECT_EQ(at(addCc).carryFlags, 0u);
+    EXPECT_FALSE(at(addCc).carryWrittenByLast);
+    EXPECT_EQ(at(addCc + 1).carryFlags, 0xaaaaaaaau);
+    EXPECT_TRUE(at(addCc + 1).carryWrittenByLast);
+    EXPECT_EQ(at(mov + 1).carryFlags, 0xaaaaaaaau);
+    EXPECT_FALSE(at(mov + 1).carryWrittenByLast);
+    EXPECT_EQ(at(addc + 1).carryFlags, 0xaaaaaaaau);
+    EXPECT_FALSE(at(addc + 1).carryWrittenByLast);
+    EXPECT_EQ(recording.carries[1].lanes, 0x0000ffffu);
+    EXPECT_EQ(at(subCc + 1).carryFlags, 0xaaaa5555u);
+    EXPECT_TRUE(at(subCc + 1).carryWrittenByLast);
+    EXPECT_EQ(at(recording.steps.size()).carryFlags, 0xaaaa5555u);
+
+    // One replay going back from the end gives the same states as fresh ones.
+    sim::BlockReplay replay(result.recording, kernel.function->registers.size());
+    replay.seek(recording.steps.size());
+    for (std::size_t p = recording.steps.size() + 1; p-- > 0;) {
+        replay.seek(p);
+        EXPECT_EQ(replay.warp(0).carryFlags, at(p).carryFlags) << "position " << p;
+        EXPECT_EQ(replay.warp(0).carryWrittenByLast, at(p).carryWrittenByLast) << "position " << p;
+    }
+}
+
 // Stepping one warp-instruction at a time, forwards then backwards, visits exactly that warp's
 // steps; "to the end" and "to the start" are the two ends.
 TEST(BlockRecording, FindStepFollowsOneWarpBothWays)

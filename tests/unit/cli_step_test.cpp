@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
@@ -179,6 +180,41 @@ TEST(CliStep, BadInputIsOneLineAndExitTwo)
 // so the bound is on resident memory instead, with room for the sanitizer's own overhead. Under
 // ThreadSanitizer (the tsan preset), which has neither, the children's peak resident memory is
 // read afterwards.
+// A kernel with add.cc and sub.cc shows each lane's carry flag, CC.CF, as a mask: the odd lanes carry
+// out of 0xffffffff + 1, then lanes 0..15 subtract 1 from (lane & 1) and the even ones borrow.
+// Kernels without the carry instructions have no carry_mask.
+TEST(CliStep, CarryFlagIsShownForKernelsThatUseIt)
+{
+    const std::string path = testing::TempDir() + "/" + std::to_string(getpid()) + "_carry.ptx";
+    std::ofstream(path) << ".version 8.0\n.target sm_90\n.address_size 64\n"
+                           ".visible .entry carry(.param .u64 out)\n{\n"
+                           "\t.reg .pred %p<2>;\n\t.reg .b32 %r<9>;\n\t.reg .b64 %rd<3>;\n"
+                           "\tmov.u32 %r1, %tid.x;\n"          // step 0
+                           "\tand.b32 %r2, %r1, 1;\n"          // 1
+                           "\tadd.u32 %r3, %r2, -2;\n"         // 2
+                           "\tadd.cc.u32 %r4, %r3, 1;\n"       // 3
+                           "\tmov.u32 %r5, 7;\n"               // 4
+                           "\taddc.u32 %r6, %r5, 0;\n"         // 5
+                           "\tsetp.lt.u32 %p1, %r1, 16;\n"     // 6
+                           "\t@%p1 sub.cc.u32 %r7, %r2, 1;\n"  // 7
+                           "\tld.param.u64 %rd1, [out];\n"     // 8
+                           "\tcvta.to.global.u64 %rd1, %rd1;\n"
+                           "\tmul.wide.u32 %rd2, %r1, 4;\n"
+                           "\tadd.s64 %rd2, %rd1, %rd2;\n"
+                           "\tst.global.u32 [%rd2], %r6;\n"
+                           "\tret;\n}\n";
+    const std::string launch = path + " --grid 1 --block 32 --arg out=u32[32] --warp 0";
+    EXPECT_EQ(stepJson(launch + " --at 3")["carry_mask"], "0x00000000");
+    EXPECT_EQ(stepJson(launch + " --at 4")["carry_mask"], "0xaaaaaaaa");
+    EXPECT_EQ(stepJson(launch + " --at 7")["carry_mask"], "0xaaaaaaaa"); // mov and addc leave it
+    EXPECT_EQ(stepJson(launch + " --at 8")["carry_mask"], "0xaaaa5555");
+    const CommandResult text = runWarpscope("step " + launch + " --at 8");
+    EXPECT_EQ(text.exitCode, 0) << text.err;
+    EXPECT_NE(text.out.find("  carry     CC.CF 0xaaaa5555 (bit = lane)\n"), std::string::npos) << text.out;
+    EXPECT_FALSE(stepJson("divergence_odd_even --arg n=i32:64 --warp 1 --at 3").contains("carry_mask"));
+    std::remove(path.c_str());
+}
+
 TEST(CliStep, AnEndlessKernelStopsWithAMessageInBoundedMemory)
 {
 #if defined(__SANITIZE_ADDRESS__)

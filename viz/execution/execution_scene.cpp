@@ -561,6 +561,29 @@ void ExecutionScene::drawRegisters()
                 ImGui::TextDisabled("%s", text.c_str());
         }
     }
+    // The carry flag of add.cc, addc and the other extended-precision forms: per thread state
+    // outside the register file, shown when the kernel has an instruction that writes or reads it.
+    if (sim::usesCarryFlag(function)) {
+        ImGui::TableNextRow();
+        if (snapshot.carryWrittenByLast)
+            ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, kChangedRow);
+        ImGui::TableSetColumnIndex(0);
+        ImGui::TextUnformatted("CC.CF carry");
+        if (ImGui::IsItemHovered())
+            style::wrappedTooltip("Each thread's carry flag: written by instructions with .cc (add.cc, addc.cc, sub.cc, "
+                                  "mad.cc, ...) and read by addc, subc and madc. It lives outside the registers and "
+                                  "keeps its value across other instructions.");
+        for (int lane = 0; lane < 32; ++lane) {
+            ImGui::TableSetColumnIndex(lane + 1);
+            if (!((snapshot.existMask >> lane) & 1u))
+                continue;
+            const char* text = (snapshot.carryFlags >> lane) & 1u ? "1" : "0";
+            if ((snapshot.activeMask >> lane) & 1u)
+                ImGui::TextUnformatted(text);
+            else
+                ImGui::TextDisabled("%s", text);
+        }
+    }
     ImGui::EndTable();
 }
 
