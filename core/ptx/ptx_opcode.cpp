@@ -496,7 +496,8 @@ void decodeOpcode(std::string_view opcode, Instruction& instruction)
             instruction.cvtaToSpace = true;
             continue;
         }
-        if ((op == Op::Ld || op == Op::St) && (part == "v2" || part == "v4")) {
+        if ((op == Op::Ld || op == Op::St || op == Op::Atom || op == Op::Red) && (part == "v2" || part == "v4") &&
+            instruction.vectorWidth == 1) {
             instruction.vectorWidth = part == "v2" ? 2 : 4;
             continue;
         }
@@ -705,6 +706,12 @@ void decodeOpcode(std::string_view opcode, Instruction& instruction)
     // atom/red.add.noftz on .f16 .f16x2 .bf16 .bf16x2 (PTX ISA, "atom", "red"): the half types take
     // only .add, which must say .noftz (it keeps subnormals); no other type takes .noftz.
     if ((op == Op::Atom || op == Op::Red) && (isHalf(type) != noFlush || (noFlush && instruction.atomOp != AtomOp::Add)))
+        unsupported();
+    // Vector atom/red (PTX ISA 8.1+, sm_90: CUDA's atomicAdd on float2 and float4): .add on .global
+    // only, .v2/.v4 of .f32, or with .noftz of .f16, .bf16, .f16x2, .bf16x2; each element is its own
+    // atomic. (The ISA's .min/.max and .v8 on the 16-bit types are not modelled.)
+    if ((op == Op::Atom || op == Op::Red) && instruction.vectorWidth > 1 &&
+        (instruction.atomOp != AtomOp::Add || instruction.space != Space::Global || (type != Type::F32 && !isHalf(type))))
         unsupported();
     // Half precision (.f16 .bf16 .f16x2 .bf16x2): arithmetic rounds to nearest even only, and the
     // instructions that take the types are the ISA's "Half Precision" ones plus cvt and setp.

@@ -32,6 +32,17 @@ void validateOperands(const Function& function, const Instruction& instruction, 
                 bad("operand " + std::to_string(i + 1) + " must be a register or an immediate");
     };
     auto regBits = [&](int reg) { return typeBits(function.registers[reg].type); };
+    // A vector operand of as many elements as the instruction's .v2/.v4: registers it writes
+    // (`written`: '_' allowed, no numbers) or values it reads (numbers allowed, no '_').
+    auto needVector = [&](int i, bool written) {
+        if (ops[i].kind != K::Vector || ops[i].vectorCount != instruction.vectorWidth)
+            bad("needs a vector of " + std::to_string(instruction.vectorWidth) + " elements as operand " + std::to_string(i + 1));
+        for (int v = 0; v < ops[i].vectorCount; ++v) {
+            const std::int32_t reg = ops[i].vector[static_cast<std::size_t>(v)];
+            if (reg == kVectorImmediate && written) bad("cannot write into a number");
+            if (reg == kSink && !written) bad("cannot read '_'");
+        }
+    };
     // A fragment of wmma, mma, ldmatrix or stmatrix: a vector of exactly as many registers as the
     // shape and type give (PTX ISA, "Matrix Data-types" and the fragment tables), each at least as
     // wide as what it holds; 'a', 'b', 'c' (C or D) or 'x' (ldmatrix's and stmatrix's matrices).
@@ -99,13 +110,22 @@ void validateOperands(const Function& function, const Instruction& instruction, 
         break;
     case Op::Atom:
         needCount(instruction.atomOp == AtomOp::Cas ? 4 : 3, instruction.atomOp == AtomOp::Cas ? 4 : 3);
-        if (!isDest(0) && ops[0].kind != K::Sink) bad("needs a destination register");
         if (ops[1].kind != K::Address) bad("needs an address [..]");
+        if (instruction.vectorWidth > 1) { // {d0, d1, ...}, [a], {b0, b1, ...}
+            needVector(0, true);
+            needVector(2, false);
+            break;
+        }
+        if (!isDest(0) && ops[0].kind != K::Sink) bad("needs a destination register");
         needValues(2);
         break;
     case Op::Red:
         needCount(2, 2);
         if (ops[0].kind != K::Address) bad("needs an address [..]");
+        if (instruction.vectorWidth > 1) {
+            needVector(1, false);
+            break;
+        }
         needValues(1);
         break;
     case Op::Mov:

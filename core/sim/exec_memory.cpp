@@ -330,11 +330,12 @@ void BlockRunner::executeMemory(WarpState& warp, const ptx::Instruction& in, std
         return;
     }
 
-    // Values to store, or the atomic operands.
+    // Values to store, or the atomic operands (a vector's elements for st.v2/.v4 and atom/red.v2/.v4).
     LaneValues values[4];
     LaneValues compare;
-    if (isStore) {
-        const ptx::Operand& source = in.operands[1];
+    compare.fill(0);
+    if (isStore || (isAtomic && width > 1)) {
+        const ptx::Operand& source = in.operands[isStore ? 1 : in.op == Op::Atom ? 2 : 1];
         if (source.kind == ptx::Operand::Kind::Vector) {
             for (std::uint32_t i = 0; i < width; ++i) {
                 ptx::Operand reg;
@@ -355,8 +356,6 @@ void BlockRunner::executeMemory(WarpState& warp, const ptx::Instruction& in, std
         read(warp, in.operands[first], values[0]);
         if (in.atomOp == ptx::AtomOp::Cas)
             read(warp, in.operands[first + 1], compare);
-        else
-            compare.fill(0);
     }
 
     const std::uint64_t alignmentMask = std::min<std::uint32_t>(bytesPerLane, 16) - 1; // sizes are powers of two
@@ -519,9 +518,12 @@ void BlockRunner::executeMemory(WarpState& warp, const ptx::Instruction& in, std
             for (std::uint32_t i = 0; i < width; ++i)
                 storeBits(bytes + i * elementSize, elementSize, values[i][lane]);
         } else {
-            const std::uint64_t old = loadBits(bytes, elementSize);
-            storeBits(bytes, elementSize, atomicResult(in.atomOp, in.type, old, values[0][lane], compare[lane]));
-            loaded[0][lane] = extendLoaded(old, in.type);
+            for (std::uint32_t i = 0; i < width; ++i) { // a vector atomic: each element on its own
+                std::uint8_t* element = bytes + i * elementSize;
+                const std::uint64_t old = loadBits(element, elementSize);
+                storeBits(element, elementSize, atomicResult(in.atomOp, in.type, old, values[i][lane], compare[lane]));
+                loaded[i][lane] = extendLoaded(old, in.type);
+            }
         }
         if (m_clocks.enabled() && (laneSpace == Space::Shared || laneSpace == Space::Global)) {
             // Shared and global addresses overlap as numbers: the space tells the locations apart.
@@ -545,6 +547,10 @@ void BlockRunner::executeMemory(WarpState& warp, const ptx::Instruction& in, std
         }
     } else if (in.op == Op::Atom && in.operands[0].kind == ptx::Operand::Kind::Reg) {
         write(warp, in.operands[0].reg, loaded[0], mask);
+    } else if (in.op == Op::Atom && in.operands[0].kind == ptx::Operand::Kind::Vector) {
+        for (std::uint32_t i = 0; i < width; ++i)
+            if (in.operands[0].vector[i] >= 0)
+                write(warp, in.operands[0].vector[i], loaded[i], mask);
     }
 
     // What it cost.
