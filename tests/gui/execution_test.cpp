@@ -90,6 +90,36 @@ bool openStep(ShownWindow& shown, const QString& link)
     return finished.first().first().toBool();
 }
 
+// Writes `source` to `path` (for the command line to read) and records it as the playground kernel
+// with the given launch fields; false when either fails (the panel's lastError() says why).
+bool runPlayground(viz::ExecutionPanel& panel, const QString& path, const QString& source, const QString& args,
+                   const QString& grid, const QString& block, const QString& blockIndex)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(source.toUtf8()) < 0)
+        return false;
+    file.close();
+    if (!panel.selectKernel(QStringLiteral("playground")))
+        return false;
+    panel.setPlaygroundSource(source);
+    panel.setLaunchFields(args, grid, block, blockIndex);
+    QSignalSpy finished(&panel, &viz::ExecutionPanel::runFinished);
+    panel.run();
+    return finished.wait(kRunTimeoutMs) && finished.first().first().toBool();
+}
+
+// `warpscope step ARGUMENTS --json`, parsed; null when it did not exit 0.
+nlohmann::json cliStep(QStringList arguments)
+{
+    arguments.prepend(QStringLiteral("step"));
+    arguments.append(QStringLiteral("--json"));
+    QProcess process;
+    process.start(QStringLiteral(WARPSCOPE_BINARY), arguments);
+    if (!process.waitForFinished(60000) || process.exitStatus() != QProcess::NormalExit || process.exitCode() != 0)
+        return nullptr;
+    return nlohmann::json::parse(process.readAllStandardOutput().toStdString());
+}
+
 // The panel's state for its followed warp, compared field by field with the command line's.
 void compareWithCli(viz::ExecutionPanel& panel, const nlohmann::json& cli)
 {
@@ -353,35 +383,24 @@ private slots:
             "        printf(\"thread %d squares to %d\\n\", threadIdx.x, threadIdx.x * threadIdx.x);\n"
             "    out[blockIdx.x * blockDim.x + threadIdx.x] = threadIdx.x;\n}\n");
         QTemporaryDir dir;
-        QFile file(dir.filePath(QStringLiteral("hello.cu")));
-        QVERIFY(file.open(QIODevice::WriteOnly));
-        file.write(source.toUtf8());
-        file.close();
+        const QString path = dir.filePath(QStringLiteral("hello.cu"));
         ShownWindow shown;
         shown.window.showCanvasView(app::CanvasView::Execution);
         viz::ExecutionPanel& panel = *shown.panel();
-        QVERIFY(panel.selectKernel(QStringLiteral("playground")));
-        panel.setPlaygroundSource(source);
-        panel.setLaunchFields(QStringLiteral("out=i32[128]"), QStringLiteral("2"), QStringLiteral("64"), QStringLiteral("1"));
-        QSignalSpy finished(&panel, &viz::ExecutionPanel::runFinished);
-        panel.run();
-        QVERIFY(finished.wait(kRunTimeoutMs));
-        QVERIFY2(finished.first().first().toBool(), qPrintable(panel.lastError()));
+        QVERIFY2(runPlayground(panel, path, source, QStringLiteral("out=i32[128]"), QStringLiteral("2"), QStringLiteral("64"),
+                               QStringLiteral("1")),
+                 qPrintable(panel.lastError()));
         const sim::BlockRecording& recording = panel.stepper()->recording();
         for (const auto& [warp, at] : {std::pair{0, 0u}, std::pair{0, 19u}, std::pair{0, 20u}, std::pair{1, 0u},
                                        std::pair{1, static_cast<std::uint32_t>(recording.stepsOfWarp[1].size())}}) {
             panel.followWarp(warp);
             panel.seekWarpStep(warp, at);
-            QProcess process;
-            process.start(QStringLiteral(WARPSCOPE_BINARY),
-                          {QStringLiteral("step"), file.fileName(), QStringLiteral("--kernel"), QStringLiteral("hello"),
-                           QStringLiteral("--grid"), QStringLiteral("2"), QStringLiteral("--block"), QStringLiteral("64"),
-                           QStringLiteral("--arg"), QStringLiteral("out=i32[128]"), QStringLiteral("--block-index"),
-                           QStringLiteral("1"), QStringLiteral("--warp"), QString::number(warp), QStringLiteral("--at"),
-                           QString::number(at), QStringLiteral("--json")});
-            QVERIFY(process.waitForFinished(60000));
-            QCOMPARE(process.exitCode(), 0);
-            const nlohmann::json cli = nlohmann::json::parse(process.readAllStandardOutput().toStdString());
+            const nlohmann::json cli = cliStep({path, QStringLiteral("--kernel"), QStringLiteral("hello"), QStringLiteral("--grid"),
+                                                QStringLiteral("2"), QStringLiteral("--block"), QStringLiteral("64"),
+                                                QStringLiteral("--arg"), QStringLiteral("out=i32[128]"),
+                                                QStringLiteral("--block-index"), QStringLiteral("1"), QStringLiteral("--warp"),
+                                                QString::number(warp), QStringLiteral("--at"), QString::number(at)});
+            QVERIFY(!cli.is_null());
             const viz::Stepper& stepper = *panel.stepper();
             QCOMPARE(stepper.printfLinesSoFar(), cli["printf"].size());
             for (std::size_t i = 0; i < stepper.printfLinesSoFar(); ++i) {
@@ -411,35 +430,24 @@ private slots:
             "    asm(\"add.cc.u32 %0, %2, 1;\\n\\taddc.u32 %1, %3, 0;\" : \"=r\"(sumLo), \"=r\"(sumHi) : \"r\"(lo), \"r\"(hi));\n"
             "    out[2 * threadIdx.x] = sumLo;\n    out[2 * threadIdx.x + 1] = sumHi;\n}\n");
         QTemporaryDir dir;
-        QFile file(dir.filePath(QStringLiteral("carry.cu")));
-        QVERIFY(file.open(QIODevice::WriteOnly));
-        file.write(source.toUtf8());
-        file.close();
+        const QString path = dir.filePath(QStringLiteral("carry.cu"));
         ShownWindow shown;
         shown.window.showCanvasView(app::CanvasView::Execution);
         viz::ExecutionPanel& panel = *shown.panel();
-        QVERIFY(panel.selectKernel(QStringLiteral("playground")));
-        panel.setPlaygroundSource(source);
-        panel.setLaunchFields(QStringLiteral("out=u32[64]"), QStringLiteral("1"), QStringLiteral("32"), QStringLiteral("0"));
-        QSignalSpy finished(&panel, &viz::ExecutionPanel::runFinished);
-        panel.run();
-        QVERIFY(finished.wait(kRunTimeoutMs));
-        QVERIFY2(finished.first().first().toBool(), qPrintable(panel.lastError()));
+        QVERIFY2(runPlayground(panel, path, source, QStringLiteral("out=u32[64]"), QStringLiteral("1"), QStringLiteral("32"),
+                               QStringLiteral("0")),
+                 qPrintable(panel.lastError()));
         const sim::BlockRecording& recording = panel.stepper()->recording();
         QCOMPARE(recording.carries.size(), std::size_t{1});
         const std::uint32_t steps = static_cast<std::uint32_t>(recording.stepsOfWarp[0].size());
         for (std::uint32_t at = 0; at <= steps; ++at) {
             panel.followWarp(0);
             panel.seekWarpStep(0, at);
-            QProcess process;
-            process.start(QStringLiteral(WARPSCOPE_BINARY),
-                          {QStringLiteral("step"), file.fileName(), QStringLiteral("--grid"), QStringLiteral("1"),
-                           QStringLiteral("--block"), QStringLiteral("32"), QStringLiteral("--arg"), QStringLiteral("out=u32[64]"),
-                           QStringLiteral("--warp"), QStringLiteral("0"), QStringLiteral("--at"), QString::number(at),
-                           QStringLiteral("--json")});
-            QVERIFY(process.waitForFinished(60000));
-            QCOMPARE(process.exitCode(), 0);
-            const nlohmann::json cli = nlohmann::json::parse(process.readAllStandardOutput().toStdString());
+            const nlohmann::json cli = cliStep({path, QStringLiteral("--grid"), QStringLiteral("1"), QStringLiteral("--block"),
+                                                QStringLiteral("32"), QStringLiteral("--arg"), QStringLiteral("out=u32[64]"),
+                                                QStringLiteral("--warp"), QStringLiteral("0"), QStringLiteral("--at"),
+                                                QString::number(at)});
+            QVERIFY(!cli.is_null());
             QVERIFY(cli.contains("carry_mask"));
             compareWithCli(panel, cli);
         }

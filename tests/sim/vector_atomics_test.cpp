@@ -54,30 +54,24 @@ extern "C" __global__ void add(float2* pairs, float4* quads, float2* oldPairs, f
     ASSERT_EQ(result.status, sim::SimStatus::Completed) << result.statusMessage;
     for (const sim::Hazard& hazard : result.hazards)
         ADD_FAILURE() << hazard.message;
-    const std::vector<float> pairs = bufferValues<float>(result, "pairs"), quads = bufferValues<float>(result, "quads");
-    const float pairSum[2] = {64.0f, 128.0f}, quadSum[4] = {32.0f, -64.0f, 192.0f, 16.0f};
-    const float pairStep[2] = {1.0f, 2.0f}, quadStep[4] = {0.5f, -1.0f, 3.0f, 0.25f};
-    const std::vector<float> oldPairs = bufferValues<float>(result, "oldPairs"), oldQuads = bufferValues<float>(result, "oldQuads");
-    for (int slot = 0; slot < 4; ++slot) {
-        for (int e = 0; e < 2; ++e) {
-            EXPECT_EQ(pairs[static_cast<std::size_t>(slot * 2 + e)], pairSum[e]) << "slot " << slot << " element " << e;
-            std::vector<float> seen;
-            for (int t = slot; t < 256; t += 4)
-                seen.push_back(oldPairs[static_cast<std::size_t>(t * 2 + e)] / pairStep[e]);
-            std::sort(seen.begin(), seen.end());
-            for (int k = 0; k < 64; ++k)
-                EXPECT_EQ(seen[static_cast<std::size_t>(k)], static_cast<float>(k)) << "slot " << slot << " element " << e;
-        }
-        for (int e = 0; e < 4; ++e) {
-            EXPECT_EQ(quads[static_cast<std::size_t>(slot * 4 + e)], quadSum[e]) << "slot " << slot << " element " << e;
-            std::vector<float> seen;
-            for (int t = slot; t < 256; t += 4)
-                seen.push_back(oldQuads[static_cast<std::size_t>(t * 4 + e)] / quadStep[e]);
-            std::sort(seen.begin(), seen.end());
-            for (int k = 0; k < 64; ++k)
-                EXPECT_EQ(seen[static_cast<std::size_t>(k)], static_cast<float>(k)) << "slot " << slot << " element " << e;
-        }
-    }
+    // Per element of a slot: the sum, and the 64 old values divided by the step are 0..63 in some order.
+    const auto check = [&](const std::string& sums, const std::string& olds, const std::vector<float>& step,
+                           const std::vector<float>& sum) {
+        const std::size_t width = step.size();
+        const std::vector<float> totals = bufferValues<float>(result, sums), old = bufferValues<float>(result, olds);
+        for (std::size_t slot = 0; slot < 4; ++slot)
+            for (std::size_t e = 0; e < width; ++e) {
+                EXPECT_EQ(totals[slot * width + e], sum[e]) << sums << " slot " << slot << " element " << e;
+                std::vector<float> seen;
+                for (std::size_t t = slot; t < 256; t += 4)
+                    seen.push_back(old[t * width + e] / step[e]);
+                std::sort(seen.begin(), seen.end());
+                for (std::size_t k = 0; k < 64; ++k)
+                    EXPECT_EQ(seen[k], static_cast<float>(k)) << olds << " slot " << slot << " element " << e;
+            }
+    };
+    check("pairs", "oldPairs", {1.0f, 2.0f}, {64.0f, 128.0f});
+    check("quads", "oldQuads", {0.5f, -1.0f, 3.0f, 0.25f}, {32.0f, -64.0f, 192.0f, 16.0f});
 }
 
 // The 16-bit forms with .noftz, element by element, rounding to nearest even: one thread, f16
