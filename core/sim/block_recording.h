@@ -11,8 +11,8 @@
 // the next (or previous) line, barrier, memory instruction, divergence, hazard" from a position.
 //
 // Memory: a step is sizeof(RecordedStep) (64 bytes) plus 520 bytes per register write, plus 344 bytes
-// per memory access, plus 24 bytes per carry-flag write, plus each printf line's text; BlockRecordingLimits caps the total and marks the
-// recording truncated past it.
+// per memory access, plus 24 bytes per carry-flag write, plus each printf line's text;
+// BlockRecordingLimits caps the total and marks the recording truncated past it.
 #pragma once
 
 #include "launch/launch_geometry.h"

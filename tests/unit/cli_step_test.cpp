@@ -174,12 +174,6 @@ TEST(CliStep, BadInputIsOneLineAndExitTwo)
     }
 }
 
-// A kernel that never ends stops by itself and says why, with one warp or 32, inside 1 GB of
-// address space (an unbounded timing log used to pass that within a minute and die of bad_alloc).
-// Under AddressSanitizer (the debug preset) an address-space limit cannot hold its shadow memory,
-// so the bound is on resident memory instead, with room for the sanitizer's own overhead. Under
-// ThreadSanitizer (the tsan preset), which has neither, the children's peak resident memory is
-// read afterwards.
 // A kernel with add.cc and sub.cc shows each lane's carry flag, CC.CF, as a mask: the odd lanes carry
 // out of 0xffffffff + 1, then lanes 0..15 subtract 1 from (lane & 1) and the even ones borrow.
 // Kernels without the carry instructions have no carry_mask.
@@ -215,6 +209,12 @@ TEST(CliStep, CarryFlagIsShownForKernelsThatUseIt)
     std::remove(path.c_str());
 }
 
+// A kernel that never ends stops by itself and says why, with one warp or 32, inside 1 GB of
+// address space (an unbounded timing log used to pass that within a minute and die of bad_alloc).
+// Under AddressSanitizer (the debug preset) an address-space limit cannot hold its shadow memory,
+// so the bound is on resident memory instead, with room for the sanitizer's own overhead. Under
+// ThreadSanitizer (the tsan preset), which has neither, the children's peak resident memory is
+// read afterwards.
 TEST(CliStep, AnEndlessKernelStopsWithAMessageInBoundedMemory)
 {
 #if defined(__SANITIZE_ADDRESS__)
