@@ -168,7 +168,7 @@ nlohmann::ordered_json comparisonJson(const session::Session& s)
                             {"note", r.note.empty() ? ordered_json(nullptr) : ordered_json(r.note)},
                             {"detail", r.detail}});
         const session::PredictionRecord* p = s.predictionFor(k.kernel);
-        auto blocks = [&](std::uint64_t value) { return p && value > 0 ? ordered_json(value) : ordered_json(nullptr); };
+        auto blocks = [](std::uint64_t value) { return value > 0 ? ordered_json(value) : ordered_json(nullptr); };
         auto text = [](const std::string& value) { return value.empty() ? ordered_json(nullptr) : ordered_json(value); };
         kernels.push_back({{"kernel", k.kernel},
                            {"simulated_blocks", blocks(p ? p->simulatedBlocks : 0)},

@@ -138,8 +138,8 @@ struct BlockRecording {
 
     // The positions of one warp's steps, ascending (built once by finish()).
     std::vector<std::vector<std::size_t>> stepsOfWarp;
-    // The indices into `carries` of one warp's carry writes, ascending (kept while recording, or
-    // built by finish()).
+    // The indices into `carries` of one warp's carry writes, ascending (built by finish(), which the
+    // runner calls when the block ends).
     std::vector<std::vector<std::size_t>> carriesOfWarp;
     void finish();
     // How many printf lines the steps before `position` printed (printfs[0, n): the state there).

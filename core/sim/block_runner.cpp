@@ -96,7 +96,6 @@ void BlockRunner::setUpBlock(std::uint64_t linearBlock)
         for (const WarpState& warp : m_warps)
             m_recording->existMask.push_back(warp.existMask);
         m_recording->stepsOfWarp.assign(static_cast<std::size_t>(warpCount), {});
-        m_recording->carriesOfWarp.assign(static_cast<std::size_t>(warpCount), {});
         m_recordingActive = true;
     }
     m_tracing = false;

@@ -57,10 +57,8 @@ void BlockRunner::endRecordedStep(const WarpState& warp, std::int32_t pc, std::u
         step.flags |= static_cast<std::uint8_t>(StepFlag::AtBarrierAfter);
     if (warp.done)
         step.flags |= static_cast<std::uint8_t>(StepFlag::DoneAfter);
-    if (instruction.carryOut && executed != 0) {
-        recording.carriesOfWarp[static_cast<std::size_t>(warp.index)].push_back(recording.carries.size());
+    if (instruction.carryOut && executed != 0)
         recording.carries.push_back({recording.steps.size(), step.warp, executed, warp.carryFlags});
-    }
     recording.stepsOfWarp[static_cast<std::size_t>(warp.index)].push_back(recording.steps.size());
     recording.steps.push_back(step);
     // Capacities, not sizes: a vector's growth can hold twice what it uses.

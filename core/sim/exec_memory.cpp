@@ -335,7 +335,7 @@ void BlockRunner::executeMemory(WarpState& warp, const ptx::Instruction& in, std
     LaneValues compare;
     compare.fill(0);
     if (isStore || (isAtomic && width > 1)) {
-        const ptx::Operand& source = in.operands[isStore ? 1 : in.op == Op::Atom ? 2 : 1];
+        const ptx::Operand& source = in.operands[in.op == Op::Atom ? 2 : 1]; // st and red: 1
         if (source.kind == ptx::Operand::Kind::Vector) {
             for (std::uint32_t i = 0; i < width; ++i) {
                 ptx::Operand reg;

@@ -563,7 +563,7 @@ void ExecutionScene::drawRegisters()
     }
     // The carry flag of add.cc, addc and the other extended-precision forms: per thread state
     // outside the register file, shown when the kernel has an instruction that writes or reads it.
-    if (sim::usesCarryFlag(function)) {
+    if (stepper.usesCarryFlag()) {
         ImGui::TableNextRow();
         if (snapshot.carryWrittenByLast)
             ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, kChangedRow);

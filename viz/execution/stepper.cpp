@@ -115,7 +115,8 @@ std::string formatRegisterValue(std::uint64_t raw, ptx::Type type, RegisterForma
 }
 
 Stepper::Stepper(StepperRun run)
-    : m_run(std::move(run)), m_replay(m_run.recording, m_run.function ? m_run.function->registers.size() : 0)
+    : m_run(std::move(run)), m_replay(m_run.recording, m_run.function ? m_run.function->registers.size() : 0),
+      m_usesCarryFlag(m_run.function && sim::usesCarryFlag(*m_run.function))
 {
 }
 

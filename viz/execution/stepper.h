@@ -75,6 +75,8 @@ public:
     std::size_t size() const { return m_replay.size(); }
     std::size_t position() const { return m_replay.position(); }
     std::int32_t warpCount() const { return m_run.recording->warpCount; }
+    // Whether the kernel writes or reads CC.CF (the register table then has a carry row).
+    bool usesCarryFlag() const { return m_usesCarryFlag; }
 
     // -1 follows every warp in issue order; else the steps move along that warp's instructions.
     void follow(std::int32_t warp);
@@ -114,6 +116,7 @@ public:
 private:
     StepperRun m_run;
     sim::BlockReplay m_replay;
+    bool m_usesCarryFlag = false;
     std::int32_t m_followed = 0;
 };
 
