@@ -2,12 +2,17 @@
 
 #include "session/metric_catalog.h"
 #include "session/session.h"
+#include "sim/memory_analysis.h"
 #include "sim/timing_model.h"
 
 #include <algorithm>
+#include <bit>
+#include <cmath>
 #include <cstdio>
 #include <initializer_list>
 #include <map>
+#include <set>
+#include <string>
 #include <tuple>
 #include <utility>
 
@@ -324,6 +329,198 @@ void requestTimelineTrace(sim::LaunchRequest& request)
                                                   static_cast<std::uint64_t>(request.grid.volume()), request.preset.smCount,
                                                   resident);
     request.options.trace.maxEvents = kTimelineMaxEvents;
+}
+
+std::string laneMaskHex(std::uint32_t mask)
+{
+    char text[16];
+    std::snprintf(text, sizeof text, "0x%08x", mask);
+    return text;
+}
+
+int laneAtX(double x, double left, double cell)
+{
+    if (cell <= 0.0 || x < left || x >= left + 32.0 * cell)
+        return -1;
+    return std::clamp(static_cast<int>(std::floor((x - left) / cell)), 0, 31);
+}
+
+namespace {
+
+// The phase size sim::analyzeSharedAccess uses: 32 lanes up to 4 bytes, 16 for 8, 8 for 16.
+std::uint32_t lanesPerSharedPhase(std::uint32_t bytesPerLane)
+{
+    return bytesPerLane <= 4 ? 32 : bytesPerLane == 8 ? 16 : 8;
+}
+
+std::uint32_t wordsPerLane(std::uint32_t bytesPerLane)
+{
+    return std::max<std::uint32_t>(1, bytesPerLane / 4);
+}
+
+std::string hexAddress(std::uint64_t address)
+{
+    char text[24];
+    std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(address));
+    return text;
+}
+
+} // namespace
+
+std::vector<SharedPhase> sharedBankGrid(const sim::RecordedAccess& access)
+{
+    const std::uint32_t perPhase = lanesPerSharedPhase(access.bytesPerLane);
+    std::vector<SharedPhase> phases(32 / perPhase);
+    std::uint32_t wavefronts = 0;
+    for (std::uint32_t p = 0; p < phases.size(); ++p) {
+        SharedPhase& phase = phases[p];
+        phase.firstLane = p * perPhase;
+        phase.lastLane = phase.firstLane + perPhase - 1;
+        phase.firstWavefront = wavefronts;
+        for (std::uint32_t lane = phase.firstLane; lane <= phase.lastLane; ++lane) {
+            if (!((access.laneMask >> lane) & 1u))
+                continue;
+            for (std::uint32_t w = 0; w < wordsPerLane(access.bytesPerLane); ++w) {
+                const std::uint64_t word = access.addresses[lane] / 4 + w;
+                std::vector<BankWord>& bank = phase.banks[word % 32];
+                auto at = std::lower_bound(bank.begin(), bank.end(), word,
+                                           [](const BankWord& a, std::uint64_t b) { return a.word < b; });
+                if (at == bank.end() || at->word != word)
+                    at = bank.insert(at, BankWord{word, 0});
+                at->lanes |= 1u << lane;
+            }
+        }
+        for (const std::vector<BankWord>& bank : phase.banks)
+            phase.wavefronts = std::max(phase.wavefronts, static_cast<std::uint32_t>(bank.size()));
+        wavefronts += phase.wavefronts;
+    }
+    return phases;
+}
+
+SharedLaneInspection inspectSharedLane(const sim::RecordedAccess& access, std::uint32_t lane)
+{
+    SharedLaneInspection inspection;
+    const std::vector<SharedPhase> phases = sharedBankGrid(access);
+    for (const SharedPhase& phase : phases)
+        inspection.wavefronts += phase.wavefronts;
+    if (lane >= 32 || !((access.laneMask >> lane) & 1u) || access.space != ptx::Space::Shared)
+        return inspection;
+    inspection.active = true;
+    inspection.address = access.addresses[lane];
+    inspection.bytes = access.bytesPerLane;
+    const SharedPhase& phase = phases[lane / lanesPerSharedPhase(access.bytesPerLane)];
+    for (std::uint32_t w = 0; w < wordsPerLane(access.bytesPerLane); ++w) {
+        const std::uint64_t word = access.addresses[lane] / 4 + w;
+        const std::vector<BankWord>& bank = phase.banks[word % 32];
+        for (std::size_t row = 0; row < bank.size(); ++row)
+            if (bank[row].word == word)
+                inspection.words.push_back({static_cast<std::uint32_t>(word % 32),
+                                            phase.firstWavefront + static_cast<std::uint32_t>(row) + 1,
+                                            std::popcount(bank[row].lanes) > 1});
+    }
+    return inspection;
+}
+
+std::string describeSharedLane(std::uint32_t lane, const SharedLaneInspection& inspection)
+{
+    std::string text = "lane " + std::to_string(lane);
+    if (!inspection.active)
+        return text + ": no access (inactive or guarded off)";
+    text += " → byte " + std::to_string(inspection.address) + " (" + hexAddress(inspection.address) + ") → bank";
+    if (inspection.words.size() > 1)
+        text += "s";
+    for (std::size_t i = 0; i < inspection.words.size(); ++i)
+        text += (i ? ", " : " ") + std::to_string(inspection.words[i].bank);
+    std::set<std::uint32_t> wavefronts;
+    for (const SharedLaneWord& word : inspection.words)
+        wavefronts.insert(word.wavefront);
+    text += wavefronts.size() > 1 ? " → wavefronts" : " → wavefront";
+    bool first = true;
+    for (std::uint32_t wavefront : wavefronts) {
+        text += (first ? " " : ", ") + std::to_string(wavefront);
+        first = false;
+    }
+    text += " of " + std::to_string(inspection.wavefronts);
+    if (std::any_of(inspection.words.begin(), inspection.words.end(), [](const SharedLaneWord& w) { return w.broadcast; }))
+        text += " (a word shared with other lanes: broadcast)";
+    return text;
+}
+
+GlobalLaneInspection inspectGlobalLane(const sim::RecordedAccess& access, std::uint32_t lane, std::uint32_t outOfBoundsLanes)
+{
+    GlobalLaneInspection inspection;
+    std::vector<sim::LaneAccess> lanes;
+    for (std::uint32_t l = 0; l < 32; ++l)
+        if ((access.laneMask >> l) & 1u)
+            lanes.push_back({access.addresses[l], l});
+    std::uint64_t sectors[128];
+    inspection.sectors = sim::collectSectors(lanes, std::max<std::uint32_t>(1, access.bytesPerLane), sectors, 128);
+    std::vector<std::uint64_t> lines;
+    for (std::uint32_t s = 0; s < inspection.sectors; ++s)
+        if (lines.empty() || lines.back() != sectors[s] / 128 * 128)
+            lines.push_back(sectors[s] / 128 * 128);
+    inspection.lines = static_cast<std::uint32_t>(lines.size());
+    if (lane >= 32 || !((access.laneMask >> lane) & 1u) || access.space != ptx::Space::Global)
+        return inspection;
+    inspection.active = true;
+    inspection.outOfBounds = (outOfBoundsLanes >> lane) & 1u;
+    inspection.address = access.addresses[lane];
+    inspection.bytes = access.bytesPerLane;
+    inspection.sector = inspection.address / 32 * 32;
+    const std::uint64_t last = (inspection.address + std::max<std::uint32_t>(1, access.bytesPerLane) - 1) / 32 * 32;
+    inspection.sectorSpan = static_cast<std::uint32_t>((last - inspection.sector) / 32 + 1);
+    const auto* found = std::lower_bound(sectors, sectors + inspection.sectors, inspection.sector);
+    inspection.sectorIndex = static_cast<std::uint32_t>(found - sectors);
+    inspection.line = inspection.sector / 128 * 128;
+    inspection.lineIndex = static_cast<std::uint32_t>(std::lower_bound(lines.begin(), lines.end(), inspection.line) - lines.begin());
+    const std::vector<SectorLevel> levels = sectorLevels(access);
+    if (inspection.sectorIndex < levels.size())
+        inspection.level = levels[inspection.sectorIndex];
+    return inspection;
+}
+
+std::string describeGlobalLane(std::uint32_t lane, const GlobalLaneInspection& inspection)
+{
+    std::string text = "lane " + std::to_string(lane);
+    if (!inspection.active)
+        return text + ": no access (inactive or guarded off)";
+    text += " → " + hexAddress(inspection.address) + " → sector " + std::to_string(inspection.sectorIndex + 1);
+    if (inspection.sectorSpan > 1)
+        text += "-" + std::to_string(inspection.sectorIndex + inspection.sectorSpan);
+    text += " of " + std::to_string(inspection.sectors) + " (" + hexAddress(inspection.sector);
+    if (inspection.level != SectorLevel::Unknown)
+        text += std::string(", ") + (inspection.level == SectorLevel::L1 ? "hit in L1" : inspection.level == SectorLevel::L2 ? "served by L2" : "from DRAM");
+    text += ") → line " + std::to_string(inspection.lineIndex + 1) + " of " + std::to_string(inspection.lines) + " (" +
+            hexAddress(inspection.line) + ")";
+    if (inspection.outOfBounds)
+        text += "; out of bounds: no allocation holds these bytes";
+    return text;
+}
+
+std::uint32_t outOfBoundsLanes(const sim::BlockRecording& recording, std::size_t step)
+{
+    // Hazards are recorded in step order.
+    auto at = std::lower_bound(recording.hazards.begin(), recording.hazards.end(), step,
+                               [](const sim::RecordedHazard& h, std::size_t s) { return h.step < s; });
+    std::uint32_t mask = 0;
+    for (; at != recording.hazards.end() && at->step == step; ++at) {
+        if (at->hazard.kind != sim::HazardKind::OutOfBoundsGlobal)
+            continue;
+        mask |= at->hazard.lanes;
+        if (at->hazard.lane >= 0 && at->hazard.lane < 32)
+            mask |= 1u << at->hazard.lane;
+    }
+    return mask;
+}
+
+double packetAnimationSeconds(std::size_t packets)
+{
+    return packets == 0 ? 0.0 : kPacketTripSeconds + static_cast<double>(packets - 1) * kPacketStaggerSeconds;
+}
+
+double packetProgress(double elapsed, std::size_t index)
+{
+    return std::clamp((elapsed - static_cast<double>(index) * kPacketStaggerSeconds) / kPacketTripSeconds, 0.0, 1.0);
 }
 
 } // namespace warpscope::viz

@@ -11,6 +11,8 @@
 #include "sim/simulator.h"
 #include "sim/trace.h"
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -106,5 +108,77 @@ void requestTimelineTrace(sim::LaunchRequest& request);
 // SM holding `linearBlock` (block b runs on SM b mod SMs).
 std::vector<std::uint64_t> timelineBlocks(std::uint64_t linearBlock, std::uint64_t blockCount, int smCount,
                                           int residentBlocks);
+
+// ---- One lane of the current access, as the stepper's figures show it on hover ----
+
+// "0x55555555": a lane mask as the lessons write it (bit i is lane i).
+std::string laneMaskHex(std::uint32_t mask);
+
+// The lane (0..31) under screen x in a row of 32 cells `cell` px wide from `left`; -1 outside it.
+int laneAtX(double x, double left, double cell);
+
+// Shared memory as the bank grid draws it. Lanes are served in phases (32 lanes up to 4 bytes each,
+// half-warps for 8, quarter-warps for 16, as sim/memory_analysis.h counts them); in a phase each bank
+// serves its distinct 4-byte words one per wavefront. The grid lists a bank's words by address, so
+// its k-th word is drawn in the phase's k-th wavefront row. (Which word a real bank serves first is
+// not documented; the count is what the hardware's counters give.)
+struct BankWord {
+    std::uint64_t word = 0;  // byte offset / 4
+    std::uint32_t lanes = 0; // the lanes that touch it (several: a broadcast)
+};
+struct SharedPhase {
+    std::uint32_t firstLane = 0, lastLane = 31;
+    std::uint32_t wavefronts = 0;     // the most distinct words in one of its banks; 0 without lanes
+    std::uint32_t firstWavefront = 0; // 0-based over the whole access: the earlier phases' wavefronts
+    std::array<std::vector<BankWord>, 32> banks;
+};
+std::vector<SharedPhase> sharedBankGrid(const sim::RecordedAccess& access);
+
+struct SharedLaneWord {
+    std::uint32_t bank = 0;
+    std::uint32_t wavefront = 0; // 1-based over the whole access
+    bool broadcast = false;      // other lanes read the same word in the same wavefront
+};
+struct SharedLaneInspection {
+    bool active = false;
+    std::uint64_t address = 0;           // byte offset in the block's shared memory
+    std::uint32_t bytes = 0;
+    std::uint32_t wavefronts = 0;        // the whole access's
+    std::vector<SharedLaneWord> words;   // one per 4-byte word the lane touches
+};
+SharedLaneInspection inspectSharedLane(const sim::RecordedAccess& access, std::uint32_t lane);
+// "lane 5 → byte 20 (0x14) → bank 5 → wavefront 1 of 1"
+std::string describeSharedLane(std::uint32_t lane, const SharedLaneInspection& inspection);
+
+// Global memory: lane -> its address -> the 32-byte sector its first byte falls in (numbered among
+// the access's sectors, ascending, with the level that served it) -> that sector's 128-byte line.
+struct GlobalLaneInspection {
+    bool active = false;
+    bool outOfBounds = false;     // no allocation holds the lane's bytes (an out-of-bounds hazard)
+    std::uint64_t address = 0;
+    std::uint32_t bytes = 0;
+    std::uint64_t sector = 0;     // start address
+    std::uint32_t sectorIndex = 0, sectors = 0;
+    std::uint32_t sectorSpan = 1; // sectors the lane's bytes cover (2 only for a misaligned access)
+    std::uint64_t line = 0;       // start address
+    std::uint32_t lineIndex = 0, lines = 0;
+    SectorLevel level = SectorLevel::Unknown;
+};
+// `outOfBoundsLanes`: from outOfBoundsLanes() below.
+GlobalLaneInspection inspectGlobalLane(const sim::RecordedAccess& access, std::uint32_t lane, std::uint32_t outOfBoundsLanes);
+// "lane 8 → 0x7f0000000fa0 → sector 5 of 8 (0x7f0000000fa0, from DRAM) → line 2 of 3 (0x7f0000000f80)"
+std::string describeGlobalLane(std::uint32_t lane, const GlobalLaneInspection& inspection);
+// The lanes whose global access at recorded step `step` fell outside every allocation: the
+// out-of-bounds hazards the recording holds for that step.
+std::uint32_t outOfBoundsLanes(const sim::BlockRecording& recording, std::size_t step);
+
+// The memory view's packets travel once per step, then rest where they were served: packet i leaves
+// i x kPacketStaggerSeconds after the step is first drawn and takes kPacketTripSeconds.
+inline constexpr double kPacketTripSeconds = 1.5;
+inline constexpr double kPacketStaggerSeconds = 0.024;
+// When the last of `packets` arrives (0 for none): the animation's length, after which the view is still.
+double packetAnimationSeconds(std::size_t packets);
+// How far packet `index` is along its path `elapsed` seconds after the step was first drawn, 0..1.
+double packetProgress(double elapsed, std::size_t index);
 
 } // namespace warpscope::viz
