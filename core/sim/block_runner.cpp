@@ -2,9 +2,13 @@
 #include "sim/block_runner.h"
 
 #include "ptx/ptx_error.h"
+#include "sim/global_memory.h"
+#include "sim/hazards.h"
 
 #include <algorithm>
 #include <bit>
+#include <string>
+#include <utility>
 
 namespace warpscope::sim {
 
@@ -343,7 +347,7 @@ void BlockRunner::step(WarpState& warp)
 
 void BlockRunner::reportHazard(HazardKind kind, const WarpState& warp, int lane, std::uint64_t address,
                                std::string buffer, std::string message, std::int64_t otherThread, bool otherWrote,
-                               std::uint32_t lanes, std::uint32_t otherLanes)
+                               std::uint32_t lanes, std::uint32_t otherLanes, std::uint64_t occurrences)
 {
     Hazard hazard;
     hazard.kind = kind;
@@ -368,9 +372,36 @@ void BlockRunner::reportHazard(HazardKind kind, const WarpState& warp, int lane,
     hazard.otherWrote = otherWrote;
     hazard.lanes = lanes;
     hazard.otherLanes = otherLanes;
+    hazard.occurrences = occurrences;
     if (m_recordingActive)
         recordHazard(hazard);
     m_context.hazards->report(std::move(hazard));
+}
+
+void BlockRunner::reportOutOfBounds(HazardKind kind, const WarpState& warp, const OutOfBoundsLanes& lanes,
+                                    const std::string& verb, ptx::Type elementType)
+{
+    if (lanes.empty())
+        return;
+    const std::uint64_t address = lanes.lowestAddress();
+    std::string buffer;
+    std::string message;
+    if (kind == HazardKind::OutOfBoundsGlobal) {
+        const DeviceBuffer* nearest = m_context.memory->nearest(address);
+        buffer = nearest ? nearest->name : "";
+        message = verb + " " + describeOutOfBounds(nearest, address, lanes.lowestBytes(), elementType) + "; " +
+                  describeLanes(lanes.lanes()) + " (on a GPU: an illegal-address error or silent corruption)";
+    } else if (kind == HazardKind::OutOfBoundsShared) {
+        buffer = "shared";
+        message = verb + " shared memory at offset " + std::to_string(address) + ", outside the block's " +
+                  std::to_string(m_shared.size()) + " bytes; " + describeLanes(lanes.lanes());
+    } else {
+        buffer = "local";
+        message = verb + " local memory at offset " + std::to_string(address) + ", outside the thread's " +
+                  std::to_string(m_localBytes) + " bytes; " + describeLanes(lanes.lanes());
+    }
+    reportHazard(kind, warp, static_cast<int>(lanes.lowestLane()), address, std::move(buffer), std::move(message), -1,
+                 false, lanes.lanes(), 0, lanes.accesses());
 }
 
 RunOutcome BlockRunner::finishRecording(RunOutcome outcome)

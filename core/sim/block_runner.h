@@ -167,7 +167,13 @@ private:
     void stopBlock();
     void reportHazard(HazardKind kind, const WarpState& warp, int lane, std::uint64_t address,
                       std::string buffer, std::string message, std::int64_t otherThread = -1,
-                      bool otherWrote = false, std::uint32_t lanes = 0, std::uint32_t otherLanes = 0);
+                      bool otherWrote = false, std::uint32_t lanes = 0, std::uint32_t otherLanes = 0,
+                      std::uint64_t occurrences = 1);
+    // One hazard for the out-of-bounds lanes of a warp-wide access (none: nothing), naming them all;
+    // `verb` ("reads", "writes", ...) opens the sentence, and a global access's element is counted
+    // in `elementType`'s units. Its occurrences are the lane accesses.
+    void reportOutOfBounds(HazardKind kind, const WarpState& warp, const OutOfBoundsLanes& lanes, const std::string& verb,
+                           ptx::Type elementType);
     void recordTrace(const WarpState& warp, TraceEventKind kind, std::int32_t pc, std::uint32_t active,
                      std::uint32_t executed, std::int32_t memory, std::uint8_t conflictDegree);
     // block_runner_recording.cpp: the stepping recording of one block.
@@ -277,6 +283,9 @@ private:
     std::uint8_t* matrixBytes(const WarpState& warp, const ptx::Instruction& instruction, std::uint32_t lane,
                               std::uint64_t address, std::uint32_t bytes, bool isWrite, ptx::Space& resolved,
                               std::uint64_t& resolvedAddress);
+    // The out-of-bounds lanes matrixBytes gathered (global, shared, local), reported once for the
+    // instruction, then cleared.
+    void reportMatrixOutOfBounds(const WarpState& warp, bool isWrite, ptx::Type elementType);
     // Counts one request of a matrix instruction; with `recorded`, also adds its cost to the access
     // the stepper shows (the instruction's total over its requests).
     void countMatrixRequest(const LaneAccess* lanes, std::uint32_t count, ptx::Space space, std::uint32_t bytesPerLane,
@@ -318,6 +327,7 @@ private:
     std::vector<std::uint64_t> m_sectorPool;
     std::uint64_t m_loggedRecords = 0;
     DeviceBuffer* m_lastBuffer = nullptr;
+    OutOfBoundsLanes m_matrixOutside[3]; // a matrix instruction's lanes outside global, shared, local memory
     std::uint64_t m_localBytes = 0;
     std::int32_t m_barrierPc = -1;   // the bar.sync the waiting warps are at
     // The block's 16 barriers (bar/barrier a{, b}): warps counted in towards a thread count, and

@@ -253,6 +253,7 @@ void BlockRunner::executeAsyncCopy(WarpState& warp, const ptx::Instruction& in, 
         displacement += m_context.symbolAddress[static_cast<std::size_t>(source.symbol)];
     LaneAccess globalLanes[32];
     std::uint32_t globalCount = 0;
+    OutOfBoundsLanes sourcesOutside; // reported once for the warp, after the loop
     for (std::uint32_t lane = 0; lane < 32; ++lane) {
         if (!((mask >> lane) & 1u))
             continue;
@@ -295,18 +296,15 @@ void BlockRunner::executeAsyncCopy(WarpState& warp, const ptx::Instruction& in, 
             if (const DeviceBuffer* buffer = m_context.memory->find(sources[lane], readBytes)) {
                 std::memcpy(copy.data.data(), buffer->bytes.data() + (sources[lane] - buffer->base), readBytes);
             } else {
-                const DeviceBuffer* nearest = m_context.memory->nearest(sources[lane]);
-                reportHazard(HazardKind::OutOfBoundsGlobal, warp, static_cast<int>(lane), sources[lane],
-                             nearest ? nearest->name : "",
-                             "cp.async reads " + std::to_string(readBytes) + " bytes outside every allocation" +
-                                 (nearest ? " (nearest: '" + nearest->name + "')" : std::string()) +
-                                 " (on a GPU: an illegal-address error)");
+                sourcesOutside.add(lane, sources[lane], readBytes);
             }
         }
         for (std::uint64_t word = copy.destination / 4; word < (copy.destination + copy.bytes + 3) / 4; ++word)
             m_sharedState[word].asyncWrites += 1;
         m_asyncCopies.push_back(copy);
     }
+    // A copy has no element type: its bytes are counted.
+    reportOutOfBounds(HazardKind::OutOfBoundsGlobal, warp, sourcesOutside, "cp.async reads", ptx::Type::None);
     // What reading the sources cost, as for a load (the shared side is not counted).
     if (globalCount > 0) {
         const GlobalAccessCost cost = analyzeGlobalAccess({globalLanes, globalCount}, copyBytes);

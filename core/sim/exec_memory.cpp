@@ -428,6 +428,8 @@ void BlockRunner::executeMemory(WarpState& warp, const ptx::Instruction& in, std
         }
     }
 
+    // Lanes outside their memory, reported once for the warp after the loop.
+    OutOfBoundsLanes globalOutside, sharedOutside, localOutside;
     for (std::uint32_t lane = 0; lane < 32 && !handled; ++lane) {
         if (!((mask >> lane) & 1u))
             continue;
@@ -471,12 +473,7 @@ void BlockRunner::executeMemory(WarpState& warp, const ptx::Instruction& in, std
                     m_lastBuffer = buffer;
             }
             if (!buffer) {
-                const DeviceBuffer* nearest = m_context.memory->nearest(laneAddress);
-                reportHazard(HazardKind::OutOfBoundsGlobal, warp, static_cast<int>(lane), laneAddress,
-                             nearest ? nearest->name : "",
-                             std::string(isLoad ? "reads " : isStore ? "writes " : "atomically updates ") +
-                                 describeOutside(nearest, laneAddress, bytesPerLane) +
-                                 " (on a GPU: an illegal-address error or silent corruption)");
+                globalOutside.add(lane, laneAddress, bytesPerLane);
                 break;
             }
             bytes = buffer->bytes.data() + (laneAddress - buffer->base);
@@ -485,10 +482,7 @@ void BlockRunner::executeMemory(WarpState& warp, const ptx::Instruction& in, std
         case Space::Shared:
             sharedLanes[sharedCount++] = {laneAddress, lane};
             if (!fits(laneAddress, bytesPerLane, m_shared.size())) {
-                reportHazard(HazardKind::OutOfBoundsShared, warp, static_cast<int>(lane), laneAddress, "shared",
-                             std::string(isLoad ? "reads" : "writes") + " shared memory at offset " +
-                                 std::to_string(laneAddress) + ", outside the block's " +
-                                 std::to_string(m_shared.size()) + " bytes");
+                sharedOutside.add(lane, laneAddress, bytesPerLane);
                 break;
             }
             trackSharedAccess(warp, static_cast<int>(lane), laneAddress, bytesPerLane, !isLoad, isAtomic, isStrong);
@@ -496,9 +490,7 @@ void BlockRunner::executeMemory(WarpState& warp, const ptx::Instruction& in, std
             break;
         case Space::Local:
             if (!fits(laneAddress, bytesPerLane, m_localBytes)) {
-                reportHazard(HazardKind::OutOfBoundsLocal, warp, static_cast<int>(lane), laneAddress, "local",
-                             "accesses local memory at offset " + std::to_string(laneAddress) + ", outside the thread's " +
-                                 std::to_string(m_localBytes) + " bytes");
+                localOutside.add(lane, laneAddress, bytesPerLane);
                 break;
             }
             bytes = warp.local + lane * m_localBytes + laneAddress;
@@ -536,6 +528,11 @@ void BlockRunner::executeMemory(WarpState& warp, const ptx::Instruction& in, std
                                isStrong, isAtomic);
         }
     }
+
+    const std::string verb = isLoad ? "reads" : isStore ? "writes" : "atomically updates";
+    reportOutOfBounds(HazardKind::OutOfBoundsGlobal, warp, globalOutside, verb, in.type);
+    reportOutOfBounds(HazardKind::OutOfBoundsShared, warp, sharedOutside, verb, in.type);
+    reportOutOfBounds(HazardKind::OutOfBoundsLocal, warp, localOutside, "accesses", in.type);
 
     if (isLoad) {
         const ptx::Operand& destination = in.operands[0];

@@ -111,34 +111,37 @@ std::uint8_t* BlockRunner::matrixBytes(const WarpState& warp, const ptx::Instruc
                 m_lastBuffer = buffer;
         }
         if (!buffer) {
-            const DeviceBuffer* nearest = m_context.memory->nearest(address);
-            reportHazard(HazardKind::OutOfBoundsGlobal, warp, laneIndex, address, nearest ? nearest->name : "",
-                         std::string(isWrite ? "writes " : "reads ") + describeOutside(nearest, address, bytes) +
-                             " (on a GPU: an illegal-address error or silent corruption)");
+            m_matrixOutside[0].add(lane, address, bytes);
             return nullptr;
         }
         return buffer->bytes.data() + (address - buffer->base);
     }
     case Space::Shared:
         if (!fits(address, bytes, m_shared.size())) {
-            reportHazard(HazardKind::OutOfBoundsShared, warp, laneIndex, address, "shared",
-                         std::string(isWrite ? "writes" : "reads") + " shared memory at offset " + std::to_string(address) +
-                             ", outside the block's " + std::to_string(m_shared.size()) + " bytes");
+            m_matrixOutside[1].add(lane, address, bytes);
             return nullptr;
         }
         trackSharedAccess(warp, laneIndex, address, bytes, isWrite, false);
         return m_shared.data() + address;
     case Space::Local:
         if (!fits(address, bytes, m_localBytes)) {
-            reportHazard(HazardKind::OutOfBoundsLocal, warp, laneIndex, address, "local",
-                         "accesses local memory at offset " + std::to_string(address) + ", outside the thread's " +
-                             std::to_string(m_localBytes) + " bytes");
+            m_matrixOutside[2].add(lane, address, bytes);
             return nullptr;
         }
         return warp.local + lane * m_localBytes + address;
     default:
         throw ptx::PtxError("a matrix access in a state space the simulator does not model", in.ptxLine);
     }
+}
+
+void BlockRunner::reportMatrixOutOfBounds(const WarpState& warp, bool isWrite, ptx::Type elementType)
+{
+    const std::string verb = isWrite ? "writes" : "reads";
+    reportOutOfBounds(HazardKind::OutOfBoundsGlobal, warp, m_matrixOutside[0], verb, elementType);
+    reportOutOfBounds(HazardKind::OutOfBoundsShared, warp, m_matrixOutside[1], verb, elementType);
+    reportOutOfBounds(HazardKind::OutOfBoundsLocal, warp, m_matrixOutside[2], "accesses", elementType);
+    for (OutOfBoundsLanes& lanes : m_matrixOutside)
+        lanes.clear();
 }
 
 // One warp-wide request per group of lanes' accesses: coalescing or bank conflicts, as for ld/st.
@@ -284,6 +287,7 @@ void BlockRunner::executeWmmaMemory(WarpState& warp, const ptx::Instruction& in,
             countMatrixRequest(lanes, count, accessSpace, bytes, counters, record);
         }
     }
+    reportMatrixOutOfBounds(warp, isStore, type);
     if (!isStore)
         for (int r = 0; r < registers; ++r)
             write(warp, fragment.vector[static_cast<std::size_t>(r)], values[static_cast<std::size_t>(r)], mask);
@@ -426,6 +430,7 @@ void BlockRunner::executeLdmatrix(WarpState& warp, const ptx::Instruction& in, s
         }
         write(warp, destination.vector[static_cast<std::size_t>(matrix)], value, mask);
     }
+    reportMatrixOutOfBounds(warp, false, in.type);
     if (m_recordingActive) {
         recorded.space = accessSpace;
         recorded.bytesPerLane = 16;
@@ -480,6 +485,7 @@ void BlockRunner::executeStmatrix(WarpState& warp, const ptx::Instruction& in, s
         }
         countMatrixRequest(lanes, count, accessSpace, 16, counters, record);
     }
+    reportMatrixOutOfBounds(warp, true, in.type);
     if (m_recordingActive) {
         recorded.space = accessSpace;
         recorded.isStore = true;

@@ -45,6 +45,17 @@ std::string describeLanes(std::uint32_t mask)
     return (count == 1 ? "lane " : "lanes ") + text;
 }
 
+void OutOfBoundsLanes::add(std::uint32_t lane, std::uint64_t address, std::uint32_t bytes)
+{
+    if (m_accesses == 0 || address < m_lowestAddress || (address == m_lowestAddress && lane < m_lowestLane)) {
+        m_lowestLane = lane;
+        m_lowestAddress = address;
+        m_lowestBytes = bytes;
+    }
+    m_lanes |= 1u << (lane & 31u);
+    ++m_accesses;
+}
+
 void HazardLog::report(Hazard hazard)
 {
     std::lock_guard lock(m_mutex);

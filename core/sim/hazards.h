@@ -60,6 +60,28 @@ struct Hazard {
 // "lane 5", "lanes 0-3, 8, 10-12": a lane mask for a sentence.
 std::string describeLanes(std::uint32_t mask);
 
+// The lanes of one warp-wide access that fell outside their memory, gathered while the instruction
+// runs so that it is reported once, naming every lane; the report names the lowest address (for
+// an access past the end, the element nearest to it).
+class OutOfBoundsLanes {
+public:
+    void add(std::uint32_t lane, std::uint64_t address, std::uint32_t bytes);
+    bool empty() const { return m_accesses == 0; }
+    std::uint32_t lanes() const { return m_lanes; }
+    std::uint32_t lowestLane() const { return m_lowestLane; }
+    std::uint64_t lowestAddress() const { return m_lowestAddress; }
+    std::uint32_t lowestBytes() const { return m_lowestBytes; } // that access's size
+    std::uint64_t accesses() const { return m_accesses; }       // lane accesses (a lane may make several)
+    void clear() { *this = OutOfBoundsLanes{}; }
+
+private:
+    std::uint32_t m_lanes = 0;
+    std::uint32_t m_lowestLane = 0;
+    std::uint64_t m_lowestAddress = 0;
+    std::uint32_t m_lowestBytes = 0;
+    std::uint64_t m_accesses = 0;
+};
+
 class HazardLog {
 public:
     explicit HazardLog(std::size_t maxDistinct = 64) : m_maxDistinct(maxDistinct) {}

@@ -24,6 +24,26 @@ std::string describeParam(const ptx::Symbol& symbol)
                                                                 ? "[" + std::to_string(symbol.size) + " bytes]" : "");
 }
 
+// A buffer argument's element type as PTX names it, for out-of-bounds reports.
+ptx::Type declaredType(ElementType type)
+{
+    switch (type) {
+    case ElementType::I8: return ptx::Type::S8;
+    case ElementType::U8: return ptx::Type::U8;
+    case ElementType::I16: return ptx::Type::S16;
+    case ElementType::U16: return ptx::Type::U16;
+    case ElementType::I32: return ptx::Type::S32;
+    case ElementType::U32: return ptx::Type::U32;
+    case ElementType::I64: return ptx::Type::S64;
+    case ElementType::U64: return ptx::Type::U64;
+    case ElementType::F32: return ptx::Type::F32;
+    case ElementType::F64: return ptx::Type::F64;
+    case ElementType::F16: return ptx::Type::F16;
+    case ElementType::BF16: return ptx::Type::BF16;
+    }
+    return ptx::Type::None;
+}
+
 // value x total / sampled, rounded to the nearest integer, without overflow.
 std::uint64_t scaleCount(std::uint64_t value, std::uint64_t total, std::uint64_t sampled)
 {
@@ -128,7 +148,8 @@ SimResult simulate(LaunchRequest request, const std::atomic<bool>* cancel,
     result.bufferAddresses.assign(request.args.size(), 0);
     for (std::size_t i = 0; i < request.args.size(); ++i)
         if (request.args[i].isBuffer)
-            result.bufferAddresses[i] = memory.allocate(request.args[i].name, std::move(request.args[i].bytes));
+            result.bufferAddresses[i] = memory.allocate(request.args[i].name, std::move(request.args[i].bytes),
+                                                        declaredType(request.args[i].type));
 
     LaunchContext context;
     context.module = request.module;
@@ -155,7 +176,7 @@ SimResult simulate(LaunchRequest request, const std::atomic<bool>* cancel,
         }
         std::vector<std::uint8_t> bytes(symbol.size, 0);
         std::copy(symbol.initializer.begin(), symbol.initializer.end(), bytes.begin());
-        const std::uint64_t address = memory.allocate(symbol.name, std::move(bytes));
+        const std::uint64_t address = memory.allocate(symbol.name, std::move(bytes), symbol.type);
         context.symbolAddress[s] = address;
         moduleAllocations.emplace_back(symbol.moduleIndex, address);
     }

@@ -566,7 +566,7 @@ TEST(TensorCores, FragmentAccessesOutOfBoundsOrMisalignedAreHazards)
     const sim::SimResult result =
         simulateWithArgs(kernel, {1, 1, 1}, {32, 1, 1},
                          {bufferArg("d", sim::ElementType::F32, std::vector<float>(256, -1.0f)),
-                          bufferArg("a", sim::ElementType::U16, std::vector<std::uint16_t>(256, 0x3c00))});
+                          bufferArg("a", sim::ElementType::F16, std::vector<std::uint16_t>(256, 0x3c00))});
     ASSERT_EQ(result.status, sim::SimStatus::Completed) << result.statusMessage;
     const sim::Hazard* read = nullptr;
     const sim::Hazard* write = nullptr;
@@ -580,10 +580,13 @@ TEST(TensorCores, FragmentAccessesOutOfBoundsOrMisalignedAreHazards)
             ADD_FAILURE() << hazard.message;
     }
     ASSERT_TRUE(read && write && misaligned);
-    // Lane 0's first element past the end: A[8][0] at 8 * 32 * 2 = 512 bytes, a's end.
+    // Lane 0's first element past the end: A[8][0] at 8 * 32 * 2 = 512 bytes, a's end, element 256
+    // of a's 256 halves, read with A[8][1] as one 4-byte access. Every lane reads rows 8-15.
     EXPECT_EQ(read->buffer, "a");
     EXPECT_EQ(read->lane, 0);
-    EXPECT_EQ(read->message, "reads 0 bytes past the end of 'a' (512 B) (on a GPU: an illegal-address error or silent corruption)");
+    EXPECT_EQ(read->message, "reads a[256..257], starting 1 element past the end (256 halves); lanes 0-31 "
+                             "(on a GPU: an illegal-address error or silent corruption)");
+    EXPECT_EQ(read->lanes, 0xffffffffu);
     // Per lane, registers 1, 3, 5 and 7 (rows 8-15; 5 and 7 repeat 1 and 3) are out of bounds, each
     // one 4-byte access.
     EXPECT_EQ(read->occurrences, 32u * 4u);
@@ -591,7 +594,10 @@ TEST(TensorCores, FragmentAccessesOutOfBoundsOrMisalignedAreHazards)
     EXPECT_EQ(write->ptxLine, 16);
     EXPECT_EQ(write->buffer, "d");
     EXPECT_EQ(write->lane, 0);
-    EXPECT_EQ(write->message, "writes 1024 bytes before the start of 'd' (on a GPU: an illegal-address error or silent corruption)");
+    // 1024 bytes before d: 256 floats before d[0].
+    EXPECT_EQ(write->message, "writes d[-256], 256 elements before the start (256 floats); lanes 0-31 "
+                              "(on a GPU: an illegal-address error or silent corruption)");
+    EXPECT_EQ(write->lanes, 0xffffffffu);
     EXPECT_EQ(write->occurrences, 32u * 4u);
     EXPECT_EQ(misaligned->ptxLine, 18);
     EXPECT_EQ(misaligned->lane, 0);
