@@ -267,6 +267,8 @@ int runScreenshot(const ScreenshotOptions& options, const char* argv0)
     if (!options.lesson.empty() && !window.openLesson(QString::fromStdString(options.lesson)))
         throw InputError("--lesson: unknown lesson '" + options.lesson + "' (allowed: " +
                          window.lessons().ids().join(QStringLiteral(", ")).toStdString() + ")");
+    // A lesson alone shows the figure it sets up (its home figure), as the window does.
+    const bool lessonFigure = !options.lesson.empty() && options.view.empty() && options.link.empty() && options.session.empty();
     bool formatsView = options.view == "formats";
     if (!options.link.empty()) {
         if (const auto error = window.openLink(QUrl(QString::fromStdString(options.link))))
@@ -280,7 +282,7 @@ int runScreenshot(const ScreenshotOptions& options, const char* argv0)
         window.showCanvasView(app::CanvasView::Placement);
     else if (executionView)
         window.showCanvasView(app::CanvasView::Execution);
-    else if (options.view == "hierarchy" || options.link.empty())
+    else if (options.view == "hierarchy" || (options.link.empty() && !lessonFigure))
         window.showCanvasView(app::CanvasView::Hierarchy);
     if (executionView)
         window.executionPanel()->showMemoryView(memoryView);
@@ -288,7 +290,7 @@ int runScreenshot(const ScreenshotOptions& options, const char* argv0)
         window.profilePanel()->openSessionFile(QString::fromStdString(options.session));
     if (baseline)
         window.profilePanel()->openBaselineFile(QString::fromStdString(options.baseline));
-    if (!options.profileTab.empty() || !profileLink)
+    if (!options.profileTab.empty() || (!profileLink && !lessonFigure))
         window.profilePanel()->views()->showTab(*profileTab); // else the link's tab, or the view's first
     const auto models = modelsTab(options.view, linkView);
     window.show();
@@ -333,6 +335,13 @@ int runScreenshot(const ScreenshotOptions& options, const char* argv0)
         QApplication::processEvents();
         if (!window.lastMessage().isEmpty())
             std::cerr << "warpscope screenshot: " << window.lastMessage().toStdString() << "\n";
+    }
+    if (lessonFigure) {
+        settle(window, 200);
+        if (!waitWhile([&] { return window.executionPanel()->busy() || window.precisionLabBusy(); }, timeoutSeconds,
+                       "the lesson's figure was still being set up"))
+            return toInt(ExitCode::Failure);
+        QApplication::processEvents();
     }
     settle(window, 700);
 

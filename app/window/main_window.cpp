@@ -80,9 +80,11 @@ MainWindow::MainWindow(Options options, QWidget* parent)
 
     buildCanvasArea();
     buildDocks();
+    connectLessonSections();
     buildStudyDock();
     buildModelsDock();
     buildMenus();
+    connectDockToggles();
     statusBar()->showMessage(QStringLiteral("Ready"));
 
     connect(m_occupancy, &viz::OccupancyPanel::resultChanged, this,
@@ -100,6 +102,7 @@ MainWindow::MainWindow(Options options, QWidget* parent)
                 m_canvasWidget->update();
             });
 
+    connect(m_execution, &viz::ExecutionPanel::runFinished, this, &MainWindow::followSteppedLaunch);
     connect(m_execution, &viz::ExecutionPanel::runFinished, this, &MainWindow::applyPendingStep);
     // The memory view compares with the open session, and re-runs for the explorer's block size.
     connect(m_profile, &ProfilePanel::stateChanged, this,
@@ -117,15 +120,18 @@ MainWindow::MainWindow(Options options, QWidget* parent)
             });
 
     setLaunch(m_launch);
-    startInputHistory();
     // Dock tab bars come and go with the layout: each new one shows whole titles (main_window_layout.cpp).
     installEventFilter(this);
     QTimer::singleShot(0, this, &MainWindow::keepDockTabsReadable);
     resize(1600, 1000);
+    m_layoutPinned = m_options.pinnedLayout;
+    m_pinLayoutAction->setChecked(m_layoutPinned);
     if (m_options.restoreSettings)
         restoreLayout();
+    arrangeDocksForFigure();
     if (!m_lessons.lessons().isEmpty())
         openLesson(m_lessons.lessons().front().id);
+    startInputHistory(); // after the first lesson's figure: a new window has nothing to undo
     if (!m_lessons.problems().isEmpty())
         showMessage(m_lessons.problems().join(QStringLiteral("\n")), true);
     if (!m_pendingStudyMessage.isEmpty())
@@ -214,14 +220,22 @@ void MainWindow::buildCanvasArea()
     layout->addWidget(m_centralStack, 1);
     setCentralWidget(area);
 
+    buildCentreHost();
     connect(m_viewTabs, &QTabBar::currentChanged, this, [this](int index) {
         const bool execution = index == static_cast<int>(CanvasView::Execution);
-        m_centralStack->setCurrentWidget(execution ? static_cast<QWidget*>(m_executionScroll) : m_canvasWidget);
-        m_launchFields->setVisible(!execution);
+        const bool docked = index == static_cast<int>(CanvasView::DockView);
+        m_centralStack->setCurrentWidget(execution ? static_cast<QWidget*>(m_executionScroll)
+                                         : docked  ? m_centreHost
+                                                   : m_canvasWidget);
+        m_launchFields->setVisible(!execution && !docked);
+        arrangeDocksForFigure();
+        updateDetails();
         if (execution) {
             m_execution->setFocus();
             return;
         }
+        if (docked)
+            return;
         m_canvas->setScene(index == 0 ? static_cast<viz::CanvasScene*>(m_hierarchy.get()) : m_placement.get());
         m_canvasWidget->update();
     });
@@ -395,10 +409,8 @@ void MainWindow::buildModelsDock()
 
 void MainWindow::focusModels(viz::ModelsTab tab)
 {
-    m_modelsDock->show();
-    m_modelsDock->raise();
     m_models->showTab(tab);
-    widenRightDock(m_modelsDock);
+    presentDockView(m_modelsDock);
 }
 
 viz::ModelsTab MainWindow::modelsTab() const { return m_models->currentTab(); }
@@ -424,26 +436,14 @@ void MainWindow::widenRightDock(QDockWidget* dock)
     resizeDocks({m_lessonDock, dock}, {lessonWidth(), rightDockWidth()}, Qt::Horizontal);
 }
 
-void MainWindow::focusProfiler()
-{
-    m_profileDock->show();
-    m_profileDock->raise();
-    widenRightDock(m_profileDock);
-}
+void MainWindow::focusProfiler() { presentDockView(m_profileDock); }
 
-void MainWindow::focusFormats()
-{
-    m_formatsDock->show();
-    m_formatsDock->raise();
-    widenRightDock(m_formatsDock);
-}
+void MainWindow::focusFormats() { presentDockView(m_formatsDock); }
 
 void MainWindow::focusPrecisionLab(PrecisionLabTab tab)
 {
-    m_labDock->show();
-    m_labDock->raise();
     m_labTabs->setCurrentIndex(static_cast<int>(tab));
-    widenRightDock(m_labDock);
+    presentDockView(m_labDock);
 }
 
 PrecisionLabTab MainWindow::precisionLabTab() const { return static_cast<PrecisionLabTab>(m_labTabs->currentIndex()); }
@@ -488,12 +488,17 @@ void MainWindow::restoreLayout()
 {
     QSettings settings;
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
-    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    restorePinnedLayout();
+    // The docks' arrangement is the learner's only when pinned; otherwise each lesson sets it up.
+    if (m_layoutPinned)
+        restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)
 {
     if (m_options.restoreSettings) {
+        if (m_layoutPinned)
+            returnCentreToDock(); // the docks as the learner left them, each with its own panel
         QSettings settings;
         settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
         settings.setValue(QStringLiteral("window/state"), saveState());
@@ -509,11 +514,12 @@ bool MainWindow::openLesson(const QString& id)
     // Lessons may come from someone else (WARPSCOPE_LESSONS_DIR): raw HTML in them is shown as text,
     // never rendered (assets/lessons/README.md allows no HTML).
     // A measurement line shows the open session's numbers (lesson_measurements.h).
-    const QString markdown = expandLessonMeasurements(lesson->markdown, m_profile && m_profile->hasSession() ? &m_profile->session() : nullptr);
+    const QString markdown = expandLessonMeasurements(renderedLessonMarkdown(lesson->markdown), m_profile && m_profile->hasSession() ? &m_profile->session() : nullptr);
     m_lessonView->document()->setMarkdown(markdown, QTextDocument::MarkdownFeatures(QTextDocument::MarkdownDialectGitHub | QTextDocument::MarkdownNoHTML));
     wrapLessonCode();
     m_lessonView->moveCursor(QTextCursor::Start); // a new lesson opens at its title, not where the last one was left
     m_lessonView->verticalScrollBar()->setValue(0);
+    m_sectionTimer->stop();
     int row = 0;
     while (row < m_lessons.lessons().size() && m_lessons.lessons().at(row).id != id)
         ++row;
@@ -522,6 +528,10 @@ bool MainWindow::openLesson(const QString& id)
         m_lessonList->setCurrentRow(row);
     }
     setWindowTitle(QStringLiteral("%1 — Warpscope").arg(lesson->title));
+    // The lesson leads: its home figure, in the centre (main_window_figures.cpp).
+    m_lessonSection = -1;
+    m_appliedFigure.clear();
+    applyLessonFigure(figureAtSection(*lesson, -1));
     return true;
 }
 
@@ -533,8 +543,10 @@ QString MainWindow::currentLessonId() const
 
 void MainWindow::showCanvasView(CanvasView view)
 {
+    if (view == CanvasView::DockView && !m_centreDock)
+        return; // nothing has taken the centre
     m_viewTabs->setCurrentIndex(static_cast<int>(view));
-    if (view == CanvasView::Execution) {
+    if (view == CanvasView::Execution && m_layoutPinned) {
         // The stepper is dense: give it most of the width, keeping the lesson and the docks readable.
         resizeDocks({m_lessonDock, m_occupancyDock}, {lessonWidth(), std::max(240, width() / 6)}, Qt::Horizontal);
         m_execution->setFocus(); // the step keys work at once, also after a lesson link
@@ -548,9 +560,7 @@ CanvasView MainWindow::canvasView() const
 
 void MainWindow::focusOccupancy()
 {
-    m_occupancyDock->show();
-    m_occupancyDock->raise();
-    widenRightDock(m_occupancyDock);
+    presentDockView(m_occupancyDock);
     m_occupancy->setFocus();
 }
 
@@ -631,8 +641,21 @@ void MainWindow::updateDetails()
 {
     // The launch the Hierarchy and Placement figures and the occupancy explorer share; the Execution
     // and Memory views name their own kernel's launch in their fields, so say whose this is.
-    QString text = QStringLiteral("<b>Hierarchy and Placement launch</b> grid %1 × block %2 = %3 blocks, %4 warps, %5 threads.")
-                       .arg(dimText(m_launch.grid), dimText(m_launch.block),
+    if (!m_details)
+        return;
+    // One launch, or a clear label: when it is the launch the Execution view stepped, say so.
+    QString whose = QStringLiteral("Hierarchy and Placement launch");
+    if (const viz::Stepper* stepper = m_execution->stepper()) {
+        const auto& run = stepper->run();
+        if (run.grid == m_launch.grid && run.block == m_launch.block)
+            whose = QStringLiteral("Launch of %1 (stepped in Execution, shown in Hierarchy, Placement and Occupancy)")
+                        .arg(QString::fromStdString(run.kernelName).toHtmlEscaped());
+        else if (canvasView() == CanvasView::Execution)
+            whose = QStringLiteral("Hierarchy and Placement launch (not the stepped %1, grid %2 × block %3)")
+                        .arg(QString::fromStdString(run.kernelName).toHtmlEscaped(), dimText(run.grid), dimText(run.block));
+    }
+    QString text = QStringLiteral("<b>%1</b> grid %2 × block %3 = %4 blocks, %5 warps, %6 threads.")
+                       .arg(whose, dimText(m_launch.grid), dimText(m_launch.block),
                             QString::fromStdString(withThousands(m_launch.blockCount())),
                             QString::fromStdString(withThousandsBig(m_launch.warpCount())),
                             QString::fromStdString(withThousandsBig(m_launch.threadCount())));

@@ -32,6 +32,7 @@ class QStackedWidget;
 class QTabBar;
 class QTabWidget;
 class QTextBrowser;
+class QTimer;
 class QToolButton;
 class QUrl;
 
@@ -59,7 +60,8 @@ struct SearchEntry;
 struct ViewLink;
 enum class StudyTab;
 
-enum class CanvasView { Hierarchy = 0, Placement = 1, Execution = 2 }; // the central view tabs
+// The central view tabs; DockView is a docked view's panel that took the centre (its tab is named after it).
+enum class CanvasView { Hierarchy = 0, Placement = 1, Execution = 2, DockView = 3 };
 enum class PrecisionLabTab { MixedPrecision = 0, Quantization = 1, Sparsity = 2 }; // the Precision Lab dock's tabs
 
 class MainWindow : public QMainWindow {
@@ -69,12 +71,22 @@ public:
         bool restoreSettings = true; // false for screenshots and tests: a fixed, default layout
         QString progressFile;        // study progress; empty: the user's data folder, or in memory only
                                      // when restoreSettings is false
+        bool pinnedLayout = false;   // start pinned (View > Pin Layout) when no setting says otherwise
     };
     explicit MainWindow(Options options, QWidget* parent = nullptr);
     ~MainWindow() override;
 
-    bool openLesson(const QString& id);                // false when unknown
+    bool openLesson(const QString& id);                // false when unknown; sets up the lesson's home figure
     QString currentLessonId() const;
+    // The lesson leads (main_window_figures.cpp): its figures take the centre and unused docks close,
+    // unless the learner pinned the layout (View > Pin Layout, remembered).
+    void setLayoutPinned(bool pinned);
+    bool layoutPinned() const { return m_layoutPinned; }
+    QAction* pinLayoutAction() const { return m_pinLayoutAction; }
+    QDockWidget* centreDock() const;                   // the dock whose view is in the centre, or null
+    QString appliedLessonFigure() const;               // the lesson figure last set up ("warpscope:...")
+    void followLessonSection();                        // set up the figure of the section the reader has reached
+    QTextBrowser* lessonView() const { return m_lessonView; }
     void showCanvasView(CanvasView view);
     CanvasView canvasView() const;
     void focusOccupancy();                             // raise and widen the occupancy dock
@@ -143,6 +155,17 @@ private:
     void widenRightDock(QDockWidget* dock); // give a right dock rightDockWidth(), keeping the lesson readable
 
     void buildCanvasArea();
+    void buildCentreHost();
+    void connectLessonSections();
+    void restorePinnedLayout();
+    void presentDockView(QDockWidget* dock);  // a docked view asked for: the centre, or its dock when pinned
+    void moveDockToCentre(QDockWidget* dock);
+    void returnCentreToDock();
+    void arrangeDocksForFigure();             // close the docks the central figure does not use (unless pinned)
+    int lessonSectionAtReadingPosition() const; // -1: the lesson's top
+    void applyLessonFigure(const QString& link);
+    void connectDockToggles();
+    void followSteppedLaunch(bool ok);        // the shared launch becomes the stepped one
     void buildDocks();
     void buildMenus();
     void buildDetailsTitleBar();
@@ -242,6 +265,15 @@ private:
     // memory view, and not while a link sets them.
     int m_explorerThreads = 0, m_explorerRegisters = 0;
     bool m_applyingLink = false;
+    // The lesson-led layout (main_window_figures.cpp).
+    QWidget* m_centreHost = nullptr;
+    QDockWidget* m_centreDock = nullptr;
+    QAction* m_pinLayoutAction = nullptr;
+    bool m_layoutPinned = false;
+    QTimer* m_sectionTimer = nullptr;
+    int m_lessonSection = -1;
+    QString m_appliedFigure;
+    bool m_settingLessonFigure = false;
 };
 
 } // namespace warpscope::app

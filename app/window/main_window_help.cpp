@@ -23,6 +23,8 @@ namespace warpscope::app {
 HelpTopic MainWindow::helpTopicFor(const QWidget* widget) const
 {
     for (const QWidget* w = widget; w != nullptr; w = w->parentWidget()) {
+        if (w == m_centreHost && m_centreDock)
+            w = m_centreDock; // a docked view in the centre is still that view
         if (w == m_lessonDock)
             return HelpTopic::Lessons;
         if (w == m_occupancyDock)
@@ -64,6 +66,10 @@ HelpTopic MainWindow::helpTopicFor(const QWidget* widget) const
     switch (canvasView()) {
     case CanvasView::Placement: return HelpTopic::Placement;
     case CanvasView::Execution: return m_execution->memoryViewShown() ? HelpTopic::ExecutionMemory : HelpTopic::Execution;
+    case CanvasView::DockView:
+        if (m_centreDock)
+            return helpTopicFor(m_centreDock);
+        break;
     case CanvasView::Hierarchy: break;
     }
     return HelpTopic::Hierarchy;

@@ -137,7 +137,14 @@ void MainWindow::buildMenus()
     view->addAction(m_labDock->toggleViewAction());
     view->addAction(m_studyDock->toggleViewAction());
     view->addAction(m_modelsDock->toggleViewAction());
+    m_pinLayoutAction = view->addAction(QStringLiteral("P&in Layout"));
+    m_pinLayoutAction->setCheckable(true);
+    m_pinLayoutAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_L));
+    m_pinLayoutAction->setToolTip(QStringLiteral("Keep the docks where you put them: lessons set up their figures "
+                                                 "without moving views to the centre (remembered)"));
+    connect(m_pinLayoutAction, &QAction::toggled, this, &MainWindow::setLayoutPinned);
     view->addAction(QStringLiteral("&Reset Layout"), this, [this] {
+        returnCentreToDock();
         for (QDockWidget* dock : {m_lessonDock, m_occupancyDock, m_detailsDock, m_profileDock, m_formatsDock, m_labDock, m_studyDock,
                                    m_modelsDock}) {
             dock->setFloating(false);

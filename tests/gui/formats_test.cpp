@@ -456,7 +456,7 @@ private slots:
 
     void windowHasTheDockAndShortcut()
     {
-        app::MainWindow window({.restoreSettings = false});
+        app::MainWindow window({.restoreSettings = false, .pinnedLayout = true}); // the docks as arranged
         window.resize(1600, 1000);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));

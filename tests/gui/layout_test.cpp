@@ -88,7 +88,7 @@ struct SmallWindow {
         QTest::qWaitForWindowExposed(&window);
         settle(window);
     }
-    MainWindow window{{.restoreSettings = false}};
+    MainWindow window{{.restoreSettings = false, .pinnedLayout = true}}; // the docks as arranged: these tests measure them
 };
 
 // The execution view with its default kernel recorded and a frame drawn (warps or the memory
@@ -379,7 +379,7 @@ private slots:
     void rightDocksKeepOneWidth()
     {
         for (const QSize size : {QSize(1280, 800), QSize(1600, 1000)}) {
-            MainWindow window{{.restoreSettings = false}};
+            MainWindow window{{.restoreSettings = false, .pinnedLayout = true}};
             window.resize(size);
             window.show();
             QVERIFY(QTest::qWaitForWindowExposed(&window));

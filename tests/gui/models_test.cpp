@@ -68,7 +68,7 @@ struct ShownWindow {
         window.show();
         exposed = QTest::qWaitForWindowExposed(&window);
     }
-    app::MainWindow window{{.restoreSettings = false, .progressFile = {}}};
+    app::MainWindow window{{.restoreSettings = false, .progressFile = {}, .pinnedLayout = true}}; // the models in their dock
     bool exposed = false;
 };
 

@@ -100,7 +100,7 @@ struct ShownWindow {
         window.resize(1600, 1000);
         window.show();
     }
-    app::MainWindow window{{.restoreSettings = false}};
+    app::MainWindow window{{.restoreSettings = false, .pinnedLayout = true}}; // the lab in its dock, tabbed with the others
 };
 
 } // namespace

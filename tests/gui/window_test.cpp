@@ -12,8 +12,12 @@
 #include "window/application_setup.h"
 #include "execution/execution_panel.h"
 #include "profile/profile_panel.h"
+#include "profile/profile_views.h"
+#include "models/models_dock.h"
 #include "window/main_window.h"
 
+#include <QAbstractTextDocumentLayout>
+#include <QAction>
 #include <QApplication>
 #include <QDir>
 #include <QDockWidget>
@@ -33,7 +37,9 @@
 #include <QTextBrowser>
 #include <QSignalSpy>
 #include <QTest>
+#include <QTextBlock>
 #include <QTextCursor>
+#include <QTextDocument>
 #include <QTextTable>
 #include <QUrl>
 #include <QWheelEvent>
@@ -194,6 +200,130 @@ private slots:
             QVERIFY2(window.occupancyPanel()->inputs() == inputsBefore, link);
             QCOMPARE(window.occupancyPanel()->arch(), QStringLiteral("sm_90"));
         }
+    }
+
+    void everyLessonFigureWorks()
+    {
+        // Every lesson declares a home figure, and each figure (home and sections) opens without a
+        // message, as the links do; the figure a reader reaches is the last one declared before.
+        MainWindow window({.restoreSettings = false});
+        window.show();
+        QVERIFY(window.lessons().problems().isEmpty());
+        int sectionFigures = 0;
+        for (const app::Lesson& lesson : window.lessons().lessons()) {
+            QVERIFY2(!lesson.homeFigure.isEmpty(), qPrintable(lesson.id + QStringLiteral(" has no home figure")));
+            QStringList figures{lesson.homeFigure};
+            for (const app::LessonSection& section : lesson.sections)
+                if (!section.figure.isEmpty())
+                    figures << section.figure;
+            sectionFigures += static_cast<int>(figures.size()) - 1;
+            for (const QString& link : figures) {
+                QSignalSpy recorded(window.executionPanel(), &viz::ExecutionPanel::runFinished);
+                const auto error = window.openLink(QUrl(link));
+                QVERIFY2(!error.has_value(), qPrintable(lesson.id + ": " + link + " -> " + error.value_or(QString())));
+                if (link.startsWith(QStringLiteral("warpscope:step")) || link.startsWith(QStringLiteral("warpscope:memory?"))) {
+                    QVERIFY2(recorded.wait(60000), qPrintable(link));
+                    QTest::qWait(20);
+                    QVERIFY2(window.lastMessage().isEmpty(), qPrintable(link + " -> " + window.lastMessage()));
+                }
+            }
+            QCOMPARE(app::figureAtSection(lesson, -1), lesson.homeFigure);
+            QString expected = lesson.homeFigure;
+            for (int i = 0; i < lesson.sections.size(); ++i) {
+                if (!lesson.sections[i].figure.isEmpty())
+                    expected = lesson.sections[i].figure;
+                QCOMPARE(app::figureAtSection(lesson, i), expected);
+            }
+        }
+        QVERIFY(sectionFigures >= 32); // two or more sections a lesson on average
+    }
+
+    void openingALessonSetsUpItsFigureInTheCentre()
+    {
+        MainWindow window({.restoreSettings = false});
+        window.resize(1280, 800);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        auto dock = [&](const char* name) { return window.findChild<QDockWidget*>(QString::fromLatin1(name)); };
+        // The roofline lesson: the Profile view's roofline on a recorded H200 session, in the centre.
+        QVERIFY(window.openLesson(QStringLiteral("roofline")));
+        QCOMPARE(window.canvasView(), CanvasView::DockView);
+        QCOMPARE(window.centreDock(), dock("ProfileDock"));
+        QVERIFY(window.profilePanel()->isVisible());
+        QVERIFY(window.profilePanel()->hasSession());
+        QCOMPARE(window.profilePanel()->views()->currentTab(), viz::ProfileViews::Tab::Roofline);
+        QVERIFY(window.profilePanel()->width() > 800); // the centre's width, not a dock's
+        for (const char* name : {"OccupancyDock", "ProfileDock", "FormatsDock", "PrecisionLabDock", "StudyDock", "ModelsDock"})
+            QVERIFY2(dock(name)->isHidden(), name); // docks the figure does not use are closed
+        // The streams lesson: the streams model.
+        QVERIFY(window.openLesson(QStringLiteral("streams")));
+        QCOMPARE(window.centreDock(), dock("ModelsDock"));
+        QCOMPARE(window.modelsTab(), viz::ModelsTab::Streams);
+        QVERIFY(window.modelsDock()->isVisible());
+        // The profile panel went back to its dock, closed.
+        QCOMPARE(window.profilePanel()->window(), static_cast<QWidget*>(&window));
+        QVERIFY(dock("ProfileDock")->isAncestorOf(window.profilePanel()));
+        // The precision lesson: the lab.
+        QVERIFY(window.openLesson(QStringLiteral("precision")));
+        QCOMPARE(window.centreDock(), dock("PrecisionLabDock"));
+        QCOMPARE(window.precisionLabTab(), app::PrecisionLabTab::MixedPrecision);
+        QVERIFY(QTest::qWaitFor([&] { return !window.precisionLabBusy(); }, 60000));
+        // The stepping lesson: the stepper, with the lesson's kernel recorded, and no Details line about
+        // another launch.
+        QSignalSpy recorded(window.executionPanel(), &viz::ExecutionPanel::runFinished);
+        QVERIFY(window.openLesson(QStringLiteral("stepping")));
+        QCOMPARE(window.canvasView(), CanvasView::Execution);
+        QVERIFY(recorded.wait(60000));
+        QCOMPARE(QString::fromStdString(window.executionPanel()->stepper()->run().kernelName), QStringLiteral("divergence_odd_even"));
+        QVERIFY(dock("DetailsDock")->isHidden());
+        // The hierarchy lesson: its launch on the canvas, with the Details line.
+        QVERIFY(window.openLesson(QStringLiteral("hierarchy")));
+        QCOMPARE(window.canvasView(), CanvasView::Hierarchy);
+        QCOMPARE(window.launchShape().grid, (launch::Dim3{4, 2, 1}));
+        QCOMPARE(window.launchShape().block, (launch::Dim3{96, 1, 1}));
+        QVERIFY(dock("DetailsDock")->isVisible());
+        // View > the dock of the view in the centre: it goes back to its dock.
+        QVERIFY(window.openLesson(QStringLiteral("occupancy")));
+        QCOMPARE(window.centreDock(), dock("OccupancyDock"));
+        dock("OccupancyDock")->toggleViewAction()->trigger();
+        QVERIFY(!window.centreDock());
+        QVERIFY(dock("OccupancyDock")->isVisible());
+        QVERIFY(dock("OccupancyDock")->isAncestorOf(window.occupancyPanel()));
+    }
+
+    void reachingASectionSetsUpItsFigure()
+    {
+        MainWindow window({.restoreSettings = false});
+        window.resize(1280, 800);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(window.openLesson(QStringLiteral("occupancy")));
+        QTest::qWait(50);
+        QCOMPARE(window.occupancyPanel()->arch(), QStringLiteral("sm_90")); // the home figure: 96 threads, 40 registers
+        QCOMPARE(window.occupancyPanel()->inputs().registersPerThread, 40);
+        // Scroll the "## Shared memory" heading to the top of the panel, as a reader would.
+        QTextBrowser* view = window.lessonView();
+        QTextDocument* document = view->document();
+        QTextBlock heading;
+        for (QTextBlock block = document->begin(); block.isValid(); block = block.next())
+            if (block.blockFormat().headingLevel() == 2 && block.text() == QStringLiteral("Shared memory"))
+                heading = block;
+        QVERIFY(heading.isValid());
+        const int top = static_cast<int>(document->documentLayout()->blockBoundingRect(heading).top());
+        view->verticalScrollBar()->setValue(top);
+        QTRY_COMPARE_WITH_TIMEOUT(window.occupancyPanel()->arch(), QStringLiteral("sm_80"), 3000);
+        QCOMPARE(window.occupancyPanel()->inputs().staticSharedBytes, std::size_t{16 * 1024});
+        QCOMPARE(window.occupancyPanel()->inputs().threadsPerBlock, 128);
+        QVERIFY(window.appliedLessonFigure().contains(QStringLiteral("static_smem=16K")));
+        // The reader changes the figure within the section: scrolling inside it keeps that change.
+        QVERIFY(!window.openLink(QUrl(QStringLiteral("warpscope:occupancy?regs=64"))));
+        view->verticalScrollBar()->setValue(top + 10);
+        QTest::qWait(400);
+        QCOMPARE(window.occupancyPanel()->inputs().registersPerThread, 64);
+        // Back at the top: the home figure again.
+        view->verticalScrollBar()->setValue(0);
+        QTRY_COMPARE_WITH_TIMEOUT(window.occupancyPanel()->arch(), QStringLiteral("sm_90"), 3000);
+        QCOMPARE(window.occupancyPanel()->inputs().registersPerThread, 40);
     }
 
     void everyLessonLinkWorks()
@@ -458,6 +588,9 @@ private slots:
             window.resize(1300, 850);
             window.show();
             QVERIFY(QTest::qWaitForWindowExposed(&window));
+            QVERIFY(!window.layoutPinned()); // the lesson leads by default
+            window.pinLayoutAction()->trigger(); // View > Pin Layout: the docks are the learner's
+            QVERIFY(window.layoutPinned());
             auto* details = window.findChild<QDockWidget*>(QStringLiteral("DetailsDock"));
             QVERIFY(details);
             details->hide();
@@ -471,6 +604,21 @@ private slots:
             QVERIFY(details);
             QVERIFY(details->isHidden());
             QCOMPARE(window.size(), QSize(1300, 850));
+            QVERIFY(window.layoutPinned());
+            QVERIFY(window.pinLayoutAction()->isChecked());
+            // Pinned, a lesson's docked figure stays in its dock.
+            QVERIFY(window.openLesson(QStringLiteral("streams")));
+            QVERIFY(!window.centreDock());
+            auto* models = window.findChild<QDockWidget*>(QStringLiteral("ModelsDock"));
+            QVERIFY(models && models->isVisible());
+            window.setLayoutPinned(false);
+            window.close();
+        }
+        {
+            MainWindow window({.restoreSettings = true});
+            window.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&window));
+            QVERIFY(!window.layoutPinned()); // unpinning is remembered too
         }
         QSettings().clear();
     }
@@ -497,10 +645,35 @@ private slots:
         write(QStringLiteral("02-untitled.md"), "no heading here\n");
         write(QStringLiteral("Bad Name.md"), "# Bad\n");
         write(QStringLiteral("03-blank-title.md"), "#  \t\n\ntext\n"); // found by fuzz_lesson: it loaded with an empty title
+        // Figures: a good home figure, a section's, one that does not parse, one that is a lesson, a second
+        // one in a section, and one inside a code block (an example, not a figure).
+        write(QStringLiteral("04-figures.md"),
+              "# Figures\n\n{{figure: warpscope:hierarchy?grid=2&block=64}}\n\ntext\n\n"
+              "## One\n\n{{figure: warpscope:occupancy?regs=999}}\n\n"
+              "## Two\n\n{{figure: warpscope:placement?grid=8}}\n{{figure: warpscope:placement?grid=9}}\n\n"
+              "## Three\n\n```\n{{figure: warpscope:nowhere}}\n```\n{{figure: warpscope:lesson?id=good}}\n");
         const auto library = app::LessonLibrary::loadFrom(dir.path());
-        QCOMPARE(library.lessons().size(), 1);
+        QCOMPARE(library.lessons().size(), 2);
         QCOMPARE(library.lessons().front().title, QStringLiteral("Good"));
-        QCOMPARE(library.problems().size(), 3);
+        QCOMPARE(library.problems().size(), 6);
+        const app::Lesson& figures = library.lessons().at(1);
+        QCOMPARE(figures.homeFigure, QStringLiteral("warpscope:hierarchy?grid=2&block=64"));
+        QCOMPARE(figures.sections.size(), 3);
+        QCOMPARE(figures.sections[0].figure, QString()); // refused: regs 999
+        QCOMPARE(figures.sections[1].figure, QStringLiteral("warpscope:placement?grid=8"));
+        QCOMPARE(figures.sections[2].figure, QString());
+        QCOMPARE(app::figureAtSection(figures, 0), figures.homeFigure);
+        QCOMPARE(app::figureAtSection(figures, 2), QStringLiteral("warpscope:placement?grid=8"));
+        const QString problems = library.problems().join('\n');
+        QVERIFY2(problems.contains(QStringLiteral("04-figures.md:9: figure 'warpscope:occupancy?regs=999': ")), qPrintable(problems));
+        QVERIFY2(problems.contains(QStringLiteral("04-figures.md:14: a second figure in section 'Two'")), qPrintable(problems));
+        QVERIFY2(problems.contains(QStringLiteral("04-figures.md:21: figure 'warpscope:lesson?id=good': a figure is a view")), qPrintable(problems));
+        QVERIFY(!problems.contains(QStringLiteral("nowhere")));
+        // The panel shows a section's figure as a link, and not the home figure's line.
+        const QString shown = app::renderedLessonMarkdown(figures.markdown);
+        QVERIFY(!shown.contains(QStringLiteral("{{figure: warpscope:hierarchy")));
+        QVERIFY(shown.contains(QStringLiteral("[Set up this section's figure](warpscope:placement?grid=8)")));
+        QVERIFY(shown.contains(QStringLiteral("{{figure: warpscope:nowhere}}"))); // code stays as written
         QVERIFY(library.problems().join('\n').contains(QStringLiteral("02-untitled.md: no title")));
         QVERIFY(library.problems().join('\n').contains(QStringLiteral("03-blank-title.md: no title")));
         QVERIFY(library.problems().join('\n').contains(QStringLiteral("NN-id.md")));
