@@ -149,8 +149,13 @@ nlohmann::ordered_json stepStateJson(const sim::BlockReplay& replay, const ptx::
     }
     if (step && step->hazard >= 0) {
         const sim::Hazard& hazard = recording.hazards[static_cast<std::size_t>(step->hazard)].hazard;
+        nlohmann::ordered_json lanes = nlohmann::ordered_json::array(); // every lane involved, where known
+        for (std::uint32_t lane = 0; lane < 32; ++lane)
+            if ((hazard.lanes >> lane) & 1u)
+                lanes.push_back(lane);
         doc["hazard"] = {{"kind", sim::hazardKindName(hazard.kind)},
                          {"lane", hazard.lane},
+                         {"lanes", lanes},
                          {"address", hazard.address},
                          {"buffer", hazard.buffer},
                          {"message", hazard.message}};

@@ -59,17 +59,41 @@ TEST(CliSim, JsonHasTheDocumentedFields)
     EXPECT_GT(doc["cycles_estimate"].get<std::int64_t>(), 0);
 }
 
+// hazard_out_of_bounds: n = 1,000 in 4 blocks of 256 threads, no bounds check. Threads 1000-1023
+// are block 3's threads 232-255: warp 7, lanes 8-31. Each of its three accesses (a[i], b[i], c[i])
+// is one report naming element 1000, 1 past the end of 1,000 floats, and all 24 lanes; the text
+// output prints the same sentence.
 TEST(CliSim, HazardKernelReportsItsHazardWithWhereItHappened)
 {
     const SimRun r = runWarpscope("sim hazard_out_of_bounds --json");
     ASSERT_EQ(r.exitCode, 0) << r.err;
     const auto doc = nlohmann::json::parse(r.out);
-    ASSERT_FALSE(doc["hazards"].empty());
-    const auto& hazard = doc["hazards"][0];
-    EXPECT_EQ(hazard["kind"], "out_of_bounds_global");
-    EXPECT_GT(hazard["source_line"].get<int>(), 0);
-    EXPECT_FALSE(hazard["buffer"].get<std::string>().empty());
+    ASSERT_EQ(doc["hazards"].size(), 3u);
+    const char* expected[] = {"reads a[1000]", "reads b[1000]", "writes c[1000]"};
+    nlohmann::json lanes = nlohmann::json::array();
+    for (int lane = 8; lane < 32; ++lane)
+        lanes.push_back(lane);
+    for (std::size_t i = 0; i < 3; ++i) {
+        const auto& hazard = doc["hazards"][i];
+        EXPECT_EQ(hazard["kind"], "out_of_bounds_global");
+        EXPECT_GT(hazard["source_line"].get<int>(), 0);
+        EXPECT_EQ(hazard["buffer"], std::string(1, expected[i][std::string(expected[i]).find('[') - 1]));
+        EXPECT_EQ(hazard["message"], std::string(expected[i]) + ", 1 element past the end (1,000 floats); lanes 8-31 "
+                                                                "(on a GPU: an illegal-address error or silent corruption)");
+        EXPECT_EQ(hazard["block"], nlohmann::json::array({3, 0, 0}));
+        EXPECT_EQ(hazard["warp"], 7);
+        EXPECT_EQ(hazard["lane"], 8);
+        EXPECT_EQ(hazard["thread"], nlohmann::json::array({232, 0, 0}));
+        EXPECT_EQ(hazard["lanes"], lanes);
+        EXPECT_EQ(hazard["occurrences"], 24);
+    }
     EXPECT_TRUE(doc["matches_gold"].is_null());
+    const SimRun text = runWarpscope("sim hazard_out_of_bounds");
+    ASSERT_EQ(text.exitCode, 0) << text.err;
+    EXPECT_NE(text.out.find("block 3,0,0 thread 232,0,0 (warp 7 lane 8): writes c[1000], 1 element past the end "
+                            "(1,000 floats); lanes 8-31 (on a GPU: an illegal-address error or silent corruption) [24 times]"),
+              std::string::npos)
+        << text.out;
 }
 
 TEST(CliSim, DumpPrintsOneValuePerLine)

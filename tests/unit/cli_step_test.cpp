@@ -153,6 +153,30 @@ TEST(CliStep, TransposeColumnReadIsThirtyTwoWayWithoutPaddingAndConflictFreeWith
     }
 }
 
+// hazard_out_of_bounds (n = 1,000, blocks of 256, no bounds check): block 3's warp 7 holds threads
+// 992-1023, so its load of a[i] (warp step 12, after the parameters, the index and the address) has
+// lanes 8-31 past the end. The step names the element and the lanes as `warpscope sim` does, in
+// JSON (with the lanes as a list) and in the text.
+TEST(CliStep, AnOutOfBoundsStepNamesTheElementAndEveryLane)
+{
+    const std::string sentence = "reads a[1000], 1 element past the end (1,000 floats); lanes 8-31 "
+                                 "(on a GPU: an illegal-address error or silent corruption)";
+    const nlohmann::json doc = stepJson("hazard_out_of_bounds --block-index 3 --warp 7 --at 12");
+    EXPECT_EQ(doc["ptx"], "ld.global.f32 %f1, [%rd8]");
+    ASSERT_FALSE(doc["hazard"].is_null());
+    EXPECT_EQ(doc["hazard"]["kind"], "out_of_bounds_global");
+    EXPECT_EQ(doc["hazard"]["buffer"], "a");
+    EXPECT_EQ(doc["hazard"]["lane"], 8);
+    nlohmann::json lanes = nlohmann::json::array();
+    for (int lane = 8; lane < 32; ++lane)
+        lanes.push_back(lane);
+    EXPECT_EQ(doc["hazard"]["lanes"], lanes);
+    EXPECT_EQ(doc["hazard"]["message"], sentence);
+    const CommandResult text = runWarpscope("step hazard_out_of_bounds --block-index 3 --warp 7 --at 12");
+    ASSERT_EQ(text.exitCode, 0) << text.err;
+    EXPECT_NE(text.out.find("  hazard    out_of_bounds_global: " + sentence + "\n"), std::string::npos) << text.out;
+}
+
 TEST(CliStep, BadInputIsOneLineAndExitTwo)
 {
     const struct {
