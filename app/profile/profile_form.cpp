@@ -7,6 +7,7 @@
 #include "ptx/cuda_compiler.h"
 #include "session/session.h"
 #include "util/input_error.h"
+#include "util/input_wording.h"
 #include "util/parse.h"
 
 #include <QComboBox>
@@ -77,18 +78,18 @@ std::int64_t parseDevice(const QString& text)
 // Seconds, as --hang-timeout takes them, or with a unit: "180", "180 s", "3 min", "1 h", "86,400 s".
 std::int64_t parseHangTimeout(const QString& typed)
 {
-    const std::string range = "allowed: 1.." + withThousands(kMaxHangTimeoutSeconds) + " s, or in min or h: 3 min, 1 h";
+    const std::string range = "1.." + withThousands(kMaxHangTimeoutSeconds) + " s, or in min or h: 3 min, 1 h";
     static const QRegularExpression duration(QStringLiteral("^\\s*\\+?(\\d{1,3}(?:,\\d{3})+|\\d+)\\s*(s|sec|min|h)?\\s*$"),
                                              QRegularExpression::CaseInsensitiveOption);
     const QRegularExpressionMatch match = duration.match(typed);
     if (!match.hasMatch())
-        throw InputError("hang timeout: '" + typed.toStdString() + "' is not a duration (" + range + ")");
+        throw InputError(notAValueMessage("hang timeout", typed.toStdString(), "a duration", range));
     bool ok = false;
     const qlonglong number = match.captured(1).remove(QLatin1Char(',')).toLongLong(&ok);
     const QString unit = match.captured(2).toLower();
     const std::int64_t scale = unit == QLatin1String("h") ? 3600 : unit == QLatin1String("min") ? 60 : 1;
     if (!ok || number > kMaxHangTimeoutSeconds || number * scale < 1 || number * scale > kMaxHangTimeoutSeconds)
-        throw InputError("hang timeout: " + typed.trimmed().toStdString() + " is out of range (" + range + ")");
+        throw InputError(outOfRangeMessage("hang timeout", typed.toStdString(), range));
     return number * scale;
 }
 
@@ -304,9 +305,8 @@ ProfileForm::ProfileForm(QWidget* parent) : QWidget(parent)
     });
     connect(m_file, &QLineEdit::textChanged, this, &ProfileForm::updateCompute);
     for (viz::ValidatedField* field : {m_runs, m_device, m_compute, m_hangTimeout}) {
-        connect(field, &viz::ValidatedField::validityChanged, this, &ProfileForm::showFieldErrors);
-        // One bad value typed over another keeps the field invalid with a new message.
-        connect(field->lineEdit(), &QLineEdit::textEdited, this, &ProfileForm::showFieldErrors);
+        // Each check, so one bad value typed over another shows its own message.
+        connect(field, &viz::ValidatedField::textChecked, this, &ProfileForm::showFieldErrors);
     }
     for (QLineEdit* field : {m_file, m_entry, m_grid, m_block, m_smem, m_args, m_remote, m_runs->lineEdit(),
                              m_device->lineEdit(), m_compute->lineEdit(), m_hangTimeout->lineEdit()})

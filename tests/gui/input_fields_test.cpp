@@ -1,5 +1,5 @@
 // Every launch and explorer field handles bad input the same way (issue 14, section 2): checked as
-// typed; an out-of-range, garbage or unit value is marked under its own field with that field's range
+// typed and applied on Enter (issue 27, section 7: apply_on_enter_test.cpp has the pause); an out-of-range, garbage or unit value is marked under its own field with that field's range
 // in one message style; nothing typed is truncated or rewritten; the figure keeps the last valid
 // inputs and says so; two bad fields are both marked; byte fields take the links' units (32K, 1M).
 #include "gui_test_support.h"
@@ -25,7 +25,8 @@ namespace {
 
 using warpscope::gui_test::saveShot;
 
-// Pastes `text` over the field's text in one edit, as a user pasting does (no valid prefixes on the way).
+// Pastes `text` over the field's text in one edit, as a user pasting does (no valid prefixes on the
+// way), and presses Enter, which applies a valid value.
 void typeInto(ValidatedField* field, const QString& text)
 {
     QLineEdit* edit = field->lineEdit();
@@ -35,15 +36,7 @@ void typeInto(ValidatedField* field, const QString& text)
         QTest::keyClick(edit, Qt::Key_Backspace);
     else
         edit->insert(text);
-}
-
-// Types `text` key by key: every valid prefix on the way is applied, as in the explorer's old spin boxes.
-void keyInto(ValidatedField* field, const QString& text)
-{
-    QLineEdit* edit = field->lineEdit();
-    edit->setFocus();
-    edit->selectAll();
-    QTest::keyClicks(edit, text);
+    QTest::keyClick(edit, Qt::Key_Return);
 }
 
 ValidatedField* fieldOf(QWidget* parent, const char* name)
@@ -237,23 +230,35 @@ private slots:
         QCOMPARE(panel->arch(), QStringLiteral("sm_86"));
     }
 
-    void typingAppliesEachValidPrefixAndMarksTheRest()
+    void typingMarksAtOnceAndAppliesOnEnter()
     {
-        // Typing 300 registers key by key: 3 and 30 are valid and applied; 300 is marked, and the figure
-        // says it still shows 30 (the spin box used to drop the last 0 without a word).
+        // Typing 300 registers key by key: 3 and 30 are valid but not applied (the figure never shows 3
+        // registers on the way); 300 is marked at once, and the figure says it still shows 32.
         ShownWindow shown;
         viz::OccupancyPanel* panel = shown.panel();
         ValidatedField* registers = fieldOf(panel, "occupancyRegisters");
-        keyInto(registers, QStringLiteral("300"));
+        QLineEdit* edit = registers->lineEdit();
+        edit->setFocus();
+        edit->selectAll();
+        QTest::keyClick(edit, Qt::Key_3);
+        QCOMPARE(panel->inputs().registersPerThread, 32);
+        QVERIFY(!marked(registers));
+        QTest::keyClicks(edit, QStringLiteral("00"));
         QCOMPARE(registers->text(), QStringLiteral("300"));
         QCOMPARE(registers->errorText(), QStringLiteral("registers per thread: 300 is out of range (allowed: 1..255)"));
-        QCOMPARE(panel->inputs().registersPerThread, 30);
+        QCOMPARE(panel->inputs().registersPerThread, 32);
         QVERIFY(panel->stale());
         auto* stale = panel->findChild<QLabel*>(QStringLiteral("occupancyStale"));
-        QVERIFY2(stale->text().contains(QStringLiteral("30 registers")), qPrintable(stale->text()));
-        QTest::keyClick(registers->lineEdit(), Qt::Key_Backspace);
+        QVERIFY2(stale->text().contains(QStringLiteral("32 registers")), qPrintable(stale->text()));
+        // Back to 30: no longer marked, and the note says so at once; Enter applies it.
+        QTest::keyClick(edit, Qt::Key_Backspace);
         QCOMPARE(registers->text(), QStringLiteral("30"));
+        QVERIFY(!marked(registers));
         QVERIFY(!panel->stale());
+        QCOMPARE(panel->inputs().registersPerThread, 32);
+        QTest::keyClick(edit, Qt::Key_Return);
+        QCOMPARE(panel->inputs().registersPerThread, 30);
+        QCOMPARE(panel->result()->input.registersPerThread, 30);
     }
 
     void stepKeysMoveByTheFieldsStep()

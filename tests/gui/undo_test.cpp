@@ -34,13 +34,14 @@ ValidatedField* fieldOf(QWidget* parent, const char* name)
     return field;
 }
 
-// Types `text` key by key, as a user does: every valid prefix on the way is applied.
+// Types `text` key by key, as a user does, and presses Enter: the value is applied once, on Enter.
 void keyInto(ValidatedField* field, const QString& text)
 {
     QLineEdit* edit = field->lineEdit();
     edit->setFocus();
     edit->selectAll();
     QTest::keyClicks(edit, text);
+    QTest::keyClick(edit, Qt::Key_Return);
 }
 
 void undoKey(QWidget* where) { QTest::keyClick(where, Qt::Key_Z, Qt::ControlModifier); }
@@ -159,7 +160,7 @@ private slots:
         QCOMPARE(panel->result()->input, before);
     }
 
-    // Typing 2, 25, 256 into Block is one step, named by where it started and ended.
+    // Typing 2, 25, 256 into Block and Enter is one step, named by where it started and ended.
     void typingIntoOneFieldIsOneStep()
     {
         ShownWindow shown;

@@ -1,18 +1,22 @@
 #include "common/validated_field.h"
 
 #include "util/input_error.h"
+#include "util/input_wording.h"
 #include "util/parse.h"
 
 #include <QEvent>
+#include <QFocusEvent>
 #include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPalette>
 #include <QRegularExpression>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <exception>
 #include <limits>
 #include <string>
@@ -46,7 +50,17 @@ ValidatedField::ValidatedField(const QString& objectName, Parser parser, QWidget
     layout->addWidget(m_edit);
     layout->addWidget(m_message);
     setFocusProxy(m_edit);
-    connect(m_edit, &QLineEdit::textEdited, this, [this] { check(true); });
+    m_pause = new QTimer(this);
+    m_pause->setSingleShot(true);
+    m_pause->setInterval(kApplyPauseMs);
+    connect(m_pause, &QTimer::timeout, this, &ValidatedField::applyPending);
+    connect(m_edit, &QLineEdit::textEdited, this, &ValidatedField::typed);
+    // Enter applies what was typed without waiting.
+    // returnPressed comes before editingFinished and before an owner's own Enter handler (connected
+    // after this), which then sees the value applied.
+    // Leaving the field (Tab, a click elsewhere) is seen in eventFilter: not when the window itself goes (closing, another
+    // application), when the owner may be half destroyed and the pause applies the value anyway.
+    connect(m_edit, &QLineEdit::returnPressed, this, &ValidatedField::applyPending);
 }
 
 void ValidatedField::setStepping(std::int64_t step, std::int64_t minimum, std::int64_t maximum)
@@ -77,6 +91,8 @@ void ValidatedField::setRealValue(double value)
             text = QString::number(value, 'g', precision);
             break;
         }
+    m_pause->stop(); // the program's value replaces what was being typed
+    m_pending = false;
     m_edit->setText(text);
     m_externalError.clear();
     check(false);
@@ -84,6 +100,8 @@ void ValidatedField::setRealValue(double value)
 
 void ValidatedField::setValue(std::int64_t value)
 {
+    m_pause->stop();
+    m_pending = false;
     m_edit->setText(m_formatter ? m_formatter(value) : QString::number(value));
     m_externalError.clear();
     check(false);
@@ -91,6 +109,8 @@ void ValidatedField::setValue(std::int64_t value)
 
 void ValidatedField::setText(const QString& text)
 {
+    m_pause->stop();
+    m_pending = false;
     m_edit->setText(text);
     m_externalError.clear();
     check(false);
@@ -98,8 +118,27 @@ void ValidatedField::setText(const QString& text)
 
 void ValidatedField::setTextAsTyped(const QString& text)
 {
+    m_pause->stop();
+    m_pending = false;
     m_edit->setText(text);
     check(true);
+}
+
+void ValidatedField::typed()
+{
+    // Checked and marked at once; applied when typing pauses, on Enter or on leaving the field.
+    m_pending = true;
+    check(false);
+    m_pause->start(); // restarted by each key
+}
+
+void ValidatedField::applyPending()
+{
+    m_pause->stop();
+    if (!m_pending)
+        return;
+    m_pending = false;
+    emitEdited();
 }
 
 void ValidatedField::setShowsMessage(bool shows)
@@ -124,7 +163,7 @@ void ValidatedField::setExternalError(const QString& message)
         emit validityChanged(nowValid);
 }
 
-void ValidatedField::check(bool emitEdited)
+void ValidatedField::check(bool apply)
 {
     const bool wasValid = valid() && m_externalError.isEmpty();
     const std::optional<std::int64_t> before = m_value;
@@ -147,9 +186,16 @@ void ValidatedField::check(bool emitEdited)
     const bool nowValid = valid() && m_externalError.isEmpty();
     if (wasValid != nowValid)
         emit validityChanged(nowValid);
-    if (emitEdited && m_realParser && m_real)
+    emit textChecked();
+    if (apply)
+        emitEdited();
+}
+
+void ValidatedField::emitEdited()
+{
+    if (m_realParser && m_real)
         emit realValueEdited(*m_real);
-    else if (emitEdited && !m_realParser && m_value)
+    else if (!m_realParser && m_value)
         emit valueEdited(*m_value);
 }
 
@@ -169,6 +215,11 @@ void ValidatedField::showState()
 
 bool ValidatedField::eventFilter(QObject* watched, QEvent* event)
 {
+    if (watched == m_edit && event->type() == QEvent::FocusOut && m_pending) {
+        const Qt::FocusReason reason = static_cast<QFocusEvent*>(event)->reason();
+        if (reason != Qt::ActiveWindowFocusReason && reason != Qt::PopupFocusReason && window()->isVisible())
+            applyPending();
+    }
     if (watched == m_edit && event->type() == QEvent::KeyPress && m_maximum > m_minimum) {
         const auto* key = static_cast<QKeyEvent*>(event);
         const int direction = key->key() == Qt::Key_Up ? 1 : key->key() == Qt::Key_Down ? -1 : 0;
@@ -179,6 +230,9 @@ bool ValidatedField::eventFilter(QObject* watched, QEvent* event)
             const std::int64_t base = direction > 0 ? current / m_step : (current + m_step - 1) / m_step;
             const std::int64_t next = std::clamp((base + direction) * m_step, m_minimum, m_maximum);
             if (next != *m_value) {
+                // A whole value, asked for explicitly: applied at once, with anything typed before it.
+                m_pause->stop();
+                m_pending = false;
                 m_edit->setText(m_formatter ? m_formatter(next) : QString::number(next));
                 check(true);
             }
@@ -198,7 +252,7 @@ void ValidatedField::changeEvent(QEvent* event)
 ValidatedField::Parser countParser(QString what, std::int64_t min, std::int64_t max, bool units)
 {
     return [what = what.toStdString(), min, max, units](const QString& typed) -> std::int64_t {
-        const std::string range = "allowed: " + withThousands(min) + ".." + withThousands(max) +
+        const std::string range = withThousands(min) + ".." + withThousands(max) +
                                   (units ? ", or with K = 1024, M = 1024 K" : "");
         QString text = typed.trimmed();
         std::int64_t multiplier = 1;
@@ -210,35 +264,47 @@ ValidatedField::Parser countParser(QString what, std::int64_t min, std::int64_t 
             text.chop(1);
         }
         // Thousands separators only in their places: "100,000", not "1,00,0".
-        static const QRegularExpression grouped(QStringLiteral("^[+]?\\d{1,3}(,\\d{3})+$"));
+        static const QRegularExpression grouped(QStringLiteral("^[+-]?\\d{1,3}(,\\d{3})+$"));
         if (grouped.match(text).hasMatch())
             text.remove(QLatin1Char(','));
-        static const QRegularExpression digits(QStringLiteral("^[+]?\\d+$"));
+        // A minus sign makes a number below the range, not garbage: "-5 is out of range", as parseInteger says.
+        static const QRegularExpression digits(QStringLiteral("^[+-]?\\d+$"));
         if (!digits.match(text).hasMatch())
-            throw InputError(what + ": '" + typed.toStdString() + "' is not a whole number (" + range + ")");
+            throw InputError(notAValueMessage(what, typed.toStdString(), "an integer", range));
         bool ok = false;
         const qlonglong number = text.toLongLong(&ok);
-        const bool overflow = !ok || number > std::numeric_limits<std::int64_t>::max() / multiplier;
+        const bool overflow = !ok || number > std::numeric_limits<std::int64_t>::max() / multiplier ||
+                              number < std::numeric_limits<std::int64_t>::min() / multiplier;
         const std::int64_t value = overflow ? 0 : number * multiplier;
         if (overflow || value < min || value > max)
-            throw InputError(what + ": " + typed.trimmed().toStdString() + " is out of range (" + range + ")");
+            throw InputError(outOfRangeMessage(what, typed.toStdString(), range));
         return value;
     };
 }
 
+double parseRealInRange(const QString& typed, const QString& what, double min, double max, const QString& rangeText)
+{
+    const std::string text = typed.toStdString();
+    double value = 0;
+    try {
+        value = parseReal(text, "");
+    } catch (const InputError&) {
+        // A decimal beyond a double (1e999) is a number out of range; anything else is not a number.
+        const std::string clean = trimmedInput(text);
+        char* end = nullptr;
+        std::strtod(clean.c_str(), &end);
+        if (clean.empty() || end != clean.c_str() + clean.size())
+            throw InputError(notAValueMessage(what.toStdString(), text, "a number", rangeText.toStdString()));
+        throw InputError(outOfRangeMessage(what.toStdString(), text, rangeText.toStdString()));
+    }
+    if (!(value >= min && value <= max)) // NaN fails too
+        throw InputError(outOfRangeMessage(what.toStdString(), text, rangeText.toStdString()));
+    return value;
+}
+
 ValidatedField::RealParser realParser(QString what, double min, double max, QString rangeText)
 {
-    return [what = what.toStdString(), min, max, rangeText = rangeText.toStdString()](const QString& typed) -> double {
-        double value = 0;
-        try {
-            value = parseReal(typed.toStdString(), "");
-        } catch (const InputError&) {
-            throw InputError(what + ": '" + typed.toStdString() + "' is not a number (allowed: " + rangeText + ")");
-        }
-        if (!(value >= min && value <= max)) // NaN fails too
-            throw InputError(what + ": " + typed.trimmed().toStdString() + " is out of range (allowed: " + rangeText + ")");
-        return value;
-    };
+    return [what, min, max, rangeText](const QString& typed) { return parseRealInRange(typed, what, min, max, rangeText); };
 }
 
 } // namespace warpscope::viz

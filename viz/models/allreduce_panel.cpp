@@ -5,6 +5,7 @@
 #include "common/validated_field.h"
 
 #include "util/input_error.h"
+#include "util/input_wording.h"
 #include "util/parse.h"
 
 #include <QComboBox>
@@ -396,13 +397,14 @@ QWidget* AllReducePanel::buildControls()
 
     connect(m_gpusField, &ValidatedField::valueEdited, this, &AllReducePanel::controlsEdited);
     connect(m_bytesField, &ValidatedField::valueEdited, this, &AllReducePanel::controlsEdited);
+    // The row follows each keystroke; the figure changes when a value is applied.
     for (ValidatedField* field : {m_gpusField, m_bytesField})
-        connect(field, &ValidatedField::validityChanged, this, [this](bool valid) {
-            if (!m_syncing && !valid) {
-                m_stale = true;
-                m_staleLabel->setText(tr("A field is not valid (marked): the figure still shows the last valid settings."));
-                m_staleLabel->show();
-            }
+        connect(field, &ValidatedField::textChecked, this, [this] {
+            if (m_syncing)
+                return;
+            m_stale = !m_gpusField->valid() || !m_bytesField->valid();
+            m_staleLabel->setText(tr("A field is not valid (marked): the figure still shows the last valid settings."));
+            m_staleLabel->setVisible(m_stale);
         });
     connect(m_linkCombo, &QComboBox::currentIndexChanged, this, &AllReducePanel::controlsEdited);
     connect(m_backButton, &QPushButton::clicked, this, [this] {
@@ -446,7 +448,7 @@ QWidget* AllReducePanel::buildControls()
 
 double AllReducePanel::parseBufferBytes(const QString& text, const char* what)
 {
-    const std::string range = "allowed: 1..1099511627776 bytes = 1024G; K, M and G mean KiB, MiB and GiB";
+    const std::string range = "1..1099511627776 bytes = 1024G; K, M and G mean KiB, MiB and GiB";
     QString clean = text.trimmed();
     std::int64_t multiplier = 1;
     if (!clean.isEmpty()) {
@@ -460,9 +462,9 @@ double AllReducePanel::parseBufferBytes(const QString& text, const char* what)
     bool ok = false;
     const qlonglong value = clean.toLongLong(&ok);
     if (!ok || clean.contains(QLatin1Char('+')) || clean.contains(QLatin1Char(' ')))
-        throw InputError(std::string(what) + ": '" + text.toStdString() + "' is not a byte size (an integer with an optional K, M or G; " + range + ")");
+        throw InputError(notAValueMessage(what, text.toStdString(), "a byte size (an integer with an optional K, M or G)", range));
     if (value < 1 || value > kMaxBufferBytes / multiplier)
-        throw InputError(std::string(what) + ": " + text.trimmed().toStdString() + " is out of range (" + range + ")");
+        throw InputError(outOfRangeMessage(what, text.toStdString(), range));
     return static_cast<double>(value * multiplier);
 }
 

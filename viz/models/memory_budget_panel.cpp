@@ -6,6 +6,7 @@
 #include "common/validated_field.h"
 
 #include "util/input_error.h"
+#include "util/input_wording.h"
 #include "util/parse.h"
 
 #include <qcustomplot.h>
@@ -31,6 +32,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
+#include <limits>
 #include <map>
 #include <string>
 #include <string_view>
@@ -101,17 +103,19 @@ void checkRange(const char* key, std::int64_t value, std::int64_t low, std::int6
                          ".." + std::to_string(high) + ")");
 }
 
+constexpr const char* kParametersAllowed = "a number of parameters above 0 and at most 1e13, such as 7e9";
+
 void checkParameters(double parameters, const std::string& text)
 {
     if (!std::isfinite(parameters) || !(parameters > 0) || parameters > kMaxParameters)
-        throw InputError("params: " + text + " is out of range (allowed: a number of parameters above 0 and at most 1e13, such as 7e9)");
+        throw InputError(outOfRangeMessage("params", text, kParametersAllowed));
 }
 
 double parseParameters(const QString& text)
 {
-    const double value = parseReal(text.toStdString(), "params");
-    checkParameters(value, text.trimmed().toStdString());
-    return value;
+    // Above 0: the smallest positive double is the range's lower end.
+    return parseRealInRange(text, QStringLiteral("params"), std::numeric_limits<double>::denorm_min(), kMaxParameters,
+                            QString::fromLatin1(kParametersAllowed));
 }
 
 std::int64_t parseIntegerField(const QString& text, const char* key, std::int64_t low, std::int64_t high)
@@ -282,11 +286,13 @@ QWidget* MemoryBudgetPanel::buildControls()
 
     for (ValidatedField* field : {m_parametersField, m_gpusField, m_layersField, m_hiddenField, m_headsField,
                                   m_sequenceField, m_batchField}) {
-        connect(field, &ValidatedField::valueEdited, this, &MemoryBudgetPanel::controlsEdited);
-        connect(field, &ValidatedField::validityChanged, this, [this](bool valid) {
-            if (!valid && !m_syncing)
-                setStale(true);
+        // Marks (heads that do not divide hidden too) and the row follow each keystroke; the figure
+        // changes when a value is applied.
+        connect(field, &ValidatedField::textChecked, this, [this] {
+            if (!m_syncing)
+                setStale(!readControls());
         });
+        connect(field, &ValidatedField::valueEdited, this, &MemoryBudgetPanel::controlsEdited);
     }
     for (QComboBox* combo : {m_precisionCombo, m_optimizerCombo, m_zeroCombo}) {
         // A narrow dock may show a long choice shortened rather than push the panel sideways.
@@ -419,22 +425,13 @@ void MemoryBudgetPanel::syncControls()
     m_syncing = false;
 }
 
-void MemoryBudgetPanel::controlsEdited()
+std::optional<MemoryBudgetSettings> MemoryBudgetPanel::readControls()
 {
-    if (m_syncing)
-        return;
-    const bool inference = m_precisionCombo->currentData().toInt() == static_cast<int>(Precision::Inference16) ||
-                           m_precisionCombo->currentData().toInt() == static_cast<int>(Precision::InferenceInt8);
-    m_optimizerCombo->setEnabled(!inference);
     for (ValidatedField* field : {m_parametersField, m_gpusField, m_layersField, m_hiddenField, m_sequenceField, m_batchField})
-        if (!field->valid()) {
-            setStale(true);
-            return;
-        }
-    if (!m_headsField->value()) {
-        setStale(true);
-        return;
-    }
+        if (!field->valid())
+            return std::nullopt;
+    if (!m_headsField->value())
+        return std::nullopt;
     MemoryBudgetSettings next;
     next.parameters = parseParameters(m_parametersField->text());
     next.precision = static_cast<Precision>(m_precisionCombo->currentData().toInt());
@@ -452,11 +449,25 @@ void MemoryBudgetPanel::controlsEdited()
     } catch (const InputError& error) {
         // Every field is in range on its own, so only heads-divides-hidden is left: mark it on heads.
         m_headsField->setExternalError(QString::fromUtf8(error.what()));
+        return std::nullopt;
+    }
+    m_headsField->setExternalError({});
+    return next;
+}
+
+void MemoryBudgetPanel::controlsEdited()
+{
+    if (m_syncing)
+        return;
+    const bool inference = m_precisionCombo->currentData().toInt() == static_cast<int>(Precision::Inference16) ||
+                           m_precisionCombo->currentData().toInt() == static_cast<int>(Precision::InferenceInt8);
+    m_optimizerCombo->setEnabled(!inference);
+    const std::optional<MemoryBudgetSettings> next = readControls();
+    if (!next) {
         setStale(true);
         return;
     }
-    m_headsField->setExternalError({});
-    m_settings = next;
+    m_settings = *next;
     redraw();
     setStale(false);
 }

@@ -8,6 +8,7 @@
 
 #include <QWidget>
 
+#include <optional>
 #include <vector>
 
 class QBoxLayout;
@@ -66,7 +67,9 @@ protected:
 private:
     QWidget* buildControls();
     void syncControls();      // the fields and combos show m_settings (no signals)
-    void controlsEdited();    // a field or combo changed: apply it if every field is valid
+    // The settings the fields and boxes hold now, or nullopt with the bad fields marked.
+    std::optional<MemoryBudgetSettings> readControls();
+    void controlsEdited();    // a value was applied or a combo changed: apply it if every field is valid
     void redraw();
     void drawPlot();
     void fillTable();

@@ -89,8 +89,12 @@ QWidget* PipelinePanel::buildControls()
     columns->addLayout(right, 1);
     for (ValidatedField* field : {m_stagesField, m_microbatchesField}) {
         field->lineEdit()->setMinimumWidth(50);
+        // The row under the fields follows each keystroke; the chart changes when a value is applied.
+        connect(field, &ValidatedField::textChecked, this, [this] {
+            if (!m_syncing)
+                setStale(fieldProblems());
+        });
         connect(field, &ValidatedField::valueEdited, this, &PipelinePanel::controlsEdited);
-        connect(field, &ValidatedField::validityChanged, this, &PipelinePanel::controlsEdited);
     }
     return controls;
 }
@@ -128,19 +132,23 @@ void PipelinePanel::syncControls()
     m_syncing = false;
 }
 
-void PipelinePanel::controlsEdited()
+QString PipelinePanel::fieldProblems() const
 {
-    if (m_syncing)
-        return;
     QStringList problems;
     for (const ValidatedField* field : {m_stagesField, m_microbatchesField})
         if (!field->valid())
             problems << field->errorText();
-    if (!problems.isEmpty()) {
-        setStale(problems.join(QLatin1Char('\n')));
+    return problems.join(QLatin1Char('\n'));
+}
+
+void PipelinePanel::controlsEdited()
+{
+    if (m_syncing)
         return;
-    }
-    setStale({});
+    const QString problems = fieldProblems();
+    setStale(problems);
+    if (!problems.isEmpty())
+        return;
     const PipelineSettings settings{static_cast<int>(*m_stagesField->value()), static_cast<int>(*m_microbatchesField->value())};
     if (settings == m_settings)
         return;

@@ -52,7 +52,8 @@ protected:
 private:
     QWidget* buildControls();
     void syncControls();
-    void controlsEdited();
+    QString fieldProblems() const; // every marked field's message, as its text reads now
+    void controlsEdited();         // a value was applied: redraw with it
     void redraw();
     void setStale(const QString& reason);
 

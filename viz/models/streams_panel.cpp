@@ -6,6 +6,7 @@
 #include "models/models_style.h"
 #include "precision/precision_lab_style.h"
 #include "util/input_error.h"
+#include "util/input_wording.h"
 #include "util/parse.h"
 
 #include <QEvent>
@@ -37,12 +38,11 @@ QString msText(double ms)
     return text;
 }
 
+constexpr const char* kMsAllowed = "0 to 1e6 ms, a decimal such as 2.5";
+
 double parseMs(const QString& text, const char* key)
 {
-    const double ms = parseReal(text.toStdString(), key);
-    if (!(ms >= 0 && ms <= kStreamsMaxMs))
-        throw InputError(std::string(key) + ": " + text.toStdString() + " is out of range (allowed: 0 to 1e6 ms, a decimal such as 2.5)");
-    return ms;
+    return parseRealInRange(text, QString::fromLatin1(key), 0, kStreamsMaxMs, QString::fromLatin1(kMsAllowed));
 }
 
 QString kindName(perf::StreamStageKind kind)
@@ -141,8 +141,12 @@ QWidget* StreamsPanel::buildControls()
     columns->addLayout(split, 1);
     for (ValidatedField* field : {m_h2dField, m_kernelField, m_d2hField, m_chunksField, m_enginesField}) {
         field->lineEdit()->setMinimumWidth(60);
+        // The row under the fields follows each keystroke; the figure changes when a value is applied.
+        connect(field, &ValidatedField::textChecked, this, [this] {
+            if (!m_syncing)
+                setStale(readControls().second);
+        });
         connect(field, &ValidatedField::valueEdited, this, &StreamsPanel::controlsEdited);
-        connect(field, &ValidatedField::validityChanged, this, &StreamsPanel::controlsEdited);
     }
     return controls;
 }
@@ -160,13 +164,13 @@ void StreamsPanel::validate(const StreamsSettings& settings)
         {"h2d", settings.hostToDeviceMs}, {"kernel", settings.kernelMs}, {"d2h", settings.deviceToHostMs}};
     for (const auto& [key, ms] : times)
         if (!(ms >= 0 && ms <= kStreamsMaxMs))
-            throw InputError(std::string(key) + ": " + msText(ms).toStdString() + " is out of range (allowed: 0 to 1e6 ms)");
+            throw InputError(outOfRangeMessage(key, msText(ms).toStdString(), kMsAllowed));
     if (settings.hostToDeviceMs + settings.kernelMs + settings.deviceToHostMs <= 0)
         throw InputError("h2d, kernel and d2h are all 0 (allowed: at least one above 0 ms)");
     if (settings.chunks < 1 || settings.chunks > kStreamsMaxChunks)
-        throw InputError("chunks: " + std::to_string(settings.chunks) + " is out of range (allowed: 1..64)");
+        throw InputError(outOfRangeMessage("chunks", std::to_string(settings.chunks), "1.." + std::to_string(kStreamsMaxChunks)));
     if (settings.copyEngines < 1 || settings.copyEngines > 2)
-        throw InputError("engines: " + std::to_string(settings.copyEngines) + " is out of range (allowed: 1..2)");
+        throw InputError(outOfRangeMessage("engines", std::to_string(settings.copyEngines), "1..2"));
 }
 
 perf::StreamOverlapInput StreamsPanel::overlapInput(const StreamsSettings& settings)
@@ -200,19 +204,16 @@ void StreamsPanel::syncControls()
     m_syncing = false;
 }
 
-void StreamsPanel::controlsEdited()
+std::pair<std::optional<StreamsSettings>, QString> StreamsPanel::readControls() const
 {
-    if (m_syncing)
-        return;
+    // Every marked field's own message, as its text reads now; then the rule across fields.
     const ValidatedField* fields[] = {m_h2dField, m_kernelField, m_d2hField, m_chunksField, m_enginesField};
     QStringList problems;
     for (const ValidatedField* field : fields)
         if (!field->valid())
             problems << field->errorText();
-    if (!problems.isEmpty()) {
-        setStale(problems.join(QLatin1Char('\n')));
-        return;
-    }
+    if (!problems.isEmpty())
+        return {std::nullopt, problems.join(QLatin1Char('\n'))};
     StreamsSettings settings;
     settings.hostToDeviceMs = parseMs(m_h2dField->text(), "h2d");
     settings.kernelMs = parseMs(m_kernelField->text(), "kernel");
@@ -222,13 +223,20 @@ void StreamsPanel::controlsEdited()
     try {
         validate(settings);
     } catch (const InputError& error) {
-        setStale(QString::fromUtf8(error.what()));
-        return;
+        return {std::nullopt, QString::fromUtf8(error.what())};
     }
-    setStale({});
-    if (settings == m_settings)
+    return {settings, QString()};
+}
+
+void StreamsPanel::controlsEdited()
+{
+    if (m_syncing)
         return;
-    m_settings = settings;
+    const auto [settings, problem] = readControls();
+    setStale(problem);
+    if (!settings || *settings == m_settings)
+        return;
+    m_settings = *settings;
     redraw();
 }
 

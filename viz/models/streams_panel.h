@@ -9,8 +9,11 @@
 
 #include <QWidget>
 
+#include <QString>
+
 #include <cstddef>
 #include <optional>
+#include <utility>
 
 class QEvent;
 class QLabel;
@@ -61,7 +64,9 @@ protected:
 private:
     QWidget* buildControls();
     void syncControls();
-    void controlsEdited();
+    // The settings the fields hold now, or why they cannot be applied (every marked field's message).
+    std::pair<std::optional<StreamsSettings>, QString> readControls() const;
+    void controlsEdited(); // a value was applied: redraw with it
     void redraw();
     void setStale(const QString& reason);
 

@@ -209,15 +209,13 @@ void OccupancyPanel::syncControlsFromInput()
     m_barriersField->setValue(m_input.barriersPerBlock);
 }
 
-void OccupancyPanel::fieldsEdited()
+std::optional<OccupancyInput> OccupancyPanel::readFields()
 {
     const ValidatedField* fields[] = {m_blockField,         m_registersField, m_staticSharedField,
                                       m_dynamicSharedField, m_carveoutField,  m_barriersField};
     for (const ValidatedField* field : fields)
-        if (!field->valid()) {
-            setStale(true);
-            return;
-        }
+        if (!field->valid())
+            return std::nullopt;
     OccupancyInput input;
     input.threadsPerBlock = static_cast<int>(*m_blockField->value());
     input.registersPerThread = static_cast<int>(*m_registersField->value());
@@ -225,22 +223,30 @@ void OccupancyPanel::fieldsEdited()
     input.dynamicSharedBytes = static_cast<std::size_t>(*m_dynamicSharedField->value());
     input.carveoutPercent = static_cast<int>(*m_carveoutField->value());
     input.barriersPerBlock = static_cast<int>(*m_barriersField->value());
-    const auto preset = currentPreset();
-    if (preset) {
+    if (const auto preset = currentPreset()) {
         // A rule across fields (static + dynamic over the opt-in limit): marked on the dynamic field.
         try {
             occupancy::validateInput(*preset, input);
             m_dynamicSharedField->setExternalError({});
         } catch (const InputError& error) {
             m_dynamicSharedField->setExternalError(QString::fromUtf8(error.what()));
-            setStale(true);
-            return;
+            return std::nullopt;
         }
     }
-    // Unchanged inputs on the same GPU: nothing to do (another preset in the combo box recomputes).
-    if (input == m_input && m_result && !m_stale && m_result->arch == m_arch.toStdString())
+    return input;
+}
+
+void OccupancyPanel::fieldsEdited()
+{
+    const std::optional<OccupancyInput> input = readFields();
+    if (!input) {
+        setStale(true);
         return;
-    m_input = input;
+    }
+    // Unchanged inputs on the same GPU: nothing to do (another preset in the combo box recomputes).
+    if (*input == m_input && m_result && !m_stale && m_result->arch == m_arch.toStdString())
+        return;
+    m_input = *input;
     recompute();
 }
 

@@ -94,7 +94,9 @@ private:
 
     void applyPresetLimits();
     void syncControlsFromInput();
-    void fieldsEdited(); // a field changed: recompute from the fields if every one is valid
+    // The inputs the fields hold now, or nullopt with the bad fields marked (the rule across fields too).
+    std::optional<occupancy::OccupancyInput> readFields();
+    void fieldsEdited(); // a value was applied: recompute from the fields if every one is valid
     void recompute();
     void showResult();
     void showError(const QString& message);

@@ -182,11 +182,10 @@ QWidget* OccupancyPanel::buildControls()
     });
     for (ValidatedField* field : {m_blockField, m_registersField, m_staticSharedField, m_dynamicSharedField,
                                   m_carveoutField, m_barriersField}) {
+        // Marks (the rule across the shared-memory fields too) and the stale note follow each
+        // keystroke; the result and plots change when a value is applied (Enter, focus out, a pause).
+        connect(field, &ValidatedField::textChecked, this, [this] { setStale(!readFields()); });
         connect(field, &ValidatedField::valueEdited, this, &OccupancyPanel::fieldsEdited);
-        connect(field, &ValidatedField::validityChanged, this, [this](bool valid) {
-            if (!valid)
-                setStale(true);
-        });
     }
 
     auto* controls = new QWidget;

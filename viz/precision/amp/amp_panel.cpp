@@ -195,9 +195,8 @@ QWidget* AmpPanel::buildControls()
     for (ValidatedField* field : {m_stepsField, m_seedField, m_growthField, m_scaleField}) {
         field->lineEdit()->setMaximumWidth(120);
         field->setMaximumWidth(240); // the message under the field wraps within this
-        connect(field, &ValidatedField::validityChanged, this, &AmpPanel::fieldsChanged);
-        connect(field, &ValidatedField::valueEdited, this, &AmpPanel::fieldsChanged);
-        connect(field, &ValidatedField::realValueEdited, this, &AmpPanel::fieldsChanged);
+        // Nothing runs until Run: the status line and the button follow each keystroke.
+        connect(field, &ValidatedField::textChecked, this, &AmpPanel::fieldsChanged);
     }
     m_lastValid.steps = 1000;
     m_lastValid.seed = 1;

@@ -368,12 +368,10 @@ QWidget* QuantPanel::buildControls()
     for (QComboBox* combo : {m_sourceCombo, m_layerCombo, m_formatCombo, m_schemeCombo, m_granularityCombo, m_calibratorCombo})
         connect(combo, &QComboBox::currentIndexChanged, this, changed);
     for (ValidatedField* field : {m_countField, m_seedField, m_rowsField, m_groupField, m_percentileField, m_sliceField}) {
+        // Marks and the status line follow each keystroke; a value is computed when it is applied.
+        connect(field, &ValidatedField::textChecked, this, [this] { checkFields(); });
         connect(field, &ValidatedField::valueEdited, this, changed);
         connect(field, &ValidatedField::realValueEdited, this, changed);
-        connect(field, &ValidatedField::validityChanged, this, [this](bool valid) {
-            if (!valid)
-                fieldsChanged();
-        });
     }
     return box;
 }
@@ -566,9 +564,8 @@ QString QuantPanel::fieldErrors() const
     return errors.join(QLatin1Char('\n'));
 }
 
-void QuantPanel::fieldsChanged(bool force)
+QString QuantPanel::checkFields()
 {
-    syncControlVisibility();
     // A rule across fields, as the links check it: the values are laid out as rows x (n / rows).
     if (m_countField->valid() && m_rowsField->valid() && isSynthetic(static_cast<QuantSource>(m_sourceCombo->currentData().toInt())) &&
         *m_countField->value() % *m_rowsField->value() != 0)
@@ -588,8 +585,18 @@ void QuantPanel::fieldsChanged(bool force)
                       .arg(shown.seed)
                       .arg(shown.rows),
                   true);
-        return;
+    } else if (m_fieldErrorShown) {
+        setStatus(QString()); // no longer true; the next computation says what it does
     }
+    m_fieldErrorShown = !errors.isEmpty();
+    return errors;
+}
+
+void QuantPanel::fieldsChanged(bool force)
+{
+    syncControlVisibility();
+    if (!checkFields().isEmpty())
+        return;
     m_lastValid = request();
     if (!m_syncing && (force || m_shownOnce || m_result))
         recompute();

@@ -135,6 +135,8 @@ private:
     void syncControlVisibility();
     // A field changed: recompute when every field is valid (and rows divides n), else keep the
     // figures and say which inputs they show.
+    // Marks the rule across fields and says in the status line which fields are marked; returns their messages.
+    QString checkFields();
     void fieldsChanged(bool force = false); // force: recompute even before the panel was first shown (a link)
     void showResult(std::shared_ptr<const QuantLabResult> result);
     void fillAccuracyTable();
@@ -146,6 +148,7 @@ private:
     std::shared_ptr<const QuantLabResult> m_result;
     bool m_shownOnce = false;
     bool m_syncing = false;          // controls being set from code: no recompute per control
+    bool m_fieldErrorShown = false;  // the status line names marked fields
 
     QComboBox* m_sourceCombo = nullptr;
     QComboBox* m_layerCombo = nullptr;

@@ -126,8 +126,8 @@ QWidget* SparsityPanel::buildControls()
     for (ValidatedField* field : {m_fineTuneField, m_seedField}) {
         field->lineEdit()->setMaximumWidth(110);
         field->setMaximumWidth(240);
-        connect(field, &ValidatedField::validityChanged, this, &SparsityPanel::fieldsChanged);
-        connect(field, &ValidatedField::valueEdited, this, &SparsityPanel::fieldsChanged);
+        // Nothing runs until Run: the status line and the button follow each keystroke.
+        connect(field, &ValidatedField::textChecked, this, &SparsityPanel::fieldsChanged);
     }
     m_lastValid.fineTuneSteps = 200;
     m_lastValid.seed = 1;
