@@ -1,6 +1,8 @@
 #include "sim/hazards.h"
 
 #include <string>
+#include <tuple>
+#include <utility>
 
 namespace warpscope::sim {
 
@@ -62,7 +64,14 @@ void HazardLog::report(Hazard hazard)
     const std::pair<int, int> key{static_cast<int>(hazard.kind), hazard.pc};
     auto found = m_hazards.find(key);
     if (found != m_hazards.end()) {
-        found->second.occurrences += hazard.occurrences;
+        // The one in the first block (then the first warp) is kept, whichever host thread ran it
+        // first, so the report and the stepper's way to it do not change from run to run.
+        Hazard& kept = found->second;
+        const auto place = [](const Hazard& h) { return std::tuple(h.block.z, h.block.y, h.block.x, h.warp); };
+        const std::uint64_t occurrences = kept.occurrences + hazard.occurrences;
+        if (place(hazard) < place(kept))
+            kept = std::move(hazard);
+        kept.occurrences = occurrences;
         return;
     }
     if (m_hazards.size() >= m_maxDistinct)

@@ -1,6 +1,7 @@
 // Hazards the simulator finds while running a kernel, each with where it happened (block, thread,
 // lane, instruction, source line) and what it touched (address, buffer). Identical hazards (same
-// kind at the same instruction) are counted once with the first occurrence kept.
+// kind at the same instruction) are counted once; the occurrence kept is the first block's (then
+// the first warp's; within a warp the earliest), whatever order the host threads ran the blocks in.
 #pragma once
 
 #include "launch/launch_geometry.h"

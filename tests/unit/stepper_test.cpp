@@ -156,3 +156,159 @@ extern "C" __global__ void hello(int* out)
     for (std::size_t i = 0; i < 22; ++i)
         EXPECT_EQ(result.printfLines[22 + i].text, recording.printfs[i].text);
 }
+
+namespace {
+
+// Records block `recordBlock` of `entry` compiled from `source` and builds the stepper on it, with
+// the launch's hazards as the Execution view passes them.
+std::unique_ptr<viz::Stepper> recordForStepper(const char* source, const char* entry, launch::Dim3 grid, launch::Dim3 block,
+                                               const std::vector<std::string>& specs, std::uint64_t recordBlock,
+                                               int hostThreads = 1)
+{
+    const ptx::CompileResult compiled = ptx::compileCuda(source, "hazards.cu", {});
+    if (!compiled.ok)
+        return nullptr;
+    auto module = std::make_shared<ptx::Module>(ptx::parseModule(compiled.ptx));
+    std::vector<sim::ArgSpec> parsed;
+    for (const std::string& spec : specs)
+        parsed.push_back(sim::parseArgSpec(spec));
+    sim::LaunchRequest request;
+    request.module = module.get();
+    request.function = module->findFunction(entry);
+    request.grid = grid;
+    request.block = block;
+    request.args = sim::resolveArgs(parsed, 1 << 20);
+    request.preset = *gpu::findPreset("sm_90");
+    request.options.recordBlock = recordBlock;
+    request.options.hostThreads = hostThreads;
+    const sim::SimResult result = sim::simulate(std::move(request));
+    if (result.status != sim::SimStatus::Completed || !result.recording)
+        return nullptr;
+    viz::StepperRun run;
+    run.module = module;
+    run.function = module->findFunction(entry);
+    run.kernelName = entry;
+    run.grid = grid;
+    run.block = block;
+    run.blockIndex = {static_cast<std::int64_t>(recordBlock), 0, 0};
+    run.recording = result.recording;
+    run.hazards = result.hazards;
+    return std::make_unique<viz::Stepper>(std::move(run));
+}
+
+// vector_add without its bounds check, n = 1,000 in 4 blocks of 256 (the hazard_out_of_bounds demo):
+// threads 1000-1023 are block 3's warp 7, lanes 8-31; a[i], b[i] and c[i] are one hazard each.
+const char* kUnguarded = R"(
+extern "C" __global__ void unguarded(const float* a, const float* b, float* c, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    c[i] = a[i] + b[i];
+}
+)";
+const std::vector<std::string> kUnguardedArgs{"a=f32[n]:iota", "b=f32[n]:iota", "c=f32[n]", "n=i32:1000"};
+
+} // namespace
+
+// Block 0 raises nothing, but the launch's three hazards are in block 3: F6 has nowhere to go in
+// the block, and the way on is the first of them (a[1000]'s read); back, there is none.
+TEST(StepperHazards, ACleanBlockPointsToTheLaunchsHazards)
+{
+    const auto stepper = recordForStepper(kUnguarded, "unguarded", {4, 1, 1}, {256, 1, 1}, kUnguardedArgs, 0);
+    ASSERT_TRUE(stepper);
+    EXPECT_TRUE(stepper->recording().hazards.empty());
+    ASSERT_EQ(stepper->run().hazards.size(), 3u);
+    EXPECT_FALSE(stepper->stepToHazard(true));
+    EXPECT_EQ(stepper->position(), 0u);
+    ASSERT_EQ(stepper->hazardInAnotherBlock(true), std::optional<std::size_t>(0));
+    EXPECT_EQ(stepper->hazardInAnotherBlock(false), std::nullopt);
+    // The list's rows, in instruction order: the two reads, then the write.
+    const char* verbs[] = {"reads a[1000]", "reads b[1000]", "writes c[1000]"};
+    for (std::size_t i = 0; i < 3; ++i) {
+        const sim::Hazard& hazard = stepper->run().hazards[i];
+        EXPECT_EQ(hazard.message.rfind(verbs[i], 0), 0u) << hazard.message;
+        const viz::HazardRow row = viz::hazardRow(hazard);
+        EXPECT_EQ(row.kind, "out_of_bounds_global");
+        EXPECT_EQ(row.block, "3");
+        EXPECT_EQ(row.warp, "7");
+        EXPECT_EQ(row.lanes, "8-31");
+        EXPECT_EQ(row.line, "hazards.cu:5");
+    }
+}
+
+// Block 3 recorded, following warp 0 (which raises nothing): F6 switches to warp 7 and stands on its
+// three hazards in turn, then has none further (block 3 is the last); Shift+F6 comes back through
+// them. Each launch hazard is found in the recording at its warp and instruction.
+TEST(StepperHazards, HazardKeyFollowsTheWarpThatRaisedIt)
+{
+    const auto stepper = recordForStepper(kUnguarded, "unguarded", {4, 1, 1}, {256, 1, 1}, kUnguardedArgs, 3);
+    ASSERT_TRUE(stepper);
+    ASSERT_EQ(stepper->recording().hazards.size(), 3u);
+    stepper->follow(0);
+    std::vector<std::size_t> visited;
+    while (stepper->stepToHazard(true)) {
+        EXPECT_EQ(stepper->followed(), 7);
+        const sim::RecordedHazard* current = stepper->currentHazard();
+        ASSERT_TRUE(current);
+        EXPECT_EQ(current->hazard.warp, 7);
+        EXPECT_EQ(current->hazard.lanes, 0xffffff00u);
+        visited.push_back(current->step);
+        ASSERT_LE(visited.size(), 3u);
+    }
+    ASSERT_EQ(visited.size(), 3u);
+    EXPECT_EQ(stepper->hazardInAnotherBlock(true), std::nullopt);
+    EXPECT_EQ(stepper->hazardInAnotherBlock(false), std::nullopt); // blocks 0-2 raise nothing
+    for (std::size_t i = 3; i-- > 1;) {
+        ASSERT_TRUE(stepper->stepToHazard(false));
+        EXPECT_EQ(stepper->currentHazard()->step, visited[i - 1]);
+    }
+    for (std::size_t i = 0; i < 3; ++i) {
+        const sim::RecordedHazard* recorded = stepper->recordedHazard(stepper->run().hazards[i]);
+        ASSERT_TRUE(recorded);
+        EXPECT_EQ(recorded->step, visited[i]);
+        stepper->follow(0);
+        stepper->goTo(*recorded);
+        EXPECT_EQ(stepper->followed(), 7);
+        EXPECT_EQ(stepper->currentIndex(), std::optional<std::size_t>(visited[i]));
+    }
+}
+
+// Warps 1 and 3 of every block write x[n + t]: one launch hazard (the same instruction), kept from
+// block 0's warp 1 however the host threads ran the blocks. Recording block 1 and following warp 0,
+// F6 stands on warp 1's, then warp 3's; further on there is no later block, and back the launch's
+// hazard in block 0.
+TEST(StepperHazards, WarpsAndBlocksInOrder)
+{
+    const char* source = R"(
+extern "C" __global__ void twoWarps(float* x, int n)
+{
+    int warp = threadIdx.x / 32;
+    if (warp == 1 || warp == 3)
+        x[n + threadIdx.x] = 1.0f;
+}
+)";
+    for (int threads : {1, 4}) {
+        const auto stepper = recordForStepper(source, "twoWarps", {2, 1, 1}, {128, 1, 1}, {"x=f32[n]", "n=i32:16"}, 1, threads);
+        ASSERT_TRUE(stepper);
+        ASSERT_EQ(stepper->run().hazards.size(), 1u) << threads;
+        const sim::Hazard& launchHazard = stepper->run().hazards.front();
+        EXPECT_EQ(launchHazard.block.x, 0);
+        EXPECT_EQ(launchHazard.warp, 1);
+        // Lanes 0-31 of warp 1 write x[16 + 32..63]: x[48] is the lowest, 33 past the end of 16 floats.
+        EXPECT_EQ(launchHazard.message, "writes x[48], 33 elements past the end (16 floats); lanes 0-31 "
+                                        "(on a GPU: an illegal-address error or silent corruption)");
+        EXPECT_EQ(launchHazard.occurrences, 4u * 32u); // 2 blocks x 2 warps x 32 lanes
+        stepper->follow(0);
+        ASSERT_TRUE(stepper->stepToHazard(true));
+        EXPECT_EQ(stepper->followed(), 1);
+        ASSERT_TRUE(stepper->stepToHazard(true));
+        EXPECT_EQ(stepper->followed(), 3);
+        EXPECT_FALSE(stepper->stepToHazard(true));
+        EXPECT_EQ(stepper->hazardInAnotherBlock(true), std::nullopt);
+        EXPECT_EQ(stepper->hazardInAnotherBlock(false), std::optional<std::size_t>(0));
+        // Its place in this block's recording: warp 1's store.
+        const sim::RecordedHazard* recorded = stepper->recordedHazard(launchHazard);
+        ASSERT_TRUE(recorded);
+        EXPECT_EQ(recorded->hazard.warp, 1);
+        EXPECT_EQ(recorded->hazard.block.x, 1);
+    }
+}

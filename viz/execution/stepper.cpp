@@ -1,10 +1,15 @@
 #include "execution/stepper.h"
 
+#include "launch/launch_geometry.h"
 #include "numerics/number_format.h"
+#include "sim/hazards.h"
 
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
+#include <string>
+#include <tuple>
 
 namespace warpscope::viz {
 
@@ -114,10 +119,39 @@ std::string formatRegisterValue(std::uint64_t raw, ptx::Type type, RegisterForma
     return text;
 }
 
+void sortHazardsByPlace(std::vector<sim::Hazard>& hazards, launch::Dim3 grid)
+{
+    std::stable_sort(hazards.begin(), hazards.end(), [&](const sim::Hazard& a, const sim::Hazard& b) {
+        return std::tuple(launch::linearIndex(a.block, grid), a.warp, a.pc) <
+               std::tuple(launch::linearIndex(b.block, grid), b.warp, b.pc);
+    });
+}
+
+HazardRow hazardRow(const sim::Hazard& hazard)
+{
+    HazardRow row;
+    row.kind = sim::hazardKindName(hazard.kind);
+    const launch::Dim3& b = hazard.block;
+    row.block = b.y == 0 && b.z == 0 ? std::to_string(b.x)
+                                     : std::to_string(b.x) + "," + std::to_string(b.y) + "," + std::to_string(b.z);
+    row.warp = std::to_string(hazard.warp);
+    // "lanes 8-31" without its word: the column says it.
+    const std::string lanes = sim::describeLanes(hazard.lanes != 0 ? hazard.lanes : 1u << (hazard.lane & 31));
+    row.lanes = lanes.substr(lanes.find(' ') + 1);
+    if (hazard.source.line > 0 && !hazard.sourceFile.empty())
+        row.line = std::filesystem::path(hazard.sourceFile).filename().string() + ":" + std::to_string(hazard.source.line);
+    else if (hazard.source.line > 0)
+        row.line = "line " + std::to_string(hazard.source.line);
+    else
+        row.line = "PTX " + std::to_string(hazard.ptxLine);
+    return row;
+}
+
 Stepper::Stepper(StepperRun run)
     : m_run(std::move(run)), m_replay(m_run.recording, m_run.function ? m_run.function->registers.size() : 0),
       m_usesCarryFlag(m_run.function && sim::usesCarryFlag(*m_run.function))
 {
+    sortHazardsByPlace(m_run.hazards, m_run.grid);
 }
 
 void Stepper::follow(std::int32_t warp)
@@ -209,6 +243,71 @@ const sim::RecordedHazard* Stepper::currentHazard() const
     if (!step || step->hazard < 0)
         return nullptr;
     return &recording().hazards[static_cast<std::size_t>(step->hazard)];
+}
+
+bool Stepper::stepToHazard(bool forward)
+{
+    if (step(sim::StepUnit::Hazard, forward))
+        return true;
+    if (m_followed < 0)
+        return false; // following every warp, step() saw them all
+    // Another warp's, in issue order from the followed warp's current instruction.
+    const std::vector<sim::RecordedHazard>& hazards = recording().hazards;
+    const std::optional<std::size_t> at = currentIndex();
+    const sim::RecordedHazard* target = nullptr;
+    if (forward) {
+        if (!at)
+            return false;
+        const auto next = std::upper_bound(hazards.begin(), hazards.end(), *at,
+                                           [](std::size_t s, const sim::RecordedHazard& h) { return s < h.step; });
+        target = next == hazards.end() ? nullptr : &*next;
+    } else {
+        const std::size_t before = at.value_or(size());
+        const auto first = std::lower_bound(hazards.begin(), hazards.end(), before,
+                                            [](const sim::RecordedHazard& h, std::size_t s) { return h.step < s; });
+        target = first == hazards.begin() ? nullptr : &*(first - 1);
+    }
+    if (!target)
+        return false;
+    goTo(*target);
+    return true;
+}
+
+std::optional<std::size_t> Stepper::hazardInAnotherBlock(bool forward) const
+{
+    const auto here = static_cast<std::int64_t>(recording().linearBlock);
+    const std::vector<sim::Hazard>& hazards = m_run.hazards; // sorted by place
+    if (forward) {
+        for (std::size_t i = 0; i < hazards.size(); ++i)
+            if (launch::linearIndex(hazards[i].block, m_run.grid) > here)
+                return i;
+    } else {
+        for (std::size_t i = hazards.size(); i-- > 0;)
+            if (launch::linearIndex(hazards[i].block, m_run.grid) < here)
+                return i;
+    }
+    return std::nullopt;
+}
+
+const sim::RecordedHazard* Stepper::recordedHazard(const sim::Hazard& hazard) const
+{
+    const sim::RecordedHazard* sameInstruction = nullptr;
+    for (const sim::RecordedHazard& recorded : recording().hazards) {
+        if (recorded.hazard.warp != hazard.warp || recorded.hazard.pc != hazard.pc)
+            continue;
+        if (recorded.hazard.kind == hazard.kind)
+            return &recorded;
+        if (!sameInstruction)
+            sameInstruction = &recorded;
+    }
+    return sameInstruction;
+}
+
+void Stepper::goTo(const sim::RecordedHazard& hazard)
+{
+    if (m_followed >= 0)
+        follow(hazard.hazard.warp);
+    seek(hazard.step);
 }
 
 std::optional<Stepper::ConflictingAccess> Stepper::conflictingAccess() const

@@ -7,8 +7,10 @@
 #pragma once
 
 #include "gpu/gpu_preset.h"
+#include "launch/launch_geometry.h"
 #include "ptx/ptx_ir.h"
 #include "sim/block_recording.h"
+#include "sim/hazards.h"
 #include "sim/sim_stats.h"
 #include "memory/memory_model.h"
 
@@ -65,6 +67,19 @@ std::string formatRegisterValue(std::uint64_t raw, ptx::Type type, RegisterForma
 // One sentence on why a hazard of this kind is a bug on a real GPU.
 const char* hazardWhy(sim::HazardKind kind);
 
+// The launch's hazards in the order the list shows them and F6 visits them: by block (linear index
+// in `grid`), then warp, then instruction.
+void sortHazardsByPlace(std::vector<sim::Hazard>& hazards, launch::Dim3 grid);
+// One hazard as a row of the stepper's list: what, where and which lanes.
+struct HazardRow {
+    std::string kind;    // "out_of_bounds_global"
+    std::string block;   // "3" in a 1-D grid, else "3,1,0"
+    std::string warp;    // "7"
+    std::string lanes;   // "8-31", "3, 5, 9-12", "1"
+    std::string line;    // "hazards.cu:10", else "PTX 43"
+};
+HazardRow hazardRow(const sim::Hazard& hazard);
+
 class Stepper {
 public:
     explicit Stepper(StepperRun run);
@@ -98,6 +113,18 @@ public:
     std::vector<std::int32_t> lastWrittenRegisters() const;
     // The hazard the current instruction raises, if any.
     const sim::RecordedHazard* currentHazard() const;
+    // F6 / Shift+F6: the next (previous) hazard of this block in issue order, in whichever warp
+    // raised it; following a warp, the stepper then follows that one. False when there is none.
+    bool stepToHazard(bool forward);
+    // When the block has no hazard further that way: the launch hazard (an index into
+    // run().hazards) in another block to go to, the first in a later block or (back) the last in an
+    // earlier one; nullopt when there is none.
+    std::optional<std::size_t> hazardInAnotherBlock(bool forward) const;
+    // Where a launch hazard of the recorded block stands in the recording: the first hazard of its
+    // kind at its instruction in its warp, else the first at that instruction in that warp.
+    const sim::RecordedHazard* recordedHazard(const sim::Hazard& hazard) const;
+    // Stands on a recorded hazard's step, following its warp unless all warps are followed.
+    void goTo(const sim::RecordedHazard& hazard);
     // The printf lines the block's threads printed before this position: recording().printfs[0, n).
     std::size_t printfLinesSoFar() const { return recording().printfsBefore(position()); }
     // The step the selected warp executed last (before this position), if any: its printf lines
