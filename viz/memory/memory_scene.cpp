@@ -28,7 +28,6 @@ constexpr ImU32 kShared = IM_COL32(170, 120, 230, 255);
 constexpr ImU32 kBoxFill = IM_COL32(38, 44, 56, 255);
 constexpr ImU32 kBoxActive = IM_COL32(52, 64, 84, 255);
 constexpr ImU32 kArrow = IM_COL32(120, 130, 150, 255);
-constexpr double kPacketSeconds = 2.4; // one trip of the packets, then they start again
 
 ImU32 levelColour(SectorLevel level)
 {
@@ -374,9 +373,17 @@ void MemoryScene::drawDiagram(float width, double time)
                 packets.push_back({levelColour(level), std::move(path), rest});
             }
         }
+        // The packets travel once, from the first frame that shows this step; then only their
+        // resting places are drawn and the canvas stops repainting (an idle window costs nothing).
+        const std::size_t stepIndex = m_stepper->currentIndex().value_or(0);
+        if (m_packetRecording != &m_stepper->recording() || m_packetStep != stepIndex) {
+            m_packetRecording = &m_stepper->recording();
+            m_packetStep = stepIndex;
+            m_packetStart = time;
+        }
+        const double elapsed = time - m_packetStart;
         // Where each packet rests: a row of squares along the bottom of the level that served it.
         std::vector<int> restCount(3, 0);
-        const float phase = static_cast<float>(std::fmod(time, kPacketSeconds) / kPacketSeconds);
         for (std::size_t i = 0; i < packets.size(); ++i) {
             const Packet& packet = packets[i];
             const int restIndex = packet.rest == &l1 ? 0 : packet.rest == &l2 ? 1 : 2;
@@ -386,13 +393,13 @@ void MemoryScene::drawDiagram(float width, double time)
             const ImVec2 restAt(packet.rest->a.x + 6 + col * 10, packet.rest->b.y - 14 - row * 10);
             list->AddRectFilled(restAt, ImVec2(restAt.x + 8, restAt.y + 8), packet.colour, 1.5f);
             // In flight: each packet leaves a little after the one before it.
-            const float t = std::clamp((phase - static_cast<float>(i) * 0.01f) * 1.6f, 0.0f, 1.0f);
+            const float t = static_cast<float>(packetProgress(elapsed, i));
             if (t > 0.0f && t < 1.0f) {
                 const ImVec2 p = along(packet.path, t);
                 list->AddRectFilled(ImVec2(p.x - 4, p.y - 4), ImVec2(p.x + 4, p.y + 4), packet.colour, 1.5f);
             }
         }
-        m_animating = !packets.empty();
+        m_animating = elapsed < packetAnimationSeconds(packets.size());
     }
     ImGui::Dummy(ImVec2(width, height + 6));
     // The legend, wrapping where the panel is narrow.

@@ -11,6 +11,7 @@
 #include "execution/stepper.h"
 #include "memory/memory_model.h"
 
+#include <cstddef>
 #include <optional>
 #include <string>
 
@@ -51,6 +52,10 @@ private:
     std::vector<MemoryLevelFacts> m_facts; // for the run's preset and the session, made when either changes
     std::optional<MeasuredFlow> m_measured;
     bool m_animating = false;
+    // The step whose packets travel: they leave when it is first drawn, arrive once and rest.
+    const void* m_packetRecording = nullptr;
+    std::size_t m_packetStep = 0;
+    double m_packetStart = 0.0;
     float m_lineOverflow = -1.0f;
     bool m_twoRows = false;
 };
