@@ -2,10 +2,16 @@
 
 #include "session/metric_catalog.h"
 #include "session/session.h"
+#include "sim/kernel_args.h"
+#include "util/input_error.h"
+#include "util/parse.h"
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -173,6 +179,75 @@ bool KernelRoofline::plottedAnywhere() const
     return std::any_of(levels.begin(), levels.end(), [](const LevelPoint& p) { return p.plotted(); });
 }
 
+double compulsoryBytes(const KernelRecord& kernel, const PredictionRecord* prediction)
+{
+    std::vector<sim::ArgSpec> specs;
+    try {
+        for (const std::string& text : kernel.args)
+            specs.push_back(sim::parseArgSpec(text));
+    } catch (const InputError&) {
+        return kNotMeasured;
+    }
+    // The integer scalars first: a length may name any of them ("n*stride"), and one scalar another.
+    std::map<std::string, std::int64_t, std::less<>> scalars;
+    for (bool progress = true; progress;) {
+        progress = false;
+        for (const sim::ArgSpec& spec : specs) {
+            if (spec.isBuffer || sim::isFloatElement(spec.type) || scalars.count(spec.name) > 0)
+                continue;
+            try {
+                scalars[spec.name] = sim::evaluateExpression(spec.expression, scalars, spec.name);
+                progress = true;
+            } catch (const InputError&) {
+                // names a scalar not evaluated yet: the next pass
+            }
+        }
+    }
+    double bytes = 0;
+    bool anyBuffer = false;
+    for (const sim::ArgSpec& spec : specs) {
+        if (!spec.isBuffer)
+            continue;
+        try {
+            const std::int64_t count = sim::evaluateExpression(spec.expression, scalars, spec.name);
+            if (count < 0)
+                return kNotMeasured;
+            bytes += static_cast<double>(count) * sim::elementBytes(spec.type);
+            anyBuffer = true;
+        } catch (const InputError&) {
+            return kNotMeasured;
+        }
+    }
+    if (!anyBuffer)
+        return kNotMeasured;
+    if (prediction != nullptr) {
+        const double sectorBytes = 32.0 * static_cast<double>(prediction->globalLoadSectors + prediction->globalStoreSectors);
+        if (sectorBytes > 0)
+            bytes = std::min(bytes, sectorBytes);
+    }
+    return bytes;
+}
+
+bool KernelRoofline::warmCaches() const
+{
+    const LevelPoint& dram = at(MemoryLevel::Dram);
+    return dram.plotted() && compulsoryBytes > 0 && dram.bytes < compulsoryBytes;
+}
+
+double KernelRoofline::coldIntensity() const { return compulsoryBytes > 0 ? fp32Flops / compulsoryBytes : kNotMeasured; }
+
+std::string warmCachesExplanation(const KernelRoofline& kernel)
+{
+    if (!kernel.warmCaches())
+        return "";
+    const LevelPoint& dram = kernel.at(MemoryLevel::Dram);
+    return "DRAM moved " + withThousands(static_cast<std::int64_t>(dram.bytes)) + " B, less than the " +
+           withThousands(static_cast<std::int64_t>(kernel.compulsoryBytes)) +
+           " B its buffers hold, each read or written at least once: warm caches served the rest (data an earlier run "
+           "left in L2, or writes still in L2 when the kernel ended). With cold caches it would sit at " +
+           number(kernel.coldIntensity(), "%.3g") + " FLOP/B, not " + number(dram.intensity, "%.3g") + ".";
+}
+
 std::vector<KernelRoofline> kernelRooflines(const Session& session)
 {
     std::vector<KernelRoofline> kernels;
@@ -182,6 +257,7 @@ std::vector<KernelRoofline> kernelRooflines(const Session& session)
         if (const KernelRecord* record = session.findKernel(id)) {
             k.ladder = record->ladder;
             k.rung = record->ladderRung;
+            k.compulsoryBytes = compulsoryBytes(*record, session.predictionFor(id));
         }
         const MetricsRecord* metrics = session.metricsFor(id);
         if (metrics == nullptr) {

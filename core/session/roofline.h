@@ -14,6 +14,8 @@
 
 namespace warpscope::session {
 
+struct KernelRecord;
+struct PredictionRecord;
 struct Session;
 
 enum class MemoryLevel { L1 = 0, L2 = 1, Dram = 2 };
@@ -53,8 +55,14 @@ struct KernelRoofline {
     double durationSeconds = kNotMeasured; // gpu__time_duration.sum
     double flopsPerSecond = kNotMeasured; // fp32Flops / duration: the y of all three points
     std::array<LevelPoint, 3> levels;     // indexed by MemoryLevel
+    double compulsoryBytes = kNotMeasured; // the least DRAM traffic of a cold run (see compulsoryBytes()); NaN: unknown
     const LevelPoint& at(MemoryLevel level) const { return levels[static_cast<int>(level)]; }
     bool plottedAnywhere() const;
+    // The DRAM point moved fewer bytes than the compulsory traffic: warm caches served the rest (data an
+    // earlier run left in L2, writes still in L2 when the kernel ended), so the point sits right of
+    // where a cold run's would, and its intensity overstates the kernel's.
+    bool warmCaches() const;
+    double coldIntensity() const; // FP32 FLOP per compulsory byte: where a cold run's DRAM point would sit
 };
 
 struct BandwidthRoof {
@@ -78,6 +86,19 @@ struct RooflineRoofs {
     const LevelRoofs& at(MemoryLevel level) const { return levels[static_cast<int>(level)]; }
     double referenceFlopsPerSecond() const { return measuredFlopsPerSecond > 0 ? measuredFlopsPerSecond : peakFlopsPerSecond; }
 };
+
+// The bytes a kernel must move between DRAM and the chip at least once when its caches start cold:
+// every buffer argument, read or written, once (the argument specs the simulator runs, "a=f32[n]",
+// with the lengths evaluated). The prediction has no count of unique bytes, so the sum is capped at
+// the bytes of the global sectors the simulator saw it load and store (32 B each): a kernel that
+// touches only part of a buffer (a strided copy's input) is not charged for the rest. A buffer both
+// read and written counts once, so this errs low, never flagging a cold run as warm. NaN when the
+// record has no buffer arguments or a length cannot be evaluated.
+double compulsoryBytes(const KernelRecord& kernel, const PredictionRecord* prediction);
+
+// Why a warm-cache point is marked, in one or two sentences (the bytes, the compulsory bytes, where a
+// cold run would sit); "" when kernel.warmCaches() is false.
+std::string warmCachesExplanation(const KernelRoofline& kernel);
 
 // Every kernel the session names, in stream order, with its three points or why each is missing.
 std::vector<KernelRoofline> kernelRooflines(const Session& session);

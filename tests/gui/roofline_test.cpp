@@ -210,6 +210,50 @@ private slots:
         QVERIFY(!olderText.contains(QStringLiteral("34.4 TFLOP/s")));
     }
 
+    // Warm caches on the recorded H200 demo session (tests/unit/roofline_test.cpp works the numbers
+    // out): vector_add (51.8 FLOP/B) and stencil_1d (31.9) moved fewer DRAM bytes than their buffers
+    // hold; each is ringed, with a dotted arrow to its cold intensity (1/12 and 0.875 FLOP/B) at the same
+    // FLOP/s, and the hover, the table's DRAM cell and the note say why.
+    void warmCachePointsAreRingedAndExplained()
+    {
+        const auto read = session::readSessionFile(QStringLiteral(WARPSCOPE_FIXTURES_DIR "/../../assets/recorded/h200/demo-kernels.wsprof").toStdString());
+        QVERIFY(read.problems.empty());
+        ProfileRooflinePlot plot;
+        plot.resize(1000, 800);
+        plot.show();
+        plot.setSession(read.session, nullptr);
+        QCPGraph* rings = plot.warmCachePoints();
+        QCOMPARE(rings->dataCount(), 2);
+        QVERIFY(plot.plot()->legend->hasItemWithPlottable(rings));
+        const double vectorAddFlops = 1048576.0, vectorAddSeconds = 4480e-9;
+        QVERIFY(near(rings->data()->at(0)->key, 1048576.0 / 20224.0) || near(rings->data()->at(1)->key, 1048576.0 / 20224.0));
+        QCOMPARE(plot.warmCacheArrows().size(), std::size_t(2));
+        bool vectorAddArrow = false;
+        for (QCPItemLine* arrow : plot.warmCacheArrows())
+            if (near(arrow->start->coords().x(), 1048576.0 / 20224.0)) {
+                vectorAddArrow = true;
+                QVERIFY(near(arrow->end->coords().x(), 1.0 / 12.0));
+                QVERIFY(near(arrow->end->coords().y(), vectorAddFlops / vectorAddSeconds));
+                QVERIFY(near(arrow->start->coords().y(), vectorAddFlops / vectorAddSeconds));
+            }
+        QVERIFY(vectorAddArrow);
+        // The cold end is inside the x range.
+        QVERIFY(plot.plot()->xAxis->range().lower <= 1.0 / 12.0);
+        const QString hover = plot.hoverText(QStringLiteral("vector_add"), MemoryLevel::Dram);
+        QVERIFY2(hover.contains(QStringLiteral("DRAM moved 20,224 B, less than the 12,582,912 B its buffers hold")), qPrintable(hover));
+        QVERIFY(hover.contains(QStringLiteral("it would sit at 0.0833 FLOP/B, not 51.8")));
+        QVERIFY(!plot.hoverText(QStringLiteral("vector_add"), MemoryLevel::L2).contains(QStringLiteral("Warm caches")));
+        QVERIFY(plot.table()->cellText(QStringLiteral("vector_add"), ProfileRooflineTable::DramColumn).endsWith(QStringLiteral("warm caches")));
+        QVERIFY(plot.table()->cellToolTip(QStringLiteral("stencil_1d"), ProfileRooflineTable::DramColumn).contains(QStringLiteral("0.875 FLOP/B")));
+        QVERIFY(!plot.table()->cellText(QStringLiteral("matmul_tiled"), ProfileRooflineTable::DramColumn).contains(QStringLiteral("warm")));
+        QVERIFY2(plot.noteText().contains(QStringLiteral("vector_add, stencil_1d moved fewer DRAM bytes than their buffers hold")),
+                 qPrintable(plot.noteText()));
+        // The hand-written fixture has no argument specs: nothing is ringed there.
+        plot.setSession(fixture(), nullptr);
+        QCOMPARE(plot.warmCachePoints()->dataCount(), 0);
+        QVERIFY(!plot.plot()->legend->hasItemWithPlottable(plot.warmCachePoints()));
+    }
+
     void spreadLabelsKeepTheStackAboveTheBottomEdge()
     {
         // Three labels at the same spot near the bottom edge (y = 40): pushed down to 30, 42 and 54, the

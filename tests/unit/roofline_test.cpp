@@ -218,3 +218,98 @@ TEST(MetricCatalog, HeadlineHasTheHierarchicalRooflineInputs)
                              metric::kL2Clock, metric::kDramRead, metric::kDramWrite})
         EXPECT_NE(std::find(headline.begin(), headline.end(), name), headline.end()) << name;
 }
+
+// Warm caches (issue 27, section 8): a DRAM point with fewer bytes than the kernel's compulsory
+// traffic, on the recorded H200 sessions, worked by hand from their kernel, prediction and metrics
+// records.
+namespace {
+
+const std::string kRecorded = std::string(WARPSCOPE_FIXTURES_DIR) + "/../../assets/recorded/h200/";
+
+std::vector<KernelRoofline> recorded(const std::string& file)
+{
+    const SessionReadResult read = readSessionFile(kRecorded + file);
+    EXPECT_TRUE(read.problems.empty()) << (read.problems.empty() ? "" : read.problems.front());
+    return kernelRooflines(read.session);
+}
+
+} // namespace
+
+TEST(RooflineWarmCaches, DemoSessionsVectorAddWasServedByL2)
+{
+    const std::vector<KernelRoofline> kernels = recorded("demo-kernels.wsprof");
+    // vector_add, n = 1,048,576: a and b read, c written, 4 bytes each: 3 x 4 x 1,048,576 = 12,582,912 B,
+    // the same as the simulator's sectors (262,144 loaded + 131,072 stored) x 32 B.
+    const KernelRoofline& add = find(kernels, "vector_add");
+    EXPECT_DOUBLE_EQ(add.compulsoryBytes, 12582912.0);
+    // DRAM moved 256 B read + 19,968 B written = 20,224 B: 1,048,576 FLOP / 20,224 B = 51.85 FLOP/B.
+    EXPECT_DOUBLE_EQ(add.at(MemoryLevel::Dram).bytes, 20224.0);
+    EXPECT_NEAR(add.at(MemoryLevel::Dram).intensity, 51.848, 1e-3);
+    EXPECT_TRUE(add.warmCaches());
+    // Cold, it would sit at 1 FLOP per 12 bytes.
+    EXPECT_DOUBLE_EQ(add.coldIntensity(), 1.0 / 12.0);
+    EXPECT_EQ(warmCachesExplanation(add),
+              "DRAM moved 20,224 B, less than the 12,582,912 B its buffers hold, each read or written at least once: "
+              "warm caches served the rest (data an earlier run left in L2, or writes still in L2 when the kernel "
+              "ended). With cold caches it would sit at 0.0833 FLOP/B, not 51.8.");
+
+    // stencil_1d, n = 262,144: in and out, 2 x 4 x 262,144 = 2,097,152 B (under the sectors' 67,582 x 32 =
+    // 2,162,624 B, the halo read twice); DRAM 57,600 B. Cold: 1,835,008 FLOP / 2,097,152 B = 0.875 FLOP/B.
+    const KernelRoofline& stencil = find(kernels, "stencil_1d");
+    EXPECT_DOUBLE_EQ(stencil.compulsoryBytes, 2097152.0);
+    EXPECT_TRUE(stencil.warmCaches());
+    EXPECT_DOUBLE_EQ(stencil.coldIntensity(), 0.875);
+
+    // A copy has compulsory bytes (in + out, 2 x 4 MiB) but no point (0 FLOP): nothing to mark.
+    const KernelRoofline& copy = find(kernels, "copy_coalesced");
+    EXPECT_DOUBLE_EQ(copy.compulsoryBytes, 8388608.0);
+    EXPECT_FALSE(copy.warmCaches());
+    EXPECT_EQ(warmCachesExplanation(copy), "");
+    // matmul_tiled at n = 128 moved no DRAM bytes at all: no DRAM point, so nothing is marked either.
+    const KernelRoofline& tiled = find(kernels, "matmul_tiled");
+    EXPECT_DOUBLE_EQ(tiled.compulsoryBytes, 3.0 * 4 * 128 * 128);
+    EXPECT_FALSE(tiled.warmCaches());
+}
+
+TEST(RooflineWarmCaches, GpuSizeMatmulSitsRightOfTheRidgeOnlyBecauseOfL2)
+{
+    // matmul_tiled at n = 1,024: A, B and C are 3 x 4 x 1,048,576 = 12,582,912 B; DRAM moved 2,048 +
+    // 876,032 = 878,080 B, so 2 x 1,073,741,824 FLOP / 878,080 B = 2,445.7 FLOP/B, right of the ridge.
+    // Cold: 2,147,483,648 / 12,582,912 = 170.67 FLOP/B.
+    const KernelRoofline& k = find(recorded("gpu-size-matmul_tiled.wsprof"), "matmul_tiled");
+    EXPECT_DOUBLE_EQ(k.compulsoryBytes, 12582912.0);
+    EXPECT_NEAR(k.at(MemoryLevel::Dram).intensity, 2445.658, 1e-3);
+    EXPECT_TRUE(k.warmCaches());
+    EXPECT_NEAR(k.coldIntensity(), 170.667, 1e-3);
+}
+
+TEST(RooflineWarmCaches, GpuSizeVectorAddIsCold)
+{
+    // n = 2^28: 3 x 4 x 268,435,456 = 3,221,225,472 B compulsory; DRAM moved 2,147,509,248 + 1,083,936,256
+    // = 3,231,445,504 B, a little more: not marked.
+    const KernelRoofline& k = find(recorded("gpu-size-vector_add.wsprof"), "vector_add");
+    EXPECT_DOUBLE_EQ(k.compulsoryBytes, 3221225472.0);
+    EXPECT_DOUBLE_EQ(k.at(MemoryLevel::Dram).bytes, 3231445504.0);
+    EXPECT_FALSE(k.warmCaches());
+}
+
+TEST(RooflineWarmCaches, CompulsoryBytesFromTheArgumentsAndTheSectors)
+{
+    // A strided copy reading every 32nd float: the input buffer is n x stride x 4 = 131,072 B and the
+    // output 4,096 B, but the simulator saw 1,024 + 128 sectors, 36,864 B: the cap.
+    KernelRecord kernel;
+    kernel.args = {"in=f32[n*stride]:random(1)", "out=f32[n]", "n=i32:1024", "stride=i32:32"};
+    EXPECT_DOUBLE_EQ(compulsoryBytes(kernel, nullptr), 131072.0 + 4096.0);
+    PredictionRecord prediction;
+    prediction.globalLoadSectors = 1024;
+    prediction.globalStoreSectors = 128;
+    EXPECT_DOUBLE_EQ(compulsoryBytes(kernel, &prediction), 36864.0);
+    // Lengths in other element types and with cdiv: u8[n] + u32[cdiv(n,256)] = 1,000 + 4 x 4 B.
+    kernel.args = {"data=u8[n]", "bins=u32[cdiv(n,256)]", "n=i32:1000"};
+    EXPECT_DOUBLE_EQ(compulsoryBytes(kernel, nullptr), 1016.0);
+    // No buffer, or a length that names no scalar: unknown.
+    kernel.args = {"n=i32:4"};
+    EXPECT_TRUE(std::isnan(compulsoryBytes(kernel, nullptr)));
+    kernel.args = {"a=f32[m]", "n=i32:4"};
+    EXPECT_TRUE(std::isnan(compulsoryBytes(kernel, nullptr)));
+}

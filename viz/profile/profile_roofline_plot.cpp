@@ -58,6 +58,12 @@ QString levelText(MemoryLevel level) { return QString::fromLatin1(session::level
 // cuBLAS's line: a colour no level uses.
 QColor sgemmColour() { return QColor(QStringLiteral("#8e44ad")); }
 
+// Red, apart from the levels' green, orange and blue and from SGEMM's purple; lighter on a dark background.
+QColor warmCachesColour(const QPalette& palette)
+{
+    return palette.color(QPalette::Base).lightness() < 128 ? QColor(QStringLiteral("#ff6b6b")) : QColor(QStringLiteral("#d62728"));
+}
+
 // Log-axis tick labels people read: "0.01", "10" for intensity; "10 G", "1 T" for FLOP/s.
 class LogTicker : public QCPAxisTickerLog {
 public:
@@ -196,6 +202,10 @@ ProfileRooflinePlot::ProfileRooflinePlot(QWidget* parent) : QWidget(parent)
         m_points[index(level)] = points;
     }
 
+    m_warmPoints = m_plot->addGraph();
+    m_warmPoints->setName(tr("DRAM below compulsory bytes: warm caches (ringed)"));
+    m_warmPoints->setLineStyle(QCPGraph::lsNone);
+
     // Room for the last x tick label ("10000") at the right edge.
     m_plot->axisRect()->setMinimumMargins(QMargins(0, 0, 28, 0));
     // The legend in a band above the axes, three entries a row: inside, it covered the roofs'
@@ -315,6 +325,16 @@ QString ProfileRooflinePlot::buildNote() const
         lines << tr("<b>cuBLAS SGEMM</b> at n = %1, %2 (dotted): the matmul ladder's reference rung; each rung's share of it "
                     "is in the table.")
                      .arg(QString::number(m_sgemmN), formatFlopsPerSecond(m_sgemmFlopsPerSecond));
+    QStringList warm;
+    for (const session::KernelRoofline& k : m_kernels)
+        if (k.warmCaches())
+            warm << QString::fromStdString(k.kernel).toHtmlEscaped();
+    if (!warm.isEmpty())
+        lines << tr("<b>Warm caches</b> (ringed): %1 moved fewer DRAM bytes than %2 buffers hold, each read or written at "
+                    "least once; L2 served the rest, so %3 right of where a cold run would be (the dotted arrow). Hover "
+                    "for the numbers.")
+                     .arg(warm.join(QStringLiteral(", ")), warm.size() == 1 ? tr("its") : tr("their"),
+                          warm.size() == 1 ? tr("its point sits") : tr("their points sit"));
     for (const QString& line : missing)
         lines << line;
     if (m_kernels.empty())
@@ -344,6 +364,8 @@ QString ProfileRooflinePlot::hoverText(const QString& kernel, MemoryLevel level)
                         .arg(formatPercent(share * 100.0), roof.measured.bytesPerSecond > 0 ? tr("measured") : tr("peak"), name);
         else
             text += tr("<br>no %1 roof in this session to compare with").arg(name);
+        if (level == MemoryLevel::Dram && k.warmCaches())
+            text += tr("<br><b>Warm caches</b>: ") + QString::fromStdString(session::warmCachesExplanation(k)).toHtmlEscaped();
         return text;
     }
     return {};
@@ -357,6 +379,7 @@ void ProfileRooflinePlot::rebuild()
     m_ladderCurves.clear();
     m_slopeLabels.clear();
     m_kernelLabels.clear();
+    m_warmArrows.clear();
     setAxisRanges();
     drawRoofs();
     drawPoints();
@@ -376,6 +399,9 @@ void ProfileRooflinePlot::setAxisRanges()
                     xs.push_back(p.intensity);
                     ys.push_back(k.flopsPerSecond);
                 }
+    for (const session::KernelRoofline& k : m_kernels)
+        if (k.warmCaches())
+            xs.push_back(k.coldIntensity()); // the arrow's head stays in view
     for (MemoryLevel level : session::kMemoryLevels)
         for (bool measured : {true, false}) {
             const double bandwidth = bandwidthOf(m_roofs.at(level), measured), compute = computeFor(m_roofs, measured);
@@ -521,6 +547,21 @@ void ProfileRooflinePlot::drawPoints()
             m_ladderCurves[{name, index(level)}] = curve;
         }
     }
+    // Warm caches: a ring around the DRAM point and a dotted arrow left to the cold run's intensity,
+    // at the same FLOP/s (what the kernel did is the same; only the bytes DRAM had to move differ).
+    QVector<double> wx, wy;
+    for (const session::KernelRoofline& k : m_kernels) {
+        if (!k.warmCaches())
+            continue;
+        wx << k.at(MemoryLevel::Dram).intensity;
+        wy << k.flopsPerSecond;
+        auto* arrow = new QCPItemLine(m_plot);
+        arrow->start->setCoords(k.at(MemoryLevel::Dram).intensity, k.flopsPerSecond);
+        arrow->end->setCoords(k.coldIntensity(), k.flopsPerSecond);
+        arrow->setHead(QCPLineEnding(QCPLineEnding::esSpikeArrow, 7, 9));
+        m_warmArrows.push_back(arrow);
+    }
+    m_warmPoints->setData(wx, wy);
     for (const session::KernelRoofline& k : m_kernels) {
         const session::LevelPoint* at = labelPoint(k);
         if (at == nullptr)
@@ -646,6 +687,10 @@ void ProfileRooflinePlot::applyStyle()
         const QCPScatterStyle::ScatterShape outline = level == MemoryLevel::Dram ? QCPScatterStyle::ssCircle : levelShape(level);
         m_baselinePoints[index(level)]->setScatterStyle(QCPScatterStyle(outline, QPen(hollow, 1.5), Qt::NoBrush, size + 1));
     }
+    const QColor warm = warmCachesColour(pal);
+    m_warmPoints->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(warm, 2), Qt::NoBrush, 17));
+    for (QCPItemLine* arrow : m_warmArrows)
+        arrow->setPen(QPen(warm, 1.3, Qt::DotLine));
     m_plot->legend->clear();
     m_plot->legend->setFont(plotFont(font()));
     m_plot->legend->setTextColor(text);
@@ -662,6 +707,8 @@ void ProfileRooflinePlot::applyStyle()
     for (MemoryLevel level : session::kMemoryLevels)
         if (!m_points[index(level)]->data()->isEmpty())
             m_points[index(level)]->addToLegend();
+    if (!m_warmPoints->data()->isEmpty())
+        m_warmPoints->addToLegend();
     for (MemoryLevel level : session::kMemoryLevels)
         if (!m_baselinePoints[index(level)]->data()->isEmpty()) {
             m_baselinePoints[index(level)]->addToLegend();

@@ -2,7 +2,8 @@
 // Compute draws it), log-log: x is FP32 FLOP per byte moved at a level, y is achieved FP32 FLOP/s.
 // One point per kernel per level (L1 triangles, L2 squares, DRAM discs, one colour per level) under
 // that level's bandwidth roof and the FP32 roof: measured on this GPU solid, peak dashed. A ladder's
-// rungs are joined in rung order at each level; cuBLAS SGEMM, the matmul ladder's reference, is a
+// rungs are joined in rung order at each level; a DRAM point below the kernel's compulsory bytes is
+// ringed as served by warm caches, with a dotted arrow to where a cold run would sit; cuBLAS SGEMM, the matmul ladder's reference, is a
 // dotted line at its FLOP/s when the session measured it. The math is core/session/roofline.h; kernels or
 // levels without a point are in the table under the plot, with the reason on hover.
 #pragma once
@@ -57,6 +58,10 @@ public:
     QCustomPlot* plot() const { return m_plot; }
     QCPGraph* kernelPoints(MemoryLevel level = MemoryLevel::Dram) const { return m_points[index(level)]; }
     QCPGraph* baselinePoints(MemoryLevel level = MemoryLevel::Dram) const { return m_baselinePoints[index(level)]; }
+    // Rings around the DRAM points that moved fewer bytes than the kernel's compulsory traffic (warm
+    // caches); each has a dotted arrow to where a cold run would sit (warmCacheArrows).
+    QCPGraph* warmCachePoints() const { return m_warmPoints; }
+    const std::vector<QCPItemLine*>& warmCacheArrows() const { return m_warmArrows; }
     // A level's bandwidth roof, from the left edge to where it meets the FP32 roof (two points).
     QCPGraph* measuredRoof(MemoryLevel level = MemoryLevel::Dram) const { return m_slopes[index(level)][0]; }
     QCPGraph* peakRoof(MemoryLevel level = MemoryLevel::Dram) const { return m_slopes[index(level)][1]; }
@@ -105,6 +110,8 @@ private:
     std::array<std::array<QCPGraph*, 2>, 3> m_slopes{};          // [level][measured, peak]
     std::array<QCPGraph*, 3> m_points{};
     std::array<QCPGraph*, 3> m_baselinePoints{};
+    QCPGraph* m_warmPoints = nullptr;
+    std::vector<QCPItemLine*> m_warmArrows;
     std::map<std::pair<QString, int>, QCPCurve*> m_ladderCurves; // (ladder, level)
     std::vector<session::KernelRoofline> m_kernels;
     std::vector<session::KernelRoofline> m_baselineKernels;

@@ -46,7 +46,8 @@ QString rooflineCellText(const session::KernelRoofline& kernel, MemoryLevel leve
     const double share = session::shareOfRoof(kernel, level, roofs);
     const QString shareText = std::isnan(share) ? QString() : QStringLiteral(" · ") + formatPercent(share * 100.0);
     if (p.plotted())
-        return formatIntensity(p.intensity) + QStringLiteral(" FLOP/B") + shareText;
+        return formatIntensity(p.intensity) + QStringLiteral(" FLOP/B") + shareText +
+               (level == MemoryLevel::Dram && kernel.warmCaches() ? QStringLiteral(" · warm caches") : QString());
     // A data mover has no point, but its bandwidth at every level is still worth reading.
     if (p.gap == session::RooflineGap::ZeroFlops && !std::isnan(p.bytesPerSecond))
         return formatBytesPerSecond(p.bytesPerSecond) + shareText;
@@ -75,6 +76,8 @@ QString rooflineCellToolTip(const session::KernelRoofline& kernel, MemoryLevel l
     } else if (!roofs.at(level).missing.empty()) {
         lines << QString::fromStdString(roofs.at(level).missing).toHtmlEscaped();
     }
+    if (level == MemoryLevel::Dram && kernel.warmCaches())
+        lines << QStringLiteral("<b>Warm caches:</b> ") + QString::fromStdString(session::warmCachesExplanation(kernel)).toHtmlEscaped();
     if (!p.plotted())
         lines << QStringLiteral("<i>Not on the plot:</i> ") + QString::fromStdString(session::gapExplanation(p.gap, level)).toHtmlEscaped();
     return lines.join(QStringLiteral("<br>"));
