@@ -1,9 +1,10 @@
 // The stepper's figures speak the lessons' terms (viz/memory/memory_model.h): masks in hex as the
 // lessons write them, which bank and wavefront a shared-memory lane hits, which sector and line a
 // global lane falls in and whether it is out of bounds, the lane under the pointer, and the memory
-// view's packets that travel once and stop. Expected values are worked out by hand, then checked
+// view's packets that travel once and stop, and the placement view's slots sized to the window. Expected values are worked out by hand, then checked
 // against what the simulator recorded for small kernels.
 #include "memory/memory_model.h"
+#include "placement/placement_layout.h"
 
 #include "gpu/gpu_preset.h"
 #include "ptx/cuda_compiler.h"
@@ -101,6 +102,10 @@ TEST(FigureHitTest, TheLaneUnderThePointer)
     EXPECT_EQ(viz::laneAtX(420.0, 100.0, 10.0), -1);
     EXPECT_EQ(viz::laneAtX(99.9, 100.0, 10.0), -1);
     EXPECT_EQ(viz::laneAtX(150.0, 100.0, 0.0), -1);
+    // A half-warp phase of 8-byte lanes: 16 cells of 20 px over the same 320 px.
+    EXPECT_EQ(viz::laneAtX(119.9, 100.0, 20.0, 16), 0);
+    EXPECT_EQ(viz::laneAtX(410.0, 100.0, 20.0, 16), 15);
+    EXPECT_EQ(viz::laneAtX(420.0, 100.0, 20.0, 16), -1);
 }
 
 TEST(FigureSharedBanks, AStrideOfTwoWordsPutsTwoLanesInEachEvenBank)
@@ -292,4 +297,36 @@ TEST(FigurePackets, TheyTravelOnceThenRest)
         EXPECT_DOUBLE_EQ(viz::packetProgress(1e6, i), 1.0) << i;
     }
     EXPECT_LT(viz::packetProgress(viz::packetAnimationSeconds(64) - 0.01, 63), 1.0);
+}
+
+// H100 at the default launch: 21 resident blocks on each of 132 SMs, in the 880 x 420 px the
+// placement view has for its SMs at 1280 x 800. An SM of 7 x 3 slots is 88 x 40 world units (93 x
+// 45 with the gap); 12 SMs a row (11 rows) is 1,111 x 490, drawn at min(880 / 1111, 420 / 490) =
+// 0.792: 7.9 px slots. The near-square 5 x 5 grid (64 x 64, 4 places empty) with columns for the
+// area's aspect, 17 SMs a row (8 rows, 1,168 x 547), fits at 880 / 1,168 = 0.753.
+TEST(FigurePlacement, SlotsAreSizedToTheArea)
+{
+    const viz::PlacementLayout fitted = viz::PlacementLayout::fitting(132, 21, 880, 420);
+    EXPECT_EQ(fitted.slotColumns(), 7);
+    EXPECT_EQ(fitted.slotRows(), 3);
+    EXPECT_EQ(fitted.smColumns(), 12);
+    EXPECT_EQ(fitted.smRows(), 11);
+    EXPECT_NEAR(fitted.scaleToFit(880, 420), 880.0 / 1111.0, 1e-9);
+    EXPECT_GE(viz::PlacementLayout::kSlot * fitted.scaleToFit(880, 420), 7.9);
+    const viz::PlacementLayout square(132, 21, 880.0 / 420.0);
+    EXPECT_EQ(square.slotColumns(), 5);
+    EXPECT_EQ(square.smColumns(), 17);
+    EXPECT_NEAR(square.scaleToFit(880, 420), 880.0 / 1168.0, 1e-9);
+    for (int sm = 0; sm < 132; ++sm)
+        for (int slot = 0; slot < 21; ++slot) {
+            const viz::Rect r = fitted.slotRect(sm, slot);
+            const viz::PlacementHit hit = fitted.hitTest({r.x + r.w / 2, r.y + r.h / 2});
+            ASSERT_EQ(hit.sm, sm);
+            ASSERT_EQ(hit.slot, slot);
+        }
+    // One block per SM on a tall area: one slot each, SMs in a column-heavy grid; never 0 columns.
+    const viz::PlacementLayout one = viz::PlacementLayout::fitting(4, 1, 100, 400);
+    EXPECT_EQ(one.slotColumns(), 1);
+    EXPECT_EQ(one.smColumns(), 1);
+    EXPECT_EQ(viz::PlacementLayout::fitting(0, 0, 10, 10).smColumns(), 1);
 }

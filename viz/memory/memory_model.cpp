@@ -338,11 +338,11 @@ std::string laneMaskHex(std::uint32_t mask)
     return text;
 }
 
-int laneAtX(double x, double left, double cell)
+int laneAtX(double x, double left, double cell, int cells)
 {
-    if (cell <= 0.0 || x < left || x >= left + 32.0 * cell)
+    if (cell <= 0.0 || cells <= 0 || x < left || x >= left + cells * cell)
         return -1;
-    return std::clamp(static_cast<int>(std::floor((x - left) / cell)), 0, 31);
+    return std::clamp(static_cast<int>(std::floor((x - left) / cell)), 0, cells - 1);
 }
 
 namespace {

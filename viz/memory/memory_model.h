@@ -114,8 +114,9 @@ std::vector<std::uint64_t> timelineBlocks(std::uint64_t linearBlock, std::uint64
 // "0x55555555": a lane mask as the lessons write it (bit i is lane i).
 std::string laneMaskHex(std::uint32_t mask);
 
-// The lane (0..31) under screen x in a row of 32 cells `cell` px wide from `left`; -1 outside it.
-int laneAtX(double x, double left, double cell);
+// The cell (0..cells-1) under screen x in a row of `cells` cells `cell` px wide from `left`; -1
+// outside it. A row of lanes is 32 cells; a phase of 8-byte lanes, 16.
+int laneAtX(double x, double left, double cell, int cells = 32);
 
 // Shared memory as the bank grid draws it. Lanes are served in phases (32 lanes up to 4 bytes each,
 // half-warps for 8, quarter-warps for 16, as sim/memory_analysis.h counts them); in a phase each bank

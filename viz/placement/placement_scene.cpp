@@ -6,7 +6,11 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
+#include <cstdio>
+#include <string>
+#include <utility>
 
 namespace warpscope::viz {
 namespace {
@@ -32,7 +36,8 @@ void PlacementScene::setPlacement(const launch::LaunchShape& shape, int smCount,
 {
     m_shape = shape;
     m_plan = launch::planWaves(shape.blockCount(), smCount, blocksPerSm);
-    m_layout = PlacementLayout(smCount, std::max(1, blocksPerSm), m_layoutAspect);
+    m_layout = m_layoutWidth > 0 ? PlacementLayout::fitting(smCount, std::max(1, blocksPerSm), m_layoutWidth, m_layoutHeight)
+                                 : PlacementLayout(smCount, std::max(1, blocksPerSm));
     m_gpuLabel = std::move(gpuLabel);
     m_occupancyNote = std::move(occupancyNote);
     m_wave = std::clamp<long long>(m_wave, 0, std::max<long long>(0, m_plan.waves - 1));
@@ -60,13 +65,21 @@ void PlacementScene::draw(const SceneFrame& frame)
     smArea.y += top;
     smArea.h = std::max(40.0, frame.viewport.h - kStripHeight - top);
     m_smArea = smArea;
-    const double aspect = smArea.h > 0 ? smArea.w / smArea.h : 1.6;
-    if (m_autoFitOnResize && std::abs(aspect - m_layoutAspect) > 0.05) {
-        m_layoutAspect = aspect;
-        m_layout = PlacementLayout(m_plan.smCount, std::max(1, m_plan.blocksPerSm), m_layoutAspect);
+    // The SMs' row labels ("SM 24") sit left of the grid; the slots get the rest, as large as the
+    // area allows (PlacementLayout::fitting picks the slot and SM columns).
+    Rect gridArea = smArea;
+    const double labelWidth = ImGui::CalcTextSize("SM 000").x + 8.0;
+    gridArea.x += labelWidth;
+    gridArea.w = std::max(40.0, gridArea.w - labelWidth);
+    constexpr double kMargin = 24.0; // CanvasScene::fitIfPending's, on each side
+    const double width = gridArea.w - 2 * kMargin, height = gridArea.h - 2 * kMargin;
+    if (m_autoFitOnResize && (std::abs(width - m_layoutWidth) > 2.0 || std::abs(height - m_layoutHeight) > 2.0)) {
+        m_layoutWidth = width;
+        m_layoutHeight = height;
+        m_layout = PlacementLayout::fitting(m_plan.smCount, std::max(1, m_plan.blocksPerSm), width, height);
         m_fitPending = true;
     }
-    fitIfPending(m_layout.bounds(), smArea);
+    fitIfPending(m_layout.bounds(), gridArea);
     if (m_plan.runnable())
         drawSms(frame);
     drawWaveStrip(frame, {frame.viewport.x + 12, frame.viewport.bottom() - kStripHeight + 8,
@@ -89,12 +102,16 @@ void PlacementScene::drawSms(const SceneFrame& frame)
             continue;
         style::fillRect(list, tile, style::kBlockFill, 2.0f);
         style::strokeRect(list, tile, sm == hover.sm ? style::kHover : style::kBlockBorder, 1.0f, 2.0f);
-        if (PlacementLayout::kHeader * m_view.scale() >= 10.0) {
+        // The first SM of each row names the row, left of it.
+        if (sm % m_layout.smColumns() == 0 && tile.h >= 10.0) {
             const std::string label = "SM " + std::to_string(sm);
-            const float size = static_cast<float>(std::min(PlacementLayout::kHeader * m_view.scale() * 0.8, 14.0));
-            list->AddText(font, size, ImVec2(static_cast<float>(tile.x + 3), static_cast<float>(tile.y + 1)),
-                          style::kTextDim, label.c_str());
+            const float size = static_cast<float>(std::min(14.0, std::max(10.0, tile.h * 0.6)));
+            const ImVec2 extent = font->CalcTextSizeA(size, FLT_MAX, 0.0f, label.c_str());
+            list->AddText(font, size, ImVec2(static_cast<float>(tile.x - 6.0) - extent.x, static_cast<float>(tile.y + (tile.h - extent.y) / 2)),
+                          sm == hover.sm ? style::kHover : style::kTextDim, label.c_str());
         }
+        if (sm == hover.sm && hover.slot < 0)
+            ImGui::SetTooltip("SM %d: %d resident block slots", sm, m_plan.blocksPerSm);
         for (int slot = 0; slot < m_plan.blocksPerSm; ++slot) {
             const Rect cell = m_view.toScreen(m_layout.slotRect(sm, slot));
             // Inverse of placeBlock: index in the wave = slot * SMs + sm.

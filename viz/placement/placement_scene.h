@@ -49,7 +49,7 @@ private:
     bool m_playing = false;
     double m_waveClock = 0.0;
     double m_secondsPerWave = 0.8;
-    double m_layoutAspect = 1.6;
+    double m_layoutWidth = 0.0, m_layoutHeight = 0.0; // the area the layout was fitted to, px
     double m_topBand = 150.0; // the overlay's height last frame: the SMs are fitted below it
     double m_overlayBottom = 0.0;
     bool m_overlayClipped = false;
