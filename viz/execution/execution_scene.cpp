@@ -2,6 +2,7 @@
 
 #include "canvas/scene_style.h"
 #include "launch/launch_geometry.h"
+#include "memory/memory_model.h"
 #include "sim/memory_analysis.h"
 #include "sim/timing_model.h"
 
@@ -9,6 +10,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cfloat>
 #include <cmath>
 #include <cstddef>
 #include <cstdio>
@@ -29,14 +31,8 @@ constexpr ImU32 kDiverged = IM_COL32(88, 88, 98, 255);     // waiting on the sta
 constexpr ImU32 kExited = IM_COL32(34, 34, 38, 255);
 constexpr ImU32 kBarrier = IM_COL32(224, 168, 56, 255);
 constexpr ImU32 kConflict = IM_COL32(232, 96, 80, 255);
+constexpr ImU32 kOutOfBounds = IM_COL32(214, 48, 96, 255); // a lane whose bytes no allocation holds
 constexpr ImU32 kChangedRow = IM_COL32(120, 96, 24, 110);
-
-std::string hex32(std::uint32_t value)
-{
-    char text[16];
-    std::snprintf(text, sizeof text, "0x%08x", value);
-    return text;
-}
 
 // 32 small squares, lane 0 on the left, filled where `mask` has the lane.
 void drawMaskCells(ImDrawList* list, ImVec2 origin, float cell, std::uint32_t mask, ImU32 on, ImU32 off)
@@ -61,6 +57,8 @@ void ExecutionScene::draw(const SceneFrame& frame)
         return;
     }
     if (!m_stepper) {
+        m_warpMasks.clear();
+        m_stackMasks.clear();
         ImGui::TextWrapped("%s", m_hint.c_str());
         ImGui::End();
         return;
@@ -68,6 +66,8 @@ void ExecutionScene::draw(const SceneFrame& frame)
     const Stepper& stepper = *m_stepper;
     const StepperRun& run = stepper.run();
     const float width = ImGui::GetContentRegionAvail().x;
+    m_laneRows.clear();
+    m_laneInspection.clear();
     m_lineRight = ImGui::GetCursorScreenPos().x + width;
     m_lineOverflow = 0.0f;
     ImGui::Text("%s  block %s  step %zu of %zu", run.kernelName.c_str(), launch::formatIndex(run.blockIndex).c_str(),
@@ -120,17 +120,24 @@ void ExecutionScene::drawWarps(float width)
     const sim::RecordedStep* current = stepper.current();
     const std::int32_t selected = stepper.selectedWarp();
     const ImGuiStyle& imStyle = ImGui::GetStyle();
-    // Each row: the warp's label, then its 32 lanes in what is left beside the region's scroll bar.
-    const float labelWidth = style::textWidth("W31 pc 9999  at barrier") + 8.0f;
+    // Each row: the warp's label, its 32 lanes, its path mask in hex and, where the panel is wide
+    // enough, its status (else the status is in the label's tooltip; the lanes' colours say it too).
+    const float maskWidth = style::textWidth("0x00000000") + 10.0f; // digits are the font's widest hex characters
+    const float statusWidth = style::textWidth("at barrier") + 6.0f;
+    const float room = width - imStyle.ScrollbarSize - 4.0f;
+    const float labelWidth = style::textWidth("W31 pc 9999") + 8.0f;
     const float lanesX = labelWidth + 6.0f;
-    const float cell = std::clamp((width - lanesX - imStyle.ScrollbarSize - 4.0f) / 32.0f, 4.0f, 16.0f);
-    style::textDisabledWrapped("Warps of the block: lanes 0..31, left to right");
+    const bool statusShown = room - lanesX - maskWidth - statusWidth >= 32.0f * 9.0f;
+    const float cell = std::clamp((room - lanesX - maskWidth - (statusShown ? statusWidth : 0.0f)) / 32.0f, 4.0f, 16.0f);
+    style::textDisabledWrapped("Warps of the block: lanes 0..31, left to right, and the path mask in hex (bit i is lane i)");
+    reachLine();
     ImDrawList* list = ImGui::GetWindowDrawList();
     const float rowHeight = std::max(cell + 3.0f, ImGui::GetTextLineHeightWithSpacing());
     const float rowPitch = rowHeight - 2.0f + imStyle.ItemSpacing.y; // a row's selectable and the gap below it
     const std::int32_t warps = stepper.warpCount();
     // Tall blocks (32 warps) scroll inside their own region; up to 9 warps show whole.
     const float regionHeight = static_cast<float>(std::min(warps, 9)) * rowPitch - imStyle.ItemSpacing.y + 2.0f;
+    m_warpMasks.assign(static_cast<std::size_t>(std::max(warps, 0)), std::string());
     ImGui::BeginChild("##warps", ImVec2(0, regionHeight), false);
     for (std::int32_t w = 0; w < warps; ++w) {
         const sim::WarpSnapshot warp = stepper.replay().warp(w);
@@ -139,14 +146,20 @@ void ExecutionScene::drawWarps(float width)
                              : warp.status == sim::WarpStatus::AtBarrier ? "at barrier"
                              : issuing                                    ? "issuing"
                                                                           : "ready";
-        char label[96];
+        char label[64];
         if (warp.pc >= 0)
-            std::snprintf(label, sizeof label, "W%-2d pc %-4d %s##warp%d", w, warp.pc, status, w);
+            std::snprintf(label, sizeof label, "W%-2d pc %d##warp%d", w, warp.pc, w);
         else
-            std::snprintf(label, sizeof label, "W%-2d          %s##warp%d", w, status, w);
+            std::snprintf(label, sizeof label, "W%-2d##warp%d", w, w);
         const ImVec2 rowStart = ImGui::GetCursorScreenPos();
         if (ImGui::Selectable(label, w == selected, 0, ImVec2(labelWidth, rowHeight - 2.0f)) && onWarpClicked)
             onWarpClicked(w);
+        const std::string mask = warp.status == sim::WarpStatus::Exited ? std::string("exited")
+                                                                         : laneMaskHex(warp.activeMask & ~warp.exitedMask);
+        m_warpMasks[static_cast<std::size_t>(w)] = mask;
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("warp %d: %s, path mask %s (%d lanes)", w, status, mask.c_str(),
+                              std::popcount(warp.activeMask & ~warp.exitedMask));
         const ImVec2 origin(rowStart.x + lanesX, rowStart.y + std::max(0.0f, (rowHeight - 2.0f - cell) / 2.0f));
         const std::uint32_t executing = issuing ? current->executedMask : 0;
         for (int lane = 0; lane < 32; ++lane) {
@@ -175,6 +188,11 @@ void ExecutionScene::drawWarps(float width)
                 ImGui::SetTooltip("warp %d lane %d (thread %d of the block): %s", w, lane, w * 32 + lane, what);
             }
         }
+        const float textY = rowStart.y + (rowHeight - 2.0f - ImGui::GetTextLineHeight()) / 2.0f;
+        const float maskX = origin.x + 32.0f * cell + 6.0f;
+        list->AddText(ImVec2(maskX, textY), issuing ? style::kText : style::kTextDim, mask.c_str());
+        if (statusShown && warp.status != sim::WarpStatus::Exited)
+            list->AddText(ImVec2(maskX + maskWidth, textY), style::kTextDim, status);
     }
     ImGui::EndChild();
     // Legend.
@@ -197,6 +215,15 @@ void ExecutionScene::drawWarps(float width)
     legend(kDiverged, "diverged");
     legend(kBarrier, "at barrier");
     legend(kExited, "exited");
+    // The two masks of the lessons for the instruction about to issue (05-stepping, 08-divergence).
+    if (current) {
+        char masks[160];
+        std::snprintf(masks, sizeof masks, "W%u issues pc %d: path mask %s, active mask %s (guard true: %d lanes)",
+                      current->warp, current->pc, laneMaskHex(current->activeMask).c_str(),
+                      laneMaskHex(current->executedMask).c_str(), std::popcount(current->executedMask));
+        ImGui::TextWrapped("%s", masks);
+        reachLine();
+    }
 }
 
 void ExecutionScene::drawStack()
@@ -210,41 +237,59 @@ void ExecutionScene::drawStack()
     auto reach = [&](float x) { m_stackOverflow = std::max(m_stackOverflow, x - right); };
     ImGui::TextWrapped("Warp %d reconvergence stack (top first)", warp); // in lines where the column is narrow
     reach(ImGui::GetItemRectMax().x);
+    m_stackMasks.clear();
     if (snapshot.stack.empty()) {
         ImGui::TextDisabled("empty: every lane has exited");
         return;
     }
     ImDrawList* list = ImGui::GetWindowDrawList();
     const ptx::Function& function = *stepper.run().function;
-    // The mask's 32 cells shrink to the column (down to 4 px each); where even that does not fit
-    // beside pc and rejoin (the column beside the memory access at 1280 px), each entry is a line of
-    // text with its mask under it, instead of a table cut at the column's edge.
+    // Each entry's mask in hex as the lessons' tables write it, and as 32 cells that shrink to the
+    // column (down to 4 px each). Where that does not fit beside pc and rejoin (the column beside the
+    // memory access at 1280 px), each entry is a line of text with its mask under it, instead of a
+    // table cut at the column's edge.
     const float avail = ImGui::GetContentRegionAvail().x;
-    const float used = ImGui::CalcTextSize("> 0000").x + ImGui::CalcTextSize("rejoins at").x + 6 * ImGui::GetStyle().CellPadding.x;
+    const float hexWidth = style::textWidth("0x00000000");
+    const float used = ImGui::CalcTextSize("> 0000").x + ImGui::CalcTextSize("rejoins at").x + hexWidth +
+                       8 * ImGui::GetStyle().CellPadding.x;
     const float maskCell = std::clamp(std::floor((avail - used) / 32.0f), 4.0f, 6.0f);
     if (used + 32 * maskCell > avail) {
-        const float cell = std::clamp(std::floor(avail / 32.0f), 3.0f, 6.0f);
         for (std::size_t i = snapshot.stack.size(); i-- > 0;) {
             const sim::StackEntry& entry = snapshot.stack[i];
+            const std::string mask = laneMaskHex(entry.mask);
+            m_stackMasks.push_back(mask);
             const std::string rejoin = entry.reconvergePc < 0 ? std::string("exit") : std::to_string(entry.reconvergePc);
             ImGui::TextWrapped("%spc %d, rejoins at %s", i + 1 == snapshot.stack.size() ? "> " : "", entry.pc, rejoin.c_str());
             reach(ImGui::GetItemRectMax().x);
             if (ImGui::IsItemHovered() && entry.pc >= 0 && static_cast<std::size_t>(entry.pc) < function.instructions.size())
                 style::wrappedTooltip(function.instructions[static_cast<std::size_t>(entry.pc)].text.c_str());
+            ImGui::TextUnformatted(mask.c_str());
+            reach(ImGui::GetItemRectMax().x);
+            // The cells beside the hex where 3 px cells fit there, else under it.
+            ImGui::SameLine();
+            float cell = std::clamp(std::floor(ImGui::GetContentRegionAvail().x / 32.0f), 0.0f, 6.0f);
+            if (cell < 3.0f) {
+                ImGui::NewLine();
+                cell = std::clamp(std::floor(avail / 32.0f), 3.0f, 6.0f);
+            }
             const ImVec2 p = ImGui::GetCursorScreenPos();
-            drawMaskCells(list, p, cell, entry.mask, kOnPath, IM_COL32(50, 50, 58, 255));
-            ImGui::Dummy(ImVec2(32 * cell, cell + 2));
+            const float top = p.y + std::max(0.0f, (ImGui::GetTextLineHeight() - cell) / 2.0f);
+            drawMaskCells(list, ImVec2(p.x, top), cell, entry.mask, kOnPath, IM_COL32(50, 50, 58, 255));
+            ImGui::Dummy(ImVec2(32 * cell, std::max(cell + 2, ImGui::GetTextLineHeight())));
             reach(ImGui::GetItemRectMax().x);
             if (ImGui::IsItemHovered())
-                ImGui::SetTooltip("mask (lane 0 left) %s: %d lanes", hex32(entry.mask).c_str(), std::popcount(entry.mask));
+                ImGui::SetTooltip("mask (lane 0 left) %s: %d lanes", mask.c_str(), std::popcount(entry.mask));
         }
-    } else if (ImGui::BeginTable("##stack", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) {
+    } else if (ImGui::BeginTable("##stack", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) {
         ImGui::TableSetupColumn("pc");
         ImGui::TableSetupColumn("rejoins at");
-        ImGui::TableSetupColumn(used + std::max(32 * maskCell, ImGui::CalcTextSize("mask (lane 0 left)").x) <= avail ? "mask (lane 0 left)" : "mask");
+        ImGui::TableSetupColumn("mask");
+        ImGui::TableSetupColumn(used + std::max(32 * maskCell, ImGui::CalcTextSize("lane 0 left").x) <= avail ? "lane 0 left" : "");
         ImGui::TableHeadersRow();
         for (std::size_t i = snapshot.stack.size(); i-- > 0;) {
             const sim::StackEntry& entry = snapshot.stack[i];
+            const std::string mask = laneMaskHex(entry.mask);
+            m_stackMasks.push_back(mask);
             ImGui::TableNextRow();
             ImGui::TableSetColumnIndex(0);
             ImGui::Text("%s%d", i + 1 == snapshot.stack.size() ? "> " : "  ", entry.pc);
@@ -256,12 +301,14 @@ void ExecutionScene::drawStack()
             else
                 ImGui::Text("%d", entry.reconvergePc);
             ImGui::TableSetColumnIndex(2);
+            ImGui::TextUnformatted(mask.c_str());
+            ImGui::TableSetColumnIndex(3);
             const ImVec2 p = ImGui::GetCursorScreenPos();
             drawMaskCells(list, ImVec2(p.x, p.y + 2), maskCell, entry.mask, kOnPath, IM_COL32(50, 50, 58, 255));
             reach(p.x + 32 * maskCell); // the table clips what runs past the column: the cells' own edge
             ImGui::Dummy(ImVec2(32 * maskCell, 10));
             if (ImGui::IsItemHovered())
-                ImGui::SetTooltip("%s: %d lanes", hex32(entry.mask).c_str(), std::popcount(entry.mask));
+                ImGui::SetTooltip("%s: %d lanes", mask.c_str(), std::popcount(entry.mask));
         }
         ImGui::EndTable();
     }
@@ -331,81 +378,123 @@ void ExecutionScene::drawAccess(float width)
         ImGui::Text("%s access, %u bytes per lane", ptx::spaceName(access.space), access.bytesPerLane);
 }
 
-// 32 bank columns; each distinct word a bank must serve is one row (one wavefront of that phase).
+// Each phase: its lanes, a line from each lane to the bank it hits, the banks numbered 0-31 and
+// under each bank the distinct words it serves, one row per wavefront (sharedBankGrid). Hovering a
+// lane follows it: lane -> byte offset -> bank -> wavefront.
 void ExecutionScene::drawSharedAccess(float width)
 {
     const Stepper& stepper = *m_stepper;
     const sim::RecordedAccess& access = stepper.recording().accesses[static_cast<std::size_t>(stepper.current()->access)];
     const char* kind = access.isAtomic ? "atomic" : access.isStore ? "store" : "load";
-    ImGui::Text("Shared %s: %d lanes x %u bytes", kind, std::popcount(access.laneMask), access.bytesPerLane);
-    ImGui::Text("%u wavefront%s, %u bank conflict%s", access.wavefronts, access.wavefronts == 1 ? "" : "s",
-                access.bankConflicts, access.bankConflicts == 1 ? "" : "s");
-    // Phases: 8-byte lanes are served by half-warps, 16-byte lanes by quarter-warps.
-    const std::uint32_t phases = access.bytesPerLane >= 16 ? 4 : access.bytesPerLane >= 8 ? 2 : 1;
-    const std::uint32_t lanesPerPhase = 32 / phases;
+    ImGui::TextWrapped("Shared %s: %d lanes x %u bytes, %u wavefront%s, %u bank conflict%s", kind,
+                       std::popcount(access.laneMask), access.bytesPerLane, access.wavefronts,
+                       access.wavefronts == 1 ? "" : "s", access.bankConflicts, access.bankConflicts == 1 ? "" : "s");
+    const std::vector<SharedPhase> phases = sharedBankGrid(access);
     const float cell = std::clamp((width - 8.0f) / 32.0f, 5.0f, 14.0f);
     ImDrawList* list = ImGui::GetWindowDrawList();
-    for (std::uint32_t phase = 0; phase < phases; ++phase) {
-        // bank -> distinct words -> lanes asking for each
-        std::map<std::uint32_t, std::map<std::uint64_t, std::vector<int>>> banks;
-        for (std::uint32_t lane = phase * lanesPerPhase; lane < (phase + 1) * lanesPerPhase; ++lane) {
-            if (!((access.laneMask >> lane) & 1u))
-                continue;
-            for (std::uint32_t byte = 0; byte < access.bytesPerLane; byte += 4) {
-                const std::uint64_t word = (access.addresses[lane] + byte) / 4;
-                banks[static_cast<std::uint32_t>(word % 32)][word].push_back(static_cast<int>(lane));
-            }
-        }
-        std::size_t depth = 1;
-        for (const auto& [bank, words] : banks)
-            depth = std::max(depth, words.size());
-        if (phases > 1)
-            ImGui::TextDisabled("phase %u: lanes %u..%u", phase, phase * lanesPerPhase, (phase + 1) * lanesPerPhase - 1);
+    ImFont* font = ImGui::GetFont();
+    // Bank numbers in one row where two digits fit in a cell, else even banks above odd ones.
+    const float numberSize = std::min(ImGui::GetFontSize(), 11.0f);
+    const bool oneRow = font->CalcTextSizeA(numberSize, FLT_MAX, 0.0f, "31").x <= cell - 1.0f;
+    const float numbersHeight = (oneRow ? 1.0f : 2.0f) * numberSize + 2.0f;
+    const float wireHeight = 26.0f;
+    int hoveredLane = -1;
+    for (const SharedPhase& phase : phases) {
+        const std::uint32_t lanes = phase.lastLane - phase.firstLane + 1;
+        const float laneCell = 32.0f * cell / static_cast<float>(lanes);
+        if (phases.size() > 1)
+            ImGui::TextDisabled("phase %zu: lanes %u..%u", static_cast<std::size_t>(&phase - phases.data()), phase.firstLane,
+                                phase.lastLane);
         const ImVec2 origin = ImGui::GetCursorScreenPos();
-        const float rows = static_cast<float>(std::min<std::size_t>(depth, 32));
+        m_laneRows.push_back({phase.firstLane, lanes, origin.x, origin.y, laneCell});
+        const float banksTop = origin.y + laneCell + wireHeight + numbersHeight;
+        const float rows = static_cast<float>(std::clamp<std::uint32_t>(phase.wavefronts, 1, 32));
+        // Which lane the pointer is on, and the banks of its words.
+        const ImVec2 mouse = ImGui::GetIO().MousePos;
+        const int under = ImGui::IsWindowHovered() && mouse.y >= origin.y && mouse.y < origin.y + laneCell
+                              ? laneAtX(mouse.x, origin.x, laneCell, static_cast<int>(lanes))
+                              : -1;
+        const int hovered = under < 0 ? -1 : static_cast<int>(phase.firstLane) + under;
+        std::uint32_t hoveredBanks = 0;
+        for (std::uint32_t lane = phase.firstLane; lane <= phase.lastLane; ++lane) {
+            const bool active = (access.laneMask >> lane) & 1u;
+            const ImVec2 a(origin.x + static_cast<float>(lane - phase.firstLane) * laneCell, origin.y);
+            const ImVec2 b(a.x + laneCell - 1.0f, a.y + laneCell - 1.0f);
+            list->AddRectFilled(a, b, active ? kOnPath : IM_COL32(50, 50, 58, 255));
+            if (!active)
+                continue;
+            const bool isHovered = static_cast<int>(lane) == hovered;
+            for (std::uint32_t w = 0; w < std::max<std::uint32_t>(1, access.bytesPerLane / 4); ++w) {
+                const std::uint32_t bank = static_cast<std::uint32_t>((access.addresses[lane] / 4 + w) % 32);
+                if (isHovered)
+                    hoveredBanks |= 1u << bank;
+                const float bx = origin.x + (static_cast<float>(bank) + 0.5f) * cell;
+                list->AddLine(ImVec2((a.x + b.x) / 2, b.y + 1), ImVec2(bx, origin.y + laneCell + wireHeight),
+                              isHovered ? style::kHover : IM_COL32(150, 200, 160, 110), isHovered ? 2.0f : 1.0f);
+            }
+            if (isHovered)
+                list->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(b.x + 1, b.y + 1), style::kHover, 0.0f, 0, 2.0f);
+        }
         for (std::uint32_t bank = 0; bank < 32; ++bank) {
             const float x = origin.x + static_cast<float>(bank) * cell;
-            list->AddRect(ImVec2(x, origin.y), ImVec2(x + cell - 1, origin.y + rows * cell), IM_COL32(70, 74, 86, 255));
-            auto found = banks.find(bank);
-            if (found == banks.end())
-                continue;
-            const bool conflicted = found->second.size() > 1;
-            std::size_t row = 0;
-            for (const auto& [word, lanes] : found->second) {
-                if (row >= 32)
-                    break;
-                const ImVec2 a(x + 1, origin.y + static_cast<float>(row) * cell + 1);
+            char number[4];
+            std::snprintf(number, sizeof number, "%u", bank);
+            const float numberWidth = font->CalcTextSizeA(numberSize, FLT_MAX, 0.0f, number).x;
+            const float numberY = banksTop - numbersHeight + (oneRow || bank % 2 == 0 ? 0.0f : numberSize);
+            list->AddText(font, numberSize, ImVec2(x + (cell - numberWidth) / 2.0f, numberY),
+                          (hoveredBanks >> bank) & 1u ? style::kHover : style::kTextDim, number);
+            list->AddRect(ImVec2(x, banksTop), ImVec2(x + cell - 1, banksTop + rows * cell), IM_COL32(70, 74, 86, 255));
+            const std::vector<BankWord>& words = phase.banks[bank];
+            for (std::size_t row = 0; row < words.size() && row < 32; ++row) {
+                const ImVec2 a(x + 1, banksTop + static_cast<float>(row) * cell + 1);
                 const ImVec2 b(x + cell - 2, a.y + cell - 2);
-                list->AddRectFilled(a, b, conflicted ? kConflict : kExecuting);
-                if (ImGui::IsMouseHoveringRect(a, b)) {
+                list->AddRectFilled(a, b, words.size() > 1 ? kConflict : kExecuting);
+                if (hovered >= 0 && (words[row].lanes >> hovered) & 1u)
+                    list->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(b.x + 1, b.y + 1), style::kHover, 0.0f, 0, 2.0f);
+                if (hovered < 0 && ImGui::IsMouseHoveringRect(a, b)) {
                     std::string who;
-                    for (int lane : lanes)
-                        who += (who.empty() ? "" : ", ") + std::to_string(lane);
-                    ImGui::SetTooltip("bank %u, word at byte %llu: lane%s %s%s", bank,
-                                      static_cast<unsigned long long>(word * 4), lanes.size() > 1 ? "s" : "", who.c_str(),
-                                      lanes.size() > 1 ? " (one word: a broadcast)" : "");
+                    for (int lane = 0; lane < 32; ++lane)
+                        if ((words[row].lanes >> lane) & 1u)
+                            who += (who.empty() ? "" : ", ") + std::to_string(lane);
+                    ImGui::SetTooltip("bank %u, wavefront %zu: the word at byte %llu, for lane%s %s%s", bank,
+                                      phase.firstWavefront + row + 1, static_cast<unsigned long long>(words[row].word * 4),
+                                      std::popcount(words[row].lanes) > 1 ? "s" : "", who.c_str(),
+                                      std::popcount(words[row].lanes) > 1 ? " (one word: a broadcast)" : "");
                 }
-                ++row;
             }
         }
-        ImGui::Dummy(ImVec2(32 * cell, rows * cell + 2));
+        if (hovered >= 0)
+            hoveredLane = hovered;
+        ImGui::Dummy(ImVec2(32 * cell, banksTop - origin.y + rows * cell + 2));
     }
-    ImGui::TextDisabled("Columns are the 32 banks; each row is a wavefront. Red: a bank serving");
-    ImGui::TextDisabled("several different words, one per wavefront (a bank conflict).");
+    if (hoveredLane >= 0) {
+        m_laneInspection = describeSharedLane(static_cast<std::uint32_t>(hoveredLane),
+                                              inspectSharedLane(access, static_cast<std::uint32_t>(hoveredLane)));
+        style::wrappedTooltip(m_laneInspection.c_str());
+    }
+    style::textDisabledWrapped("Top: the lanes, each wired to the bank its word is in. Columns: the 32 banks; each "
+                               "row is a wavefront. Red: a bank serving several different words, one per wavefront "
+                               "(a bank conflict). Hover a lane to follow it.");
 }
 
 // Lanes -> the 32-byte sectors their bytes fall in -> the 128-byte lines those sectors belong to.
+// Lanes outside every allocation (the step's out-of-bounds hazards) are marked; hovering a lane
+// follows it: lane -> address -> sector -> line.
 void ExecutionScene::drawGlobalAccess(float width)
 {
     const Stepper& stepper = *m_stepper;
     const sim::RecordedAccess& access = stepper.recording().accesses[static_cast<std::size_t>(stepper.current()->access)];
+    const std::uint32_t outOfBounds = outOfBoundsLanes(stepper.recording(), *stepper.currentIndex()) & access.laneMask;
     const char* kind = access.isAtomic ? "atomic" : access.isStore ? "store" : "load";
-    ImGui::Text("Global %s: %d lanes x %u bytes, %u request%s", kind, std::popcount(access.laneMask), access.bytesPerLane,
-                access.requests, access.requests == 1 ? "" : "s");
+    ImGui::TextWrapped("Global %s: %d lanes x %u bytes, %u request%s", kind, std::popcount(access.laneMask), access.bytesPerLane,
+                       access.requests, access.requests == 1 ? "" : "s");
     const double used = access.bytesMoved ? 100.0 * static_cast<double>(access.bytesRequested) / static_cast<double>(access.bytesMoved) : 0;
-    ImGui::Text("%u sectors in %u line%s: %llu bytes used of %llu moved (%.0f%%)", access.sectors, access.lines,
-                access.lines == 1 ? "" : "s", static_cast<unsigned long long>(access.bytesRequested),
-                static_cast<unsigned long long>(access.bytesMoved), used);
+    ImGui::TextWrapped("%u sectors in %u line%s: %llu bytes used of %llu moved (%.0f%%)", access.sectors, access.lines,
+                       access.lines == 1 ? "" : "s", static_cast<unsigned long long>(access.bytesRequested),
+                       static_cast<unsigned long long>(access.bytesMoved), used);
+    if (outOfBounds)
+        ImGui::TextColored(ImVec4(0.91f, 0.38f, 0.31f, 1.0f), "%d lanes out of bounds (%s)", std::popcount(outOfBounds),
+                           laneMaskHex(outOfBounds).c_str());
     std::vector<sim::LaneAccess> lanes;
     for (std::uint32_t lane = 0; lane < 32; ++lane)
         if ((access.laneMask >> lane) & 1u)
@@ -417,18 +506,25 @@ void ExecutionScene::drawGlobalAccess(float width)
     const float laneCell = std::clamp((width - 8.0f) / 32.0f, 5.0f, 14.0f);
     const float sectorWidth = std::clamp((width - 8.0f) / static_cast<float>(std::max<std::uint32_t>(sectorCount, 1)), 3.0f, 40.0f);
     const float laneY = origin.y, sectorY = origin.y + 70.0f, lineY = origin.y + 100.0f;
+    m_laneRows.push_back({0, 32, origin.x, laneY, laneCell});
+    const ImVec2 mouse = ImGui::GetIO().MousePos;
+    const int hovered = ImGui::IsWindowHovered() && mouse.y >= laneY && mouse.y < laneY + laneCell
+                            ? laneAtX(mouse.x, origin.x, laneCell)
+                            : -1;
+    const GlobalLaneInspection inspection =
+        hovered >= 0 ? inspectGlobalLane(access, static_cast<std::uint32_t>(hovered), outOfBounds) : GlobalLaneInspection();
     // Sectors and their lines.
-    std::set<std::uint64_t> lines;
     for (std::uint32_t s = 0; s < sectorCount; ++s) {
         const float x = origin.x + static_cast<float>(s) * sectorWidth;
         const ImVec2 a(x, sectorY), b(x + sectorWidth - 2, sectorY + 16);
         list->AddRectFilled(a, b, IM_COL32(66, 135, 200, 255));
-        if (ImGui::IsMouseHoveringRect(a, b))
-            ImGui::SetTooltip("sector at 0x%llx (32 bytes)", static_cast<unsigned long long>(sectors[s]));
-        lines.insert(sectors[s] / 128);
+        if (inspection.active && s >= inspection.sectorIndex && s < inspection.sectorIndex + inspection.sectorSpan)
+            list->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(b.x + 1, b.y + 1), style::kHover, 0.0f, 0, 2.0f);
+        if (hovered < 0 && ImGui::IsMouseHoveringRect(a, b))
+            ImGui::SetTooltip("sector %u of %u at 0x%llx (32 bytes)", s + 1, sectorCount, static_cast<unsigned long long>(sectors[s]));
     }
     // Each line under the run of its sectors.
-    std::uint32_t first = 0;
+    std::uint32_t first = 0, line = 0;
     for (std::uint32_t s = 1; s <= sectorCount; ++s) {
         if (s < sectorCount && sectors[s] / 128 == sectors[first] / 128)
             continue;
@@ -436,33 +532,44 @@ void ExecutionScene::drawGlobalAccess(float width)
         const float x1 = origin.x + static_cast<float>(s) * sectorWidth - 2;
         const ImVec2 a(x0, lineY), b(x1, lineY + 12);
         list->AddRectFilled(a, b, IM_COL32(120, 96, 200, 255));
-        if (ImGui::IsMouseHoveringRect(a, b))
+        if (inspection.active && line == inspection.lineIndex)
+            list->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(b.x + 1, b.y + 1), style::kHover, 0.0f, 0, 2.0f);
+        if (hovered < 0 && ImGui::IsMouseHoveringRect(a, b))
             ImGui::SetTooltip("128-byte line at 0x%llx: %u of its 4 sectors", static_cast<unsigned long long>(sectors[first] / 128 * 128),
                               s - first);
         first = s;
+        ++line;
     }
     // Lanes, with a line from each to the sector of its first byte.
     for (std::uint32_t lane = 0; lane < 32; ++lane) {
         const ImVec2 a(origin.x + static_cast<float>(lane) * laneCell, laneY);
         const ImVec2 b(a.x + laneCell - 1, a.y + laneCell - 1);
         const bool active = (access.laneMask >> lane) & 1u;
-        list->AddRectFilled(a, b, active ? kExecuting : IM_COL32(50, 50, 58, 255));
+        const bool outside = (outOfBounds >> lane) & 1u;
+        list->AddRectFilled(a, b, outside ? kOutOfBounds : active ? kExecuting : IM_COL32(50, 50, 58, 255));
         if (!active)
             continue;
+        const bool isHovered = static_cast<int>(lane) == hovered;
         const std::uint64_t sector = access.addresses[lane] / 32 * 32;
         const auto* found = std::lower_bound(sectors, sectors + sectorCount, sector);
         if (found != sectors + sectorCount) {
             const float sx = origin.x + (static_cast<float>(found - sectors) + 0.5f) * sectorWidth;
-            list->AddLine(ImVec2((a.x + b.x) / 2, b.y), ImVec2(sx, sectorY), IM_COL32(150, 200, 160, 120));
+            list->AddLine(ImVec2((a.x + b.x) / 2, b.y), ImVec2(sx, sectorY),
+                          isHovered ? style::kHover : outside ? IM_COL32(232, 96, 80, 150) : IM_COL32(150, 200, 160, 120),
+                          isHovered ? 2.0f : 1.0f);
         }
-        if (ImGui::IsMouseHoveringRect(a, b))
-            ImGui::SetTooltip("lane %u: address 0x%llx (%u bytes)", lane, static_cast<unsigned long long>(access.addresses[lane]),
-                              access.bytesPerLane);
+        if (isHovered)
+            list->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(b.x + 1, b.y + 1), style::kHover, 0.0f, 0, 2.0f);
     }
-    list->AddText(ImVec2(origin.x, laneY + laneCell + 2), style::kTextDim, "lanes");
+    if (hovered >= 0) {
+        m_laneInspection = describeGlobalLane(static_cast<std::uint32_t>(hovered), inspection);
+        style::wrappedTooltip(m_laneInspection.c_str());
+    }
+    list->AddText(ImVec2(origin.x, laneY + laneCell + 2), style::kTextDim, outOfBounds ? "lanes (red: out of bounds)" : "lanes");
     list->AddText(ImVec2(origin.x, sectorY - 16), style::kTextDim, "32-byte sectors");
     list->AddText(ImVec2(origin.x, lineY + 13), style::kTextDim, "128-byte lines");
     ImGui::Dummy(ImVec2(width, 130));
+    style::textDisabledWrapped("Hover a lane to follow it to its sector and line.");
 }
 
 void ExecutionScene::drawPrintf()

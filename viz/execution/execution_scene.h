@@ -1,10 +1,11 @@
 // The stepper's instrument panel on the canvas (Dear ImGui): the block's warps as rows of 32 lanes
 // (executing, on the path, diverged off it, exited, waiting at a barrier), the selected warp's
-// reconvergence stack, its registers per lane in a table (changed ones highlighted; typed, hex, int
-// or float), and the current instruction's memory access: shared memory as 32 bank columns with the
-// lanes that conflict, or global memory as lanes -> 32-byte sectors -> 128-byte lines. At a hazard,
-// the access that raised it beside the one it conflicts with, and why it is a bug. When the kernel
-// prints, the lines the block's threads printed so far, by block and thread.
+// reconvergence stack, masks in hex as the lessons write them, its registers per lane in a table
+// (changed ones highlighted; typed, hex, int or float), and the current instruction's memory access:
+// shared memory as lanes -> 32 numbered bank columns, a row per wavefront, or global memory as
+// lanes -> 32-byte sectors -> 128-byte lines, out-of-bounds lanes marked; hovering a lane follows
+// it. At a hazard, the access that raised it beside the one it conflicts with, and why it is a bug.
+// When the kernel prints, the lines the block's threads printed so far, by block and thread.
 #pragma once
 
 #include "canvas/canvas_scene.h"
@@ -14,6 +15,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace warpscope::viz {
 
@@ -35,6 +37,17 @@ public:
     // At the last frame: how far the page's text lines (the header, the warp legend, the printf and
     // register captions) ran past the panel's right edge; 0 when they fit, < 0 before a frame.
     float lastLineOverflow() const { return m_lineOverflow; }
+    // At the last frame, for tests: the masks shown in hex, each warp row's (its path mask) and each
+    // stack entry's (top first); the lane inspector's text under the pointer ("" when none); and
+    // where the memory access's rows of lane cells were (one per phase), to aim the pointer.
+    struct LaneRow {
+        std::uint32_t firstLane = 0, lanes = 32;
+        float left = 0, top = 0, cell = 0; // screen px; each lane's cell is `cell` wide and tall
+    };
+    const std::vector<std::string>& lastWarpMasks() const { return m_warpMasks; }
+    const std::vector<std::string>& lastStackMasks() const { return m_stackMasks; }
+    const std::string& lastLaneInspection() const { return m_laneInspection; }
+    const std::vector<LaneRow>& lastAccessLaneRows() const { return m_laneRows; }
 
 private:
     void drawWarps(float width);
@@ -55,6 +68,9 @@ private:
     float m_lineRight = 0.0f; // the page's right edge, screen x
     float m_lineOverflow = -1.0f;
     std::size_t m_printfShown = 0; // printf lines shown at the last frame (to scroll to new ones)
+    std::vector<std::string> m_warpMasks, m_stackMasks;
+    std::string m_laneInspection;
+    std::vector<LaneRow> m_laneRows;
 };
 
 } // namespace warpscope::viz
