@@ -59,13 +59,16 @@ QString dramMeaning(double share, double durationNs, double theoretical)
 // theoretical peak (dashed) and the baseline (hollow tick).
 class BandwidthBarWidget : public QWidget {
 public:
+    // The bar alone: its caption is a word-wrapped label above it (a caption painted here was cut
+    // mid-word in a narrow dock).
     BandwidthBarWidget(const BandwidthBar& bar, QWidget* parent) : QWidget(parent), m_bar(bar)
     {
-        setMinimumHeight(fontMetrics().height() + 22);
+        setMinimumHeight(kBarHeight);
         setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
         setToolTip(profile::plainToolTip(bar.caption));
     }
-    QSize sizeHint() const override { return {400, fontMetrics().height() + 22}; }
+    QSize sizeHint() const override { return {400, kBarHeight}; }
+    QSize minimumSizeHint() const override { return {120, kBarHeight}; }
 
 protected:
     void paintEvent(QPaintEvent*) override
@@ -74,13 +77,7 @@ protected:
         painter.setRenderHint(QPainter::Antialiasing);
         const QPalette& pal = palette();
         const QColor text = pal.color(QPalette::Text);
-        const int captionHeight = fontMetrics().height();
-        const QRect captionRect(0, 0, width(), captionHeight);
-        painter.setPen(text);
-        painter.drawText(captionRect, Qt::AlignLeft | Qt::AlignVCenter,
-                         fontMetrics().elidedText(m_bar.caption, Qt::ElideRight, width()));
-
-        const QRectF track(1, captionHeight + 5, width() - 2, 12);
+        const QRectF track(1, 5, width() - 2, 12);
         QColor trackColour = text;
         trackColour.setAlphaF(0.10);
         painter.setPen(Qt::NoPen);
@@ -125,6 +122,7 @@ protected:
     }
 
 private:
+    static constexpr int kBarHeight = 22; // the 12-pixel track and the markers 4 pixels past it
     BandwidthBar m_bar;
 };
 
@@ -277,9 +275,16 @@ void ProfileBandwidthPanel::setSession(const session::Session& current, const se
         title->setObjectName(QStringLiteral("bandwidthKernelTitle"));
         title->setTextFormat(Qt::RichText);
         title->setContentsMargins(0, 8, 0, 0);
+        title->setWordWrap(true);
         m_rowsLayout->addWidget(title);
-        for (const BandwidthBar& bar : kernel.bars)
+        for (const BandwidthBar& bar : kernel.bars) {
+            auto* caption = new QLabel(bar.caption, m_rows);
+            caption->setObjectName(QStringLiteral("bandwidthCaption"));
+            caption->setTextFormat(Qt::PlainText);
+            caption->setWordWrap(true);
+            m_rowsLayout->addWidget(caption);
             m_rowsLayout->addWidget(new BandwidthBarWidget(bar, m_rows));
+        }
         auto* meaning = new QLabel(kernel.meaning, m_rows);
         meaning->setObjectName(QStringLiteral("bandwidthMeaning"));
         meaning->setTextFormat(Qt::PlainText); // it may quote the session's error message

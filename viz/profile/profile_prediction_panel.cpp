@@ -5,8 +5,10 @@
 #include "session/prediction_comparison.h"
 #include "session/session.h"
 
+#include <QFontMetrics>
 #include <QHeaderView>
 #include <QLabel>
+#include <QStyle>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -71,20 +73,25 @@ ProfilePredictionPanel::ProfilePredictionPanel(QWidget* parent) : QWidget(parent
     m_table->setObjectName(QStringLiteral("predictionTable"));
     installTableExport(m_table, QStringLiteral("predicted-vs-measured"));
     m_table->setColumnCount(ColumnCount);
-    m_table->setHorizontalHeaderLabels({tr("Quantity"), tr("Predicted (simulator)"), tr("Measured (GPU)"),
-                                        tr("Measured \u2212 predicted"), tr("Baseline measured"), tr("Change")});
+    // Short headers, the whole story on hover: with the Profile view in a dock the long ones pushed
+    // Measured off the side.
+    m_table->setHorizontalHeaderLabels({tr("Quantity"), tr("Predicted"), tr("Measured"), tr("Measured \u2212 predicted"),
+                                        tr("Baseline"), tr("Change")});
+    const QString headerTips[] = {tr("What is compared, per kernel"),
+                                  tr("Predicted by Warpscope's simulator running the kernel's PTX for the same launch"),
+                                  tr("Measured on the GPU by CUPTI counters (the SASS ptxas made of that PTX)"),
+                                  tr("Measured minus predicted, coloured by how far apart they are"),
+                                  tr("Measured in the baseline session"), tr("Measured now against the baseline")};
+    for (int column = 0; column < ColumnCount; ++column)
+        m_table->horizontalHeaderItem(column)->setToolTip(headerTips[column]);
     m_table->verticalHeader()->setVisible(false);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->horizontalHeader()->setStretchLastSection(false);
+    // The values' columns as wide as their values (fitColumns), the quantity's takes the rest.
+    m_table->horizontalHeader()->setSectionResizeMode(QuantityColumn, QHeaderView::Stretch);
     m_table->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 8);
-    m_table->setColumnWidth(QuantityColumn, 250);
-    m_table->setColumnWidth(PredictedColumn, 150);
-    m_table->setColumnWidth(MeasuredColumn, 130);
-    m_table->setColumnWidth(DifferenceColumn, 240);
-    m_table->setColumnWidth(BaselineColumn, 130);
-    m_table->setColumnWidth(ChangeColumn, 90);
-    m_table->setWordWrap(false);
+    m_table->setWordWrap(true); // a note under a row wraps in its span instead of ending in "…"
     m_table->setTextElideMode(Qt::ElideRight);
     m_legend = new QLabel(this);
     m_legend->setObjectName(QStringLiteral("predictionLegend"));
@@ -164,6 +171,7 @@ void ProfilePredictionPanel::setSession(const session::Session& current, const s
     }
     if (m_model.empty())
         m_table->setItem(0, QuantityColumn, new QTableWidgetItem(tr("No kernels in this session yet.")));
+    fitColumns();
 
     QString presets;
     bool sampled = false;
@@ -179,6 +187,43 @@ void ProfilePredictionPanel::setSession(const session::Session& current, const s
                          "whole story).")
                           .arg(sampled ? tr("whole grid or a sample of its blocks, scaled (see each kernel)") : tr("whole grid"),
                                presets.isEmpty() ? QString() : tr(" (preset %1)").arg(presets)));
+}
+
+void ProfilePredictionPanel::fitColumns()
+{
+    // Each value column as wide as its widest value or header, counting only the rows' own cells: a
+    // note or a kernel's title spans several columns and must not widen the first of them.
+    const QFontMetrics metrics(m_table->font());
+    const int padding = 2 * m_table->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, m_table) + 12;
+    for (int column = PredictedColumn; column < ColumnCount; ++column) {
+        const QHeaderView* header = m_table->horizontalHeader();
+        int width = header->fontMetrics().horizontalAdvance(m_table->horizontalHeaderItem(column)->text()) +
+                    2 * header->style()->pixelMetric(QStyle::PM_HeaderMargin, nullptr, header) + 8;
+        for (int r = 0; r < m_table->rowCount(); ++r)
+            if (const QTableWidgetItem* item = m_table->item(r, column); item != nullptr && m_table->columnSpan(r, column) == 1)
+                width = std::max(width, metrics.horizontalAdvance(item->text()) + padding);
+        m_table->setColumnWidth(column, width);
+    }
+    fitNoteRows();
+}
+
+void ProfilePredictionPanel::fitNoteRows()
+{
+    // A note spans the value columns; its row is as tall as its wrapped text there.
+    int span = 0;
+    for (int column = PredictedColumn; column < ColumnCount; ++column)
+        span += m_table->isColumnHidden(column) ? 0 : m_table->columnWidth(column);
+    QFont italic = m_table->font();
+    italic.setItalic(true);
+    const QFontMetrics metrics(italic);
+    const int single = fontMetrics().height() + 8;
+    for (int r = 0; r < m_table->rowCount(); ++r) {
+        const QTableWidgetItem* note = m_table->item(r, QuantityColumn) == nullptr ? m_table->item(r, PredictedColumn) : nullptr;
+        if (note == nullptr)
+            continue;
+        const QRect text = metrics.boundingRect(QRect(0, 0, std::max(40, span - 8), 10000), Qt::TextWordWrap, note->text());
+        m_table->setRowHeight(r, std::max(single, text.height() + 8));
+    }
 }
 
 int ProfilePredictionPanel::findRow(const QString& kernel, const QString& key) const

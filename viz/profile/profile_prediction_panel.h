@@ -66,6 +66,9 @@ public:
 private:
     int findRow(const QString& kernel, const QString& key) const;
 
+    void fitColumns();  // the value columns to their values, then fitNoteRows
+    void fitNoteRows(); // a note row as tall as its text wrapped across the value columns
+
     QTableWidget* m_table = nullptr;
     QLabel* m_legend = nullptr;
     std::vector<PredictionKernel> m_model;
