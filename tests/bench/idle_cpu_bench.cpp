@@ -7,7 +7,9 @@
 // idle, so a view over the target names its culprit.
 //
 // Usage: warpscope_idle_bench [--seconds 10] [--settle 3] [--size 1280x800] [--target 1.0] [VIEW...]
+// (offscreen when there is no display; under xvfb-run, the OpenGL canvas on Mesa)
 // Exits 1 when a view is over the target, 2 on bad arguments.
+#include "canvas/canvas_widget.h"
 #include "execution/execution_panel.h"
 #include "models/models_dock.h"
 #include "precision/amp/amp_panel.h"
@@ -205,7 +207,8 @@ int main(int argc, char** argv)
         return usage("--seconds must be positive and --settle not negative");
     if (views.empty())
         views = kViews;
-    if (std::getenv("QT_QPA_PLATFORM") == nullptr)
+    // Offscreen unless there is a display (under xvfb-run the canvas is the OpenGL one, on Mesa).
+    if (!std::getenv("QT_QPA_PLATFORM") && !std::getenv("DISPLAY") && !std::getenv("WAYLAND_DISPLAY"))
         setenv("QT_QPA_PLATFORM", "offscreen", 1);
 
     app::prepareApplication();
@@ -247,5 +250,6 @@ int main(int argc, char** argv)
         window.reset();
         QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
     }
+    std::printf("canvas: %s\n", qPrintable(viz::canvasRendererDescription()));
     return allUnder ? 0 : 1;
 }
