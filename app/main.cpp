@@ -28,13 +28,17 @@ namespace {
 bool isCommandLineInvocation(const char* first)
 {
     const std::string_view arg(first);
+    // A link or a session file opens the window there (the desktop entry passes them as %u).
+    if (arg.starts_with("warpscope:") || arg.starts_with("file:") || arg.ends_with(".wsprof"))
+        return false;
     // Qt's own options (-platform, -style, ...) start with one dash and go to the window.
     return !arg.starts_with('-') || arg == "--help" || arg == "-h" || arg == "--version";
 }
 
 int runCommandLine(int argc, char** argv)
 {
-    CLI::App app{"Warpscope: see how GPUs execute code. Without a subcommand, opens the window.", "warpscope"};
+    CLI::App app{"Warpscope: see how GPUs execute code. Without a subcommand, opens the window; 'warpscope LINK' "
+                 "opens it at a warpscope: link, 'warpscope FILE.wsprof' with that session.", "warpscope"};
     app.set_version_flag("--version", std::string(WARPSCOPE_VERSION));
     app.require_subcommand(1);
     cli::OccupancyOptions occupancy;
@@ -63,7 +67,7 @@ int runCommandLine(int argc, char** argv)
     if (!first.starts_with('-') && first != "occupancy" && first != "compile" && first != "sim" && first != "step" &&
         first != "screenshot" && first != "profile" && first != "session" && first != "numerics" && first != "study") {
         std::cerr << "warpscope: unknown subcommand '" << first
-                  << "' (allowed: occupancy, compile, sim, step, profile, session, numerics, study, screenshot; no subcommand opens the window)\n";
+                  << "' (allowed: occupancy, compile, sim, step, profile, session, numerics, study, screenshot; no subcommand opens the window, a warpscope: link or a .wsprof file opens it there)\n";
         return cli::toInt(cli::ExitCode::BadInput);
     }
     try {
@@ -141,12 +145,19 @@ int runWindow(int argc, char** argv)
     QApplication application(argc, argv);
     app::configureApplication();
     const QStringList leftover = QCoreApplication::arguments().mid(1);
-    if (!leftover.isEmpty()) {
-        std::cerr << "warpscope: unknown argument '" << leftover.front().toStdString()
-                  << "' (see 'warpscope --help')\n";
+    if (leftover.size() > 1) {
+        std::cerr << "warpscope: one link or session file at a time ('" << leftover.at(1).toStdString()
+                  << "' is one too many; see 'warpscope --help')\n";
         return cli::toInt(cli::ExitCode::BadInput);
     }
     app::MainWindow window({.restoreSettings = true});
+    // `warpscope 'warpscope:memory?kernel=...'` or `warpscope FILE.wsprof`: checked as the window
+    // checks it, before the window opens.
+    if (!leftover.isEmpty())
+        if (const auto error = window.openArgument(leftover.front())) {
+            std::cerr << "warpscope: " << error->toStdString() << "\n";
+            return cli::toInt(cli::ExitCode::BadInput);
+        }
     window.show();
     return QApplication::exec();
 }

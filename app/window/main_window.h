@@ -103,6 +103,9 @@ public:
 
     // Applies a warpscope: link. On bad input it changes nothing, shows the message and returns it.
     std::optional<QString> openLink(const QUrl& url);
+    // What `warpscope ARG` and the desktop entry pass: a warpscope: link, a session file (.wsprof) as
+    // a path or a file: URL. The one-line message on bad input, or nullopt.
+    std::optional<QString> openArgument(const QString& argument);
     QString lastMessage() const { return m_lastMessage; }
 
     viz::OccupancyPanel* occupancyPanel() const { return m_occupancy; }

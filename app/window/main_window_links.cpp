@@ -23,6 +23,7 @@
 #include "profile/profile_panel.h"
 #include "profile/profile_views.h"
 #include "profile/recorded_sessions.h"
+#include "profile/session_file.h"
 #include "util/input_error.h"
 #include "util/parse.h"
 
@@ -38,6 +39,30 @@
 #include <string>
 
 namespace warpscope::app {
+
+std::optional<QString> MainWindow::openArgument(const QString& argument)
+{
+    if (argument.startsWith(QLatin1String("warpscope:")))
+        return openLink(QUrl(argument));
+    const QString path = argument.startsWith(QLatin1String("file:")) ? QUrl(argument).toLocalFile() : argument;
+    if (path.isEmpty()) {
+        const QString message = QStringLiteral("'%1': not a warpscope: link or a session file (allowed: warpscope:VIEW?..., "
+                                               "a .wsprof file or its file: URL)").arg(argument);
+        showMessage(message, true);
+        return message;
+    }
+    const LoadedSession loaded = loadSessionFile(path);
+    if (!loaded.headerSeen) {
+        const QString why = loaded.problems.isEmpty() ? QStringLiteral("%1: not a Warpscope session").arg(path) : loaded.problems.front();
+        const QString message = QStringLiteral("%1 (a .wsprof file written by warpscope-probe or saved by Warpscope)").arg(why);
+        showMessage(message, true);
+        return message;
+    }
+    focusProfiler();
+    m_profile->openSessionFile(path);
+    showMessage(QString(), false);
+    return std::nullopt;
+}
 
 std::optional<QString> MainWindow::openLink(const QUrl& url)
 {

@@ -326,6 +326,62 @@ private slots:
         QCOMPARE(window.occupancyPanel()->inputs().registersPerThread, 40);
     }
 
+    void theWindowOpensAtALinkOrASession()
+    {
+        // `warpscope LINK` and `warpscope FILE.wsprof` (the desktop entry's %u): the window applies them.
+        {
+            MainWindow window({.restoreSettings = false});
+            window.show();
+            QSignalSpy recorded(window.executionPanel(), &viz::ExecutionPanel::runFinished);
+            QVERIFY(!window.openArgument(QStringLiteral("warpscope:memory?kernel=copy_coalesced")));
+            QCOMPARE(window.canvasView(), CanvasView::Execution);
+            QVERIFY(window.executionPanel()->memoryViewShown());
+            QVERIFY(recorded.wait(60000));
+        }
+        QTemporaryDir dir;
+        QFile resource(QStringLiteral(":/recorded/h200/demo-kernels.wsprof"));
+        QVERIFY(resource.open(QIODevice::ReadOnly));
+        const QString copy = dir.filePath(QStringLiteral("my session.wsprof"));
+        QFile file(copy);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(resource.readAll());
+        file.close();
+        for (const QString& argument : {copy, QUrl::fromLocalFile(copy).toString()}) {
+            MainWindow window({.restoreSettings = false});
+            window.show();
+            QVERIFY2(!window.openArgument(argument), qPrintable(argument));
+            QVERIFY(window.profilePanel()->hasSession());
+            QCOMPARE(window.canvasView(), CanvasView::DockView);
+        }
+        // Bad ones: one line, exit 2, before any window opens (the process ends without a display).
+        const QString notASession = dir.filePath(QStringLiteral("notes.wsprof"));
+        QFile notes(notASession);
+        QVERIFY(notes.open(QIODevice::WriteOnly));
+        notes.write("shopping list\n");
+        notes.close();
+        const std::pair<QString, QString> bad[] = {
+            {QStringLiteral("warpscope:nowhere"), QStringLiteral("unknown view 'nowhere'")},
+            {QStringLiteral("warpscope:step?kernel=copy_coalesced&block=100000"), QStringLiteral("outside copy_coalesced's grid")},
+            {dir.filePath(QStringLiteral("missing.wsprof")), QStringLiteral("cannot open")},
+            {notASession, QStringLiteral("not a warpscope session")},
+        };
+        for (const auto& [argument, why] : bad) {
+            QProcess process;
+            QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+            environment.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+            process.setProcessEnvironment(environment);
+            process.start(QStringLiteral(WARPSCOPE_BINARY), {argument});
+            QVERIFY(process.waitForFinished(60000));
+            QCOMPARE(process.exitCode(), 2);
+            QStringList lines;
+            for (const QString& line : QString::fromUtf8(process.readAllStandardError()).split(QLatin1Char('\n'), Qt::SkipEmptyParts))
+                if (line.startsWith(QStringLiteral("warpscope:")))
+                    lines << line;
+            QCOMPARE(lines.size(), 1);
+            QVERIFY2(lines.front().contains(why), qPrintable(lines.front()));
+        }
+    }
+
     void everyLessonLinkWorks()
     {
         MainWindow window({.restoreSettings = false});

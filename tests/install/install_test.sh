@@ -45,6 +45,21 @@ expect_same() { # installed path, source file
 expect_executable bin/warpscope
 if [[ $probe_built == ON ]]; then expect_executable bin/warpscope-probe; fi
 expect_same share/applications/warpscope.desktop "$source_dir/assets/desktop/warpscope.desktop"
+expect_same share/mime/packages/warpscope.xml "$source_dir/assets/desktop/warpscope-mime.xml"
+# The menu entry opens links and sessions: it takes a URL and claims the scheme and the file type.
+desktop=$prefix/share/applications/warpscope.desktop
+if grep -qx 'Exec=warpscope %u' "$desktop" && grep -q '^MimeType=.*x-scheme-handler/warpscope;' "$desktop" &&
+   grep -q '^MimeType=.*application/x-warpscope-session;' "$desktop"; then
+  pass "warpscope.desktop opens warpscope: links and .wsprof sessions"
+else
+  fail "warpscope.desktop does not register the warpscope: scheme and the session type with Exec=warpscope %u"
+fi
+if grep -q 'mime-type type="application/x-warpscope-session"' "$prefix/share/mime/packages/warpscope.xml" &&
+   grep -q 'glob pattern="\*.wsprof"' "$prefix/share/mime/packages/warpscope.xml"; then
+  pass "warpscope.xml defines application/x-warpscope-session for *.wsprof"
+else
+  fail "share/mime/packages/warpscope.xml does not define the session type"
+fi
 expect_same share/icons/hicolor/scalable/apps/warpscope.svg "$source_dir/assets/icons/warpscope.svg"
 expect_same share/doc/warpscope/README.md "$source_dir/README.md"
 
