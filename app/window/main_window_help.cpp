@@ -121,8 +121,20 @@ void MainWindow::showViewHelp()
     text->setTextFormat(Qt::PlainText);
     text->setWordWrap(true);
     text->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, dialog);
+    auto heading = [dialog](const QString& text) { return new QLabel(QStringLiteral("<b>%1</b>").arg(text), dialog); };
+    auto* tryFirst = new QLabel(help.tryFirst, dialog);
+    tryFirst->setObjectName(QStringLiteral("viewHelpTryFirst"));
+    tryFirst->setTextFormat(Qt::PlainText);
+    tryFirst->setWordWrap(true);
+    tryFirst->setTextInteractionFlags(Qt::TextSelectableByMouse);
     const Lesson* lesson = help.lessonId.isEmpty() ? nullptr : m_lessons.find(help.lessonId);
+    auto* explained = new QLabel(lesson ? QStringLiteral("The lesson \u201c%1\u201d.").arg(lesson->title)
+                                        : QStringLiteral("No one lesson: the list on the left, in order, builds up to it."),
+                                 dialog);
+    explained->setObjectName(QStringLiteral("viewHelpExplainedIn"));
+    explained->setTextFormat(Qt::PlainText);
+    explained->setWordWrap(true);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, dialog);
     if (lesson != nullptr) {
         QPushButton* open = buttons->addButton(QStringLiteral("Open the Lesson \u201c%1\u201d").arg(lesson->title),
                                                QDialogButtonBox::ActionRole);
@@ -143,7 +155,12 @@ void MainWindow::showViewHelp()
     connect(buttons, &QDialogButtonBox::rejected, dialog, &QDialog::close);
     auto* layout = new QVBoxLayout(dialog);
     layout->addWidget(title);
+    layout->addWidget(heading(QStringLiteral("What you are looking at")));
     layout->addWidget(text);
+    layout->addWidget(heading(QStringLiteral("Try this first")));
+    layout->addWidget(tryFirst);
+    layout->addWidget(heading(QStringLiteral("Explained in")));
+    layout->addWidget(explained);
     layout->addWidget(buttons);
     dialog->setMinimumWidth(440);
     dialog->resize(520, dialog->sizeHint().height());

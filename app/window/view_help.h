@@ -1,5 +1,5 @@
 // What F1 says about each view of the window: its name, a few sentences on what it shows and how to
-// drive it, and the lesson that explains it (empty when no lesson does). The window decides which
+// drive it, what to try first, and the lesson that explains it (empty when no lesson does). The window decides which
 // view has the focus (MainWindow::helpTopicFor); this file only holds the texts.
 #pragma once
 
@@ -19,6 +19,7 @@ struct ViewHelp {
     QString view;     // "Occupancy explorer"
     QString text;     // plain text, a few sentences
     QString lessonId; // the lesson that explains the view ("occupancy"); empty for none
+    QString tryFirst; // one thing to do first, with what it shows
 };
 
 ViewHelp viewHelp(HelpTopic topic);

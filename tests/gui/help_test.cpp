@@ -206,6 +206,9 @@ private slots:
         for (int t = static_cast<int>(HelpTopic::Lessons); t <= static_cast<int>(HelpTopic::AllReduce); ++t) {
             const app::ViewHelp help = app::viewHelp(static_cast<HelpTopic>(t));
             QVERIFY2(!help.view.isEmpty() && !help.text.isEmpty(), qPrintable(QString::number(t)));
+            // What to try first, in sentences of its own (not a repeat of what the view shows).
+            QVERIFY2(help.tryFirst.size() > 40 && help.tryFirst.endsWith(QLatin1Char('.')) && !help.text.contains(help.tryFirst),
+                     qPrintable(help.view + QStringLiteral(": ") + help.tryFirst));
             if (!help.lessonId.isEmpty())
                 QVERIFY2(window.lessons().find(help.lessonId) != nullptr, qPrintable(help.lessonId));
         }
@@ -245,6 +248,12 @@ private slots:
         const auto* text = dialog->findChild<QLabel*>(QStringLiteral("viewHelpText"));
         QVERIFY(text != nullptr);
         QCOMPARE(text->text(), app::viewHelp(HelpTopic::Occupancy).text);
+        const auto* tryFirst = dialog->findChild<QLabel*>(QStringLiteral("viewHelpTryFirst"));
+        QVERIFY(tryFirst != nullptr);
+        QCOMPARE(tryFirst->text(), app::viewHelp(HelpTopic::Occupancy).tryFirst);
+        const auto* explained = dialog->findChild<QLabel*>(QStringLiteral("viewHelpExplainedIn"));
+        QVERIFY(explained != nullptr);
+        QCOMPARE(explained->text(), QStringLiteral("The lesson \u201cOccupancy\u201d."));
         saveShot(*dialog, QStringLiteral("help-f1-occupancy"));
         auto* lesson = dialog->findChild<QPushButton*>(QStringLiteral("viewHelpLesson"));
         QVERIFY(lesson != nullptr);
