@@ -344,9 +344,16 @@ void CodeView::setEditable(bool editable)
 
 bool CodeView::event(QEvent* event)
 {
-    if (event->type() == QEvent::ShortcutOverride && !isReadOnly() && isCompileKey(static_cast<QKeyEvent*>(event))) {
-        event->accept();
-        return true;
+    // While editable, Ctrl+Enter compiles, and the ends of the document are the editor's, not the
+    // stepper's window-wide Ctrl+Home / Ctrl+End.
+    if (event->type() == QEvent::ShortcutOverride && !isReadOnly()) {
+        const auto* key = static_cast<QKeyEvent*>(event);
+        if (isCompileKey(key) || key->matches(QKeySequence::MoveToStartOfDocument) ||
+            key->matches(QKeySequence::MoveToEndOfDocument) || key->matches(QKeySequence::SelectStartOfDocument) ||
+            key->matches(QKeySequence::SelectEndOfDocument)) {
+            event->accept();
+            return true;
+        }
     }
     return QPlainTextEdit::event(event);
 }

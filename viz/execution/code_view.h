@@ -66,7 +66,7 @@ signals:
     void compileRequested();                                          // Ctrl+Enter or Ctrl+Return while editable
 
 protected:
-    bool event(QEvent* event) override;                               // claims Ctrl+Enter before window shortcuts
+    bool event(QEvent* event) override;                               // claims Ctrl+Enter, Ctrl+Home/End while editable
     bool viewportEvent(QEvent* event) override;                       // diagnostic tooltips over underlined text
     void changeEvent(QEvent* event) override;                         // palette (light/dark) and font changes
     void resizeEvent(QResizeEvent* event) override;                   // keeps the gutter beside the viewport

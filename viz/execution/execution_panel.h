@@ -5,13 +5,20 @@
 // a chosen speed, or scrub the timeline. The CUDA source and the PTX follow the current instruction;
 // the canvas (ExecutionScene) shows the warps, the stack, the registers and the memory access.
 //
-// Keys (while the view has focus): F11 / Shift+F11 one warp-instruction, F10 / Shift+F10 one source
-// line, F9 barrier, F8 memory, F7 divergence, F6 hazard (Shift goes back), Ctrl+Home / Ctrl+End the
-// ends, F5 play or pause, Ctrl+Shift+R run (record), Esc cancel or pause, Ctrl+Shift+M the memory
-// hierarchy (MemoryScene) or the warps on the canvas. "Export Timeline for Perfetto…" (a button, the
-// canvas's context menu, File menu) writes the timing model's timeline of the launch for ui.perfetto.dev.
+// Keys (wherever the focus is while the view is shown; an editable listing keeps Ctrl+Home and
+// Ctrl+End): F11 / Shift+F11 one warp-instruction, F10 / Shift+F10 one source line, F9 barrier, F8
+// memory, F7 divergence, F6 hazard (Shift goes back; in any warp, then in the launch's other
+// blocks, recording them), Ctrl+Home / Ctrl+End the ends, F5 play or pause, Ctrl+Shift+R run
+// (record), Ctrl+Shift+M the memory hierarchy (MemoryScene) or the warps on the canvas; Esc (with
+// the focus in the view) cancels or pauses. The moves are icons with tooltips; the CUDA, PTX and
+// hazard panes collapse (switches, or drag a divider shut) to give the canvas the width. After a
+// run, a list shows every hazard of the launch (kind, block, warp, lanes, line): choosing one goes
+// there. The playground's compiler messages show in a pane under the editor. "Export Timeline for
+// Perfetto…" (a button, the canvas's context menu, File menu) writes the timing model's timeline of
+// the launch for ui.perfetto.dev.
 #pragma once
 
+#include "execution/code_view.h"
 #include "execution/execution_scene.h"
 #include "execution/stepper.h"
 #include "kernel_target.h"
@@ -27,12 +34,16 @@ class QAction;
 class QComboBox;
 class QLabel;
 class QLineEdit;
+class QListWidget;
 class QProgressBar;
 class QPushButton;
 class QSlider;
+class QSplitter;
 class QTabBar;
 class QTimer;
 class QToolButton;
+class QTreeWidget;
+class QVBoxLayout;
 
 namespace warpscope::viz {
 
@@ -68,7 +79,12 @@ public:
     // Once a run has finished: where to stand. Out-of-range values are clamped by the caller's checks.
     void followWarp(std::int32_t warp);                   // -1 follows every warp
     void seekWarpStep(std::int32_t warp, std::uint32_t step); // before the warp's step-th instruction
-    bool step(sim::StepUnit unit, bool forward);
+    bool step(sim::StepUnit unit, bool forward);            // a hazard: in whichever warp raised it
+    // F6 / Shift+F6: the next (previous) hazard of the block, else the launch's in a later (earlier)
+    // block, which is recorded first; false (and a status line) when there is none.
+    bool goToNextHazard(bool forward);
+    // Stands on the launch's hazard `index` (the list's row), recording its block first if needed.
+    bool goToLaunchHazard(std::size_t index);
     void setPlaying(bool playing);
 
     // The canvas shows the warps and registers, or the memory hierarchy (Ctrl+Shift+M toggles).
@@ -91,6 +107,11 @@ public:
     CodeView* ptxView() const { return m_ptx; }
     QWidget* canvasWidget() const { return m_canvasWidget; }
     ExecutionScene* scene() const { return m_scene.get(); }
+    QTreeWidget* hazardList() const { return m_hazardList; }      // the launch's hazards, one row each
+    QListWidget* compilerMessages() const { return m_diagnostics; } // the playground's, under the editor
+    QToolButton* sourceToggle() const { return m_showSource; }    // shows or hides the CUDA pane
+    QToolButton* ptxToggle() const { return m_showPtx; }
+    QToolButton* hazardToggle() const { return m_showHazards; }
 
 signals:
     void runFinished(bool ok);                            // a run delivered (ok) or failed / was cancelled
@@ -99,9 +120,18 @@ signals:
 
 private:
     void buildControls();
+    void buildStepRow(QVBoxLayout* layout);
+    void buildPanes(QVBoxLayout* layout);
+    void updatePanes();                                   // each pane as its switch says
+    void syncPaneToggles();                               // each switch as its pane was dragged
     void kernelChanged();
     void compilePlayground();
-    void deliver(std::shared_ptr<StepperRun> run, QString error);
+    void setCompilerMessages(std::vector<CodeView::Marker> markers);
+    // Records the block in the fields; `then`: a hazard of that block to stand on once it is recorded.
+    void startRun(std::optional<sim::Hazard> then);
+    void deliver(std::shared_ptr<StepperRun> run, QString error, std::optional<sim::Hazard> then);
+    void fillHazardList();
+    void syncFollow();                                    // the warp selector, as the stepper follows
     kernels::TargetRequest launchTarget();                // the kernel and launch in the fields
     std::string blockIndexText() const;
     void refresh();                                       // every view from the stepper's position
@@ -127,6 +157,16 @@ private:
     QLabel* m_status = nullptr;
     CodeView* m_source = nullptr;
     CodeView* m_ptx = nullptr;
+    QWidget* m_sourceBox = nullptr;                       // the CUDA listing over the compiler's messages
+    QListWidget* m_diagnostics = nullptr;
+    QWidget* m_hazardPane = nullptr;
+    QLabel* m_hazardCaption = nullptr;
+    QTreeWidget* m_hazardList = nullptr;
+    QSplitter* m_split = nullptr;                         // the listings | the canvas
+    QSplitter* m_codeSplit = nullptr;                     // CUDA / PTX / hazards
+    QToolButton* m_showSource = nullptr;
+    QToolButton* m_showPtx = nullptr;
+    QToolButton* m_showHazards = nullptr;
     std::unique_ptr<ImGuiCanvas> m_canvas;
     std::unique_ptr<ExecutionScene> m_scene;
     std::unique_ptr<MemoryScene> m_memoryScene;
