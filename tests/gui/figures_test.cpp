@@ -2,10 +2,12 @@
 // hex as 05-stepping.md's table writes them; a hovered shared-memory lane followed to its bank and
 // wavefront, a hovered global lane to its sector and line, out-of-bounds lanes named), each checked
 // against `warpscope step --json` run as a separate process; and an idle window paints nothing: the
-// memory view's packets travel once per step and stop, also when the view is switched away.
+// memory view's packets travel once per step and stop, also when the view is switched away, and
+// the placement view plays its waves once.
 #include "execution/execution_panel.h"
 #include "execution/execution_scene.h"
 #include "memory/memory_scene.h"
+#include "placement/placement_scene.h"
 #include "sim/block_recording.h"
 #include "window/main_window.h"
 
@@ -143,6 +145,7 @@ private slots:
         QCOMPARE(cli["access"]["lanes"][5]["address"].get<std::uint64_t>(), std::uint64_t{640});
         QCOMPARE(hoverLane(shown, 5), QStringLiteral("lane 5 → byte 640 (0x280) → bank 0 → wavefront 6 of 32"));
         QCOMPARE(hoverLane(shown, 31), QStringLiteral("lane 31 → byte 3968 (0xf80) → bank 0 → wavefront 32 of 32"));
+        gui_test::saveShot(shown.window, QStringLiteral("figures-shared-hover"));
     }
 
     // hazard_out_of_bounds, block 3, warp 7: elements 992-1023 of a 1,000-float buffer, so lanes
@@ -167,6 +170,7 @@ private slots:
                                                         "); out of bounds: no allocation holds these bytes");
         QCOMPARE(hoverLane(shown, 7).toStdString(), "lane 7 → " + hex(lane0 + 28) + " → sector 1 of 4 (" + hex(lane0) +
                                                         ", from DRAM) → line 1 of 1 (" + hex(lane0) + ")");
+        gui_test::saveShot(shown.window, QStringLiteral("figures-global-hover"));
     }
 
     // The memory view on a load: its packets travel once, then nothing repaints; the next load
@@ -204,6 +208,28 @@ private slots:
         mainCounter.paints = 0;
         QTest::qWait(1000);
         QCOMPARE(mainCounter.paints, 0);
+    }
+
+    // The placement view's Play walks the waves once and stops on the tail wave; then nothing paints.
+    void placementPlaysTheWavesOnceThenIdles()
+    {
+        ShownWindow shown;
+        // 1,100 blocks of 512 threads on an H100: 4 resident per SM, 528 slots a wave: 3 waves.
+        QVERIFY(!shown.window.openLink(QUrl(QStringLiteral("warpscope:placement?grid=1100&block=512"))));
+        viz::PlacementScene* scene = shown.window.placementScene();
+        QCOMPARE(scene->plan().waves, 3LL);
+        scene->setWave(0);
+        scene->setPlaying(true);
+        QWidget* canvas = shown.window.findChild<QWidget*>(QStringLiteral("canvas"));
+        QVERIFY(canvas);
+        canvas->update();
+        QTRY_VERIFY_WITH_TIMEOUT(!scene->playing(), 10000);
+        QCOMPARE(scene->wave(), 2LL);
+        PaintCounter counter(canvas);
+        QTest::qWait(300);
+        counter.paints = 0;
+        QTest::qWait(1000);
+        QCOMPARE(counter.paints, 0);
     }
 };
 

@@ -21,6 +21,9 @@ namespace {
 constexpr float kFontPixels = 15.0f; // logical px
 // Debian's fonts-dejavu-core (installed by scripts/setup.sh); ImGui's built-in font otherwise.
 constexpr const char* kFontPath = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
+// Latin-1 and the few symbols the figures write: dashes, the ellipsis, arrows (a hovered lane's
+// "lane 5 → byte 20 → bank 5 → wavefront 1"), the minus sign. ImGui keeps the pointer: static.
+constexpr ImWchar kGlyphRanges[] = {0x0020, 0x00FF, 0x2013, 0x2014, 0x2026, 0x2026, 0x2190, 0x2193, 0x2212, 0x2212, 0};
 
 
 void applyStyle()
@@ -76,7 +79,7 @@ bool ImGuiCanvas::ensureFonts(double devicePixelRatio)
     ImFontConfig config;
     config.OversampleH = 2;
     if (QFile::exists(kFontPath)) {
-        io.Fonts->AddFontFromFileTTF(kFontPath, pixels, &config);
+        io.Fonts->AddFontFromFileTTF(kFontPath, pixels, &config, kGlyphRanges);
     } else {
         config.SizePixels = pixels;
         io.Fonts->AddFontDefault(&config);

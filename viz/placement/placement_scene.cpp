@@ -52,12 +52,16 @@ void PlacementScene::setWave(long long wave)
 
 void PlacementScene::draw(const SceneFrame& frame)
 {
+    // Playing walks the waves once and stops on the last (the tail, which is the point): a finite
+    // animation, so a window left playing goes idle.
     if (m_playing && m_plan.waves > 0) {
         m_waveClock += frame.deltaTime;
         if (m_waveClock >= m_secondsPerWave) {
             m_waveClock = 0.0;
-            m_wave = (m_wave + 1) % m_plan.waves;
+            m_wave = std::min<long long>(m_wave + 1, m_plan.waves - 1);
         }
+        if (m_wave >= m_plan.waves - 1)
+            m_playing = false;
     }
     // Under the overlay, as tall as it was last frame: it never covers an SM, and its text is never cut.
     const double top = std::min(m_topBand, frame.viewport.h * 0.45);
@@ -213,8 +217,11 @@ void PlacementScene::drawOverlay(const SceneFrame& frame)
                                percentText(m_plan.tailUtilization).c_str(), percentText(m_plan.averageUtilization).c_str());
             ImGui::PopStyleColor();
         }
-        if (ImGui::Button(m_playing ? "Pause" : "Play"))
+        if (ImGui::Button(m_playing ? "Pause" : "Play")) {
+            if (!m_playing && m_wave >= m_plan.waves - 1)
+                setWave(0); // from the first wave again
             m_playing = !m_playing;
+        }
         ImGui::SameLine();
         // 64-bit slider: the largest grids have more than 2^31 waves.
         ImS64 wave = m_wave + 1;

@@ -23,7 +23,7 @@ public:
 
     void setWave(long long wave);  // clamped to the plan
     long long wave() const { return m_wave; }
-    void setPlaying(bool playing) { m_playing = playing; }
+    void setPlaying(bool playing) { m_playing = playing; } // plays up to the last wave, then stops
     bool playing() const { return m_playing; }
 
     void draw(const SceneFrame& frame) override;
