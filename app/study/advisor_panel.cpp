@@ -1,5 +1,6 @@
 #include "study/advisor_panel.h"
 
+#include "lessons/lesson_library.h"
 #include "study/progress_store.h"
 #include "study/quiz.h"
 
@@ -14,14 +15,29 @@
 
 namespace warpscope::app {
 
-AdvisorPanel::AdvisorPanel(ProgressStore& store, QWidget* parent) : QWidget(parent), m_store(store), m_cards(study::deck())
+namespace {
+
+study::LessonTitles compiledLessonTitles()
+{
+    study::LessonTitles titles;
+    const LessonLibrary library = LessonLibrary::load(); // kept: lessons() is a reference into it
+    for (const Lesson& lesson : library.lessons())
+        titles[lesson.id.toStdString()] = lesson.title.toStdString();
+    return titles;
+}
+
+} // namespace
+
+AdvisorPanel::AdvisorPanel(ProgressStore& store, QWidget* parent)
+    : QWidget(parent), m_store(store), m_titles(compiledLessonTitles()), m_cards(study::deck())
 {
     auto* layout = new QVBoxLayout(this);
     auto* next = new QLabel(QStringLiteral("Next steps (double-click or Enter to go):"), this);
     layout->addWidget(next);
     m_suggestions = new QListWidget(this);
     m_suggestions->setWordWrap(true);
-    m_suggestions->setMaximumHeight(150);
+    m_suggestions->setSpacing(2);
+    m_suggestions->setMaximumHeight(260); // five steps, each with its reason on a line or two
     layout->addWidget(m_suggestions);
     layout->addWidget(new QLabel(QStringLiteral("Mastery by topic (last 10 answers; card reviews recalled):"), this));
     m_table = new QTableWidget(0, 3, this);
@@ -47,6 +63,18 @@ void AdvisorPanel::setLessonOrder(std::vector<std::string> lessons)
     refresh();
 }
 
+void AdvisorPanel::setLessonTitles(study::LessonTitles titles)
+{
+    m_titles = std::move(titles);
+    refresh();
+}
+
+QString AdvisorPanel::suggestionText(int suggestion) const
+{
+    const QListWidgetItem* item = m_suggestions->item(suggestion);
+    return item != nullptr ? item->text() : QString();
+}
+
 void AdvisorPanel::setCards(std::vector<study::Card> cards)
 {
     m_cards = std::move(cards);
@@ -55,13 +83,13 @@ void AdvisorPanel::setCards(std::vector<study::Card> cards)
 
 void AdvisorPanel::refresh()
 {
-    m_advice = study::advise(m_store.progress(), m_cards, m_lessons, ProgressStore::today());
+    m_advice = study::advise(m_store.progress(), m_cards, m_lessons, ProgressStore::today(), 5, m_titles);
     m_suggestions->clear();
     for (const study::Suggestion& s : m_advice.suggestions) {
-        const QString verb = s.kind == study::SuggestionKind::Cards ? QStringLiteral("Review cards")
-                             : s.kind == study::SuggestionKind::Lesson ? QStringLiteral("Read lesson '%1'").arg(QString::fromStdString(s.target))
-                                                                       : QStringLiteral("Quiz");
-        m_suggestions->addItem(QStringLiteral("%1 — %2").arg(verb, QString::fromStdString(s.reason)));
+        // The step, lessons named by their titles, and on the next line why the advisor suggests it.
+        auto* item = new QListWidgetItem(QStringLiteral("%1\n%2").arg(QString::fromStdString(s.step), QString::fromStdString(s.why)),
+                                         m_suggestions);
+        item->setToolTip(QString::fromStdString(s.reason));
     }
     m_table->setRowCount(0);
     for (const study::TopicMastery& m : m_advice.topics) {

@@ -19,6 +19,10 @@ public:
     AdvisorPanel(ProgressStore& store, QWidget* parent = nullptr);
 
     void setLessonOrder(std::vector<std::string> lessons);
+    // The lessons' titles by id, which the suggestions name lessons by; at first those of the lessons
+    // compiled into the program.
+    void setLessonTitles(study::LessonTitles titles);
+    QString suggestionText(int suggestion) const; // as the list shows it: the step, then why
     void setCards(std::vector<study::Card> cards);
     void refresh();
     const study::Advice& advice() const { return m_advice; }
@@ -32,6 +36,7 @@ signals:
 private:
     ProgressStore& m_store;
     std::vector<std::string> m_lessons;
+    study::LessonTitles m_titles;
     std::vector<study::Card> m_cards;
     study::Advice m_advice;
     QListWidget* m_suggestions = nullptr;

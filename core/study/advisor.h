@@ -14,6 +14,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -36,9 +38,15 @@ struct Suggestion {
     SuggestionKind kind = SuggestionKind::Lesson;
     std::string topic;
     std::string target;       // lesson id, question id, or "" for the due cards
-    std::string reason;
+    std::string reason;       // the evidence, briefly ("Occupancy: 1 of 4 right; its lesson is not read yet")
     std::string link;         // "warpscope:lesson?id=..." for lessons, else ""
+    std::string step;         // the step in words, lessons by their titles: "Read “The memory hierarchy”"
+    std::string why;          // why this step, from the evidence: what was seen and what the step does about it
 };
+
+// Lesson titles by id, as the lessons' files name them: the advisor names lessons by these (by the id
+// where one is missing).
+using LessonTitles = std::map<std::string, std::string, std::less<>>;
 
 struct Advice {
     std::vector<TopicMastery> topics;    // every quiz topic, in the topic list's order
@@ -47,6 +55,6 @@ struct Advice {
 
 // `lessonOrder`: the lesson ids in the order the app lists them. `today`: a day number.
 Advice advise(const Progress& progress, const std::vector<Card>& cards, const std::vector<std::string>& lessonOrder, std::int64_t today,
-              std::size_t limit = 5);
+              std::size_t limit = 5, const LessonTitles& lessonTitles = {});
 
 } // namespace warpscope::study

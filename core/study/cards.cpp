@@ -9,7 +9,9 @@
 #include "training/memory_budget.h"
 
 #include <cmath>
+#include <cstddef>
 #include <string>
+#include <string_view>
 #include <utility>
 
 namespace warpscope::study {
@@ -19,6 +21,22 @@ using numerics::Format;
 using std::to_string;
 
 std::string number(double value, int significant = 4) { return formatNumber(value, significant); }
+
+// The short codes core/gpu/gpu_preset.cpp cites its numbers with ("[PG] CC 9.0; [OCC]; [DEV]"), in
+// full: a learner reading a card has not read that file's legend.
+std::string expandCitations(std::string source)
+{
+    const std::pair<std::string_view, std::string_view> codes[] = {
+        {"[PG] CC ", "CUDA C++ Programming Guide, Technical Specifications per Compute Capability, compute capability "},
+        {"[PG]", "CUDA C++ Programming Guide, Technical Specifications per Compute Capability"},
+        {"[OCC]", "the CUDA toolkit's cuda_occupancy.h (blocks per SM per architecture)"},
+        {"[DEV]", "CUDA Runtime API, cudaDeviceProp.reservedSharedMemPerBlock (1 KB per block from sm_80)"},
+    };
+    for (const auto& [code, text] : codes)
+        for (std::size_t at = source.find(code); at != std::string::npos; at = source.find(code, at + text.size()))
+            source.replace(at, code.size(), text);
+    return source;
+}
 
 std::vector<Card> buildDeck()
 {
@@ -133,6 +151,8 @@ std::vector<Card> buildDeck()
     add({"concept.ddp", "multi-gpu", "DDP in one sentence?", "One process per GPU, each with a model copy; gradient buckets are all-reduced (NCCL) during backward",
          "PyTorch DistributedDataParallel documentation", "", false});
     add({"concept.fusion", "inference", "What does layer fusion save?", "DRAM round trips and kernel launches between layers", "TensorRT Developer Guide", "", false});
+    for (Card& card : cards)
+        card.source = expandCitations(std::move(card.source));
     return cards;
 }
 

@@ -146,6 +146,13 @@ private slots:
         advisor->refresh();
         QVERIFY(!advisor->advice().suggestions.empty());
         QCOMPARE(advisor->advice().suggestions[0].target, std::string("memory"));
+        // Lessons by their titles (assets/lessons/06-memory.md's and 02-occupancy.md's), each step
+        // with why on the line under it.
+        QVERIFY2(advisor->suggestionText(0).startsWith(QStringLiteral("Read \u201cThe memory hierarchy\u201d\n1 of your last 4 answers")),
+                 qPrintable(advisor->suggestionText(0)));
+        QVERIFY2(advisor->suggestionText(1).startsWith(QStringLiteral("Read \u201cOccupancy\u201d\nThe next lesson in order")),
+                 qPrintable(advisor->suggestionText(1)));
+        QVERIFY(!advisor->suggestionText(0).contains(QStringLiteral("'memory'")));
         advisor->activate(0);
         QCOMPARE(window.currentLessonId(), QStringLiteral("memory"));
     }

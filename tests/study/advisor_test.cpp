@@ -74,6 +74,43 @@ TEST(Advisor, AWeakTopicWithAnUnreadLessonSendsToTheLesson)
     EXPECT_EQ(advice.suggestions[1].target, "occupancy");
 }
 
+// The steps name lessons by their titles and say why (issue 27, section 9): with the titles the
+// lessons' files give, never the id; without a title, the id rather than nothing.
+TEST(Advisor, StepsNameLessonsByTitleAndSayWhy)
+{
+    const LessonTitles titles = {{"hierarchy", "Threads, warps, blocks and grids"}, {"occupancy", "Occupancy"},
+                                 {"precision", "Number formats and mixed precision"}, {"memory", "The memory hierarchy"}};
+    Advice advice = advise(load("unread_weak_topic.json"), deck(), kLessons, kToday, 5, titles);
+    ASSERT_EQ(advice.suggestions.size(), 2u);
+    // 1 of 4 answers on coalescing right: 25 %, under 70 %; its lesson ("memory") unread.
+    EXPECT_EQ(advice.suggestions[0].step, "Read \u201cThe memory hierarchy\u201d");
+    EXPECT_EQ(advice.suggestions[0].why,
+              "1 of your last 4 answers on Global memory and coalescing were right (25 %, under the 70 % that counts as "
+              "known), and you have not read the lesson that teaches it: reading it first makes the next questions "
+              "practice rather than guesswork.");
+    EXPECT_EQ(advice.suggestions[1].step, "Read \u201cOccupancy\u201d");
+    EXPECT_EQ(advice.suggestions[1].why, "The next lesson in order that you have not read: each lesson builds on the ones before it.");
+
+    advice = advise(load("weak_bank_conflicts.json"), deck(), kLessons, kToday, 5, titles);
+    ASSERT_EQ(advice.suggestions.size(), 5u);
+    EXPECT_EQ(advice.suggestions[0].step, "Review 1 card due today");
+    EXPECT_NE(advice.suggestions[0].why.find("SM-2"), std::string::npos);
+    EXPECT_EQ(advice.suggestions[1].step, "Practise Shared memory and bank conflicts: shared-memory.stride again");
+    EXPECT_EQ(advice.suggestions[1].why.rfind("2 of your last 6 answers on Shared memory and bank conflicts were right (33 %", 0), 0u);
+    EXPECT_NE(advice.suggestions[1].why.find("shared-memory.stride is the one you missed most recently"), std::string::npos);
+    EXPECT_EQ(advice.suggestions[2].step, "Quiz yourself on Threads, warps, blocks and grids");
+    EXPECT_EQ(advice.suggestions[2].why.rfind("You read \u201cThreads, warps, blocks and grids\u201d but have answered no question", 0), 0u);
+    EXPECT_EQ(advice.suggestions[4].step, "Read \u201cNumber formats and mixed precision\u201d");
+    for (const Suggestion& s : advice.suggestions)
+        for (const std::string& id : kLessons)
+            EXPECT_EQ(s.step.find("\u201c" + id + "\u201d"), std::string::npos) << s.step;
+
+    // No titles given: the id, quoted, so the step still reads.
+    advice = advise(load("fresh.json"), deck(), kLessons, kToday);
+    ASSERT_EQ(advice.suggestions.size(), 1u);
+    EXPECT_EQ(advice.suggestions[0].step, "Read \u201chierarchy\u201d");
+}
+
 TEST(Advisor, ANewLearnerStartsWithTheFirstLesson)
 {
     const Advice advice = advise(load("fresh.json"), deck(), kLessons, kToday);

@@ -10,6 +10,9 @@
 
 #include <gtest/gtest.h>
 
+#include <regex>
+#include <string>
+
 using namespace warpscope;
 
 TEST(PeakRates, PresetsGiveTheDatasheetsFp32Figures)
@@ -165,4 +168,20 @@ TEST(Cards, EveryCardHasASourceAndUniqueIdAndMeasurementsReplaceLatencies)
     EXPECT_TRUE(shared->measured);
     EXPECT_EQ(shared->back, "29.5 cycles (15 ns), measured on your NVIDIA H200");
     EXPECT_FALSE(study::findCard(measured, "latency.l2")->measured);
+}
+
+// Flashcard sources spell out the codes the GPU presets cite ([PG], [OCC], [DEV]; issue 27, section 9).
+TEST(Cards, SourceCodesAreSpelledOut)
+{
+    const std::regex code(R"(\[[A-Z]{2,5}\])");
+    for (const study::Card& card : study::deck())
+        EXPECT_FALSE(std::regex_search(card.source, code)) << card.id << ": " << card.source;
+    // The H100 preset's "[PG] CC 9.0; [OCC]; [DEV]; SMs: ..." (core/gpu/gpu_preset.cpp), in full.
+    const std::string source = study::findCard(study::deck(), "gpu.sm_90.sms")->source;
+    EXPECT_EQ(source.rfind("GPU preset sm_90: CUDA C++ Programming Guide, Technical Specifications per Compute Capability, "
+                           "compute capability 9.0; the CUDA toolkit's cuda_occupancy.h (blocks per SM per architecture); "
+                           "CUDA Runtime API, cudaDeviceProp.reservedSharedMemPerBlock (1 KB per block from sm_80); SMs: ",
+                           0),
+              0u)
+        << source;
 }
