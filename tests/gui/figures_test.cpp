@@ -131,6 +131,22 @@ private slots:
         QCOMPARE(cliStack, scene.lastStackMasks());
     }
 
+    // 08-divergence.md on the branch (step 19): "The path mask is 0xffffffff, but only the even
+    // lanes (0x55555555) have %p5 set and take the jump." The figure names both masks so.
+    void theIssuingWarpsPathAndActiveMasksAreNamed()
+    {
+        ShownWindow shown;
+        QVERIFY(openStep(shown, QStringLiteral("warpscope:step?kernel=divergence_odd_even&block=0&warp=1&at=19")));
+        QCOMPARE(shown.panel().scene()->lastIssueMasks(),
+                 std::string("W1 issues pc 19: path mask 0xffffffff, active mask 0x55555555 (guard true: 16 lanes)"));
+        const nlohmann::json cli = cliStep({QStringLiteral("divergence_odd_even"), QStringLiteral("--warp"), QStringLiteral("1"),
+                                            QStringLiteral("--at"), QStringLiteral("19")});
+        QVERIFY(!cli.is_null());
+        QCOMPARE(cli["path_mask"].get<std::string>(), std::string("0xffffffff"));
+        QCOMPARE(cli["active_mask"].get<std::string>(), std::string("0x55555555"));
+        QCOMPARE(cli["pc"].get<int>(), 19);
+    }
+
     // transpose_tiled's column read: lane k reads the float at byte 128k of the tile, all in bank 0,
     // 32 distinct words: 32 wavefronts. Lane 5 is the sixth.
     void hoveringASharedLaneFollowsItToItsBankAndWavefront()

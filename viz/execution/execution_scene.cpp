@@ -216,11 +216,13 @@ void ExecutionScene::drawWarps(float width)
     legend(kBarrier, "at barrier");
     legend(kExited, "exited");
     // The two masks of the lessons for the instruction about to issue (05-stepping, 08-divergence).
+    m_issueMasks.clear();
     if (current) {
         char masks[160];
         std::snprintf(masks, sizeof masks, "W%u issues pc %d: path mask %s, active mask %s (guard true: %d lanes)",
                       current->warp, current->pc, laneMaskHex(current->activeMask).c_str(),
                       laneMaskHex(current->executedMask).c_str(), std::popcount(current->executedMask));
+        m_issueMasks = masks;
         ImGui::TextWrapped("%s", masks);
         reachLine();
     }

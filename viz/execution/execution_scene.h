@@ -37,9 +37,10 @@ public:
     // At the last frame: how far the page's text lines (the header, the warp legend, the printf and
     // register captions) ran past the panel's right edge; 0 when they fit, < 0 before a frame.
     float lastLineOverflow() const { return m_lineOverflow; }
-    // At the last frame, for tests: the masks shown in hex, each warp row's (its path mask) and each
-    // stack entry's (top first); the lane inspector's text under the pointer ("" when none); and
-    // where the memory access's rows of lane cells were (one per phase), to aim the pointer.
+    // At the last frame, for tests: the masks shown in hex, each warp row's (its path mask, or
+    // "exited") and each stack entry's (top first); the lane inspector's text under the pointer
+    // ("" when none); and where the memory access's rows of lane cells were (one per phase), to
+    // aim the pointer.
     struct LaneRow {
         std::uint32_t firstLane = 0, lanes = 32;
         float left = 0, top = 0, cell = 0; // screen px; each lane's cell is `cell` wide and tall
@@ -47,6 +48,7 @@ public:
     const std::vector<std::string>& lastWarpMasks() const { return m_warpMasks; }
     const std::vector<std::string>& lastStackMasks() const { return m_stackMasks; }
     const std::string& lastLaneInspection() const { return m_laneInspection; }
+    const std::string& lastIssueMasks() const { return m_issueMasks; } // "W1 issues pc 19: path mask ..."
     const std::vector<LaneRow>& lastAccessLaneRows() const { return m_laneRows; }
 
 private:
@@ -69,7 +71,7 @@ private:
     float m_lineOverflow = -1.0f;
     std::size_t m_printfShown = 0; // printf lines shown at the last frame (to scroll to new ones)
     std::vector<std::string> m_warpMasks, m_stackMasks;
-    std::string m_laneInspection;
+    std::string m_laneInspection, m_issueMasks;
     std::vector<LaneRow> m_laneRows;
 };
 
