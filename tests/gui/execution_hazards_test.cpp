@@ -225,8 +225,8 @@ private slots:
     }
 
     // Compiler errors show in a pane under the editor, one row per message with its line and
-    // column, as well as on their lines; clicking a row puts the cursor there. A clean compile
-    // empties and hides the pane.
+    // column, as well as on their lines; clicking a row puts the cursor there. A Run that does not
+    // compile fills it too; a clean compile empties and hides it.
     void compilerMessagesShowUnderTheEditor()
     {
         ShownWindow shown;
@@ -250,6 +250,17 @@ private slots:
         QTest::mouseClick(messages->viewport(), Qt::LeftButton, {}, messages->visualItemRect(messages->item(0)).center());
         QCOMPARE(panel.sourceView()->textCursor().blockNumber(), 2); // line 3
         QCOMPARE(panel.sourceView()->textCursor().positionInBlock(), std::max(0, marker.column - 1));
+        // Run with the error still there: the run fails and the messages come back to the pane.
+        panel.setPlaygroundSource(QStringLiteral("extern \"C\" __global__ void broken2(float* x)\n{\n    x[0] = z;\n}\n"));
+        QTRY_VERIFY(!messages->isVisible()); // a new source clears them
+        QSignalSpy finished(&panel, &viz::ExecutionPanel::runFinished);
+        panel.run();
+        QVERIFY(finished.wait(kRunTimeoutMs));
+        QVERIFY(!finished.first().first().toBool());
+        QTRY_VERIFY_WITH_TIMEOUT(messages->count() > 0, 30000);
+        QVERIFY(messages->isVisible());
+        QVERIFY(messages->item(0)->text().startsWith(QStringLiteral("3:")));
+        QVERIFY(messages->item(0)->text().contains(QStringLiteral("\"z\"")));
         // Fixed: the pane empties and hides.
         panel.setPlaygroundSource(QStringLiteral("extern \"C\" __global__ void fixed(float* x)\n{\n    x[threadIdx.x] = 1.0f;\n}\n"));
         QTest::keyClick(panel.sourceView(), Qt::Key_Return, Qt::ControlModifier);

@@ -18,6 +18,7 @@
 
 #include <QAction>
 #include <QComboBox>
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QKeySequence>
 #include <QLabel>
@@ -274,10 +275,10 @@ void ExecutionPanel::buildStepRow(QVBoxLayout* layout)
         {"To the next hazard, in any warp or a later block (F6)", StepGlyph::Hazard, sim::StepUnit::Hazard, true, QKeySequence(Qt::Key_F6)},
         {"To the end (Ctrl+End)", StepGlyph::End, sim::StepUnit::End, true, QKeySequence(Qt::CTRL | Qt::Key_End)},
     };
-    const QColor ink = palette().color(QPalette::WindowText);
     for (const Move& move : moves) {
         const QString tip = QString::fromLatin1(move.tip);
-        auto* action = new QAction(stepIcon(move.glyph, move.forward, ink), tip.left(tip.indexOf(QLatin1String(" ("))), this);
+        auto* action = new QAction(tip.left(tip.indexOf(QLatin1String(" ("))), this);
+        m_moveIcons.push_back({action, move.glyph, move.forward});
         action->setToolTip(tip);
         action->setShortcut(move.key);
         // The keys work wherever the focus is while the view is shown; editors keep theirs (CodeView
@@ -296,7 +297,6 @@ void ExecutionPanel::buildStepRow(QVBoxLayout* layout)
         moveBar->addAction(action);
     }
     m_play = new QToolButton(this);
-    m_play->setIcon(style()->standardIcon(QStyle::SP_MediaPlay));
     m_play->setCheckable(true);
     m_play->setAutoRaise(true);
     m_play->setToolTip(QStringLiteral("Play or pause (F5): one warp-instruction at the chosen speed"));
@@ -317,6 +317,7 @@ void ExecutionPanel::buildStepRow(QVBoxLayout* layout)
             m_timer->start(1000 / std::max(1, m_speed->currentData().toInt()));
     });
     moveBar->addWidget(m_speed);
+    paintIcons();
     // Panes: each one hides to give the others (the canvas's register table first) the width.
     auto addToggle = [&](const QString& text, const QString& tip) {
         auto* toggle = new QToolButton(this);
@@ -450,6 +451,21 @@ void ExecutionPanel::buildPanes(QVBoxLayout* layout)
     m_showHazards->setEnabled(false);
 }
 
+void ExecutionPanel::paintIcons()
+{
+    const QColor ink = palette().color(QPalette::WindowText);
+    for (const MoveIcon& move : m_moveIcons)
+        move.action->setIcon(stepIcon(move.glyph, move.forward, ink));
+    m_play->setIcon(stepIcon(m_timer->isActive() ? StepGlyph::Pause : StepGlyph::Play, true, ink));
+}
+
+void ExecutionPanel::changeEvent(QEvent* event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange && m_play)
+        paintIcons(); // drawn in the text colour: light on a dark palette
+}
+
 void ExecutionPanel::updatePanes()
 {
     const std::pair<QToolButton*, QWidget*> panes[] = {{m_showSource, m_sourceBox}, {m_showPtx, m_ptx}, {m_showHazards, m_hazardPane}};
@@ -507,8 +523,10 @@ void ExecutionPanel::setLaunchFields(const QString& args, const QString& grid, c
 void ExecutionPanel::setPlaygroundSource(const QString& source)
 {
     m_playgroundSource = source;
-    if (m_kernel->currentData().toString() == QLatin1String(kPlaygroundId))
+    if (m_kernel->currentData().toString() == QLatin1String(kPlaygroundId)) {
         m_source->setCode(source);
+        setCompilerMessages({}); // they were the old source's
+    }
 }
 
 // A new kernel: its default launch in the fields, its source and PTX in the listings.
@@ -878,6 +896,8 @@ void ExecutionPanel::setPlaying(bool playing)
     }
     m_play->setChecked(m_timer->isActive());
     m_play->setText(m_timer->isActive() ? QStringLiteral("Pause") : QStringLiteral("Play"));
+    m_play->setIcon(stepIcon(m_timer->isActive() ? StepGlyph::Pause : StepGlyph::Play, true,
+                             palette().color(QPalette::WindowText)));
 }
 
 void ExecutionPanel::tick()

@@ -20,6 +20,7 @@
 
 #include "execution/code_view.h"
 #include "execution/execution_scene.h"
+#include "execution/step_icons.h"
 #include "execution/stepper.h"
 #include "kernel_target.h"
 #include "memory/memory_scene.h"
@@ -29,8 +30,10 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 class QAction;
+class QEvent;
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -118,10 +121,14 @@ signals:
     void timelineExported(bool ok, const QString& message); // an export wrote its file (ok), or why not
     void positionChanged();
 
+protected:
+    void changeEvent(QEvent* event) override;             // repaints the icons in a new palette's colours
+
 private:
     void buildControls();
     void buildStepRow(QVBoxLayout* layout);
     void buildPanes(QVBoxLayout* layout);
+    void paintIcons();                                    // the moves and Play in the palette's text colour
     void updatePanes();                                   // each pane as its switch says
     void syncPaneToggles();                               // each switch as its pane was dragged
     void kernelChanged();
@@ -167,6 +174,12 @@ private:
     QToolButton* m_showSource = nullptr;
     QToolButton* m_showPtx = nullptr;
     QToolButton* m_showHazards = nullptr;
+    struct MoveIcon {
+        QAction* action;
+        StepGlyph glyph;
+        bool forward;
+    };
+    std::vector<MoveIcon> m_moveIcons;
     std::unique_ptr<ImGuiCanvas> m_canvas;
     std::unique_ptr<ExecutionScene> m_scene;
     std::unique_ptr<MemoryScene> m_memoryScene;

@@ -1,7 +1,7 @@
 // The stepper's move icons, drawn (no image files): a triangle that points the way, towards a mark
 // for what the move stops at (a source line, a barrier, a memory cell, a fork, a warning sign, the
-// end). Drawn in the palette's text colour so light and dark palettes both read; "back" is the
-// mirror image of "forward".
+// end), and Play and Pause. Drawn in the palette's text colour so light and dark palettes both
+// read; "back" is the mirror image of "forward".
 #pragma once
 
 #include <QColor>
@@ -20,7 +20,7 @@
 
 namespace warpscope::viz {
 
-enum class StepGlyph : std::uint8_t { Instruction, SourceLine, Barrier, Memory, Divergence, Hazard, End };
+enum class StepGlyph : std::uint8_t { Instruction, SourceLine, Barrier, Memory, Divergence, Hazard, End, Play, Pause };
 
 // Draws `glyph` pointing right in a 20 x 20 box.
 inline void paintStepGlyph(QPainter& painter, StepGlyph glyph, const QColor& ink, const QColor& warning)
@@ -81,6 +81,23 @@ inline void paintStepGlyph(QPainter& painter, StepGlyph glyph, const QColor& ink
         triangle(4, 9);
         painter.setPen(QPen(ink, 2.5, Qt::SolidLine, Qt::FlatCap));
         painter.drawLine(QPointF(15, 4), QPointF(15, 16));
+        break;
+    case StepGlyph::Play: // a ring round the arrow: it keeps going
+        painter.setPen(QPen(ink, 1.5));
+        painter.setBrush(Qt::NoBrush);
+        painter.drawEllipse(QPointF(10, 10), 8.5, 8.5);
+        painter.setPen(Qt::NoPen);
+        painter.setBrush(ink);
+        painter.drawPolygon(QPolygonF{QPointF(7.5, 5.5), QPointF(14.5, 10), QPointF(7.5, 14.5)});
+        break;
+    case StepGlyph::Pause:
+        painter.setPen(QPen(ink, 1.5));
+        painter.setBrush(Qt::NoBrush);
+        painter.drawEllipse(QPointF(10, 10), 8.5, 8.5);
+        painter.setPen(Qt::NoPen);
+        painter.setBrush(ink);
+        painter.drawRect(QRectF(6.5, 5.5, 2.5, 9));
+        painter.drawRect(QRectF(11, 5.5, 2.5, 9));
         break;
     }
 }
