@@ -24,6 +24,14 @@ std::string percentText(double fraction)
     return text;
 }
 
+// Dark text on a light fill, light text on a dark one (Rec. 601 luma).
+ImU32 textOn(ImU32 fill)
+{
+    const double luma = 0.299 * ((fill >> IM_COL32_R_SHIFT) & 0xff) + 0.587 * ((fill >> IM_COL32_G_SHIFT) & 0xff) +
+                        0.114 * ((fill >> IM_COL32_B_SHIFT) & 0xff);
+    return luma > 140.0 ? IM_COL32(16, 18, 24, 255) : style::kText;
+}
+
 } // namespace
 
 PlacementScene::PlacementScene()
@@ -165,15 +173,18 @@ void PlacementScene::drawWaveStrip(const SceneFrame& frame, const Rect& strip)
         style::strokeRect(list, slotArea, style::kBlockBorder);
         const double height = std::max(2.0, bars.h * used); // a 1-block tail must stay visible
         const Rect filled{slotArea.x, slotArea.bottom() - height, slotArea.w, height};
-        style::fillRect(list, filled, tail && m_plan.tailBlocks < m_plan.slotsPerWave ? style::kTail : style::waveColour(wave));
+        const ImU32 fill = tail && m_plan.tailBlocks < m_plan.slotsPerWave ? style::kTail : style::waveColour(wave);
+        style::fillRect(list, filled, fill);
         if (wave <= m_wave && m_wave < wave + step)
             style::strokeRect(list, slotArea, style::kHover, 2.0f);
         if (step == 1 && slotArea.w >= 120.0) {
             const std::string label = "wave " + withThousands(wave + 1) + ": " +
                                       withThousands(tail ? m_plan.tailBlocks : m_plan.slotsPerWave) + " / " +
                                       withThousands(m_plan.slotsPerWave) + " slots";
+            // On the bar's fill when it reaches the label, in a colour that stands out from it.
+            const bool onFill = filled.y <= slotArea.y + 3;
             list->AddText(font, fontSize, ImVec2(static_cast<float>(slotArea.x + 4), static_cast<float>(slotArea.y + 3)),
-                          style::kText, label.c_str());
+                          onFill ? textOn(fill) : style::kText, label.c_str());
         }
     }
     if (m_plan.waves > 1 && step > 1) {
