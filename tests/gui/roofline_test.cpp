@@ -154,6 +154,9 @@ private slots:
         QCOMPARE(placed[0], QRectF(0, 10, 50, 12));
         QCOMPARE(placed[1], QRectF(20, 22, 50, 12));
         QCOMPARE(placed[2], QRectF(200, 10, 50, 12));
+        // A marker in the way (another kernel's point) pushes a label below it too.
+        const std::vector<QRectF> clear = viz::spreadLabels({QRectF(0, 10, 50, 12)}, 100.0, {QRectF(30, 14, 10, 10), QRectF(80, 0, 10, 10)});
+        QCOMPARE(clear[0], QRectF(0, 24, 50, 12));
     }
 
     // cuBLAS SGEMM, the matmul ladder's reference rung (tests/unit/sgemm_reference_test.cpp works the
@@ -252,6 +255,34 @@ private slots:
         plot.setSession(fixture(), nullptr);
         QCOMPARE(plot.warmCachePoints()->dataCount(), 0);
         QVERIFY(!plot.plot()->legend->hasItemWithPlottable(plot.warmCachePoints()));
+    }
+
+    // The recorded demo session's 19 kernels, the reduction ladder's six rungs close together: no
+    // label covers another, nor another kernel's marker (its own point is where it starts).
+    void labelsOfTheDemoSessionKeepClearOfEachOtherAndOfTheMarkers()
+    {
+        const auto read = session::readSessionFile(QStringLiteral(WARPSCOPE_FIXTURES_DIR "/../../assets/recorded/h200/demo-kernels.wsprof").toStdString());
+        for (const QSize size : {QSize(900, 700), QSize(760, 560)}) {
+            ProfileRooflinePlot plot;
+            plot.resize(size);
+            plot.show();
+            plot.setSession(read.session, nullptr);
+            QVERIFY(QTest::qWaitForWindowExposed(&plot));
+            plot.plot()->replot();
+            const auto labels = plot.kernelLabelBoxes();
+            const std::vector<QRectF> markers = plot.markerBoxes();
+            QVERIFY(labels.size() >= 6);
+            for (std::size_t i = 0; i < labels.size(); ++i) {
+                // The text's box: the item's box less the padding that keeps it off its own point.
+                const QRectF text = labels[i].second.adjusted(7, 1, -2, -1);
+                for (std::size_t j = i + 1; j < labels.size(); ++j)
+                    QVERIFY2(!text.intersects(labels[j].second.adjusted(7, 1, -2, -1)),
+                             qPrintable(labels[i].first + QStringLiteral(" covers ") + labels[j].first));
+                for (const QRectF& marker : markers)
+                    QVERIFY2(!text.intersects(marker.adjusted(1, 1, -1, -1)),
+                             qPrintable(QStringLiteral("%1 covers a marker at %2,%3").arg(labels[i].first).arg(marker.center().x()).arg(marker.center().y())));
+            }
+        }
     }
 
     void spreadLabelsKeepTheStackAboveTheBottomEdge()

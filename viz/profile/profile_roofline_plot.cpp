@@ -117,7 +117,7 @@ const session::LevelPoint* labelPoint(const session::KernelRoofline& k)
 
 } // namespace
 
-std::vector<QRectF> spreadLabels(const std::vector<QRectF>& rects, double bottom)
+std::vector<QRectF> spreadLabels(const std::vector<QRectF>& rects, double bottom, const std::vector<QRectF>& obstacles)
 {
     std::vector<std::size_t> order(rects.size());
     for (std::size_t i = 0; i < order.size(); ++i)
@@ -126,38 +126,45 @@ std::vector<QRectF> spreadLabels(const std::vector<QRectF>& rects, double bottom
     std::vector<QRectF> placed = rects;
     std::vector<std::size_t> done;
     for (std::size_t i : order) {
-        // Push below every placed label it overlaps, until it overlaps none (each push only goes down).
+        // Push below every placed label and every marker it overlaps, until it overlaps none (each
+        // push only goes down).
+        auto pushBelow = [&](const QRectF& other) {
+            const bool columns = placed[i].left() < other.right() && other.left() < placed[i].right();
+            const bool rows = placed[i].top() < other.bottom() && other.top() < placed[i].bottom();
+            if (columns && rows)
+                placed[i].moveTop(other.bottom());
+            return columns && rows;
+        };
         for (bool moved = true; moved;) {
             moved = false;
-            for (std::size_t j : done) {
-                const bool columns = placed[i].left() < placed[j].right() && placed[j].left() < placed[i].right();
-                const bool rows = placed[i].top() < placed[j].bottom() && placed[j].top() < placed[i].bottom();
-                if (columns && rows) {
-                    placed[i].moveTop(placed[j].bottom());
-                    moved = true;
-                }
-            }
+            for (std::size_t j : done)
+                moved = pushBelow(placed[j]) || moved;
+            for (const QRectF& marker : obstacles)
+                moved = pushBelow(marker) || moved;
         }
         done.push_back(i);
     }
     // Past the bottom edge a label is cut: lift the lowest back inside, then any it now overlaps above
-    // it (each lift only goes up, from the bottom of the stack).
+    // it, clear of the markers too (each lift only goes up, from the bottom of the stack).
     std::vector<std::size_t> upward(order.rbegin(), order.rend());
     std::stable_sort(upward.begin(), upward.end(), [&](std::size_t a, std::size_t b) { return placed[a].bottom() > placed[b].bottom(); });
     std::vector<std::size_t> lifted;
     for (std::size_t i : upward) {
         if (placed[i].bottom() > bottom)
             placed[i].moveBottom(bottom);
+        auto liftAbove = [&](const QRectF& other) {
+            const bool columns = placed[i].left() < other.right() && other.left() < placed[i].right();
+            const bool rows = placed[i].top() < other.bottom() && other.top() < placed[i].bottom();
+            if (columns && rows)
+                placed[i].moveBottom(other.top());
+            return columns && rows;
+        };
         for (bool moved = true; moved;) {
             moved = false;
-            for (std::size_t j : lifted) {
-                const bool columns = placed[i].left() < placed[j].right() && placed[j].left() < placed[i].right();
-                const bool rows = placed[i].top() < placed[j].bottom() && placed[j].top() < placed[i].bottom();
-                if (columns && rows) {
-                    placed[i].moveBottom(placed[j].top());
-                    moved = true;
-                }
-            }
+            for (std::size_t j : lifted)
+                moved = liftAbove(placed[j]) || moved;
+            for (const QRectF& marker : obstacles)
+                moved = liftAbove(marker) || moved;
         }
         lifted.push_back(i);
     }
@@ -619,6 +626,20 @@ void ProfileRooflinePlot::drawBaseline()
     }
 }
 
+std::vector<QRectF> ProfileRooflinePlot::markerBoxes() const
+{
+    std::vector<QRectF> boxes;
+    for (MemoryLevel level : session::kMemoryLevels) {
+        const double size = m_points[index(level)]->scatterStyle().size() + 2;
+        for (const session::KernelRoofline& k : m_kernels)
+            if (k.at(level).plotted()) {
+                const QPointF at(m_plot->xAxis->coordToPixel(k.at(level).intensity), m_plot->yAxis->coordToPixel(k.flopsPerSecond));
+                boxes.emplace_back(at.x() - size / 2, at.y() - size / 2, size, size);
+            }
+    }
+    return boxes;
+}
+
 std::vector<std::pair<QString, QRectF>> ProfileRooflinePlot::kernelLabelBoxes() const
 {
     std::vector<std::pair<QString, QRectF>> boxes;
@@ -638,23 +659,25 @@ void ProfileRooflinePlot::placeLabels()
         const double y1 = m_plot->yAxis->coordToPixel(label.x1 * label.bytesPerSecond);
         label.item->setRotation(std::atan2(y1 - y0, x1 - x0) * 180.0 / M_PI);
     }
+    // The boxes are the labels' text, without the left padding that keeps the text off its own
+    // point: so a label may start beside its own marker, but is pushed off every other one.
     std::vector<QRectF> natural;
     for (const KernelLabel& label : m_kernelLabels) {
         const QFontMetricsF metrics(label.item->font());
         const QMargins pad = label.item->padding();
-        const QSizeF size(metrics.horizontalAdvance(label.kernel) + pad.left() + pad.right(), metrics.height() + pad.top() + pad.bottom());
+        const QSizeF size(metrics.horizontalAdvance(label.kernel) + pad.right(), metrics.height() + pad.top() + pad.bottom());
         const QPointF at(m_plot->xAxis->coordToPixel(label.x), m_plot->yAxis->coordToPixel(label.y));
-        natural.emplace_back(QPointF(at.x(), at.y() - size.height() / 2), size);
+        natural.emplace_back(QPointF(at.x() + pad.left(), at.y() - size.height() / 2), size);
     }
-    const std::vector<QRectF> placed = spreadLabels(natural, m_plot->axisRect()->rect().bottom());
+    const std::vector<QRectF> placed = spreadLabels(natural, m_plot->axisRect()->rect().bottom(), markerBoxes());
     for (std::size_t i = 0; i < m_kernelLabels.size(); ++i) {
         KernelLabel& label = m_kernelLabels[i];
-        label.item->position->setPixelPosition(QPointF(placed[i].left(), placed[i].center().y()));
+        label.item->position->setPixelPosition(QPointF(placed[i].left() - label.item->padding().left(), placed[i].center().y()));
         const bool moved = std::fabs(placed[i].top() - natural[i].top()) > 3.0;
         label.leader->setVisible(moved);
         if (moved) {
             label.leader->start->setCoords(label.x, label.y);
-            label.leader->end->setPixelPosition(QPointF(placed[i].left() + label.item->padding().left() - 2, placed[i].center().y()));
+            label.leader->end->setPixelPosition(QPointF(placed[i].left() - 2, placed[i].center().y()));
         }
     }
 }

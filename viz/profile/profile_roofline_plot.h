@@ -40,10 +40,12 @@ namespace warpscope::viz {
 class ProfileRooflineTable;
 
 // Moves label rectangles (pixels, in any order) down just enough that none overlaps another one
-// it shares columns with; the one nearest the top keeps its place. Labels pushed past `bottom` (the
-// plot's lower edge, where they would be cut) are lifted back above it, and the ones they then
-// overlap above them. Returns them in the same order.
-std::vector<QRectF> spreadLabels(const std::vector<QRectF>& rects, double bottom = std::numeric_limits<double>::infinity());
+// it shares columns with, nor any of the `obstacles` (the points' markers); the one nearest the top
+// keeps its place if it is clear. Labels pushed past `bottom` (the plot's lower edge, where they
+// would be cut) are lifted back above it, and the ones they then overlap above them. Returns them in
+// the same order.
+std::vector<QRectF> spreadLabels(const std::vector<QRectF>& rects, double bottom = std::numeric_limits<double>::infinity(),
+                                 const std::vector<QRectF>& obstacles = {});
 
 class ProfileRooflinePlot : public QWidget {
     Q_OBJECT
@@ -79,6 +81,8 @@ public:
     QString hoverText(const QString& kernel, MemoryLevel level) const;
     // The kernels labelled on the plot, and where each label's box is now (pixels), after a replot.
     std::vector<std::pair<QString, QRectF>> kernelLabelBoxes() const;
+    // Every plotted point's marker (pixels, a little larger than drawn), which labels keep clear of.
+    std::vector<QRectF> markerBoxes() const;
 
 protected:
     void changeEvent(QEvent* event) override;
