@@ -6,6 +6,7 @@
 #include "execution/execution_panel.h"
 #include "models/models_dock.h"
 #include "links/view_link.h"
+#include "window/fit_report.h"
 #include "util/input_error.h"
 #include "util/parse.h"
 #include "window/application_setup.h"
@@ -55,6 +56,9 @@ CLI::App* addScreenshotCommand(CLI::App& app, ScreenshotOptions& options)
         "screenshot", "Render the main window with a lesson and a view to a PNG, SVG or PDF, then exit (works without a display).");
     command->add_option("--out", options.out, "file to write; its suffix picks the format: .png, .svg or .pdf")->required();
     command->add_option("--lesson", options.lesson, "lesson id to show (hierarchy, occupancy, ...)");
+    command->add_flag("--fit-report", options.fitReport,
+                      "also print what the window cuts at this size: controls out of sight, text cut with an ellipsis, "
+                      "areas that scroll sideways, a figure too small to read (one 'fit:' line each)");
     command->add_option("--view", options.view,
                         "hierarchy, placement, occupancy, profile, formats, amp, quant, sparsity, execution, memory, quiz, cards, "
                         "advisor, streams, pipeline, memory-budget or allreduce (default: the --link's view, profile with "
@@ -344,6 +348,12 @@ int runScreenshot(const ScreenshotOptions& options, const char* argv0)
         QApplication::processEvents();
     }
     settle(window, 700);
+    if (options.fitReport) {
+        const QStringList problems = app::fitProblems(window, window.centralFigure());
+        for (const QString& problem : problems)
+            std::cout << "fit: " << problem.toStdString() << "\n";
+        std::cout << "fit: " << problems.size() << " problem(s) at " << window.width() << "x" << window.height() << "\n";
+    }
 
     if (*format != viz::FigureFormat::Png) {
         // The same drawing as the window's "Save Figure As…", with the plots as vectors.

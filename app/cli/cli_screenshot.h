@@ -27,6 +27,7 @@ struct ScreenshotOptions {
     std::string progress;    // quiz, cards, advisor: a progress file to show (read, never written)
     std::string question;    // quiz: ID or ID:SEED
     std::string answer;      // quiz: an answer to check before the shot
+    bool fitReport = false;  // print what the window cuts at this size (window/fit_report.h)
 };
 
 CLI::App* addScreenshotCommand(CLI::App& app, ScreenshotOptions& options);

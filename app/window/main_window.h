@@ -124,6 +124,7 @@ public:
     viz::HierarchyScene* hierarchyScene() const { return m_hierarchy.get(); }
     viz::PlacementScene* placementScene() const { return m_placement.get(); }
     QWidget* canvasWidget() const { return m_canvasWidget; }
+    QWidget* centralFigure() const;                    // what the centre shows now: the canvas, the stepper's or a docked view's
     const LessonLibrary& lessons() const { return m_lessons; }
 
     // Help for the view `widget` belongs to (the central view shown when it belongs to none); F1

@@ -63,6 +63,17 @@ void MainWindow::connectLessonSections()
 
 QDockWidget* MainWindow::centreDock() const { return m_centreDock; }
 
+QWidget* MainWindow::centralFigure() const
+{
+    switch (canvasView()) {
+    case CanvasView::Execution: return m_execution->canvasWidget();
+    case CanvasView::DockView: return m_centreHost;
+    case CanvasView::Hierarchy:
+    case CanvasView::Placement: break;
+    }
+    return m_canvasWidget;
+}
+
 void MainWindow::setLayoutPinned(bool pinned)
 {
     if (m_pinLayoutAction->isChecked() != pinned)

@@ -108,10 +108,8 @@ void MainWindow::buildStudyMenu()
 
 void MainWindow::focusStudy(StudyTab tab)
 {
-    m_studyDock->show();
-    m_studyDock->raise();
-    widenRightDock(m_studyDock);
     m_study->showTab(tab);
+    presentDockView(m_studyDock);
     if (tab == StudyTab::Flashcards)
         m_study->flashcards()->setFocus();
 }
