@@ -107,6 +107,7 @@ private slots:
             QCOMPARE(item->text(4), QStringLiteral("hazards.cu:10"));
         }
         QVERIFY(list->topLevelItem(2)->toolTip(0).startsWith(QStringLiteral("writes c[1000]")));
+        QVERIFY(list->topLevelItem(2)->toolTip(0).endsWith(QStringLiteral("[24 times in the launch]"))); // as `warpscope sim`
         QVERIFY2(panel.statusText().contains(QStringLiteral("the launch has 3")), qPrintable(panel.statusText()));
         QVERIFY2(panel.statusText().contains(QStringLiteral("block 3")), qPrintable(panel.statusText()));
 
@@ -135,7 +136,7 @@ private slots:
         const std::size_t last = panel.stepper()->position();
         pressAndWaitForRecording(outside, panel, Qt::Key_F6);
         QCOMPARE(panel.stepper()->position(), last);
-        QVERIFY2(panel.statusText().contains(QStringLiteral("No hazard after this one")), qPrintable(panel.statusText()));
+        QVERIFY2(panel.statusText().contains(QStringLiteral("No further hazard in this block")), qPrintable(panel.statusText()));
         pressAndWaitForRecording(outside, panel, Qt::Key_F6, Qt::ShiftModifier);
         QCOMPARE(panel.stepper()->currentHazard()->hazard.message, std::string("reads b[1000]") + kSentenceEnd);
     }

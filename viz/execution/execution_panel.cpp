@@ -815,8 +815,10 @@ bool ExecutionPanel::goToNextHazard(bool forward)
     if (const std::optional<std::size_t> other = m_stepper->hazardInAnotherBlock(forward))
         return goToLaunchHazard(*other);
     m_status->setText(m_stepper->run().hazards.empty() ? QStringLiteral("The launch raised no hazard.")
-                      : forward ? QStringLiteral("No hazard after this one in the launch: Shift+F6 goes back.")
-                                : QStringLiteral("No hazard before this one in the launch: F6 goes forward."));
+                      // The list names each hazard once, where it first happened: later blocks may repeat it.
+                      : forward ? QStringLiteral("No further hazard in this block, and none listed in a later block "
+                                                 "(the list names each hazard's first block).")
+                                : QStringLiteral("No earlier hazard in this block, and none listed in an earlier block."));
     return false;
 }
 
@@ -859,7 +861,11 @@ void ExecutionPanel::fillHazardList()
         auto* item = new QTreeWidgetItem(m_hazardList, {QString::fromStdString(row.kind), QString::fromStdString(row.block),
                                                         QString::fromStdString(row.warp), QString::fromStdString(row.lanes),
                                                         QString::fromStdString(row.line)});
-        const QString tip = QString::fromStdString(hazard.message).toHtmlEscaped();
+        // As `warpscope sim` prints it; a hazard repeated elsewhere is listed where it first happened.
+        QString tip = QString::fromStdString(hazard.message).toHtmlEscaped();
+        if (hazard.occurrences > 1)
+            tip += QStringLiteral(" [%1 times in the launch]")
+                       .arg(QString::fromStdString(withThousands(static_cast<std::int64_t>(hazard.occurrences))));
         for (int column = 0; column < item->columnCount(); ++column)
             item->setToolTip(column, tip);
     }
