@@ -529,10 +529,12 @@ void BlockRunner::executeMemory(WarpState& warp, const ptx::Instruction& in, std
         }
     }
 
-    const std::string verb = isLoad ? "reads" : isStore ? "writes" : "atomically updates";
-    reportOutOfBounds(HazardKind::OutOfBoundsGlobal, warp, globalOutside, verb, in.type);
-    reportOutOfBounds(HazardKind::OutOfBoundsShared, warp, sharedOutside, verb, in.type);
-    reportOutOfBounds(HazardKind::OutOfBoundsLocal, warp, localOutside, "accesses", in.type);
+    if (!globalOutside.empty() || !sharedOutside.empty() || !localOutside.empty()) {
+        const std::string verb = isLoad ? "reads" : isStore ? "writes" : "atomically updates";
+        reportOutOfBounds(HazardKind::OutOfBoundsGlobal, warp, globalOutside, verb, in.type);
+        reportOutOfBounds(HazardKind::OutOfBoundsShared, warp, sharedOutside, verb, in.type);
+        reportOutOfBounds(HazardKind::OutOfBoundsLocal, warp, localOutside, "accesses", in.type);
+    }
 
     if (isLoad) {
         const ptx::Operand& destination = in.operands[0];

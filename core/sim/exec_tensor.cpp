@@ -136,6 +136,8 @@ std::uint8_t* BlockRunner::matrixBytes(const WarpState& warp, const ptx::Instruc
 
 void BlockRunner::reportMatrixOutOfBounds(const WarpState& warp, bool isWrite, ptx::Type elementType)
 {
+    if (m_matrixOutside[0].empty() && m_matrixOutside[1].empty() && m_matrixOutside[2].empty())
+        return;
     const std::string verb = isWrite ? "writes" : "reads";
     reportOutOfBounds(HazardKind::OutOfBoundsGlobal, warp, m_matrixOutside[0], verb, elementType);
     reportOutOfBounds(HazardKind::OutOfBoundsShared, warp, m_matrixOutside[1], verb, elementType);
