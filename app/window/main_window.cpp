@@ -38,6 +38,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QScopedValueRollback>
+#include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
 #include <QSplitter>
@@ -123,7 +124,12 @@ MainWindow::MainWindow(Options options, QWidget* parent)
     // Dock tab bars come and go with the layout: each new one shows whole titles (main_window_layout.cpp).
     installEventFilter(this);
     QTimer::singleShot(0, this, &MainWindow::keepDockTabsReadable);
-    resize(1600, 1000);
+    // 1600 x 1000, or the screen's free area on a smaller one (a 1366 x 768 laptop): never a window
+    // whose edges are off the screen.
+    QSize size(1600, 1000);
+    if (const QScreen* shown = screen())
+        size = size.boundedTo(shown->availableGeometry().size());
+    resize(size);
     m_layoutPinned = m_options.pinnedLayout;
     m_pinLayoutAction->setChecked(m_layoutPinned);
     if (m_options.restoreSettings)
