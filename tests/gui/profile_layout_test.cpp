@@ -2,11 +2,12 @@
 // session at the widths the view gets in a 1280 x 800 or 1366 x 768 window, as a dock of about 60 % of
 // the window (760 and 820 pixels) or as the whole centre (1000): the predicted-vs-measured table shows
 // every column, its notes whole; the bandwidth captions wrap at words instead of being cut; no ncu
-// name in the metrics table ends in "…". Shots for a look by eye with WARPSCOPE_GUI_TEST_SHOTS.
+// name in the metrics table ends in "…"; the roofline's table has every cell whole. Shots for a look by eye with WARPSCOPE_GUI_TEST_SHOTS.
 #include "gui_test_support.h"
 #include "profile/profile_bandwidth_panel.h"
 #include "profile/profile_metrics_table.h"
 #include "profile/profile_prediction_panel.h"
+#include "profile/profile_roofline_plot.h"
 #include "profile/profile_views.h"
 #include "session/session_io.h"
 #include "window/application_setup.h"
@@ -126,6 +127,30 @@ private slots:
                 longest = std::max(longest, caption->fontMetrics().horizontalAdvance(word));
             QVERIFY(longest <= caption->width());
         }
+    }
+
+    // The roofline's table under the plot: every cell's text whole in its column (a warm-cache mark
+    // included), and the plot taller than the note and table.
+    void rooflineTableCellsAreWhole_data() { widths_data(); }
+    void rooflineTableCellsAreWhole()
+    {
+        QFETCH(int, width);
+        ShownViews shown(width, ProfileViews::Tab::Roofline);
+        gui_test::saveShot(shown.views, QStringLiteral("profile-roofline-%1").arg(width));
+        const QTableWidget* table = shown.views.rooflinePlot()->findChild<QTableWidget*>();
+        QVERIFY(table != nullptr);
+        QVERIFY(!table->horizontalScrollBar()->isVisible());
+        // The style draws a cell's text inside a margin of PM_FocusFrameHMargin + 1 on each side.
+        const int margin = table->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, table) + 1;
+        for (int r = 0; r < table->rowCount(); ++r)
+            for (int column = 0; column < table->columnCount(); ++column) {
+                const QTableWidgetItem* item = table->item(r, column);
+                if (item == nullptr || table->columnSpan(r, column) > 1)
+                    continue;
+                const int needed = QFontMetrics(item->font()).horizontalAdvance(item->text()) + 2 * margin;
+                QVERIFY2(needed <= table->columnWidth(column),
+                         qPrintable(QStringLiteral("'%1' needs %2 px, its column has %3").arg(item->text()).arg(needed).arg(table->columnWidth(column))));
+            }
     }
 
     void metricNamesAreWhole_data() { widths_data(); }

@@ -246,7 +246,7 @@ private slots:
         QVERIFY2(hover.contains(QStringLiteral("DRAM moved 20,224 B, less than the 12,582,912 B its buffers hold")), qPrintable(hover));
         QVERIFY(hover.contains(QStringLiteral("it would sit at 0.0833 FLOP/B, not 51.8")));
         QVERIFY(!plot.hoverText(QStringLiteral("vector_add"), MemoryLevel::L2).contains(QStringLiteral("Warm caches")));
-        QVERIFY(plot.table()->cellText(QStringLiteral("vector_add"), ProfileRooflineTable::DramColumn).endsWith(QStringLiteral("warm caches")));
+        QVERIFY(plot.table()->cellText(QStringLiteral("vector_add"), ProfileRooflineTable::DramColumn).endsWith(QStringLiteral(" \u00b7 warm")));
         QVERIFY(plot.table()->cellToolTip(QStringLiteral("stencil_1d"), ProfileRooflineTable::DramColumn).contains(QStringLiteral("0.875 FLOP/B")));
         QVERIFY(!plot.table()->cellText(QStringLiteral("matmul_tiled"), ProfileRooflineTable::DramColumn).contains(QStringLiteral("warm")));
         QVERIFY2(plot.noteText().contains(QStringLiteral("vector_add, stencil_1d moved fewer DRAM bytes than their buffers hold")),

@@ -47,7 +47,7 @@ QString rooflineCellText(const session::KernelRoofline& kernel, MemoryLevel leve
     const QString shareText = std::isnan(share) ? QString() : QStringLiteral(" · ") + formatPercent(share * 100.0);
     if (p.plotted())
         return formatIntensity(p.intensity) + QStringLiteral(" FLOP/B") + shareText +
-               (level == MemoryLevel::Dram && kernel.warmCaches() ? QStringLiteral(" · warm caches") : QString());
+               (level == MemoryLevel::Dram && kernel.warmCaches() ? QStringLiteral(" · warm") : QString());
     // A data mover has no point, but its bandwidth at every level is still worth reading.
     if (p.gap == session::RooflineGap::ZeroFlops && !std::isnan(p.bytesPerSecond))
         return formatBytesPerSecond(p.bytesPerSecond) + shareText;
