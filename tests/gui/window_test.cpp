@@ -75,6 +75,23 @@ QString keepGlDriverLoaded()
     return {};
 }
 
+// Opens a lesson's link as a click would; empty when it applied without a message, else what went
+// wrong. A step link's `at` is checked once the block is recorded, so that is waited for.
+QString openWithoutMessage(MainWindow& window, const QString& link)
+{
+    QSignalSpy recorded(window.executionPanel(), &viz::ExecutionPanel::runFinished);
+    if (const auto error = window.openLink(QUrl(link)))
+        return link + QStringLiteral(" -> ") + *error;
+    if (link.startsWith(QStringLiteral("warpscope:step")) || link.startsWith(QStringLiteral("warpscope:memory?"))) {
+        if (!recorded.wait(60000))
+            return link + QStringLiteral(" -> not recorded within 60 s");
+        QTest::qWait(20);
+        if (!window.lastMessage().isEmpty())
+            return link + QStringLiteral(" -> ") + window.lastMessage();
+    }
+    return {};
+}
+
 int distinctColours(const QImage& image, const QRect& area)
 {
     QSet<QRgb> colours;
@@ -218,14 +235,8 @@ private slots:
                     figures << section.figure;
             sectionFigures += static_cast<int>(figures.size()) - 1;
             for (const QString& link : figures) {
-                QSignalSpy recorded(window.executionPanel(), &viz::ExecutionPanel::runFinished);
-                const auto error = window.openLink(QUrl(link));
-                QVERIFY2(!error.has_value(), qPrintable(lesson.id + ": " + link + " -> " + error.value_or(QString())));
-                if (link.startsWith(QStringLiteral("warpscope:step")) || link.startsWith(QStringLiteral("warpscope:memory?"))) {
-                    QVERIFY2(recorded.wait(60000), qPrintable(link));
-                    QTest::qWait(20);
-                    QVERIFY2(window.lastMessage().isEmpty(), qPrintable(link + " -> " + window.lastMessage()));
-                }
+                const QString problem = openWithoutMessage(window, link);
+                QVERIFY2(problem.isEmpty(), qPrintable(lesson.id + ": " + problem));
             }
             QCOMPARE(app::figureAtSection(lesson, -1), lesson.homeFigure);
             QString expected = lesson.homeFigure;
@@ -391,16 +402,8 @@ private slots:
         for (const app::Lesson& lesson : window.lessons().lessons()) {
             int inLesson = 0;
             for (const auto& match : linkPattern.globalMatch(lesson.markdown)) {
-                const QString link = match.captured(1);
-                QSignalSpy recorded(window.executionPanel(), &viz::ExecutionPanel::runFinished);
-                const auto error = window.openLink(QUrl(link));
-                QVERIFY2(!error.has_value(), qPrintable(lesson.id + ": " + link + " -> " + error.value_or(QString())));
-                if (link.startsWith(QStringLiteral("warpscope:step")) || link.startsWith(QStringLiteral("warpscope:memory?"))) {
-                    // A step link's `at` is checked once the block is recorded.
-                    QVERIFY2(recorded.wait(60000), qPrintable(link));
-                    QTest::qWait(20);
-                    QVERIFY2(window.lastMessage().isEmpty(), qPrintable(link + " -> " + window.lastMessage()));
-                }
+                const QString problem = openWithoutMessage(window, match.captured(1));
+                QVERIFY2(problem.isEmpty(), qPrintable(lesson.id + ": " + problem));
                 ++inLesson;
             }
             QVERIFY2(inLesson >= 5, qPrintable(lesson.id + QStringLiteral(" has fewer than 5 figure links")));
