@@ -191,8 +191,18 @@ void MainWindow::buildCanvasArea()
         caption->setBuddy(field->lineEdit());
         fieldsLayout->addWidget(caption);
         fieldsLayout->addWidget(field);
+        // Applied on Enter, on leaving the field or after a pause (valueEdited): typing 100000,70000
+        // never applies 100000,7 on the way. The row under the bar follows each key.
         connect(field, &viz::ValidatedField::valueEdited, this, &MainWindow::applyLaunchFields);
-        connect(field, &viz::ValidatedField::validityChanged, this, &MainWindow::applyLaunchFields);
+        connect(field, &viz::ValidatedField::textChecked, this, [this] {
+            if (!m_gridField || !m_blockField)
+                return; // still being built
+            if (!m_gridField->valid() || !m_blockField->valid())
+                applyLaunchFields(); // with a bad field it only says what is wrong; it applies nothing
+            else
+                m_launchStale->hide();
+            updateUndoActions();
+        });
         return field;
     };
     m_gridField = addField(QStringLiteral("&Grid"), QStringLiteral("launchGrid"),

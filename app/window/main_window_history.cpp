@@ -40,7 +40,9 @@ void MainWindow::applyInputSnapshot(const InputSnapshot& snapshot)
 
 bool MainWindow::inputsHaveUnappliedEdits() const
 {
-    return !m_gridField->valid() || !m_blockField->valid() || m_occupancy->stale();
+    // A bad value, or typing not applied yet (the field waits for Enter or a pause): Undo takes it back first.
+    return !m_gridField->valid() || !m_blockField->valid() || m_gridField->hasPendingEdit() || m_blockField->hasPendingEdit() ||
+           m_occupancy->stale();
 }
 
 void MainWindow::undoInputs()

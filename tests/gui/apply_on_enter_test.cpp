@@ -111,6 +111,25 @@ private slots:
         QVERIFY2(shown.allShowBlock(shown.startBlock()), qPrintable(shown.blocks()));
     }
 
+    // 100000,7000 typed into the grid: "100000,7" is a valid grid, and is never applied on the way;
+    // the row under the bar follows each key while a field is bad.
+    void typingTheGridNeverAppliesAPrefix()
+    {
+        ShownWindow shown;
+        const launch::Dim3 start = shown.window.launchShape().grid;
+        QLineEdit* edit = startTyping(shown.grid());
+        auto* stale = shown.window.findChild<QLabel*>(QStringLiteral("launchStale"));
+        for (const QChar key : QStringLiteral("100000,7000")) {
+            QTest::keyClicks(edit, QString(key));
+            QVERIFY2(shown.window.launchShape().grid == start, qPrintable(edit->text()));
+            if (edit->text().endsWith(QLatin1Char(',')))
+                QVERIFY2(stale->isVisible() && stale->text().startsWith(shown.grid()->errorText()), qPrintable(stale->text()));
+        }
+        QVERIFY(stale->isHidden());
+        QTest::keyClick(edit, Qt::Key_Return);
+        QCOMPARE(shown.window.launchShape().grid, (launch::Dim3{100000, 7000, 1}));
+    }
+
     // 512 typed: nothing until Enter; Enter applies it to every view, once (one undo step).
     void enterApplies()
     {
