@@ -86,21 +86,29 @@ public:
     }
 };
 
-// Moves the pointer over lane `lane` of the access's first row of lanes, and draws a frame.
+// Moves the pointer over lane `lane` of the access's first row of lanes and lets the canvas draw
+// until its inspector speaks of that lane (or 2 s pass), aiming again at where the row is now: a
+// frame may still move it, and the OpenGL canvas paints when the event loop lets it.
 QString hoverLane(ShownWindow& shown, int lane)
 {
     QWidget* canvas = shown.panel().canvasWidget();
-    const auto& rows = shown.panel().scene()->lastAccessLaneRows();
-    if (rows.empty())
-        return QStringLiteral("no lane row drawn");
-    const auto& row = rows.front();
-    const QPointF at(row.left + (lane - static_cast<int>(row.firstLane) + 0.5) * row.cell, row.top + row.cell / 2.0);
-    if (!canvas->rect().contains(at.toPoint()))
-        return QStringLiteral("lane row at %1,%2 is outside the canvas").arg(at.x()).arg(at.y());
-    QMouseEvent move(QEvent::MouseMove, at, canvas->mapToGlobal(at), Qt::NoButton, Qt::NoButton, Qt::NoModifier);
-    QApplication::sendEvent(canvas, &move);
-    canvas->repaint(); // the frame that sees the pointer there
-    canvas->repaint();
+    const std::string prefix = "lane " + std::to_string(lane) + " ";
+    QElapsedTimer waited;
+    waited.start();
+    while (waited.elapsed() < 2000) {
+        const auto& rows = shown.panel().scene()->lastAccessLaneRows();
+        if (rows.empty())
+            return QStringLiteral("no lane row drawn");
+        const auto row = rows.front();
+        const QPointF at(row.left + (lane - static_cast<int>(row.firstLane) + 0.5) * row.cell, row.top + row.cell / 2.0);
+        if (!canvas->rect().contains(at.toPoint()))
+            return QStringLiteral("lane row at %1,%2 is outside the canvas").arg(at.x()).arg(at.y());
+        QMouseEvent move(QEvent::MouseMove, at, canvas->mapToGlobal(at), Qt::NoButton, Qt::NoButton, Qt::NoModifier);
+        QApplication::sendEvent(canvas, &move);
+        QTest::qWait(30);
+        if (shown.panel().scene()->lastLaneInspection().starts_with(prefix))
+            break;
+    }
     return QString::fromStdString(shown.panel().scene()->lastLaneInspection());
 }
 

@@ -14,6 +14,9 @@
 #include <imgui.h>
 
 #include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
 
 namespace warpscope::viz {
 namespace {
@@ -35,6 +38,34 @@ void applyStyle()
     style.WindowBorderSize = 1.0f;
     style.Colors[ImGuiCol_WindowBg] = ImVec4(0.10f, 0.11f, 0.14f, 0.92f);
     style.Colors[ImGuiCol_PopupBg] = ImVec4(0.10f, 0.11f, 0.14f, 0.96f);
+}
+
+// FNV-1a over a frame's draw data (vertices, indices, commands), eight bytes at a time: enough to
+// tell whether a frame repeated the one before.
+std::uint64_t hashDrawData(const ImDrawData& data)
+{
+    std::uint64_t hash = 0xcbf29ce484222325ull;
+    const auto mix = [&hash](const void* bytes, std::size_t size) {
+        const auto* p = static_cast<const unsigned char*>(bytes);
+        std::size_t i = 0;
+        for (; i + 8 <= size; i += 8) {
+            std::uint64_t word;
+            std::memcpy(&word, p + i, 8);
+            hash = (hash ^ word) * 0x100000001b3ull;
+        }
+        for (; i < size; ++i)
+            hash = (hash ^ p[i]) * 0x100000001b3ull;
+    };
+    for (int n = 0; n < data.CmdListsCount; ++n) {
+        const ImDrawList& list = *data.CmdLists[n];
+        mix(list.VtxBuffer.Data, static_cast<std::size_t>(list.VtxBuffer.Size) * sizeof(ImDrawVert));
+        mix(list.IdxBuffer.Data, static_cast<std::size_t>(list.IdxBuffer.Size) * sizeof(ImDrawIdx));
+        for (const ImDrawCmd& cmd : list.CmdBuffer) {
+            mix(&cmd.ClipRect, sizeof cmd.ClipRect);
+            mix(&cmd.ElemCount, sizeof cmd.ElemCount);
+        }
+    }
+    return hash;
 }
 
 } // namespace
@@ -117,13 +148,17 @@ ImDrawData* ImGuiCanvas::buildFrame(QSize logicalSize, double devicePixelRatio)
     ImGui::Render();
     if (m_settleFrames > 0)
         --m_settleFrames;
+    const std::uint64_t hash = hashDrawData(*ImGui::GetDrawData());
+    m_changedFrames = hash == m_frameHash ? 0 : m_changedFrames + 1;
+    m_frameHash = hash;
     m_lastFrameMs = static_cast<double>(frameTimer.nsecsElapsed()) * 1e-6;
     return ImGui::GetDrawData();
 }
 
 bool ImGuiCanvas::wantsAnotherFrame() const
 {
-    return m_settleFrames > 0 || (m_scene && m_scene->animating());
+    return m_settleFrames > 0 || (m_scene && m_scene->animating()) ||
+           (m_changedFrames > 0 && m_changedFrames <= kMaxSettlingFrames);
 }
 
 bool ImGuiCanvas::handleEvent(QEvent* event, QWidget* widget)

@@ -8,6 +8,7 @@
 #include <QElapsedTimer>
 #include <QSize>
 
+#include <cstdint>
 #include <memory>
 
 class QEvent;
@@ -41,8 +42,12 @@ public:
     // should be accepted; false lets it propagate (e.g. to the window's shortcuts).
     bool handleEvent(QEvent* event, QWidget* widget);
 
-    // True while the scene animates or ImGui still settles after input (hover, tooltips).
+    // True while the scene animates, ImGui still settles after input (hover, tooltips), or the last
+    // frame differed from the one before (ImGui lays out tables and auto-sized windows from the
+    // previous frame, so a change can take a frame or two to come to rest; at most
+    // kMaxSettlingFrames in a row, so a frame that never repeats cannot keep the CPU busy).
     bool wantsAnotherFrame() const;
+    static constexpr int kMaxSettlingFrames = 8;
 
     double lastFrameMilliseconds() const { return m_lastFrameMs; }
 
@@ -55,6 +60,8 @@ private:
     double m_lastFrameMs = 0.0;
     double m_fontRatio = 0.0;
     int m_settleFrames = 2;
+    std::uint64_t m_frameHash = 0; // of the last frame's draw data
+    int m_changedFrames = 0;       // frames in a row that differed from the one before
     bool m_dragging = false;
     QPointF m_dragLast;
     QPointF m_pressPosition;
