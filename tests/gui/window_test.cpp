@@ -639,6 +639,36 @@ private slots:
                  qPrintable(label->text()));
     }
 
+    void theFiguresShowTheSteppedLaunch()
+    {
+        // One launch: after the stepper records copy_coalesced (grid 4096 x block 256), the hierarchy,
+        // the placement, the occupancy explorer and the Details line describe that launch, and say so.
+        MainWindow window({.restoreSettings = false, .pinnedLayout = true}); // the Details dock stays in view
+        window.resize(1366, 768);
+        window.show();
+        QSignalSpy recorded(window.executionPanel(), &viz::ExecutionPanel::runFinished);
+        QVERIFY(!window.openLink(QUrl(QStringLiteral("warpscope:step?kernel=copy_coalesced&block=0&warp=0&at=12"))));
+        QVERIFY(recorded.wait(60000));
+        QCOMPARE(window.launchShape().grid, (launch::Dim3{4096, 1, 1}));
+        QCOMPARE(window.launchShape().block, (launch::Dim3{256, 1, 1}));
+        QCOMPARE(window.occupancyPanel()->inputs().threadsPerBlock, 256);
+        QCOMPARE(window.occupancyPanel()->inputs().registersPerThread, window.executionPanel()->stepper()->run().registersPerThread);
+        // On the H100 preset the stepper ran as: 8 blocks of 256 threads and 32 registers per SM (2,048
+        // threads, 65,536 registers), 132 x 8 = 1,056 slots, so 4,096 blocks take 4 waves.
+        QCOMPARE(window.occupancyPanel()->arch(), QStringLiteral("sm_90"));
+        QCOMPARE(window.placementScene()->plan().waves, 4);
+        auto* label = qobject_cast<QLabel*>(window.findChild<QDockWidget*>(QStringLiteral("DetailsDock"))->widget());
+        QVERIFY2(label->text().startsWith(QStringLiteral("<b>Launch of copy_coalesced (stepped in Execution, shown in Hierarchy, "
+                                                         "Placement and Occupancy)</b> grid (4096, 1, 1) × block (256, 1, 1)")),
+                 qPrintable(label->text()));
+        // A launch typed in the bar is the hierarchy's own: the line says it is not the stepped one.
+        QVERIFY(!window.openLink(QUrl(QStringLiteral("warpscope:hierarchy?grid=3&block=64"))));
+        window.showCanvasView(CanvasView::Execution);
+        QVERIFY2(label->text().startsWith(QStringLiteral("<b>Hierarchy and Placement launch (not the stepped copy_coalesced, "
+                                                         "grid (4096, 1, 1) × block (256, 1, 1))</b>")),
+                 qPrintable(label->text()));
+    }
+
     void layoutPersistsAcrossSessions()
     {
         QSettings().clear();
