@@ -1,6 +1,7 @@
 // The number-format explorer, offscreen: bit toggles (mouse and keyboard) change the value as
 // computed here by hand, the neighbours are one ULP away, the comparison table stores 0.1, 1e-8 and
-// 70000 in every format with the bits worked out below, saturation clamps what PyTorch's casts send
+// 70000 in every format with the bits worked out below, a typed value is checked as typed and applied
+// only on Enter or a pause (never a prefix on the way), saturation clamps what PyTorch's casts send
 // to inf or NaN, the range bar's landmarks are the format's own, and links and `warpscope
 // screenshot --view formats` set the panel up (a bad link gives one clear message).
 #include "gui_test_support.h"
@@ -11,6 +12,7 @@
 #include "formats/format_decimal.h"
 #include "formats/format_explorer_panel.h"
 #include "formats/format_range_bar.h"
+#include "common/validated_field.h"
 #include "window/application_setup.h"
 #include "window/main_window.h"
 
@@ -272,7 +274,9 @@ private slots:
         QVERIFY2(panel.inputErrorText().contains(QStringLiteral("'abc' is not a number")), qPrintable(panel.inputErrorText()));
         QCOMPARE(panel.comparedValue(), -2.5);
         QVERIFY(!panel.setComparedText(QStringLiteral("1e999")));
-        QVERIFY(panel.inputErrorText().contains(QStringLiteral("beyond the range of a double")));
+        QVERIFY2(panel.inputErrorText().startsWith(QStringLiteral("Value: 1e999 is out of range (allowed: a decimal such as 0.1")),
+                 qPrintable(panel.inputErrorText()));
+        QCOMPARE(panel.comparedValue(), -2.5);
         QVERIFY(panel.setComparedText(QStringLiteral("3.14159")));
         QVERIFY(panel.inputErrorText().isEmpty());
     }
@@ -285,24 +289,63 @@ private slots:
         edit->setFocus();
         edit->selectAll();
         QTest::keyClicks(edit, QStringLiteral("65504"));
+        QCOMPARE(panel.comparedValue(), 0.1); // typed, not applied yet
+        QTest::keyClick(edit, Qt::Key_Return);
         QCOMPARE(panel.comparedValue(), 65504.0);
         QCOMPARE(cell(panel, Format::FP16, QStringLiteral("Bits")), QStringLiteral("0x7BFF"));
-        // Half-typed text stays quiet until Enter.
+        // Half-typed text is marked as typed, in the shared wording; Enter on it applies nothing.
         edit->selectAll();
         QTest::keyClicks(edit, QStringLiteral("1e-"));
-        QVERIFY(panel.inputErrorText().isEmpty());
-        QCOMPARE(panel.comparedValue(), 1.0); // "1" was a number, "1e" and "1e-" are not (yet)
+        QVERIFY2(panel.inputErrorText().startsWith(QStringLiteral("Value: '1e-' is not a number (allowed: a decimal such as 0.1")),
+                 qPrintable(panel.inputErrorText()));
         QTest::keyClick(edit, Qt::Key_Return);
+        QCOMPARE(panel.comparedValue(), 65504.0);
         QVERIFY(!panel.inputErrorText().isEmpty());
+        // A pause in typing applies a good value without Enter.
         QTest::keyClicks(edit, QStringLiteral("3"));
-        QCOMPARE(panel.comparedValue(), 1e-3);
         QVERIFY(panel.inputErrorText().isEmpty());
+        QCOMPARE(panel.comparedValue(), 65504.0);
+        QTRY_COMPARE_WITH_TIMEOUT(panel.comparedValue(), 1e-3, 3 * viz::ValidatedField::kApplyPauseMs);
+        // 1e-3 in FP32: 0x3A83126F (Python: struct.pack('<f', 1e-3)).
+        QCOMPARE(cell(panel, Format::FP32, QStringLiteral("Bits")), QStringLiteral("0x3A83126F"));
         // The explorer's value goes back into the comparison with one button.
         panel.setFormat(Format::FP8E4M3);
         panel.setBits(0x7E);
         QTest::mouseClick(panel.findChild<QPushButton*>(QStringLiteral("compareThisValue")), Qt::LeftButton);
         QCOMPARE(edit->text(), QStringLiteral("448"));
         QCOMPARE(panel.comparedValue(), 448.0);
+    }
+
+    void typingNeverAppliesAPrefix()
+    {
+        // Typing 1e-8 at a steady pace (each key well inside the pause) passes through "1", a number,
+        // and "1e" and "1e-", which are not: the table keeps 0.1 all the way, and Enter applies 1e-8.
+        ShownPanel shown;
+        FormatExplorerPanel& panel = shown.panel;
+        QLineEdit* edit = panel.valueEdit();
+        // 0.1 and 1e-8 in FP32 (Python: struct.pack('<f', x)).
+        const QString before = QStringLiteral("0x3DCCCCCD");
+        QCOMPARE(cell(panel, Format::FP32, QStringLiteral("Bits")), before);
+        edit->setFocus();
+        edit->selectAll();
+        const QString typed = QStringLiteral("1e-8");
+        for (int i = 0; i < typed.size(); ++i) {
+            QTest::keyClick(edit, typed.at(i).toLatin1());
+            QTest::qWait(viz::ValidatedField::kApplyPauseMs / 4);
+            const QString sofar = typed.left(i + 1);
+            QCOMPARE(edit->text(), sofar);
+            QVERIFY2(panel.comparedValue() == 0.1, qPrintable(sofar));
+            QCOMPARE(cell(panel, Format::FP32, QStringLiteral("Bits")), before);
+            // Checked as typed: "1e" and "1e-" are marked at once, "1" and "1e-8" are not.
+            const bool bad = sofar == QStringLiteral("1e") || sofar == QStringLiteral("1e-");
+            QVERIFY2(panel.inputErrorText().isEmpty() != bad, qPrintable(sofar + QStringLiteral(": ") + panel.inputErrorText()));
+        }
+        QTest::keyClick(edit, Qt::Key_Return);
+        QCOMPARE(panel.comparedValue(), 1e-8);
+        QCOMPARE(cell(panel, Format::FP32, QStringLiteral("Bits")), QStringLiteral("0x322BCC77"));
+        // The program's text (links, the neighbours' buttons) applies at once.
+        QVERIFY(panel.setComparedText(QStringLiteral("0.1")));
+        QCOMPARE(cell(panel, Format::FP32, QStringLiteral("Bits")), before);
     }
 
     void overflowGoesToInfOrSaturates()

@@ -1,6 +1,7 @@
 #include "formats/format_decimal.h"
 
 #include "util/input_error.h"
+#include "util/input_wording.h"
 #include "util/parse.h"
 
 #include <algorithm>
@@ -8,6 +9,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 #include <vector>
 
 namespace warpscope::viz {
@@ -131,9 +133,18 @@ std::optional<double> parseTypedValue(std::string_view text, std::string* error)
 {
     try {
         return parseReal(text, "");
-    } catch (const InputError& failure) {
-        if (error)
-            *error = failure.what();
+    } catch (const InputError&) {
+        if (error) {
+            // A decimal beyond a double (1e999, 1e-400) is a number out of range; anything else is not a number.
+            static constexpr const char* kAllowed =
+                "a decimal such as 0.1, 1e-8 or 70000 that a double (FP64) holds: 0, or magnitudes from about 4.9e-324 "
+                "to 1.8e308; inf, -inf and nan too";
+            const std::string clean = trimmedInput(text);
+            char* end = nullptr;
+            std::strtod(clean.c_str(), &end);
+            const bool number = !clean.empty() && end == clean.c_str() + clean.size();
+            *error = number ? outOfRangeMessage("Value", text, kAllowed) : notAValueMessage("Value", text, "a number", kAllowed);
+        }
         return std::nullopt;
     }
 }

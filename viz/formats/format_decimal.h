@@ -23,8 +23,8 @@ std::string shortDecimal(double value, int digits = 3);
 std::string powerOfTwoText(double value);
 
 // A typed value: a decimal ("0.1", "-3e-8", "70000", "+1.5"), "inf", "-inf" or "nan". Surrounding
-// spaces are ignored. On failure returns nullopt and sets `error` to why (no prefix): not a number,
-// or beyond what a double (FP64) holds.
+// spaces are ignored. On failure returns nullopt and sets `error` to why, in the shared wording
+// (util/input_wording.h) for the field "Value": not a number, or out of what a double (FP64) holds.
 std::optional<double> parseTypedValue(std::string_view text, std::string* error);
 
 } // namespace warpscope::viz

@@ -1,10 +1,12 @@
 #include "formats/format_explorer_panel.h"
 
 #include "common/export_actions.h"
+#include "common/validated_field.h"
 #include "formats/format_bit_toggles.h"
 #include "formats/format_decimal.h"
 #include "formats/format_explainer.h"
 #include "formats/format_range_bar.h"
+#include "util/input_error.h"
 
 #include <QApplication>
 #include <QCheckBox>
@@ -31,6 +33,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
+#include <optional>
 
 namespace warpscope::viz {
 
@@ -176,7 +180,7 @@ FormatExplorerPanel::FormatExplorerPanel(QWidget* parent) : QWidget(parent)
     layout->addWidget(buildExplorer());
     layout->addStretch(1);
 
-    m_valueEdit->setText(QStringLiteral("0.1"));
+    m_valueField->setText(QStringLiteral("0.1"));
     m_exploredValue = m_comparedValue;
     m_bits = numerics::encode(m_format, m_exploredValue, overflow());
     refreshComparison();
@@ -198,21 +202,31 @@ QWidget* FormatExplorerPanel::buildComparison()
 
     auto* row = new QHBoxLayout;
     auto* caption = new QLabel(tr("V&alue"), box);
-    m_valueEdit = new QLineEdit(box);
-    m_valueEdit->setObjectName(QStringLiteral("comparedValue"));
-    m_valueEdit->setPlaceholderText(tr("a decimal: 0.1, 1e-8, 70000, 3.14159"));
-    m_valueEdit->setToolTip(tr("Any decimal (also inf, -inf, nan). It is read as the nearest double (FP64), "
-                               "then rounded to each format, ties to even."));
-    m_valueEdit->setMinimumWidth(120);
-    m_valueEdit->setMaximumWidth(260);
-    caption->setBuddy(m_valueEdit);
+    // Checked as typed (the message in the row under it), applied on Enter, on leaving the field or
+    // after a pause, as every typed value in the app.
+    m_valueField = new ValidatedField(QStringLiteral("comparedValue"), {}, box);
+    m_valueField->setRealParser([](const QString& text) {
+        std::string error;
+        const auto value = parseTypedValue(text.toStdString(), &error);
+        if (!value)
+            throw InputError(error);
+        return *value;
+    });
+    m_valueField->setShowsMessage(false);
+    m_valueField->lineEdit()->setPlaceholderText(tr("a decimal: 0.1, 1e-8, 70000, 3.14159"));
+    m_valueField->setToolTip(tr("Any decimal (also inf, -inf, nan). It is read as the nearest double (FP64), "
+                                "then rounded to each format, ties to even. Enter applies it."));
+    m_valueField->lineEdit()->setToolTip(m_valueField->toolTip());
+    m_valueField->setMinimumWidth(120);
+    m_valueField->setMaximumWidth(260);
+    caption->setBuddy(m_valueField->lineEdit());
     m_saturateBox = new QCheckBox(tr("&Saturate on overflow (__NV_SATFINITE)"), box);
     m_saturateBox->setObjectName(QStringLiteral("saturate"));
     m_saturateBox->setToolTip(tr("Off: overflow as PyTorch's casts do (FP16, BF16, TF32, E5M2 to inf; E4M3, which has "
                                  "no infinity, to NaN). On: clamp to the largest finite value, as CUDA's "
                                  "__NV_SATFINITE conversions do. Integers always clamp."));
     row->addWidget(caption);
-    row->addWidget(m_valueEdit);
+    row->addWidget(m_valueField);
     row->addSpacing(12);
     row->addWidget(m_saturateBox);
     row->addStretch(1);
@@ -278,8 +292,8 @@ QWidget* FormatExplorerPanel::buildComparison()
     m_tableNote->setFont(noteFont);
     layout->addWidget(m_tableNote);
 
-    connect(m_valueEdit, &QLineEdit::textEdited, this, [this] { applyTypedText(false); });
-    connect(m_valueEdit, &QLineEdit::editingFinished, this, [this] { applyTypedText(true); });
+    connect(m_valueField, &ValidatedField::textChecked, this, [this] { setInputError(m_valueField->errorText()); });
+    connect(m_valueField, &ValidatedField::realValueEdited, this, &FormatExplorerPanel::applyTypedValue);
     connect(m_saturateBox, &QCheckBox::toggled, this, &FormatExplorerPanel::setSaturate);
     connect(m_table, &QTableWidget::itemSelectionChanged, this, [this] {
         const auto rows = m_table->selectionModel()->selectedRows();
@@ -483,36 +497,29 @@ bool FormatExplorerPanel::stepDown()
 
 bool FormatExplorerPanel::setComparedText(const QString& text)
 {
-    if (m_valueEdit->text() != text)
-        m_valueEdit->setText(text);
-    std::string error;
-    const auto value = parseTypedValue(text.toStdString(), &error);
-    if (!value) {
-        setInputError(tr("Value: %1").arg(QString::fromStdString(error)));
+    m_valueField->setText(text); // checks it: the message, if any, is shown through textChecked
+    const std::optional<double> value = m_valueField->realValue();
+    if (!value)
         return false;
-    }
-    setInputError(QString());
-    m_comparedValue = *value;
-    m_exploredValue = *value;
-    m_exploredIsTyped = true;
-    refreshComparison();
-    setFormat(m_format);
+    compareValue(*value);
     return true;
 }
 
-void FormatExplorerPanel::applyTypedText(bool showErrors)
+void FormatExplorerPanel::compareValue(double value)
 {
-    std::string error;
-    const auto value = parseTypedValue(m_valueEdit->text().toStdString(), &error);
-    if (!value) {
-        // While typing ("1e-") stay quiet; on Enter or leaving the field, say what is wrong.
-        if (showErrors)
-            setInputError(tr("Value: %1").arg(QString::fromStdString(error)));
+    m_comparedValue = value;
+    m_exploredValue = value;
+    m_exploredIsTyped = true;
+    refreshComparison();
+    setFormat(m_format);
+}
+
+void FormatExplorerPanel::applyTypedValue(double value)
+{
+    // The same value typed again ("0.10" for 0.1) keeps a pattern set bit by bit in the explorer.
+    if (value == m_comparedValue && std::signbit(value) == std::signbit(m_comparedValue))
         return;
-    }
-    if (*value == m_comparedValue && std::signbit(*value) == std::signbit(m_comparedValue) && m_inputError->isHidden())
-        return;
-    setComparedText(m_valueEdit->text());
+    compareValue(value);
 }
 
 void FormatExplorerPanel::setSaturate(bool saturate)
@@ -732,6 +739,8 @@ QString FormatExplorerPanel::neighbourText(bool up) const
     return plainText((up ? m_upLabel : m_downLabel)->text()).simplified();
 }
 QString FormatExplorerPanel::ulpText() const { return plainText(m_ulpLabel->text()); }
+QLineEdit* FormatExplorerPanel::valueEdit() const { return m_valueField->lineEdit(); }
+
 QString FormatExplorerPanel::inputErrorText() const { return m_inputError->isHidden() ? QString() : m_inputError->text(); }
 
 } // namespace warpscope::viz

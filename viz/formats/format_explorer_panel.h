@@ -25,6 +25,7 @@ namespace warpscope::viz {
 
 class BitPatternWidget;
 class FormatRangeBar;
+class ValidatedField;
 
 class FormatExplorerPanel : public QWidget {
     Q_OBJECT
@@ -41,8 +42,10 @@ public:
     bool stepDown();
 
     // --- one value in every format
-    // Compares the typed value and explores its encoding in the current format; false (nothing
-    // changes, the message is shown) when it is not a number.
+    // Shows the text in the value field, compares its value at once and explores its encoding in the
+    // current format; false (nothing changes, the message is shown) when it is not a number. Text
+    // typed in the field is checked as typed but applied only on Enter, on leaving the field or after
+    // a pause (ValidatedField), so typing 1e-8 never compares 1 or fails on 1e- on the way.
     bool setComparedText(const QString& text);
     double comparedValue() const { return m_comparedValue; }
     void setSaturate(bool saturate);         // overflow as CUDA's __NV_SATFINITE instead of PyTorch's inf/NaN
@@ -62,7 +65,8 @@ public:
     QTableWidget* comparisonTable() const { return m_table; }
     BitPatternWidget* bitPattern() const { return m_bitPattern; }
     FormatRangeBar* rangeBar() const { return m_rangeBar; }
-    QLineEdit* valueEdit() const { return m_valueEdit; }
+    QLineEdit* valueEdit() const;
+    ValidatedField* valueField() const { return m_valueField; }
 
 protected:
     void changeEvent(QEvent* event) override; // restyle on a light/dark palette switch
@@ -71,7 +75,8 @@ protected:
 private:
     QWidget* buildComparison();
     QWidget* buildExplorer();
-    void applyTypedText(bool showErrors);
+    void applyTypedValue(double value); // a typed value, confirmed (Enter, leaving the field, a pause)
+    void compareValue(double value);
     void refreshComparison();
     void fitTableHeight();
     void refreshExplorer();
@@ -87,7 +92,7 @@ private:
     bool m_saturate = false;
     std::vector<StoredValue> m_comparison;
 
-    QLineEdit* m_valueEdit = nullptr;
+    ValidatedField* m_valueField = nullptr;
     QCheckBox* m_saturateBox = nullptr;
     QLabel* m_overflowNote = nullptr;
     QLabel* m_inputError = nullptr;
