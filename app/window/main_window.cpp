@@ -663,12 +663,14 @@ void MainWindow::updateDetails()
     QString whose = QStringLiteral("Hierarchy and Placement launch");
     if (const viz::Stepper* stepper = m_execution->stepper()) {
         const auto& run = stepper->run();
-        if (run.grid == m_launch.grid && run.block == m_launch.block)
+        const occupancy::OccupancyInput& explorer = m_occupancy->inputs();
+        if (run.grid == m_launch.grid && run.block == m_launch.block && explorer.registersPerThread == run.registersPerThread)
             whose = QStringLiteral("Launch of %1 (stepped in Execution, shown in Hierarchy, Placement and Occupancy)")
                         .arg(QString::fromStdString(run.kernelName).toHtmlEscaped());
         else if (canvasView() == CanvasView::Execution)
-            whose = QStringLiteral("Hierarchy and Placement launch (not the stepped %1, grid %2 × block %3)")
-                        .arg(QString::fromStdString(run.kernelName).toHtmlEscaped(), dimText(run.grid), dimText(run.block));
+            whose = QStringLiteral("Hierarchy and Placement launch (not the stepped %1, grid %2 × block %3, %4 registers per thread)")
+                        .arg(QString::fromStdString(run.kernelName).toHtmlEscaped(), dimText(run.grid), dimText(run.block))
+                        .arg(run.registersPerThread);
     }
     QString text = QStringLiteral("<b>%1</b> grid %2 × block %3 = %4 blocks, %5 warps, %6 threads.")
                        .arg(whose, dimText(m_launch.grid), dimText(m_launch.block),

@@ -665,8 +665,14 @@ private slots:
         QVERIFY(!window.openLink(QUrl(QStringLiteral("warpscope:hierarchy?grid=3&block=64"))));
         window.showCanvasView(CanvasView::Execution);
         QVERIFY2(label->text().startsWith(QStringLiteral("<b>Hierarchy and Placement launch (not the stepped copy_coalesced, "
-                                                         "grid (4096, 1, 1) × block (256, 1, 1))</b>")),
+                                                         "grid (4096, 1, 1) × block (256, 1, 1), 32 registers per thread)</b>")),
                  qPrintable(label->text()));
+        // The stepped launch again, but the explorer's registers changed: no longer "shown in Occupancy".
+        QVERIFY(!window.openLink(QUrl(QStringLiteral("warpscope:hierarchy?grid=4096&block=256"))));
+        QVERIFY(label->text().startsWith(QStringLiteral("<b>Launch of copy_coalesced")));
+        QVERIFY(!window.openLink(QUrl(QStringLiteral("warpscope:occupancy?regs=64"))));
+        window.showCanvasView(CanvasView::Execution);
+        QVERIFY2(label->text().startsWith(QStringLiteral("<b>Hierarchy and Placement launch (not the stepped")), qPrintable(label->text()));
     }
 
     void layoutPersistsAcrossSessions()

@@ -537,6 +537,14 @@ void MemoryScene::drawTimeline(float width)
     const int fit = m_stepper->run().stats.timing.residentBlocksPerSm;
     ImGui::Text("Latency hiding on SM %u: %u block%s resident, %zu warps, %llu cycles (timing model)", timeline.sm, blocks,
                 blocks == 1 ? "" : "s", timeline.rows.size(), static_cast<unsigned long long>(timeline.cycles));
+    // Which launch: the one stepped above, not another panel's.
+    const StepperRun& run = m_stepper->run();
+    const std::string launchText = "The stepped launch: " + run.kernelName + ", grid (" + launch::formatDim3(run.grid) +
+                                   ") x block (" + launch::formatDim3(run.block) + "), " + std::to_string(run.registersPerThread) +
+                                   " registers per thread, on the " + std::string(run.preset.name) + " preset.";
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("%s", launchText.c_str());
+    ImGui::PopStyleColor();
     if (timeline.truncated)
         ImGui::TextColored(ImVec4(0.95f, 0.65f, 0.25f, 1.0f), "The timeline's trace reached its cap of %llu "
                            "warp-instructions: later issues are missing.",
@@ -546,8 +554,9 @@ void MemoryScene::drawTimeline(float width)
                             blocks, m_stepper->run().preset.smCount);
     ImGui::TextWrapped("Each row is a warp; each cycle it issues (green) or waits, coloured by why. The warps shown "
                        "used %.0f%% of the %d schedulers' issue slots over these cycles (blocks that start after them "
-                       "are not drawn). More resident warps (a smaller block, fewer registers: the "
-                       "occupancy explorer re-runs this) give a scheduler more chances to find a ready warp.",
+                       "are not drawn). More resident warps (a smaller block, fewer registers) give a scheduler more "
+                       "chances to find a ready warp: for a 1-D kernel whose shared memory does not depend on its block "
+                       "size, the occupancy explorer's block size and registers re-run this launch while this tab is shown.",
                        100.0 * timeline.issueSlotShare(), timeline.schedulers);
     // The legend, with each reason's share of the warps' waiting.
     std::uint64_t waited = 0;
