@@ -5,6 +5,11 @@
 
 #include <imgui.h>
 
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <utility>
+
 namespace warpscope::viz::style {
 
 inline constexpr ImU32 kBlockFill = IM_COL32(38, 44, 56, 255);
@@ -67,6 +72,38 @@ inline void wrappedTooltip(const char* text)
     ImGui::TextUnformatted(text);
     ImGui::PopTextWrapPos();
     ImGui::EndTooltip();
+}
+
+// Text wrapped to `width` pixels (the region's width when negative), breaking only between words:
+// ImGui's own wrapping also breaks after '.' and ',', which splits numbers ("98." | "44 %").
+inline void textWrappedAtSpaces(std::string_view text, float width = -1.0f)
+{
+    if (width < 0.0f)
+        width = ImGui::GetContentRegionAvail().x;
+    std::string line;
+    auto flush = [&line] {
+        ImGui::TextUnformatted(line.c_str());
+        line.clear();
+    };
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        const std::size_t space = text.find_first_of(" \n", start);
+        const std::size_t end = space == std::string_view::npos ? text.size() : space;
+        const std::string_view word = text.substr(start, end - start);
+        std::string longer = line.empty() ? std::string(word) : line + ' ' + std::string(word);
+        if (!line.empty() && ImGui::CalcTextSize(longer.c_str()).x > width) {
+            flush();
+            longer = std::string(word);
+        }
+        line = std::move(longer);
+        if (end < text.size() && text[end] == '\n')
+            flush();
+        if (end >= text.size())
+            break;
+        start = end + 1;
+    }
+    if (!line.empty())
+        flush();
 }
 
 // Dimmed text that wraps at the window's (or column's) right edge.

@@ -215,10 +215,11 @@ void PlacementScene::drawOverlay(const SceneFrame& frame)
         ImGui::PopStyleColor();
         ImGui::TextWrapped("%s", m_occupancyNote.c_str());
     } else if (open) {
-        ImGui::TextWrapped("%s: %s blocks / (%d SMs x %d resident blocks = %s slots) = %s wave%s", m_gpuLabel.c_str(),
-                    withThousands(m_plan.totalBlocks).c_str(), m_plan.smCount, m_plan.blocksPerSm,
-                    withThousands(m_plan.slotsPerWave).c_str(), withThousands(m_plan.waves).c_str(),
-                    m_plan.waves == 1 ? "" : "s");
+        style::textWrappedAtSpaces(m_gpuLabel + ": " + withThousands(m_plan.totalBlocks) + " blocks / (" +
+                                       std::to_string(m_plan.smCount) + " SMs x " + std::to_string(m_plan.blocksPerSm) +
+                                       " resident blocks = " + withThousands(m_plan.slotsPerWave) + " slots) = " +
+                                       withThousands(m_plan.waves) + (m_plan.waves == 1 ? " wave" : " waves"),
+                                   wrapWidth);
         if (m_plan.tailBlocks == m_plan.slotsPerWave) {
             ImGui::Text("Every wave is full: no tail effect.");
         } else {
@@ -242,8 +243,8 @@ void PlacementScene::drawOverlay(const SceneFrame& frame)
         if (ImGui::SliderScalar("wave", ImGuiDataType_S64, &wave, &first, &last, "%lld"))
             setWave(wave - 1);
         ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
-        ImGui::TextWrapped("Model: every block takes equal time; NVIDIA does not document the block "
-                           "scheduler's order. Blocks per SM from occupancy: %s", m_occupancyNote.c_str());
+        style::textWrappedAtSpaces("Model: every block takes equal time; NVIDIA does not document the block scheduler's "
+                                   "order. Blocks per SM from occupancy: " + m_occupancyNote, wrapWidth);
         ImGui::PopStyleColor();
     }
     if (open)
