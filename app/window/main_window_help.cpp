@@ -2,6 +2,10 @@
 #include "window/main_window.h"
 
 #include "execution/execution_panel.h"
+#include "links/view_link.h"
+#include "study/quiz_panel.h"
+#include "study/study_dock.h"
+#include "util/input_error.h"
 #include "models/models_dock.h"
 #include "profile/profile_panel.h"
 #include "profile/profile_views.h"
@@ -75,7 +79,20 @@ HelpTopic MainWindow::helpTopicFor(const QWidget* widget) const
     return HelpTopic::Hierarchy;
 }
 
-ViewHelp MainWindow::viewHelpFor(const QWidget* widget) const { return viewHelp(helpTopicFor(widget)); }
+ViewHelp MainWindow::viewHelpFor(const QWidget* widget) const
+{
+    ViewHelp help = viewHelp(helpTopicFor(widget));
+    // Practice has no lesson of its own: the question on screen names the one that explains it.
+    if (help.topic == HelpTopic::Study && help.lessonId.isEmpty())
+        if (const auto& item = m_study->quiz()->item(); item && !item->lessonLink.empty()) {
+            try {
+                help.lessonId = QString::fromStdString(parseViewLink(item->lessonLink).lessonId);
+            } catch (const InputError&) {
+                // A question's link is checked by its own tests (cli_study_test); none here.
+            }
+        }
+    return help;
+}
 
 std::vector<ShortcutEntry> MainWindow::shortcutEntries() const
 {

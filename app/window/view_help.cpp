@@ -145,7 +145,8 @@ ViewHelp viewHelp(HelpTopic topic)
     case HelpTopic::Study:
         return help("Study",
                     "Practice questions whose numbers the engine draws and grades, flashcards that come back "
-                    "when they are due, and an advisor that says which topic to study next.",
+                    "when they are due, and an advisor that says which topic to study next. Each question names the "
+                    "lesson that explains it (Open the Lesson).",
                     "",
                     "Start a practice quiz (Ctrl+Shift+Q) on the lesson you just read; a wrong answer shows the "
                     "worked steps.");

@@ -9,6 +9,8 @@
 #include "precision/quant/quant_panel.h"
 #include "profile/profile_panel.h"
 #include "profile/profile_views.h"
+#include "study/quiz_panel.h"
+#include "study/study_dock.h"
 #include "window/application_setup.h"
 #include "window/main_window.h"
 #include "window/shortcut_list.h"
@@ -230,6 +232,11 @@ private slots:
         QCOMPARE(window.helpTopicFor(window.quantPanel()), HelpTopic::Quantization);
         window.focusModels(viz::ModelsTab::AllReduce);
         QCOMPARE(window.viewHelpFor(window.modelsDock()).lessonId, QStringLiteral("multi-gpu"));
+        // Practice names the lesson of the question on screen.
+        window.focusStudy(app::StudyTab::Quiz);
+        window.studyDock()->quiz()->showQuestion(QStringLiteral("occupancy.percent"), 1);
+        QCOMPARE(window.helpTopicFor(window.studyDock()->quiz()), HelpTopic::Study);
+        QCOMPARE(window.viewHelpFor(window.studyDock()->quiz()).lessonId, QStringLiteral("occupancy"));
     }
 
     // F1 in the occupancy explorer: the help names the explorer and opens its lesson.
