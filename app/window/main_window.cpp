@@ -661,12 +661,21 @@ void MainWindow::updateDetails()
         return;
     // One launch, or a clear label: when it is the launch the Execution view stepped, say so.
     QString whose = QStringLiteral("Hierarchy and Placement launch");
+    QString explorerNote;
     if (const viz::Stepper* stepper = m_execution->stepper()) {
         const auto& run = stepper->run();
         const occupancy::OccupancyInput& explorer = m_occupancy->inputs();
+        const QString kernel = QString::fromStdString(run.kernelName);
+        // The explorer says whose block it describes, as the Details line says whose launch.
+        explorerNote = explorer.threadsPerBlock == run.block.volume() && explorer.registersPerThread == run.registersPerThread &&
+                               m_occupancy->arch() == QString::fromLatin1(run.preset.arch.data(), static_cast<qsizetype>(run.preset.arch.size()))
+                           ? QStringLiteral("The stepped launch's block: %1, %2 threads and %3 registers per thread, as the "
+                                            "Execution view ran it.").arg(kernel).arg(run.block.volume()).arg(run.registersPerThread)
+                           : QStringLiteral("Not the stepped launch (%1 ran blocks of %2 threads with %3 registers per thread): "
+                                            "these inputs are your own.").arg(kernel).arg(run.block.volume()).arg(run.registersPerThread);
         if (run.grid == m_launch.grid && run.block == m_launch.block && explorer.registersPerThread == run.registersPerThread)
             whose = QStringLiteral("Launch of %1 (stepped in Execution, shown in Hierarchy, Placement and Occupancy)")
-                        .arg(QString::fromStdString(run.kernelName).toHtmlEscaped());
+                        .arg(kernel.toHtmlEscaped());
         else if (canvasView() == CanvasView::Execution)
             whose = QStringLiteral("Hierarchy and Placement launch (not the stepped %1, grid %2 × block %3, %4 registers per thread)")
                         .arg(QString::fromStdString(run.kernelName).toHtmlEscaped(), dimText(run.grid), dimText(run.block))
@@ -698,6 +707,7 @@ void MainWindow::updateDetails()
         text += QStringLiteral("<br><span style='color:gray'>Click a lane in the hierarchy to select it.</span>");
     }
     m_details->setText(text);
+    m_occupancy->setLaunchNote(explorerNote);
 }
 
 void MainWindow::showMessage(const QString& message, bool error)

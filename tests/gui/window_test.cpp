@@ -653,6 +653,8 @@ private slots:
         QCOMPARE(window.launchShape().block, (launch::Dim3{256, 1, 1}));
         QCOMPARE(window.occupancyPanel()->inputs().threadsPerBlock, 256);
         QCOMPARE(window.occupancyPanel()->inputs().registersPerThread, window.executionPanel()->stepper()->run().registersPerThread);
+        QCOMPARE(window.occupancyPanel()->launchNote(), QStringLiteral("The stepped launch's block: copy_coalesced, 256 threads and "
+                                                                       "32 registers per thread, as the Execution view ran it."));
         // On the H100 preset the stepper ran as: 8 blocks of 256 threads and 32 registers per SM (2,048
         // threads, 65,536 registers), 132 x 8 = 1,056 slots, so 4,096 blocks take 4 waves.
         QCOMPARE(window.occupancyPanel()->arch(), QStringLiteral("sm_90"));
@@ -673,6 +675,8 @@ private slots:
         QVERIFY(!window.openLink(QUrl(QStringLiteral("warpscope:occupancy?regs=64"))));
         window.showCanvasView(CanvasView::Execution);
         QVERIFY2(label->text().startsWith(QStringLiteral("<b>Hierarchy and Placement launch (not the stepped")), qPrintable(label->text()));
+        QCOMPARE(window.occupancyPanel()->launchNote(), QStringLiteral("Not the stepped launch (copy_coalesced ran blocks of 256 "
+                                                                       "threads with 32 registers per thread): these inputs are your own."));
     }
 
     void layoutPersistsAcrossSessions()

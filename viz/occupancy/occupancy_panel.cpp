@@ -130,6 +130,14 @@ void OccupancyPanel::setInputs(const QString& arch, const occupancy::OccupancyIn
 
 QString OccupancyPanel::arch() const { return m_arch; }
 
+void OccupancyPanel::setLaunchNote(const QString& note)
+{
+    m_launchNote->setText(note);
+    m_launchNote->setVisible(!note.isEmpty());
+}
+
+QString OccupancyPanel::launchNote() const { return m_launchNote->text(); }
+
 occupancy::OccupancyInput OccupancyPanel::inputs() const { return m_input; }
 
 const std::optional<occupancy::OccupancyResult>& OccupancyPanel::result() const { return m_result; }

@@ -51,6 +51,9 @@ public:
     const std::optional<occupancy::OccupancyResult>& result() const;
     // True while a field holds an invalid value: the result and plots show inputs() instead.
     bool stale() const { return m_stale; }
+    // A line above the fields naming the launch these inputs describe (the window's); empty hides it.
+    void setLaunchNote(const QString& note);
+    QString launchNote() const;
 
 signals:
     // After every recompute that succeeded (the placement view and the status bar listen).
@@ -138,6 +141,7 @@ private:
     std::array<QLabel*, 5> m_limiterValues{};
     QLabel* m_explanationLabel = nullptr;
     QLabel* m_footnoteLabel = nullptr;
+    QLabel* m_launchNote = nullptr;
     QBoxLayout* m_fieldColumns = nullptr; // launch and shared memory fields: side by side, or stacked
     QGridLayout* m_plotGrid = nullptr;    // the four plots: 2 x 2, or one column
     bool m_narrow = false;

@@ -97,6 +97,12 @@ OccupancyPanel::OccupancyPanel(QWidget* parent) : QWidget(parent)
     auto* layout = new QVBoxLayout(content);
     layout->setContentsMargins(6, 6, 6, 6);
     layout->setSpacing(6);
+    m_launchNote = new QLabel(content);
+    m_launchNote->setObjectName(QStringLiteral("occupancyLaunchNote"));
+    m_launchNote->setWordWrap(true);
+    m_launchNote->setTextFormat(Qt::PlainText);
+    m_launchNote->hide();
+    layout->addWidget(m_launchNote);
     layout->addWidget(buildControls());
     layout->addWidget(buildResultArea());
     layout->addWidget(buildPlots(), 1);
