@@ -15,6 +15,7 @@
 #include "precision/quant/quant_panel.h"
 #include "precision/sparsity/sparsity_panel.h"
 #include "profile/profile_format.h"
+#include "ptx/ptx_ir.h"
 #include "profile/profile_panel.h"
 #include "hierarchy/hierarchy_scene.h"
 #include "lessons/lesson_measurements.h"
@@ -667,12 +668,16 @@ void MainWindow::updateDetails()
         const occupancy::OccupancyInput& explorer = m_occupancy->inputs();
         const QString kernel = QString::fromStdString(run.kernelName);
         // The explorer says whose block it describes, as the Details line says whose launch.
+        const std::uint64_t shared = (run.function ? run.function->staticSharedBytes : 0) + run.dynamicSharedBytes;
+        const QString block = QStringLiteral("%1 threads, %2 registers per thread and %3 B of shared memory")
+                                  .arg(run.block.volume())
+                                  .arg(run.registersPerThread)
+                                  .arg(QString::fromStdString(withThousands(static_cast<long long>(shared))));
         explorerNote = explorer.threadsPerBlock == run.block.volume() && explorer.registersPerThread == run.registersPerThread &&
+                               explorer.staticSharedBytes + explorer.dynamicSharedBytes == shared &&
                                m_occupancy->arch() == QString::fromLatin1(run.preset.arch.data(), static_cast<qsizetype>(run.preset.arch.size()))
-                           ? QStringLiteral("The stepped launch's block: %1, %2 threads and %3 registers per thread, as the "
-                                            "Execution view ran it.").arg(kernel).arg(run.block.volume()).arg(run.registersPerThread)
-                           : QStringLiteral("Not the stepped launch (%1 ran blocks of %2 threads with %3 registers per thread): "
-                                            "these inputs are your own.").arg(kernel).arg(run.block.volume()).arg(run.registersPerThread);
+                           ? QStringLiteral("The stepped launch's block: %1 with %2, as the Execution view ran it.").arg(kernel, block)
+                           : QStringLiteral("Not the stepped launch (%1 ran blocks of %2): these inputs are your own.").arg(kernel, block);
         if (run.grid == m_launch.grid && run.block == m_launch.block && explorer.registersPerThread == run.registersPerThread)
             whose = QStringLiteral("Launch of %1 (stepped in Execution, shown in Hierarchy, Placement and Occupancy)")
                         .arg(kernel.toHtmlEscaped());

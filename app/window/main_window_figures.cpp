@@ -9,6 +9,7 @@
 #include "gpu/gpu_preset.h"
 #include "occupancy/occupancy.h"
 #include "occupancy/occupancy_panel.h"
+#include "ptx/ptx_ir.h"
 
 #include <QAbstractTextDocumentLayout>
 #include <QAction>
@@ -236,6 +237,8 @@ void MainWindow::followSteppedLaunch(bool ok)
     occupancy::OccupancyInput input = m_occupancy->inputs();
     input.threadsPerBlock = static_cast<int>(shape.threadsPerBlock());
     input.registersPerThread = run.registersPerThread;
+    input.staticSharedBytes = run.function ? run.function->staticSharedBytes : 0;
+    input.dynamicSharedBytes = run.dynamicSharedBytes;
     const QString arch = QString::fromLatin1(run.preset.arch.data(), static_cast<qsizetype>(run.preset.arch.size()));
     const auto preset = gpu::findPreset(run.preset.arch);
     if (preset) {

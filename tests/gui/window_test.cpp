@@ -653,8 +653,9 @@ private slots:
         QCOMPARE(window.launchShape().block, (launch::Dim3{256, 1, 1}));
         QCOMPARE(window.occupancyPanel()->inputs().threadsPerBlock, 256);
         QCOMPARE(window.occupancyPanel()->inputs().registersPerThread, window.executionPanel()->stepper()->run().registersPerThread);
-        QCOMPARE(window.occupancyPanel()->launchNote(), QStringLiteral("The stepped launch's block: copy_coalesced, 256 threads and "
-                                                                       "32 registers per thread, as the Execution view ran it."));
+        QCOMPARE(window.occupancyPanel()->launchNote(), QStringLiteral("The stepped launch's block: copy_coalesced with 256 threads, "
+                                                                       "32 registers per thread and 0 B of shared memory, as the "
+                                                                       "Execution view ran it."));
         // On the H100 preset the stepper ran as: 8 blocks of 256 threads and 32 registers per SM (2,048
         // threads, 65,536 registers), 132 x 8 = 1,056 slots, so 4,096 blocks take 4 waves.
         QCOMPARE(window.occupancyPanel()->arch(), QStringLiteral("sm_90"));
@@ -663,6 +664,14 @@ private slots:
         QVERIFY2(label->text().startsWith(QStringLiteral("<b>Launch of copy_coalesced (stepped in Execution, shown in Hierarchy, "
                                                          "Placement and Occupancy)</b> grid (4096, 1, 1) × block (256, 1, 1)")),
                  qPrintable(label->text()));
+        // A kernel with shared memory: transpose_padded's tile is 32 x 33 floats, 4,224 B of static shared memory.
+        QVERIFY(!window.openLink(QUrl(QStringLiteral("warpscope:step?kernel=transpose_padded&block=0&warp=0&at=0"))));
+        QVERIFY(recorded.wait(60000));
+        QCOMPARE(window.occupancyPanel()->inputs().staticSharedBytes, std::size_t{4224});
+        QVERIFY2(window.occupancyPanel()->launchNote().contains(QStringLiteral("4,224 B of shared memory, as the Execution view")),
+                 qPrintable(window.occupancyPanel()->launchNote()));
+        QVERIFY(!window.openLink(QUrl(QStringLiteral("warpscope:step?kernel=copy_coalesced&block=0&warp=0&at=12"))));
+        QVERIFY(recorded.wait(60000));
         // A launch typed in the bar is the hierarchy's own: the line says it is not the stepped one.
         QVERIFY(!window.openLink(QUrl(QStringLiteral("warpscope:hierarchy?grid=3&block=64"))));
         window.showCanvasView(CanvasView::Execution);
@@ -676,7 +685,8 @@ private slots:
         window.showCanvasView(CanvasView::Execution);
         QVERIFY2(label->text().startsWith(QStringLiteral("<b>Hierarchy and Placement launch (not the stepped")), qPrintable(label->text()));
         QCOMPARE(window.occupancyPanel()->launchNote(), QStringLiteral("Not the stepped launch (copy_coalesced ran blocks of 256 "
-                                                                       "threads with 32 registers per thread): these inputs are your own."));
+                                                                       "threads, 32 registers per thread and 0 B of shared memory): "
+                                                                       "these inputs are your own."));
     }
 
     void layoutPersistsAcrossSessions()
