@@ -2,13 +2,13 @@
 
 #include "common/export_actions.h"
 #include "common/validated_field.h"
+#include "common/wrap_anywhere_delegate.h"
 #include "formats/format_bit_toggles.h"
 #include "formats/format_decimal.h"
 #include "formats/format_explainer.h"
 #include "formats/format_range_bar.h"
 #include "util/input_error.h"
 
-#include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QEvent>
@@ -18,13 +18,9 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
-#include <QPainter>
 #include <QPushButton>
 #include <QScrollBar>
 #include <QSignalBlocker>
-#include <QStyle>
-#include <QStyleOptionViewItem>
-#include <QStyledItemDelegate>
 #include <QTableWidget>
 #include <QTextDocument>
 #include <QTextLayout>
@@ -139,31 +135,6 @@ QString formatSummary(Format format)
     return text;
 }
 
-// The stored value in as many lines as the column needs: the item delegate breaks only at spaces,
-// so FP32's 0.100000001490116119384765625 would be cut at the column's edge; this one breaks
-// anywhere (fitTableHeight makes the row tall enough).
-class WrappingDelegate : public QStyledItemDelegate {
-public:
-    using QStyledItemDelegate::QStyledItemDelegate;
-    void paint(QPainter* painter, const QStyleOptionViewItem& option, const QModelIndex& index) const override
-    {
-        QStyleOptionViewItem item = option;
-        initStyleOption(&item, index);
-        const QString text = item.text;
-        item.text.clear();
-        QStyle* style = item.widget != nullptr ? item.widget->style() : QApplication::style();
-        style->drawControl(QStyle::CE_ItemViewItem, &item, painter, item.widget);
-        QTextOption wrap(Qt::AlignLeft | Qt::AlignVCenter);
-        wrap.setWrapMode(QTextOption::WrapAnywhere);
-        painter->save();
-        painter->setFont(item.font);
-        painter->setPen(item.palette.color(item.state & QStyle::State_Enabled ? QPalette::Normal : QPalette::Disabled,
-                                           item.state & QStyle::State_Selected ? QPalette::HighlightedText : QPalette::Text));
-        painter->drawText(QRectF(item.rect.adjusted(4, 0, -4, 0)), text, wrap);
-        painter->restore();
-    }
-};
-
 } // namespace
 
 FormatExplorerPanel::FormatExplorerPanel(QWidget* parent) : QWidget(parent)
@@ -261,7 +232,7 @@ QWidget* FormatExplorerPanel::buildComparison()
     m_table->setTextElideMode(Qt::ElideNone);
     m_table->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Fixed); // sized by fitTableHeight
-    m_table->setItemDelegateForColumn(StoredColumn, new WrappingDelegate(m_table));
+    m_table->setItemDelegateForColumn(StoredColumn, new WrapAnywhereDelegate(m_table));
     m_table->horizontalHeader()->setSectionResizeMode(OutcomeColumn, QHeaderView::Stretch);
     m_table->setToolTip(tr("Click a row to look inside that format below."));
     const QFont fixed = QFontDatabase::systemFont(QFontDatabase::FixedFont);

@@ -1,20 +1,17 @@
 #include "profile/profile_metrics_table.h"
 
 #include "common/export_actions.h"
+#include "common/wrap_anywhere_delegate.h"
 #include "profile/profile_format.h"
 #include "profile/profile_metric_sections.h"
 #include "session/metric_catalog.h"
 #include "session/session.h"
 #include "util/parse.h"
 
-#include <QApplication>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
-#include <QPainter>
-#include <QStyledItemDelegate>
-#include <QTextOption>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
@@ -278,51 +275,6 @@ void addRow(QTreeWidgetItem* section, const Row& row, bool withBaseline, const Q
         item->setTextAlignment(ProfileMetricsTable::ChangeColumn, Qt::AlignRight | Qt::AlignVCenter);
     }
 }
-
-// An ncu name has no spaces ("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"), so the
-// style's word wrap cannot break it: this draws it wrapped anywhere, on as many lines as the column
-// needs, and asks for that height (the tree passes the column's width when it wraps item text).
-class WrapAnywhereDelegate : public QStyledItemDelegate {
-public:
-    using QStyledItemDelegate::QStyledItemDelegate;
-
-    void paint(QPainter* painter, const QStyleOptionViewItem& option, const QModelIndex& index) const override
-    {
-        QStyleOptionViewItem item = option;
-        initStyleOption(&item, index);
-        const QString text = item.text;
-        item.text.clear();
-        const QWidget* widget = option.widget;
-        QStyle* style = widget != nullptr ? widget->style() : QApplication::style();
-        style->drawControl(QStyle::CE_ItemViewItem, &item, painter, widget);
-        const QRect area = style->subElementRect(QStyle::SE_ItemViewItemText, &item, widget).adjusted(kMargin, 0, -kMargin, 0);
-        QTextOption wrap(Qt::AlignLeft | Qt::AlignVCenter);
-        wrap.setWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere);
-        painter->save();
-        painter->setFont(item.font);
-        painter->setPen(item.palette.color(item.state & QStyle::State_Selected ? QPalette::HighlightedText : QPalette::Text));
-        painter->drawText(area, text, wrap);
-        painter->restore();
-    }
-
-    QSize sizeHint(const QStyleOptionViewItem& option, const QModelIndex& index) const override
-    {
-        QSize size = QStyledItemDelegate::sizeHint(option, index);
-        // QTreeView asks for row heights without a width (-1): the column's own width is the one to wrap at.
-        const auto* tree = qobject_cast<const QTreeView*>(option.widget);
-        const int column = tree != nullptr ? tree->header()->sectionSize(index.column()) : option.rect.width();
-        const int width = column - 2 * kMargin - 8;
-        if (width <= 0)
-            return size;
-        const QString text = index.data(Qt::DisplayRole).toString();
-        const QRect needed = option.fontMetrics.boundingRect(QRect(0, 0, width, 100000), Qt::TextWrapAnywhere, text);
-        size.setHeight(std::max(size.height(), needed.height() + 2));
-        return size;
-    }
-
-private:
-    static constexpr int kMargin = 3; // as the style's own text margin
-};
 
 } // namespace
 
