@@ -117,60 +117,6 @@ const session::LevelPoint* labelPoint(const session::KernelRoofline& k)
 
 } // namespace
 
-std::vector<QRectF> spreadLabels(const std::vector<QRectF>& rects, double bottom, const std::vector<QRectF>& obstacles)
-{
-    std::vector<std::size_t> order(rects.size());
-    for (std::size_t i = 0; i < order.size(); ++i)
-        order[i] = i;
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return rects[a].top() < rects[b].top(); });
-    std::vector<QRectF> placed = rects;
-    std::vector<std::size_t> done;
-    for (std::size_t i : order) {
-        // Push below every placed label and every marker it overlaps, until it overlaps none (each
-        // push only goes down).
-        auto pushBelow = [&](const QRectF& other) {
-            const bool columns = placed[i].left() < other.right() && other.left() < placed[i].right();
-            const bool rows = placed[i].top() < other.bottom() && other.top() < placed[i].bottom();
-            if (columns && rows)
-                placed[i].moveTop(other.bottom());
-            return columns && rows;
-        };
-        for (bool moved = true; moved;) {
-            moved = false;
-            for (std::size_t j : done)
-                moved = pushBelow(placed[j]) || moved;
-            for (const QRectF& marker : obstacles)
-                moved = pushBelow(marker) || moved;
-        }
-        done.push_back(i);
-    }
-    // Past the bottom edge a label is cut: lift the lowest back inside, then any it now overlaps above
-    // it, clear of the markers too (each lift only goes up, from the bottom of the stack).
-    std::vector<std::size_t> upward(order.rbegin(), order.rend());
-    std::stable_sort(upward.begin(), upward.end(), [&](std::size_t a, std::size_t b) { return placed[a].bottom() > placed[b].bottom(); });
-    std::vector<std::size_t> lifted;
-    for (std::size_t i : upward) {
-        if (placed[i].bottom() > bottom)
-            placed[i].moveBottom(bottom);
-        auto liftAbove = [&](const QRectF& other) {
-            const bool columns = placed[i].left() < other.right() && other.left() < placed[i].right();
-            const bool rows = placed[i].top() < other.bottom() && other.top() < placed[i].bottom();
-            if (columns && rows)
-                placed[i].moveBottom(other.top());
-            return columns && rows;
-        };
-        for (bool moved = true; moved;) {
-            moved = false;
-            for (std::size_t j : lifted)
-                moved = liftAbove(placed[j]) || moved;
-            for (const QRectF& marker : obstacles)
-                moved = liftAbove(marker) || moved;
-        }
-        lifted.push_back(i);
-    }
-    return placed;
-}
-
 ProfileRooflinePlot::ProfileRooflinePlot(QWidget* parent) : QWidget(parent)
 {
     m_plot = new QCustomPlot;
