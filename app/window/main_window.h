@@ -13,6 +13,7 @@
 #include "window/view_help.h"
 
 #include <QDialog>
+#include <QList>
 #include <QMainWindow>
 #include <QPointer>
 
@@ -162,6 +163,7 @@ private:
     void buildCentreHost();
     void connectLessonSections();
     void restorePinnedLayout();
+    QList<QDockWidget*> dockedViews() const; // the docks on the right whose views may take the centre
     void presentDockView(QDockWidget* dock);  // a docked view asked for: the centre, or its dock when pinned
     void moveDockToCentre(QDockWidget* dock);
     void returnCentreToDock();

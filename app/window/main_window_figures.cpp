@@ -64,6 +64,11 @@ void MainWindow::connectLessonSections()
 
 QDockWidget* MainWindow::centreDock() const { return m_centreDock; }
 
+QList<QDockWidget*> MainWindow::dockedViews() const
+{
+    return {m_occupancyDock, m_profileDock, m_formatsDock, m_labDock, m_studyDock, m_modelsDock};
+}
+
 QWidget* MainWindow::centralFigure() const
 {
     switch (canvasView()) {
@@ -156,7 +161,7 @@ void MainWindow::arrangeDocksForFigure()
     // One figure at a time beside the lesson: the docks on the right are closed (their views come to
     // the centre when a lesson or the View menu asks for them), and the Details line stays only with
     // the Hierarchy and Placement figures, whose launch and selection it describes.
-    for (QDockWidget* dock : {m_occupancyDock, m_profileDock, m_formatsDock, m_labDock, m_studyDock, m_modelsDock})
+    for (QDockWidget* dock : dockedViews())
         if (!dock->isFloating())
             dock->hide();
     const CanvasView view = canvasView();
@@ -210,7 +215,7 @@ QString MainWindow::appliedLessonFigure() const { return m_appliedFigure; }
 void MainWindow::connectDockToggles()
 {
     // View > (a dock) while its view is in the centre: the learner wants it docked again.
-    for (QDockWidget* dock : {m_occupancyDock, m_profileDock, m_formatsDock, m_labDock, m_studyDock, m_modelsDock})
+    for (QDockWidget* dock : dockedViews())
         connect(dock->toggleViewAction(), &QAction::triggered, this, [this, dock](bool checked) {
             if (checked && dock == m_centreDock) {
                 returnCentreToDock();

@@ -3,6 +3,7 @@
 // typing 2000 into the block never applies 200 on the way; the rows that say what is wrong follow the
 // text as it reads now ("-1 is out of range", not the "'-' is not a number" of the key before); and
 // one mistake reads the same in every view.
+#include "gui_test_support.h"
 #include "common/validated_field.h"
 #include "hierarchy/hierarchy_scene.h"
 #include "models/memory_budget_panel.h"
@@ -28,17 +29,10 @@
 
 using namespace warpscope;
 using warpscope::app::MainWindow;
+using warpscope::gui_test::fieldOf;
 using warpscope::viz::ValidatedField;
 
 namespace {
-
-ValidatedField* fieldOf(QWidget* parent, const char* name)
-{
-    auto* field = parent->findChild<ValidatedField*>(QString::fromLatin1(name));
-    if (field == nullptr)
-        qFatal("no field %s", name);
-    return field;
-}
 
 struct ShownWindow {
     ShownWindow()

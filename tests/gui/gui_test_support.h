@@ -3,6 +3,8 @@
 // folder), never compared by a test.
 #pragma once
 
+#include "common/validated_field.h"
+
 #include <QApplication>
 #include <QDir>
 #include <QElapsedTimer>
@@ -24,6 +26,15 @@ inline void settle(QWidget& widget, int milliseconds)
         widget.update();
         QTest::qWait(10);
     }
+}
+
+// The field of `parent` named `name` (its object name); a test that cannot find it stops there.
+inline viz::ValidatedField* fieldOf(QWidget* parent, const char* name)
+{
+    auto* field = parent->findChild<viz::ValidatedField*>(QString::fromLatin1(name));
+    if (field == nullptr)
+        qFatal("no field %s", name);
+    return field;
 }
 
 // `widget` as `name`.png in $WARPSCOPE_GUI_TEST_SHOTS after `waitMs` of event processing; nothing

@@ -19,6 +19,7 @@
 
 using namespace warpscope;
 using warpscope::app::MainWindow;
+using warpscope::gui_test::fieldOf;
 using warpscope::viz::ValidatedField;
 
 namespace {
@@ -37,14 +38,6 @@ void typeInto(ValidatedField* field, const QString& text)
     else
         edit->insert(text);
     QTest::keyClick(edit, Qt::Key_Return);
-}
-
-ValidatedField* fieldOf(QWidget* parent, const char* name)
-{
-    auto* field = parent->findChild<ValidatedField*>(QString::fromLatin1(name));
-    if (field == nullptr)
-        qFatal("no field %s", name);
-    return field;
 }
 
 // "what: value is out of range (allowed: a..b)" or "what: 'text' is not ... (... allowed ...)".

@@ -21,6 +21,7 @@
 #include <memory>
 
 using namespace warpscope;
+using warpscope::gui_test::fieldOf;
 using warpscope::viz::ValidatedField;
 
 namespace {
@@ -30,14 +31,6 @@ constexpr int kWorkTimeoutMs = 60000;
 // "what: value is out of range (allowed: a..b)" or "what: 'text' is not ... (allowed: ...)", as the
 // launch and explorer fields say it (tests/gui/input_fields_test.cpp).
 const QRegularExpression kMessageStyle(QStringLiteral("^[a-z .+-]+: .+ \\(.*allowed: .+\\)$"));
-
-ValidatedField* fieldOf(QWidget* parent, const char* name)
-{
-    auto* field = parent->findChild<ValidatedField*>(QString::fromLatin1(name));
-    if (field == nullptr)
-        qFatal("no field %s", name);
-    return field;
-}
 
 // Pastes `text` over the field's text in one edit and presses Enter, which applies a valid value.
 void typeInto(ValidatedField* field, const QString& text)

@@ -2,6 +2,7 @@
 // Ctrl+Shift+Z from inside the fields restore a launch and the explorer's inputs together, with every
 // figure; typing into one field is one step; a link is one step; Undo first takes back typing that
 // was never applied; a new change after an undo drops the redo.
+#include "gui_test_support.h"
 #include "common/validated_field.h"
 #include "hierarchy/hierarchy_scene.h"
 #include "occupancy/occupancy.h"
@@ -22,17 +23,10 @@
 
 using namespace warpscope;
 using warpscope::app::MainWindow;
+using warpscope::gui_test::fieldOf;
 using warpscope::viz::ValidatedField;
 
 namespace {
-
-ValidatedField* fieldOf(QWidget* parent, const char* name)
-{
-    auto* field = parent->findChild<ValidatedField*>(QString::fromLatin1(name));
-    if (field == nullptr)
-        qFatal("no field %s", name);
-    return field;
-}
 
 // Types `text` key by key, as a user does, and presses Enter: the value is applied once, on Enter.
 void keyInto(ValidatedField* field, const QString& text)
