@@ -9,6 +9,7 @@
 #include "cli/cli_study.h"
 #include "cli/cli_screenshot.h"
 #include "cli/exit_codes.h"
+#include "lessons/lesson_library.h"
 #include "util/input_error.h"
 #include "window/application_setup.h"
 #include "window/main_window.h"
@@ -123,6 +124,11 @@ int runCommandLine(int argc, char** argv)
         }
         if (studyCommands.study->parsed()) {
             commandName = "warpscope study " + studyCommands.study->get_subcommands().front()->get_name();
+            const app::LessonLibrary lessons = app::LessonLibrary::load();
+            for (const app::Lesson& lesson : lessons.lessons()) {
+                study.advise.shippedLessons.push_back(lesson.id.toStdString());
+                study.advise.lessonTitles[lesson.id.toStdString()] = lesson.title.toStdString();
+            }
             return cli::runStudy(studyCommands, study, std::cout, std::cerr);
         }
         if (screenshotCommand->parsed()) {

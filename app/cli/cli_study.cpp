@@ -70,11 +70,6 @@ long long parseDay(const std::string& text, const std::string& what)
 
 namespace {
 
-// The lessons the app ships, in order (the window's lesson list; the app's tests check they agree).
-const char* const kDefaultLessons[] = {"hierarchy", "occupancy", "precision", "quantization", "stepping", "memory",
-                                       "shared-memory", "divergence", "reduction", "latency", "matmul", "roofline",
-                                       "streams", "training-memory", "multi-gpu", "inference"};
-
 std::uint64_t parseSeed(const std::string& text)
 {
     return static_cast<std::uint64_t>(parseInteger(text, "--seed", 0, INT64_MAX));
@@ -210,7 +205,7 @@ int runAdvise(const StudyAdviseOptions& a, std::ostream& out)
         today = parseDay(a.today, "--today");
     std::vector<std::string> lessons;
     if (a.lessons.empty()) {
-        lessons.assign(std::begin(kDefaultLessons), std::end(kDefaultLessons));
+        lessons = a.shippedLessons;
     } else {
         std::stringstream in(a.lessons);
         for (std::string id; std::getline(in, id, ',');) {
@@ -219,7 +214,7 @@ int runAdvise(const StudyAdviseOptions& a, std::ostream& out)
             lessons.push_back(id);
         }
     }
-    const study::Advice advice = study::advise(progress, study::deck(), lessons, today);
+    const study::Advice advice = study::advise(progress, study::deck(), lessons, today, 5, a.lessonTitles);
     if (a.json) {
         json topics = json::array();
         for (const study::TopicMastery& m : advice.topics)
@@ -228,21 +223,31 @@ int runAdvise(const StudyAdviseOptions& a, std::ostream& out)
                               {"mastery", m.mastery < 0 ? json(nullptr) : json(m.mastery)}});
         json suggestions = json::array();
         for (const study::Suggestion& s : advice.suggestions)
-            suggestions.push_back({{"kind", kindName(s.kind)}, {"topic", s.topic}, {"target", s.target}, {"reason", s.reason}, {"link", s.link}});
+            suggestions.push_back({{"kind", kindName(s.kind)}, {"topic", s.topic}, {"target", s.target}, {"step", s.step}, {"why", s.why},
+                                   {"reason", s.reason}, {"link", s.link}});
         out << json{{"topics", topics}, {"suggestions", suggestions}}.dump(2) << "\n";
         return toInt(ExitCode::Ok);
     }
     out << "Next:\n";
-    for (const study::Suggestion& s : advice.suggestions)
-        out << "  " << kindName(s.kind) << (s.target.empty() ? "" : " " + s.target) << ": " << s.reason << "\n";
+    // The step as the window's advisor words it (lessons by their titles), then why, then where to go.
+    for (const study::Suggestion& s : advice.suggestions) {
+        out << "  " << s.step << "\n    " << s.why << "\n";
+        if (!s.link.empty())
+            out << "    " << s.link << "\n";
+    }
     out << "Mastery:\n";
     for (const study::TopicMastery& m : advice.topics) {
         if (m.mastery < 0)
             continue;
-        out << "  " << m.topic << ": " << static_cast<int>(std::lround(m.mastery * 100)) << " % (" << m.correct << " of " << m.answered
-            << " right";
+        // Only the evidence there is: a topic known from its cards alone says nothing of "0 of 0" answers.
+        std::vector<std::string> evidence;
+        if (m.answered > 0)
+            evidence.push_back(std::to_string(m.correct) + " of " + std::to_string(m.answered) + " right");
         if (m.cardReviews > 0)
-            out << ", " << m.cardReviews - m.cardLapses << " of " << m.cardReviews << " card reviews recalled";
+            evidence.push_back(std::to_string(m.cardReviews - m.cardLapses) + " of " + std::to_string(m.cardReviews) + " card reviews recalled");
+        out << "  " << m.topic << ": " << static_cast<int>(std::lround(m.mastery * 100)) << " % (";
+        for (std::size_t i = 0; i < evidence.size(); ++i)
+            out << (i > 0 ? ", " : "") << evidence[i];
         out << ")\n";
     }
     return toInt(ExitCode::Ok);

@@ -4,8 +4,11 @@
 
 #include <CLI/CLI.hpp>
 
+#include <functional>
 #include <iosfwd>
+#include <map>
 #include <string>
+#include <vector>
 
 namespace warpscope::cli {
 
@@ -28,8 +31,12 @@ struct StudyCardsOptions {
 struct StudyAdviseOptions {
     std::string progress;
     std::string today;   // YYYY-MM-DD; default: today (UTC)
-    std::string lessons; // comma-separated lesson ids in order; default: the built-in curriculum
+    std::string lessons; // comma-separated lesson ids in order; default: the shipped lessons
     bool json = false;
+    // Filled by the program from its lesson files, not by flags: the lessons it ships, in order, and
+    // their titles by id, so the advice names a lesson as its file does ("Read “Occupancy”").
+    std::vector<std::string> shippedLessons;
+    std::map<std::string, std::string, std::less<>> lessonTitles;
 };
 
 struct StudyOptions {

@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <set>
 
 using namespace warpscope;
@@ -106,6 +107,30 @@ TEST(CliStudy, AdviseReadsAProgressFile)
     EXPECT_EQ(advice["suggestions"][1]["reason"], "Shared memory and bank conflicts: 2 of 6 right; try shared-memory.stride again with a new seed");
     const auto text = runWarpscope("study advise --progress " WARPSCOPE_FIXTURES_DIR "/progress/weak_bank_conflicts.json --today 2026-11-23");
     EXPECT_NE(text.out.find("shared-memory: 43 %"), std::string::npos) << text.out;
+    // A topic known only from its cards names no answers it never had.
+    EXPECT_NE(text.out.find("latency: 100 % (1 of 1 card reviews recalled)"), std::string::npos) << text.out;
+}
+
+TEST(CliStudy, AdviceNamesLessonsByTheirFilesTitles)
+{
+    // The title is the lesson file's first "# " heading, read here from the file itself.
+    std::ifstream file(WARPSCOPE_LESSONS_DIR "/03-precision.md");
+    std::string title;
+    std::getline(file, title);
+    ASSERT_TRUE(title.starts_with("# ")) << title;
+    title = title.substr(2);
+    const auto text = runWarpscope("study advise --progress " WARPSCOPE_FIXTURES_DIR "/progress/weak_bank_conflicts.json --today 2026-11-23");
+    ASSERT_EQ(text.exitCode, 0) << text.err;
+    EXPECT_NE(text.out.find("  Read \u201c" + title + "\u201d\n"), std::string::npos) << text.out;
+    EXPECT_NE(text.out.find("    warpscope:lesson?id=precision\n"), std::string::npos) << text.out;
+    EXPECT_EQ(text.out.find("lesson precision:"), std::string::npos) << "the advice names the lesson by its id: " << text.out;
+
+    const json advice = runJson("study advise --progress " WARPSCOPE_FIXTURES_DIR "/progress/fresh.json --today 2026-11-23 --json");
+    ASSERT_FALSE(advice["suggestions"].empty());
+    const json& first = advice["suggestions"][0];
+    EXPECT_EQ(first["target"], "hierarchy") << "a fresh learner starts at the first shipped lesson";
+    EXPECT_TRUE(first["step"].get<std::string>().starts_with("Read \u201c")) << first.dump();
+    EXPECT_FALSE(first["why"].get<std::string>().empty());
 }
 
 TEST(CliStudy, CardsCarryTheirSources)
