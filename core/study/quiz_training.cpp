@@ -3,6 +3,7 @@
 #include "study/quiz_bank.h"
 
 #include "numerics/number_format.h"
+#include "perf/serving.h"
 #include "training/collectives.h"
 #include "training/memory_budget.h"
 
@@ -235,6 +236,93 @@ QuizItem calibration(QuizRng& rng)
     return item;
 }
 
+QuizItem kvCache(QuizRng& rng)
+{
+    // Shapes of published models (perf::servingModels) and one more GQA shape with 40 layers.
+    const bool published = rng.uniform(0, 2) != 0;
+    perf::KvCacheShape shape{40, 8, 128};
+    std::string model = "40 layers, 8 key-value heads of dimension 128";
+    if (published) {
+        const perf::ServingModel& picked = rng.pick(perf::servingModels());
+        shape = picked.cache;
+        model = std::string(picked.name) + " (" + to_string(shape.layers) + " layers, " + to_string(shape.kvHeads) +
+                " key-value heads of dimension " + to_string(shape.headDim) + ")";
+    }
+    const int tokens = rng.pick(std::vector<int>{1024, 2048, 4096, 8192});
+    const int sequences = rng.pick(std::vector<int>{1, 4, 8, 32});
+    const bool fp8 = rng.uniform(0, 1) == 1;
+    const double bytes = perf::kvCacheBytes(shape, tokens, sequences, fp8 ? 1 : 2);
+    QuizItem item;
+    item.prompt = "A model with " + model + " serves " + to_string(sequences) + " sequence" + (sequences > 1 ? "s" : "") + " of " +
+                  to_string(tokens) + " tokens, its KV cache in " + (fp8 ? "FP8" : "FP16") +
+                  ". How many GB (10^9 bytes) does the KV cache take?";
+    setNumber(item, bytes / 1e9, bytes / 1e9 * 0.01, "GB");
+    item.explanation = "2 (K and V) x " + to_string(shape.layers) + " layers x " + to_string(shape.kvHeads) + " KV heads x " +
+                       to_string(shape.headDim) + " x " + to_string(tokens) + " tokens x " + to_string(sequences) + " x " +
+                       (fp8 ? "1 byte" : "2 bytes") + " = " + formatNumber(bytes / 1e9, 4) + " GB.";
+    item.source = "perf::kvCacheBytes (core/perf/serving.h); shapes from the Llama 2 configuration files";
+    item.lessonLink = "warpscope:lesson?id=serving";
+    return item;
+}
+
+QuizItem gqaSaving(QuizRng& rng)
+{
+    const int queryHeads = rng.pick(std::vector<int>{32, 64});
+    const int kvHeads = rng.pick(std::vector<int>{1, 4, 8, 16});
+    const perf::KvCacheShape grouped{80, kvHeads, 128}, full{80, queryHeads, 128};
+    const double ratio = perf::kvCacheBytesPerToken(full, 2) / perf::kvCacheBytesPerToken(grouped, 2);
+    QuizItem item;
+    item.prompt = "A model has " + to_string(queryHeads) + " query heads. With grouped-query attention it keeps " + to_string(kvHeads) +
+                  " key-value head" + (kvHeads > 1 ? "s" : "") +
+                  " per layer instead of one per query head. By what factor does that shrink its KV cache?";
+    setNumber(item, ratio, 0, "");
+    item.explanation = "The cache is proportional to the key-value heads: " + to_string(queryHeads) + " / " + to_string(kvHeads) + " = " +
+                       formatNumber(ratio) + ". The query heads, and so the attention's FLOPs, stay the same.";
+    item.source = "perf::kvCacheBytesPerToken; Ainslie et al., GQA, EMNLP 2023";
+    item.lessonLink = "warpscope:lesson?id=serving";
+    return item;
+}
+
+QuizItem decodeBound(QuizRng& rng)
+{
+    QuizItem item;
+    item.prompt = "Why is generating tokens one at a time (decode) at batch 1 memory-bound on a GPU, while the prompt's prefill is compute-bound?";
+    setChoices(item, rng, "Each decode step reads every weight for about 2 FLOP per parameter (about 1 FLOP per byte in FP16), far left of "
+               "the ridge; prefill uses each weight read for every prompt token",
+               {"Decode runs on the CPU", "Decode uses FP32 while prefill uses Tensor Cores",
+                "The KV cache is stored in host memory and crosses PCIe every step"});
+    item.explanation = "At 1 FLOP per byte against the H100 SXM's FP16 ridge of 295, the time of a decode step is the weights' bytes over the "
+                       "bandwidth: 14 GB / 3,350 GB/s = 4.18 ms for a 7B model. Batching shares each weight read across sequences.";
+    item.source = "the roofline lesson's ridge; NVIDIA H100 datasheet; Kaplan et al. 2020 (2 FLOP per parameter per token)";
+    item.lessonLink = "warpscope:lesson?id=serving";
+    return item;
+}
+
+QuizItem batchingSteps(QuizRng& rng)
+{
+    std::vector<int> outputs;
+    std::string list;
+    for (int i = 0; i < 6; ++i) {
+        outputs.push_back(100 * rng.uniform(1, 9));
+        list += (i ? ", " : "") + to_string(outputs.back());
+    }
+    const bool continuous = rng.uniform(0, 1) == 1;
+    const perf::BatchingResult result = continuous ? perf::continuousBatching(outputs, 3) : perf::staticBatching(outputs, 3);
+    QuizItem item;
+    item.prompt = "Six requests arrive in this order, wanting " + list + " output tokens, on a server with 3 sequence slots and " +
+                  (continuous ? "continuous batching (a freed slot takes the next request after every step)"
+                              : "static batching (a batch of 3 runs until its longest request ends)") +
+                  ". One token per request per step: how many decode steps until the last request ends?";
+    setNumber(item, static_cast<double>(result.steps), 0, "steps");
+    item.explanation = std::string(continuous ? "Each request starts in the earliest-freed slot; " : "Two batches, each as long as its longest request; ") +
+                       "the last ends at step " + to_string(result.steps) + ", with " + percent(result.utilisation(), 3) +
+                       " of the slot-steps producing a token.";
+    item.source = continuous ? "perf::continuousBatching (core/perf/serving.h); Yu et al., Orca, OSDI 2022"
+                             : "perf::staticBatching (core/perf/serving.h)";
+    item.lessonLink = "warpscope:lesson?id=serving";
+    return item;
+}
+
 } // namespace
 
 void addTrainingQuestions(std::vector<Question>& bank)
@@ -257,6 +345,10 @@ void addTrainingQuestions(std::vector<Question>& bank)
         {"inference.fusion", "inference", K::Choice, "Layer fusion", false, fusion},
         {"inference.ptq-qat", "inference", K::Choice, "PTQ against QAT", false, ptqQat},
         {"inference.calibration", "inference", K::Choice, "What calibration chooses", false, calibration},
+        {"inference.kv-cache", "inference", K::Numeric, "Size of a KV cache", true, kvCache},
+        {"inference.gqa", "inference", K::Numeric, "What grouped-query attention saves", true, gqaSaving},
+        {"inference.decode-bound", "inference", K::Choice, "Why decode is memory-bound", false, decodeBound},
+        {"inference.batching-steps", "inference", K::Numeric, "Static against continuous batching", true, batchingSteps},
     };
     bank.insert(bank.end(), questions.begin(), questions.end());
 }
