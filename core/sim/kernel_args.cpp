@@ -2,6 +2,7 @@
 
 #include "sim/float_math.h"
 #include "util/input_error.h"
+#include "util/input_wording.h"
 
 #include <algorithm>
 #include <bit>
@@ -55,12 +56,13 @@ bool isIdentifier(std::string_view text)
     return true;
 }
 
-// Recursive-descent evaluation with overflow checks. Names resolve through `lookup`.
+// Recursive-descent evaluation with overflow checks. Names resolve through `lookup`. With
+// `syntaxOnly`, only the form is checked (the values are stand-ins, so no arithmetic is refused).
 class ExpressionEvaluator {
 public:
     template <class Lookup>
-    ExpressionEvaluator(std::string_view text, std::string_view what, Lookup lookup)
-        : m_text(text), m_what(what), m_lookup(std::move(lookup))
+    ExpressionEvaluator(std::string_view text, std::string_view what, Lookup lookup, bool syntaxOnly = false)
+        : m_text(text), m_what(what), m_lookup(std::move(lookup)), m_syntaxOnly(syntaxOnly)
     {
     }
 
@@ -104,7 +106,7 @@ private:
     template <class Op> std::int64_t checked(Op op, std::int64_t a, std::int64_t b) const
     {
         std::int64_t result = 0;
-        if (op(a, b, &result))
+        if (op(a, b, &result) && !m_syntaxOnly)
             fail("overflows 64-bit integers");
         return result;
     }
@@ -135,7 +137,9 @@ private:
                 value = checked(mul, value, right);
             } else if (accept('/') || accept('%')) {
                 const bool remainder = m_text[m_pos - 1] == '%';
-                const std::int64_t divisor = parseUnary();
+                std::int64_t divisor = parseUnary();
+                if (m_syntaxOnly && (divisor == 0 || divisor == -1))
+                    divisor = 1;
                 if (divisor == 0)
                     fail("divides by zero");
                 if (value == std::numeric_limits<std::int64_t>::min() && divisor == -1)
@@ -153,7 +157,11 @@ private:
         if (accept('-')) {
             const std::int64_t value = parseUnary();
             if (value == std::numeric_limits<std::int64_t>::min())
+            {
+                if (m_syntaxOnly)
+                    return 1;
                 fail("overflows 64-bit integers");
+            }
             return -value;
         }
         if (accept('+'))
@@ -208,6 +216,8 @@ private:
             --m_depth;
             if (name == "min") return std::min(a, b);
             if (name == "max") return std::max(a, b);
+            if (m_syntaxOnly)
+                return 1;
             if (b <= 0)
                 fail("calls cdiv with a divisor that is not positive");
             if (a < 0)
@@ -221,9 +231,28 @@ private:
     std::string m_what; // owned: callers pass a temporary ("argument 'n'")
     std::function<std::int64_t(std::string_view)> m_lookup;
     std::size_t m_pos = 0;
+    bool m_syntaxOnly = false;
     int m_depth = 0;  // parentheses and function calls: bounded so a hostile expression cannot exhaust the stack
     int m_unary = 0;
 };
+
+constexpr const char* kExpressionForms = "+ - * / % ( ) cdiv(a,b) min(a,b) max(a,b)";
+
+// What an expression may name: "integers, the integer arguments n, k; + - * ...".
+std::string allowedInExpression(const std::vector<std::string>& names)
+{
+    std::string allowed = "integers";
+    for (std::size_t i = 0; i < names.size(); ++i)
+        allowed += (i == 0 ? (names.size() == 1 ? " and the integer argument " : " and the integer arguments ") : ", ") + names[i];
+    return allowed + "; " + kExpressionForms;
+}
+
+[[noreturn]] void unknownName(std::string_view what, std::string_view name, const std::vector<std::string>& names)
+{
+    throw InputError(notAValueMessage(what, name, "an integer scalar argument", allowedInExpression(names)));
+}
+
+
 
 // SplitMix64 (Steele, Lea and Flood, "Fast splittable pseudorandom number generators", 2014).
 struct SplitMix64 {
@@ -327,6 +356,54 @@ void storeBits(std::vector<std::uint8_t>& bytes, std::uint64_t index, std::uint3
 {
     for (std::uint32_t b = 0; b < size; ++b)
         bytes[index * size + b] = static_cast<std::uint8_t>(bits >> (8 * b));
+}
+
+// Integer scalars, resolved on demand so their order in the list does not matter; cycles are errors.
+class ScalarResolver {
+public:
+    explicit ScalarResolver(const std::vector<ArgSpec>& specs) : m_specs(specs), m_names(integerScalarNames(specs)) {}
+
+    // The value of `name`, met in an expression of `what` ("argument 'x=f32[n]' length").
+    std::int64_t valueOf(std::string_view name, std::string_view what)
+    {
+        if (auto found = m_values.find(name); found != m_values.end())
+            return found->second;
+        const ArgSpec* spec = nullptr;
+        for (const ArgSpec& candidate : m_specs)
+            if (candidate.name == name)
+                spec = &candidate;
+        if (!spec || spec->isBuffer || isFloatElement(spec->type))
+            unknownName(what, name, m_names);
+        if (!m_resolving.insert(std::string(name)).second)
+            throw InputError("argument '" + spec->text + "': its value depends on itself");
+        const std::string specWhat = "argument '" + spec->text + "'";
+        ExpressionEvaluator evaluator(spec->expression, specWhat, lookupFor(specWhat));
+        const std::int64_t value = evaluator.evaluate();
+        encodeInteger(value, spec->type, spec->text);
+        m_resolving.erase(std::string(name));
+        m_values.emplace(std::string(name), value);
+        return value;
+    }
+    std::function<std::int64_t(std::string_view)> lookupFor(std::string what)
+    {
+        return [this, what = std::move(what)](std::string_view name) { return valueOf(name, what); };
+    }
+    const std::vector<std::string>& names() const { return m_names; }
+    const std::map<std::string, std::int64_t, std::less<>>& values() const { return m_values; }
+
+private:
+    const std::vector<ArgSpec>& m_specs;
+    std::vector<std::string> m_names;
+    std::map<std::string, std::int64_t, std::less<>> m_values;
+    std::set<std::string, std::less<>> m_resolving;
+};
+
+void requireUniqueNames(const std::vector<ArgSpec>& specs)
+{
+    std::set<std::string, std::less<>> names;
+    for (const ArgSpec& spec : specs)
+        if (!names.insert(spec.name).second)
+            throw InputError("argument '" + spec.text + "': the name '" + spec.name + "' is used twice");
 }
 
 } // namespace
@@ -501,12 +578,46 @@ std::int64_t evaluateExpression(std::string_view expression, const std::map<std:
 {
     ExpressionEvaluator evaluator(expression, what, [&](std::string_view name) -> std::int64_t {
         auto found = scalars.find(name);
-        if (found == scalars.end())
-            throw InputError(std::string(what) + ": '" + std::string(name) + "' in '" + std::string(expression) +
-                             "' is not an integer scalar argument");
+        if (found == scalars.end()) {
+            std::vector<std::string> names;
+            for (const auto& [known, value] : scalars)
+                names.push_back(known);
+            unknownName(what, name, names);
+        }
         return found->second;
     });
     return evaluator.evaluate();
+}
+
+void checkExpressionSyntax(std::string_view expression, const std::vector<std::string>& names, std::string_view what)
+{
+    ExpressionEvaluator evaluator(
+        expression, what,
+        [&](std::string_view name) -> std::int64_t {
+            if (std::find(names.begin(), names.end(), name) == names.end())
+                unknownName(what, name, names);
+            return 1;
+        },
+        true);
+    evaluator.evaluate();
+}
+
+std::map<std::string, std::int64_t, std::less<>> resolveIntegerScalars(const std::vector<ArgSpec>& specs)
+{
+    requireUniqueNames(specs);
+    ScalarResolver resolver(specs);
+    for (const std::string& name : resolver.names())
+        resolver.valueOf(name, "argument expression");
+    return resolver.values();
+}
+
+std::vector<std::string> integerScalarNames(const std::vector<ArgSpec>& specs)
+{
+    std::vector<std::string> names;
+    for (const ArgSpec& spec : specs)
+        if (!spec.isBuffer && !isFloatElement(spec.type))
+            names.push_back(spec.name);
+    return names;
 }
 
 std::map<std::string, std::int64_t, std::less<>> integerScalars(const std::vector<ResolvedArg>& args)
@@ -520,32 +631,8 @@ std::map<std::string, std::int64_t, std::less<>> integerScalars(const std::vecto
 
 std::vector<ResolvedArg> resolveArgs(const std::vector<ArgSpec>& specs, std::uint64_t maxBufferBytes)
 {
-    std::set<std::string, std::less<>> names;
-    for (const ArgSpec& spec : specs)
-        if (!names.insert(spec.name).second)
-            throw InputError("argument '" + spec.text + "': the name '" + spec.name + "' is used twice");
-
-    // Integer scalars, resolved on demand so their order does not matter; cycles are errors.
-    std::map<std::string, std::int64_t, std::less<>> values;
-    std::set<std::string, std::less<>> resolving;
-    std::function<std::int64_t(std::string_view)> valueOf = [&](std::string_view name) -> std::int64_t {
-        if (auto found = values.find(name); found != values.end())
-            return found->second;
-        const ArgSpec* spec = nullptr;
-        for (const ArgSpec& candidate : specs)
-            if (candidate.name == name)
-                spec = &candidate;
-        if (!spec || spec->isBuffer || isFloatElement(spec->type))
-            throw InputError("argument expression: '" + std::string(name) + "' is not an integer scalar argument");
-        if (!resolving.insert(std::string(name)).second)
-            throw InputError("argument '" + spec->text + "': its value depends on itself");
-        ExpressionEvaluator evaluator(spec->expression, "argument '" + spec->text + "'", valueOf);
-        const std::int64_t value = evaluator.evaluate();
-        encodeInteger(value, spec->type, spec->text);
-        resolving.erase(std::string(name));
-        values.emplace(std::string(name), value);
-        return value;
-    };
+    requireUniqueNames(specs);
+    ScalarResolver scalars(specs);
 
     std::vector<ResolvedArg> resolved;
     for (const ArgSpec& spec : specs) {
@@ -559,13 +646,14 @@ std::vector<ResolvedArg> resolveArgs(const std::vector<ArgSpec>& specs, std::uin
                 arg.realValue = parseReal(spec.expression, spec.text);
                 arg.scalarBits = encodeReal(arg.realValue, spec.type, spec.text);
             } else {
-                arg.integerValue = valueOf(spec.name);
+                arg.integerValue = scalars.valueOf(spec.name, "argument expression");
                 arg.scalarBits = encodeInteger(arg.integerValue, spec.type, spec.text);
             }
             resolved.push_back(std::move(arg));
             continue;
         }
-        ExpressionEvaluator evaluator(spec.expression, "argument '" + spec.text + "' length", valueOf);
+        const std::string lengthWhat = "argument '" + spec.text + "' length";
+        ExpressionEvaluator evaluator(spec.expression, lengthWhat, scalars.lookupFor(lengthWhat));
         const std::int64_t count = evaluator.evaluate();
         if (count < 0)
             badSpec(spec.text, "the length " + std::to_string(count) + " is negative");

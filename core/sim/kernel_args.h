@@ -64,6 +64,17 @@ std::vector<ResolvedArg> resolveArgs(const std::vector<ArgSpec>& specs, std::uin
 std::int64_t evaluateExpression(std::string_view expression, const std::map<std::string, std::int64_t, std::less<>>& scalars,
                                 std::string_view what);
 
+// The same form checked without values, as a field is typed: `names` are the integer scalars it may
+// name (an unknown one reads "WHAT: 'k' is not an integer scalar argument (allowed: ...)"), and no
+// arithmetic is refused (a division by zero needs the values). Throws InputError.
+void checkExpressionSyntax(std::string_view expression, const std::vector<std::string>& names, std::string_view what);
+
+// The value of every integer scalar of `specs` (expressions over each other, in any order, without
+// cycles), each checked against its type; no buffer is made, so it is cheap enough per keystroke.
+// Throws InputError as resolveArgs does.
+std::map<std::string, std::int64_t, std::less<>> resolveIntegerScalars(const std::vector<ArgSpec>& specs);
+std::vector<std::string> integerScalarNames(const std::vector<ArgSpec>& specs); // in list order
+
 // The integer scalars of a resolved list, for grid/block/smem expressions.
 std::map<std::string, std::int64_t, std::less<>> integerScalars(const std::vector<ResolvedArg>& args);
 
