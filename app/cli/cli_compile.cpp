@@ -4,14 +4,20 @@
 #include "ptx/cuda_compiler.h"
 #include "ptx/ptx_ir.h"
 #include "ptx/ptx_parser.h"
+#include "ptx/sass.h"
 #include "util/atomic_file.h"
 #include "util/input_error.h"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <cerrno>
+#include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <ostream>
 #include <sstream>
 #include <string>
@@ -33,12 +39,18 @@ CLI::App* addCompileCommand(CLI::App& app, CompileOptions& options)
     command->add_option("--arch", options.arch,
                         "virtual architecture of the PTX: compute_75 (T4), compute_80 (A100), "
                         "compute_86, compute_89, compute_90 (H100), ...; an unknown one lists what "
-                        "this NVRTC supports")
+                        "this NVRTC supports. sm_XX (sm_90) means compute_XX for the PTX and that GPU "
+                        "for --sass")
         ->capture_default_str();
     command->add_option("--out", options.out, "write the PTX to this file instead of standard output");
     command->add_flag("--check", options.check,
                       "list every construct of the module the simulator does not support yet (FILE may also be "
                       ".ptx) and which kernels can run; exit 1 when there is any");
+    command->add_flag("--sass", options.sass,
+                      "print the SASS ptxas makes for the GPU of --arch (sm_XX; FILE may also be .ptx): each "
+                      "kernel's registers, spills and static shared memory, then its instructions under their "
+                      "source lines and PTX lines (needs ptxas and nvdisasm; scripts/setup.sh installs nvdisasm)");
+    command->add_flag("--json", options.json, "with --sass: the same as JSON");
     return command;
 }
 
@@ -128,21 +140,204 @@ int reportSupport(const std::string& file, const std::string& ptxText, std::ostr
     return toInt(constructs.empty() ? ExitCode::Ok : ExitCode::Failure);
 }
 
+// --- --sass ---------------------------------------------------------------------------------------
+
+std::string locationText(const ptx::SassInstruction& instruction)
+{
+    std::string text;
+    for (std::size_t i = 0; i < instruction.lines.size(); ++i) {
+        const ptx::SassLocation& line = instruction.lines[i];
+        const std::string name = std::filesystem::path(line.file).filename().string();
+        text += (i == 0 ? "" : " inlined at ") + name + ":" + std::to_string(line.line);
+    }
+    return text.empty() ? std::string("no source line") : text;
+}
+
+std::string rangesText(const std::vector<std::int32_t>& lines)
+{
+    std::string text;
+    for (std::size_t i = 0; i < lines.size();) {
+        std::size_t j = i;
+        while (j + 1 < lines.size() && lines[j + 1] == lines[j] + 1)
+            ++j;
+        text += (text.empty() ? "" : ",") + std::to_string(lines[i]) +
+                (j > i ? "-" + std::to_string(lines[j]) : std::string());
+        i = j + 1;
+    }
+    return text;
+}
+
+std::string resourcesText(const ptx::PtxasResources& resources)
+{
+    std::string text = "ptxas: " + (resources.registers >= 0 ? std::to_string(resources.registers) + " registers"
+                                                              : std::string("registers not reported"));
+    text += ", " + std::to_string(resources.staticSharedBytes) + " B static shared, " +
+            std::to_string(resources.stackFrameBytes) + " B stack frame, " + std::to_string(resources.spillStoreBytes) +
+            " B spill stores, " + std::to_string(resources.spillLoadBytes) + " B spill loads (local memory)";
+    if (resources.localBytes > 0)
+        text += ", " + std::to_string(resources.localBytes) + " B local";
+    return text + ", " + std::to_string(resources.barriers) + (resources.barriers == 1 ? " barrier" : " barriers");
+}
+
+const char* spaceName(ptx::SassSpace space)
+{
+    switch (space) {
+    case ptx::SassSpace::Shared: return "shared";
+    case ptx::SassSpace::Global: return "global";
+    case ptx::SassSpace::Local: return "local";
+    case ptx::SassSpace::Generic: return "generic";
+    case ptx::SassSpace::Constant: return "constant";
+    }
+    return "generic";
+}
+
+nlohmann::ordered_json resourcesJson(const ptx::PtxasResources* resources)
+{
+    if (!resources)
+        return nullptr;
+    return {{"registers", resources->registers >= 0 ? nlohmann::ordered_json(resources->registers) : nullptr},
+            {"staticSharedBytes", resources->staticSharedBytes},
+            {"stackFrameBytes", resources->stackFrameBytes},
+            {"spillStoreBytes", resources->spillStoreBytes},
+            {"spillLoadBytes", resources->spillLoadBytes},
+            {"localBytes", resources->localBytes},
+            {"constantBytes", resources->constantBytes},
+            {"barriers", resources->barriers}};
+}
+
+nlohmann::ordered_json instructionJson(const ptx::SassInstruction& instruction, const ptx::PtxLinesBySource& index)
+{
+    nlohmann::ordered_json row{{"offset", instruction.offset},
+                               {"text", instruction.text()},
+                               {"opcode", instruction.opcode},
+                               {"predicate", instruction.predicate},
+                               {"operands", instruction.operands}};
+    if (!instruction.label.empty())
+        row["label"] = instruction.label;
+    if (const ptx::SassLocation* line = instruction.outermostLine()) {
+        row["file"] = line->file;
+        row["line"] = line->line;
+    } else {
+        row["file"] = nullptr;
+        row["line"] = nullptr;
+    }
+    nlohmann::ordered_json chain = nlohmann::ordered_json::array();
+    for (const ptx::SassLocation& location : instruction.lines)
+        chain.push_back({{"file", location.file}, {"line", location.line}});
+    row["lines"] = chain; // innermost first
+    row["ptxLines"] = ptxLinesOf(index, instruction);
+    if (const auto access = ptx::sassMemoryAccess(instruction))
+        row["memory"] = {{"space", spaceName(access->space)}, {"load", access->load}, {"store", access->store},
+                         {"widthBits", access->widthBits}};
+    return row;
+}
+
+// The PTX's line map, for each SASS line's PTX lines; a module the parser cannot read has none.
+std::optional<ptx::Module> parseForLines(const std::string& ptxText)
+{
+    try {
+        return ptx::parseModule(ptxText);
+    } catch (const std::exception&) {
+        return std::nullopt;
+    }
+}
+
+ptx::PtxLinesBySource linesOf(const std::optional<ptx::Module>& module, const std::string& function)
+{
+    if (!module)
+        return {};
+    const ptx::Function* found = module->findFunction(function);
+    return found ? ptx::ptxLinesBySource(*module, *found) : ptx::PtxLinesBySource{};
+}
+
+int printSass(const CompileOptions& options, const std::string& sassArch, const std::string& ptxText,
+              std::ostream& out, std::ostream& err)
+{
+    ptx::SassOptions sassOptions;
+    sassOptions.arch = sassArch;
+    sassOptions.ptxName = options.file;
+    ptx::SassListing listing;
+    try {
+        listing = ptx::compileSass(ptxText, sassOptions);
+    } catch (const ptx::SassToolMissing& error) {
+        err << options.file << ": " << error.what() << "\n";
+        return toInt(ExitCode::Failure);
+    } catch (const ptx::SassToolFailed& error) {
+        err << error.what() << "\n";
+        return toInt(ExitCode::Failure);
+    }
+    const std::optional<ptx::Module> module = parseForLines(ptxText);
+    if (options.json) {
+        nlohmann::ordered_json functions = nlohmann::ordered_json::array();
+        for (const ptx::SassFunction& function : listing.functions) {
+            const ptx::PtxLinesBySource index = linesOf(module, function.name);
+            nlohmann::ordered_json instructions = nlohmann::ordered_json::array();
+            for (const ptx::SassInstruction& instruction : function.instructions)
+                instructions.push_back(instructionJson(instruction, index));
+            functions.push_back({{"name", function.name},
+                                 {"entry", function.entry},
+                                 {"ptxas", resourcesJson(listing.findResources(function.name))},
+                                 {"instructions", std::move(instructions)}});
+        }
+        const nlohmann::ordered_json document{{"file", options.file},
+                                              {"arch", listing.arch},
+                                              {"source", "ptxas -lineinfo -v, then nvdisasm -gi -c"},
+                                              {"functions", std::move(functions)}};
+        out << document.dump(2) << "\n";
+        return toInt(ExitCode::Ok);
+    }
+    out << "// SASS for " << listing.arch << " of " << options.file << " (ptxas -lineinfo -v, nvdisasm -gi -c)\n";
+    for (const ptx::SassFunction& function : listing.functions) {
+        out << "\n" << (function.entry ? "kernel " : "function ") << function.name << ": "
+            << function.instructions.size() << " instructions";
+        if (const ptx::PtxasResources* resources = listing.findResources(function.name))
+            out << "; " << resourcesText(*resources);
+        out << "\n";
+        const ptx::PtxLinesBySource index = linesOf(module, function.name);
+        std::string previous;
+        for (const ptx::SassInstruction& instruction : function.instructions) {
+            const std::string where = locationText(instruction);
+            if (where != previous) {
+                const std::vector<std::int32_t> ptxLines = ptxLinesOf(index, instruction);
+                out << "  // " << where
+                    << (ptxLines.empty() ? std::string() : std::string(ptxLines.size() == 1 ? " (PTX line " : " (PTX lines ") + rangesText(ptxLines) + ")") << "\n";
+                previous = where;
+            }
+            if (!instruction.label.empty())
+                out << "  " << instruction.label << ":\n";
+            char offset[16];
+            std::snprintf(offset, sizeof offset, "/*%04x*/", static_cast<unsigned>(instruction.offset));
+            out << "    " << offset << "  " << instruction.text() << " ;\n";
+        }
+    }
+    return toInt(ExitCode::Ok);
+}
+
 } // namespace
 
 int runCompile(const CompileOptions& options, std::ostream& out, std::ostream& err)
 {
-    if (!ptx::isKnownVirtualArch(options.arch))
-        throw InputError("--arch: unknown virtual architecture '" + options.arch +
-                         "' (allowed: " + ptx::supportedVirtualArchList() + ")");
+    // sm_XX names the GPU; its PTX is compute_XX.
+    const std::string virtualArch = options.arch.starts_with("sm_") ? "compute_" + options.arch.substr(3) : options.arch;
+    if (!ptx::isKnownVirtualArch(virtualArch))
+        throw InputError("--arch: unknown architecture '" + options.arch + "' (allowed: " +
+                         ptx::supportedVirtualArchList() + ", or sm_XX for the same numbers)");
+    if (options.json && !options.sass)
+        throw InputError("--json: only with --sass (the PTX itself is printed as text)");
+    if (options.sass && options.check)
+        throw InputError("--sass: not with --check (run them one at a time)");
     if (!options.out.empty())
         checkOutputPath(options.out, options.file);
+    const std::string sassArch = "sm_" + virtualArch.substr(std::string("compute_").size());
+    const bool ptxInput = std::filesystem::path(options.file).extension() == ".ptx";
 
-    if (options.check && std::filesystem::path(options.file).extension() == ".ptx")
+    if (options.check && ptxInput)
         return reportSupport(options.file, readText(options.file), out);
+    if (options.sass && ptxInput)
+        return printSass(options, sassArch, readText(options.file), out, err);
 
     ptx::CompileOptions compileOptions;
-    compileOptions.arch = options.arch;
+    compileOptions.arch = virtualArch;
     const ptx::CompileResult result = ptx::compileCudaFile(options.file, compileOptions);
     if (!result.ok) {
         printDiagnostics(result, options.file, err);
@@ -154,6 +349,12 @@ int runCompile(const CompileOptions& options, std::ostream& out, std::ostream& e
             writePtx(options.out, result.ptx);
         printDiagnostics(result, options.file, err);
         return reportSupport(options.file, result.ptx, out);
+    }
+    if (options.sass) {
+        if (!options.out.empty())
+            writePtx(options.out, result.ptx);
+        printDiagnostics(result, options.file, err);
+        return printSass(options, sassArch, result.ptx, out, err);
     }
 
     if (options.out.empty()) {

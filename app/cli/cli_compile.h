@@ -10,10 +10,12 @@
 namespace warpscope::cli {
 
 struct CompileOptions {
-    std::string file;                 // the .cu to compile
-    std::string arch = "compute_75";  // the oldest virtual architecture CUDA 13 supports
+    std::string file;                 // the .cu to compile (a .ptx as it is with --check or --sass)
+    std::string arch = "compute_75";  // the oldest virtual architecture CUDA 13 supports; sm_XX too
     std::string out;                  // empty: PTX to standard output
     bool check = false;               // list what the simulator cannot run instead of printing the PTX
+    bool sass = false;                // print the SASS ptxas makes for the GPU of --arch, with source lines
+    bool json = false;                // with sass: the instructions, their lines and ptxas's resources as JSON
 };
 
 // Adds the subcommand and its flags; values are validated by runCompile.
@@ -26,6 +28,10 @@ CLI::App* addCompileCommand(CLI::App& app, CompileOptions& options);
 // With check (a .cu, or a .ptx as it is): lists on out every construct of the module the simulator
 // does not support yet, one line each with its PTX and source lines, then which kernels can run;
 // ExitCode::Failure when there is any (the PTX goes only to --out).
+// With sass: ptxas compiles the PTX for sm_XX (the number of --arch) and nvdisasm lists it: each
+// kernel's registers, spills and static shared memory, then its instructions under their source lines
+// with the PTX lines of each (JSON with json). ExitCode::Failure, with one line, when ptxas or
+// nvdisasm is missing (how to get it) or fails (its messages).
 int runCompile(const CompileOptions& options, std::ostream& out, std::ostream& err);
 
 } // namespace warpscope::cli

@@ -7,7 +7,10 @@
 #include <fstream>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <sstream>
+#include <string>
+#include <string_view>
 #include <system_error>
 #include <unistd.h>
 
@@ -103,6 +106,34 @@ void remember(const std::string& key, const CachedCompile& compile)
         }
     }
 }
+
+struct TextCache {
+    std::mutex mutex;
+    std::map<std::string, std::string> entries; // "<kind>:<key>"
+    std::deque<std::string> order;              // oldest first
+};
+
+TextCache& textMemory()
+{
+    static TextCache cache;
+    return cache;
+}
+
+void rememberText(const std::string& memoryKey, const std::string& text)
+{
+    TextCache& cache = textMemory();
+    std::lock_guard lock(cache.mutex);
+    if (cache.entries.insert_or_assign(memoryKey, text).second) {
+        cache.order.push_back(memoryKey);
+        if (cache.order.size() > kMemoryEntries) {
+            cache.entries.erase(cache.order.front());
+            cache.order.pop_front();
+        }
+    }
+}
+
+// A complete file starts with this line; a damaged or foreign one does not.
+std::string textFileHeader(std::string_view kind) { return "warpscope-" + std::string(kind) + "-cache 1\n"; }
 
 } // namespace
 
@@ -232,6 +263,64 @@ void clearMemoryCompileCache()
     std::lock_guard lock(cache.mutex);
     cache.entries.clear();
     cache.order.clear();
+    TextCache& texts = textMemory();
+    std::lock_guard textLock(texts.mutex);
+    texts.entries.clear();
+    texts.order.clear();
+}
+
+std::optional<std::string> findCachedText(const std::string& key, std::string_view kind)
+{
+    if (key.empty() || kind.empty() || !cacheEnabled())
+        return std::nullopt;
+    const std::string memoryKey = std::string(kind) + ":" + key;
+    {
+        TextCache& cache = textMemory();
+        std::lock_guard lock(cache.mutex);
+        if (auto found = cache.entries.find(memoryKey); found != cache.entries.end())
+            return found->second;
+    }
+    const std::filesystem::path folder = compileCacheDirectory();
+    if (folder.empty())
+        return std::nullopt;
+    std::ifstream file(folder / (key + "." + std::string(kind)), std::ios::binary);
+    if (!file)
+        return std::nullopt;
+    std::stringstream contents;
+    contents << file.rdbuf();
+    const std::string text = contents.str();
+    const std::string header = textFileHeader(kind);
+    if (!text.starts_with(header))
+        return std::nullopt;
+    std::string body = text.substr(header.size());
+    rememberText(memoryKey, body);
+    return body;
+}
+
+void storeCachedText(const std::string& key, std::string_view kind, const std::string& text)
+{
+    if (key.empty() || kind.empty() || !cacheEnabled())
+        return;
+    rememberText(std::string(kind) + ":" + key, text);
+    const std::filesystem::path folder = compileCacheDirectory();
+    if (folder.empty())
+        return;
+    std::error_code error;
+    std::filesystem::create_directories(folder, error);
+    const std::filesystem::path target = folder / (key + "." + std::string(kind));
+    const std::filesystem::path temporary =
+        folder / (key + ".tmp" + std::string(kind) + std::to_string(static_cast<long long>(::getpid())));
+    {
+        std::ofstream file(temporary, std::ios::binary | std::ios::trunc);
+        if (!file)
+            return; // a cache that cannot be written is only slower
+        file << textFileHeader(kind) << text;
+        if (!file)
+            return;
+    }
+    std::filesystem::rename(temporary, target, error);
+    if (error)
+        std::filesystem::remove(temporary, error);
 }
 
 } // namespace warpscope::ptx

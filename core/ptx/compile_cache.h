@@ -48,4 +48,11 @@ void storeCachedCompile(const std::string& key, const CachedCompile& compile);
 // Forgets what this process remembers (the disk cache stays).
 void clearMemoryCompileCache();
 
+// The same cache for other compiles' text (ptxas and nvdisasm's output for the SASS view): `kind`
+// names the artifact ("sass"), and is both the file's extension and part of its header line, so an
+// entry of one kind is never read as another. The caller's key holds everything the text depends on
+// (the input, the options and the tools' identities).
+std::optional<std::string> findCachedText(const std::string& key, std::string_view kind);
+void storeCachedText(const std::string& key, std::string_view kind, const std::string& text);
+
 } // namespace warpscope::ptx

@@ -1,13 +1,17 @@
 // `warpscope compile` as a user runs it: PTX out, file:line:column diagnostics, exit codes 0/1/2.
 #include "cli_runner.h"
+#include "ptx/sass_tools.h"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <string>
 #include <unistd.h>
+#include <vector>
 
 using warpscope::testing_support::CommandResult;
 using warpscope::testing_support::lineCount;
@@ -96,6 +100,13 @@ TEST_F(CliCompile, ArchReachesThePtx)
     EXPECT_NE(r.out.find(".target sm_90"), std::string::npos) << r.out;
 }
 
+TEST_F(CliCompile, AnSmArchNamesTheGpuAndItsPtx)
+{
+    const CommandResult r = run("compile " + good + " --arch sm_90");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.out.find(".target sm_90"), std::string::npos) << r.out;
+}
+
 TEST_F(CliCompile, OutWritesTheFileAndNothingToStandardOutput)
 {
     const CommandResult r = run("compile " + good + " --out " + ptxOut);
@@ -131,7 +142,9 @@ TEST_F(CliCompile, BadInputExitsTwoWithOneLine)
         "compile " + missing,
         "compile " + testing::TempDir(), // a folder
         "compile " + good + " --arch compute_99",
-        "compile " + good + " --arch sm_75",
+        "compile " + good + " --arch sm_99",
+        "compile " + good + " --json",           // JSON is for --sass
+        "compile " + good + " --sass --check",   // one at a time
         "compile " + good + " --arch 75",
         "compile " + good + " --arch",
         "compile " + broken + " --arch compute_99", // bad input wins over errors in the source
@@ -191,4 +204,97 @@ TEST_F(CliCompile, Help)
     EXPECT_NE(r.out.find("--arch"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("--out"), std::string::npos) << r.out;
     EXPECT_NE(run("--help").out.find("compile"), std::string::npos);
+}
+
+// --sass (issue 29): the SASS ptxas makes for the GPU, under the source lines nvdisasm gives, with
+// the PTX lines of each source line. vector_add's line 5, c[i] = a[i] + b[i], loads two floats and
+// stores one: two 32-bit global loads and one 32-bit global store in the SASS.
+TEST_F(CliCompile, SassListsTheInstructionsOfEachSourceLine)
+{
+    if (!warpscope::ptx::findNvdisasm())
+        GTEST_SKIP() << warpscope::ptx::nvdisasmMissingMessage();
+    const CommandResult r = run("compile " + good + " --sass --arch sm_90 --json");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const nlohmann::json document = nlohmann::json::parse(r.out);
+    EXPECT_EQ(document["arch"], "sm_90");
+    ASSERT_EQ(document["functions"].size(), 1u);
+    const nlohmann::json& kernel = document["functions"][0];
+    EXPECT_EQ(kernel["name"], "vector_add");
+    EXPECT_TRUE(kernel["entry"].get<bool>());
+    EXPECT_GT(kernel["ptxas"]["registers"].get<int>(), 0);
+    EXPECT_EQ(kernel["ptxas"]["staticSharedBytes"], 0);
+    EXPECT_EQ(kernel["ptxas"]["spillStoreBytes"], 0);
+
+    // The PTX of the same compile, to check each instruction's PTX lines against.
+    const CommandResult ptxRun = run("compile " + good + " --arch sm_90");
+    ASSERT_EQ(ptxRun.exitCode, 0) << ptxRun.err;
+    std::vector<std::string> ptxLines{""};
+    for (std::size_t at = 0; at < ptxRun.out.size();) {
+        const std::size_t end = ptxRun.out.find('\n', at);
+        ptxLines.push_back(ptxRun.out.substr(at, end - at));
+        at = end == std::string::npos ? ptxRun.out.size() : end + 1;
+    }
+    int loads = 0;
+    int stores = 0;
+    for (const nlohmann::json& instruction : kernel["instructions"]) {
+        if (!instruction.contains("memory") || instruction["memory"]["space"] != "global")
+            continue;
+        EXPECT_EQ(instruction["line"], 5) << instruction.dump();
+        EXPECT_EQ(instruction["memory"]["widthBits"], 32) << instruction.dump();
+        loads += instruction["memory"]["load"].get<bool>();
+        stores += instruction["memory"]["store"].get<bool>();
+        bool hasTheAccess = false;
+        for (const nlohmann::json& line : instruction["ptxLines"]) {
+            ASSERT_LT(line.get<std::size_t>(), ptxLines.size());
+            const std::string& text = ptxLines[line.get<std::size_t>()];
+            hasTheAccess |= text.find(instruction["memory"]["load"].get<bool>() ? "ld.global" : "st.global") !=
+                            std::string::npos;
+        }
+        EXPECT_TRUE(hasTheAccess) << instruction.dump();
+    }
+    EXPECT_EQ(loads, 2);
+    EXPECT_EQ(stores, 1);
+
+    const CommandResult text = run("compile " + good + " --sass --arch sm_90");
+    ASSERT_EQ(text.exitCode, 0) << text.err;
+    EXPECT_NE(text.out.find("kernel vector_add: "), std::string::npos) << text.out;
+    EXPECT_NE(text.out.find("vector_add.cu:5 (PTX lines "), std::string::npos) << text.out;
+    EXPECT_NE(text.out.find("LDG.E "), std::string::npos) << text.out;
+    EXPECT_NE(text.out.find("STG.E "), std::string::npos) << text.out;
+}
+
+TEST_F(CliCompile, SassOfAPtxFileAsItIs)
+{
+    if (!warpscope::ptx::findNvdisasm())
+        GTEST_SKIP() << warpscope::ptx::nvdisasmMissingMessage();
+    ASSERT_EQ(run("compile " + good + " --arch compute_80 --out " + ptxOut).exitCode, 0);
+    const CommandResult r = run("compile " + ptxOut + " --sass --arch sm_80");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.out.find("// SASS for sm_80 of " + ptxOut), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("kernel vector_add: "), std::string::npos) << r.out;
+    // PTX for a newer GPU than --arch: ptxas's own message, exit 1.
+    ASSERT_EQ(run("compile " + good + " --arch compute_90 --out " + ptxOut).exitCode, 0);
+    const CommandResult newer = run("compile " + ptxOut + " --sass --arch sm_80");
+    EXPECT_EQ(newer.exitCode, 1);
+    EXPECT_NE(newer.err.find("ptxas"), std::string::npos) << newer.err;
+    EXPECT_TRUE(newer.out.empty()) << newer.out;
+}
+
+TEST_F(CliCompile, SassWithoutNvdisasmSaysHowToGetIt)
+{
+    const std::string empty = prefix + "no-tools";
+    setenv("CUDA_HOME", empty.c_str(), 1);
+    setenv("XDG_DATA_HOME", empty.c_str(), 1);
+    const std::string path = std::getenv("PATH") ? std::getenv("PATH") : "";
+    setenv("PATH", empty.c_str(), 1); // the child is started by path, and finds neither tool on PATH
+    const bool toolkitHasIt = warpscope::ptx::findNvdisasm().has_value();
+    const CommandResult r = toolkitHasIt ? CommandResult{} : run("compile " + good + " --sass --arch sm_90");
+    setenv("PATH", path.c_str(), 1);
+    if (toolkitHasIt)
+        GTEST_SKIP() << "the toolkit this build uses has its own nvdisasm, so it cannot be missing here";
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_EQ(lineCount(r.err), 1) << r.err;
+    EXPECT_NE(r.err.find("scripts/setup.sh"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find(empty + "/warpscope/nvdisasm/bin"), std::string::npos) << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out;
 }
