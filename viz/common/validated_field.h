@@ -51,6 +51,8 @@ public:
     void setText(const QString& text);
     // Shows text as given, checks it and applies it at once as if typed and confirmed (links that carry text).
     void setTextAsTyped(const QString& text);
+    // Checks the text again without applying it: the parser reads other fields that have changed.
+    void recheck() { check(false); }
     // Applies typed text now if some is waiting for the pause (Enter does this).
     void applyPending();
     bool hasPendingEdit() const { return m_pending; } // typed text not applied yet (the pause has not passed)

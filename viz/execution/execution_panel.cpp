@@ -1,6 +1,7 @@
 #include "execution/execution_panel.h"
 
 #include "canvas/imgui_canvas.h"
+#include "common/validated_field.h"
 #include "demo_kernels.h"
 #include "execution/code_view.h"
 #include "execution/step_icons.h"
@@ -104,7 +105,6 @@ void ExecutionPanel::buildControls()
     // Two rows, so the view fits beside the docks in a 1280-pixel window.
     auto* kernelRow = new QHBoxLayout;
     auto* launchRow = new QHBoxLayout;
-    QHBoxLayout* fieldRow = kernelRow;
     m_kernel = new QComboBox(this);
     m_kernel->setMinimumContentsLength(12);
     m_kernel->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
@@ -112,31 +112,11 @@ void ExecutionPanel::buildControls()
         m_kernel->addItem(QString::fromStdString(demo.id), QString::fromStdString(demo.id));
     m_kernel->addItem(QStringLiteral("Playground: your CUDA C++"), QString::fromLatin1(kPlaygroundId));
     m_kernel->setToolTip(QStringLiteral("A demo kernel, or the playground where you type your own kernel"));
-    // `chars`: how many characters the field shows at least, so "cdiv(n,256)" is not cut short.
-    auto addField = [&](const QString& label, int chars, const QString& tip) {
-        auto* caption = new QLabel(label, this);
-        auto* field = new QLineEdit(this);
-        const int width = field->fontMetrics().horizontalAdvance(QString(chars, QLatin1Char('0'))) + 14; // + frame and margins
-        field->setMinimumWidth(width);
-        field->setToolTip(tip);
-        caption->setBuddy(field);
-        fieldRow->addWidget(caption);
-        fieldRow->addWidget(field, chars > 12 ? 3 : 1);
-        connect(field, &QLineEdit::returnPressed, this, &ExecutionPanel::run);
-        return field;
-    };
     auto* kernelCaption = new QLabel(QStringLiteral("&Kernel"), this);
     kernelCaption->setBuddy(m_kernel);
     kernelRow->addWidget(kernelCaption);
     kernelRow->addWidget(m_kernel, 2);
-    m_args = addField(QStringLiteral("&Args"), 16,
-                      QStringLiteral("Argument specs separated by spaces, e.g. n=i32:256 x=f32[n]:iota (see kernels/README.md)"));
-    fieldRow = launchRow;
-    m_grid = addField(QStringLiteral("&Grid"), 11, QStringLiteral("gridDim: X[,Y[,Z]], expressions over the arguments"));
-    m_grid->setObjectName(QStringLiteral("gridField"));
-    m_block = addField(QStringLiteral("&Block"), 4, QStringLiteral("blockDim: X[,Y[,Z]]"));
-    m_blockIndex = addField(QStringLiteral("Block &index"), 4,
-                            QStringLiteral("blockIdx of the block to record and step through: X[,Y[,Z]]"));
+    buildLaunchFields(kernelRow, launchRow);
     m_runButton = new QPushButton(QStringLiteral("&Run"), this);
     m_runButton->setToolTip(QStringLiteral("Simulate the launch and record the block (Ctrl+Shift+R)"));
     m_cancelButton = new QPushButton(QStringLiteral("Cancel"), this);
@@ -162,6 +142,7 @@ void ExecutionPanel::buildControls()
     launchRow->addStretch(1);
     layout->addLayout(kernelRow);
     layout->addLayout(launchRow);
+    layout->addWidget(m_fieldErrors);
 
     buildStepRow(layout);
 
@@ -278,6 +259,7 @@ void ExecutionPanel::kernelChanged()
     m_scene->setStepper(nullptr);
     m_memoryScene->setStepper(nullptr);
     m_stepper.reset();
+    m_startedFields.clear(); // the next applied launch is this kernel's first
     m_timeline->setEnabled(false);
     m_source->setEditable(playground);
     m_blockIndex->setText(QStringLiteral("0"));
@@ -370,6 +352,22 @@ void ExecutionPanel::run()
 
 void ExecutionPanel::startRun(std::optional<sim::Hazard> then)
 {
+    // A launch the fields mark as wrong is not run: the row under them says why, in their words.
+    const sim::LaunchFieldsCheck fields = checkFields();
+    if (!fields.ok()) {
+        QStringList errors;
+        for (const std::string* error : {&fields.argsError, &fields.gridError, &fields.blockError, &fields.blockIndexError})
+            if (!error->empty())
+                errors << QString::fromStdString(*error);
+        setPlaying(false);
+        m_lastError = errors.join(QLatin1Char('\n'));
+        m_status->setText(QStringLiteral("Not run: %1").arg(errors.first().toHtmlEscaped()));
+        m_statusShowsFieldError = true;
+        emit runFinished(false);
+        return;
+    }
+    m_statusShowsFieldError = false;
+    m_startedFields = launchFieldTexts();
     const kernels::TargetRequest target = launchTarget();
     const std::string blockIndexText = this->blockIndexText();
     setPlaying(false);
@@ -631,8 +629,8 @@ void ExecutionPanel::refresh()
 
 void ExecutionPanel::focusLaunch()
 {
-    m_grid->setFocus();
-    m_grid->selectAll();
+    m_grid->lineEdit()->setFocus();
+    m_grid->lineEdit()->selectAll();
 }
 
 void ExecutionPanel::showMemoryView(bool memory)

@@ -24,7 +24,9 @@
 #include "execution/stepper.h"
 #include "kernel_target.h"
 #include "memory/memory_scene.h"
+#include "sim/launch_fields_check.h"
 
+#include <QStringList>
 #include <QWidget>
 
 #include <memory>
@@ -35,6 +37,7 @@
 class QAction;
 class QEvent;
 class QComboBox;
+class QHBoxLayout;
 class QLabel;
 class QLineEdit;
 class QListWidget;
@@ -57,6 +60,7 @@ inline constexpr double kMaxStepperSeconds = 120;
 class CodeView;
 class ImGuiCanvas;
 class LabWorker;
+class ValidatedField;
 
 class ExecutionPanel : public QWidget {
     Q_OBJECT
@@ -115,6 +119,9 @@ public:
     QToolButton* sourceToggle() const { return m_showSource; }    // shows or hides the CUDA pane
     QToolButton* ptxToggle() const { return m_showPtx; }
     QToolButton* hazardToggle() const { return m_showHazards; }
+    // The launch fields' mistakes, one line each, rebuilt from the fields as they are typed; hidden
+    // while every field can be run.
+    QLabel* launchFieldErrors() const { return m_fieldErrors; }
 
 signals:
     void runFinished(bool ok);                            // a run delivered (ok) or failed / was cancelled
@@ -126,6 +133,16 @@ protected:
 
 private:
     void buildControls();
+    // The launch fields (execution_panel_fields.cpp): each is a ValidatedField, checked as typed by
+    // sim::checkLaunchFields against the other fields, marked at once, and applied (recorded, when
+    // the launch differs from the last one started) on Enter, on leaving it, or after a pause.
+    enum class LaunchField { Args, Grid, Block, BlockIndex };
+    void buildLaunchFields(QHBoxLayout* kernelRow, QHBoxLayout* launchRow);
+    sim::LaunchFieldsCheck checkFields(std::optional<LaunchField> typed = std::nullopt, const QString& text = {}) const;
+    void fieldsChecked();                                 // a field's text changed: the others again, the error row
+    void fieldsApplied();                                 // a field applied its text: record the launch once
+    void applyFieldsNow();
+    QStringList launchFieldTexts() const;
     void buildStepRow(QVBoxLayout* layout);
     void buildPanes(QVBoxLayout* layout);
     void paintIcons();                                    // the moves and Play in the palette's text colour
@@ -146,10 +163,16 @@ private:
     void tick();
 
     QComboBox* m_kernel = nullptr;
-    QLineEdit* m_args = nullptr;
-    QLineEdit* m_grid = nullptr;
-    QLineEdit* m_block = nullptr;
-    QLineEdit* m_blockIndex = nullptr;
+    ValidatedField* m_args = nullptr;
+    ValidatedField* m_grid = nullptr;
+    ValidatedField* m_block = nullptr;
+    ValidatedField* m_blockIndex = nullptr;
+    QLabel* m_fieldErrors = nullptr;
+    bool m_recheckingFields = false;
+    bool m_applyQueued = false;
+    bool m_enterPressed = false;
+    bool m_statusShowsFieldError = false;                 // "Not run: ...": replaced once the fields are fixed
+    QStringList m_startedFields;                          // the fields' texts when the last run started
     QPushButton* m_runButton = nullptr;
     QPushButton* m_cancelButton = nullptr;
     QPushButton* m_exportTimelineButton = nullptr;

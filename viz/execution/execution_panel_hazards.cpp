@@ -1,6 +1,7 @@
 // ExecutionPanel, continued: the view's hazards (F6, the launch's hazard list) and the compiler messages.
 #include "execution/execution_panel.h"
 
+#include "common/validated_field.h"
 #include "execution/code_view.h"
 #include "execution/stepper.h"
 #include "launch/launch_geometry.h"
