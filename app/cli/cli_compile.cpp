@@ -153,32 +153,6 @@ std::string locationText(const ptx::SassInstruction& instruction)
     return text.empty() ? std::string("no source line") : text;
 }
 
-std::string rangesText(const std::vector<std::int32_t>& lines)
-{
-    std::string text;
-    for (std::size_t i = 0; i < lines.size();) {
-        std::size_t j = i;
-        while (j + 1 < lines.size() && lines[j + 1] == lines[j] + 1)
-            ++j;
-        text += (text.empty() ? "" : ",") + std::to_string(lines[i]) +
-                (j > i ? "-" + std::to_string(lines[j]) : std::string());
-        i = j + 1;
-    }
-    return text;
-}
-
-std::string resourcesText(const ptx::PtxasResources& resources)
-{
-    std::string text = "ptxas: " + (resources.registers >= 0 ? std::to_string(resources.registers) + " registers"
-                                                              : std::string("registers not reported"));
-    text += ", " + std::to_string(resources.staticSharedBytes) + " B static shared, " +
-            std::to_string(resources.stackFrameBytes) + " B stack frame, " + std::to_string(resources.spillStoreBytes) +
-            " B spill stores, " + std::to_string(resources.spillLoadBytes) + " B spill loads (local memory)";
-    if (resources.localBytes > 0)
-        text += ", " + std::to_string(resources.localBytes) + " B local";
-    return text + ", " + std::to_string(resources.barriers) + (resources.barriers == 1 ? " barrier" : " barriers");
-}
-
 const char* spaceName(ptx::SassSpace space)
 {
     switch (space) {
@@ -291,7 +265,7 @@ int printSass(const CompileOptions& options, const std::string& sassArch, const 
         out << "\n" << (function.entry ? "kernel " : "function ") << function.name << ": "
             << function.instructions.size() << " instructions";
         if (const ptx::PtxasResources* resources = listing.findResources(function.name))
-            out << "; " << resourcesText(*resources);
+            out << "; " << ptx::describeResources(*resources);
         out << "\n";
         const ptx::PtxLinesBySource index = linesOf(module, function.name);
         std::string previous;
@@ -300,7 +274,7 @@ int printSass(const CompileOptions& options, const std::string& sassArch, const 
             if (where != previous) {
                 const std::vector<std::int32_t> ptxLines = ptxLinesOf(index, instruction);
                 out << "  // " << where
-                    << (ptxLines.empty() ? std::string() : std::string(ptxLines.size() == 1 ? " (PTX line " : " (PTX lines ") + rangesText(ptxLines) + ")") << "\n";
+                    << (ptxLines.empty() ? std::string() : std::string(ptxLines.size() == 1 ? " (PTX line " : " (PTX lines ") + ptx::lineRanges(ptxLines) + ")") << "\n";
                 previous = where;
             }
             if (!instruction.label.empty())

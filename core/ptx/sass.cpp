@@ -253,6 +253,18 @@ const PtxasResources* SassListing::findResources(std::string_view name) const
     return nullptr;
 }
 
+std::string describeResources(const PtxasResources& resources)
+{
+    std::string text = "ptxas: " + (resources.registers >= 0 ? std::to_string(resources.registers) + " registers"
+                                                              : std::string("registers not reported"));
+    text += ", " + std::to_string(resources.staticSharedBytes) + " B static shared, " +
+            std::to_string(resources.stackFrameBytes) + " B stack frame, " + std::to_string(resources.spillStoreBytes) +
+            " B spill stores, " + std::to_string(resources.spillLoadBytes) + " B spill loads (local memory)";
+    if (resources.localBytes > 0)
+        text += ", " + std::to_string(resources.localBytes) + " B local";
+    return text + ", " + std::to_string(resources.barriers) + (resources.barriers == 1 ? " barrier" : " barriers");
+}
+
 std::vector<SassFunction> parseNvdisasm(std::string_view text)
 {
     std::vector<SassFunction> functions;
@@ -449,6 +461,23 @@ std::optional<SassMemoryAccess> sassMemoryAccess(const SassInstruction& instruct
     return access;
 }
 
+std::map<int, SassLineCounts> sassCountsByLine(const SassFunction& function)
+{
+    std::map<int, SassLineCounts> counts;
+    for (const SassInstruction& instruction : function.instructions) {
+        const SassLocation* line = instruction.outermostLine();
+        if (!line)
+            continue;
+        SassLineCounts& count = counts[line->line];
+        ++count.instructions;
+        if (const auto access = sassMemoryAccess(instruction); access && access->space != SassSpace::Constant) {
+            ++count.memoryInstructions;
+            ++count.memoryByWidth[access->widthBits];
+        }
+    }
+    return counts;
+}
+
 PtxLinesBySource ptxLinesBySource(const Module& module, const Function& function)
 {
     PtxLinesBySource index;
@@ -474,6 +503,20 @@ std::vector<std::int32_t> ptxLinesOf(const PtxLinesBySource& index, const SassIn
         return {};
     const auto found = index.find({sameFileName(line->file), line->line});
     return found == index.end() ? std::vector<std::int32_t>() : found->second;
+}
+
+std::string lineRanges(const std::vector<std::int32_t>& lines)
+{
+    std::string text;
+    for (std::size_t i = 0; i < lines.size();) {
+        std::size_t j = i;
+        while (j + 1 < lines.size() && lines[j + 1] == lines[j] + 1)
+            ++j;
+        text += (text.empty() ? "" : ",") + std::to_string(lines[i]) +
+                (j > i ? "-" + std::to_string(lines[j]) : std::string());
+        i = j + 1;
+    }
+    return text;
 }
 
 } // namespace warpscope::ptx

@@ -88,6 +88,10 @@ struct SassListing {
     const PtxasResources* findResources(std::string_view name) const;
 };
 
+// "ptxas: 32 registers, 2048 B static shared, 0 B stack frame, 0 B spill stores, 0 B spill loads
+// (local memory), 1 barrier": spills named as the local-memory traffic they are.
+std::string describeResources(const PtxasResources& resources);
+
 // ptxas -lineinfo -v then nvdisasm -gi -c. Throws InputError for an arch that is not sm_<digits>,
 // SassToolMissing when ptxas or nvdisasm is not installed, SassToolFailed when one of them fails
 // (ptxas rejects the PTX: its messages, with the PTX named options.ptxName).
@@ -113,6 +117,18 @@ struct SassMemoryAccess {
 // bits per thread); nullopt for instructions that touch none.
 std::optional<SassMemoryAccess> sassMemoryAccess(const SassInstruction& instruction);
 
+// What the SASS of one source line holds, for the stepper's heat column: its instructions, and its
+// memory instructions (shared, global, local, generic; not LDC's constant-bank reads of parameters)
+// by width in bits (8 .. 128).
+struct SassLineCounts {
+    int instructions = 0;
+    int memoryInstructions = 0;
+    std::map<int, int> memoryByWidth;
+};
+// Keyed by the kernel's own line (each instruction's outermost line); instructions with no line are
+// not counted.
+std::map<int, SassLineCounts> sassCountsByLine(const SassFunction& function);
+
 // The PTX lines of each source line of one function: (file name, line) -> PTX lines, ascending.
 // A PTX instruction counts at its .loc's outermost line, as the parser records it. File names are
 // compared lexically normalised ("/tmp//k.cu" is "/tmp/k.cu", as nvdisasm prints it).
@@ -121,5 +137,8 @@ PtxLinesBySource ptxLinesBySource(const Module& module, const Function& function
 
 // The PTX lines of a SASS instruction's source line (its outermost line); empty when it has none.
 std::vector<std::int32_t> ptxLinesOf(const PtxLinesBySource& index, const SassInstruction& instruction);
+
+// Ascending line numbers as runs: {3, 4, 5, 9} -> "3-5,9".
+std::string lineRanges(const std::vector<std::int32_t>& lines);
 
 } // namespace warpscope::ptx
