@@ -54,4 +54,10 @@ void histogramSharedAtomics(GoldContext& context);
 // stencil
 void stencil1d(GoldContext& context);
 
+// attention
+void attentionScores(GoldContext& context);
+void attentionSoftmax(GoldContext& context);
+void attentionPv(GoldContext& context);
+void attentionFused(GoldContext& context);
+
 } // namespace warpscope::kernels::gold

@@ -11,7 +11,7 @@ namespace warpscope::kernels {
 
 namespace {
 
-constexpr std::array<std::pair<std::string_view, GoldFunction>, 27> kGoldReferences = {{
+constexpr std::array<std::pair<std::string_view, GoldFunction>, 31> kGoldReferences = {{
     {"vector_add", &gold::vectorAdd},
     {"copy_coalesced", &gold::copyCoalesced},
     {"copy_strided", &gold::copyStrided},
@@ -39,6 +39,10 @@ constexpr std::array<std::pair<std::string_view, GoldFunction>, 27> kGoldReferen
     {"divergence_data_loop", &gold::divergenceDataLoop},
     {"histogram_shared_atomics", &gold::histogramSharedAtomics},
     {"stencil_1d", &gold::stencil1d},
+    {"attention_scores", &gold::attentionScores},
+    {"attention_softmax", &gold::attentionSoftmax},
+    {"attention_pv", &gold::attentionPv},
+    {"attention_fused", &gold::attentionFused},
 }};
 
 } // namespace

@@ -355,6 +355,44 @@ QuizItem matmulIntensity(QuizRng& rng)
 
 // --- tensor cores -----------------------------------------------------------------------------
 
+QuizItem attentionTraffic(QuizRng& rng)
+{
+    const int n = rng.pick(std::vector<int>{1024, 2048, 4096, 8192});
+    const int heads = rng.pick(std::vector<int>{1, 8, 16, 32});
+    // S written, S read, P written, P read: four trips of n^2 FP32 values per head.
+    const double bytes = 4.0 * 4.0 * n * static_cast<double>(n) * heads;
+    QuizItem item;
+    item.prompt = "Unfused attention over " + std::to_string(heads) + " head" + (heads > 1 ? "s" : "") + " of " + std::to_string(n) +
+                  " tokens writes the FP32 score matrix S to global memory, reads it back for softmax, writes P and reads P back "
+                  "for P V. How many MB (10^6 bytes) of that n x n traffic does a fused kernel such as FlashAttention avoid?";
+    setNumber(item, bytes / 1e6, bytes / 1e6 * 0.01, "MB");
+    item.explanation = "Each matrix is n^2 x 4 bytes per head, and it crosses DRAM four times: 16 x " + std::to_string(n) + "^2 x " +
+                       std::to_string(heads) + " = " + formatNumber(bytes / 1e6, 5) +
+                       " MB. The fused kernel keeps each tile of scores in registers and writes only O.";
+    item.source = "the attention demo kernels (kernels/attention); Dao et al., FlashAttention, NeurIPS 2022";
+    item.lessonLink = "warpscope:lesson?id=flash-attention";
+    item.figureLink = "warpscope:memory?kernel=attention_softmax&block=0&warp=0&at=155";
+    return item;
+}
+
+QuizItem onlineRescale(QuizRng& rng)
+{
+    // A running maximum that rises by a whole number of units, so the factor is exact: 2^-rise.
+    const int oldMax = rng.uniform(0, 4);
+    const int rise = rng.uniform(1, 4);
+    const double factor = std::exp2(-static_cast<double>(rise));
+    QuizItem item;
+    item.prompt = "An online softmax in base 2 has seen scores up to m = " + std::to_string(oldMax) + " so far. The next tile's largest score is " +
+                  std::to_string(oldMax + rise) + ". By what factor must the running sum l be multiplied before the tile's terms are added?";
+    setNumber(item, factor, 0, "");
+    item.explanation = "Every earlier term 2^(s - m) must become 2^(s - m'), so l is multiplied by 2^(m - m') = 2^-" + std::to_string(rise) +
+                       " = " + formatNumber(factor) + "; the outputs o are rescaled by the same factor.";
+    item.source = "Milakov and Gimelshein, Online normalizer calculation for softmax, 2018; kernels/attention/attention.cu (attention_fused)";
+    item.lessonLink = "warpscope:lesson?id=flash-attention";
+    item.figureLink = "warpscope:step?kernel=attention_fused&block=0&warp=0&at=4290";
+    return item;
+}
+
 QuizItem wmmaFmas(QuizRng& rng)
 {
     struct Shape { int m, n, k; const char* type; };
@@ -424,6 +462,8 @@ void addMemoryQuestions(std::vector<Question>& bank)
         {"roofline.attainable", "roofline", K::Predict, "The roofline's bound", true, attainable},
         {"roofline.bound", "roofline", K::Choice, "Memory- or compute-bound", true, boundKind},
         {"roofline.matmul", "roofline", K::Numeric, "Intensity of matrix multiply", true, matmulIntensity},
+        {"roofline.attention-traffic", "roofline", K::Numeric, "The n x n traffic fusion removes", true, attentionTraffic},
+        {"roofline.online-softmax", "roofline", K::Numeric, "The online softmax's rescale", true, onlineRescale},
         {"tensor-cores.wmma-fmas", "tensor-cores", K::Numeric, "Multiply-adds of one mma", true, wmmaFmas},
         {"tensor-cores.formats", "tensor-cores", K::Choice, "What Tensor Cores multiply", false, tensorFormats},
         {"tensor-cores.mantissa", "tensor-cores", K::Numeric, "Mantissa bits of the Tensor Core formats", true, tf32Bits},

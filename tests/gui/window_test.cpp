@@ -135,8 +135,8 @@ private slots:
         window.resize(1400, 900);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
-        // assets/lessons holds 17 lessons, 01-hierarchy to 17-serving.
-        QCOMPARE(window.lessons().lessons().size(), 17);
+        // assets/lessons holds 18 lessons, 01-hierarchy to 18-flash-attention.
+        QCOMPARE(window.lessons().lessons().size(), 18);
         QVERIFY(window.lessons().problems().isEmpty());
         QCOMPARE(window.currentLessonId(), QStringLiteral("hierarchy"));
         QVERIFY(window.openLesson(QStringLiteral("occupancy")));
