@@ -22,6 +22,7 @@
 #include <sstream>
 #include <string>
 #include <vector>
+#include <exception>
 #include <stdexcept>
 #include <system_error>
 
@@ -165,17 +166,18 @@ const char* spaceName(ptx::SassSpace space)
     return "generic";
 }
 
-nlohmann::ordered_json resourcesJson(const ptx::PtxasResources* resources)
+template <typename Json>
+Json resourcesJson(const ptx::PtxasResources* resources)
 {
     if (!resources)
         return nullptr;
-    return {{"registers", resources->registers >= 0 ? nlohmann::ordered_json(resources->registers) : nullptr},
-            {"staticSharedBytes", resources->staticSharedBytes},
-            {"stackFrameBytes", resources->stackFrameBytes},
-            {"spillStoreBytes", resources->spillStoreBytes},
-            {"spillLoadBytes", resources->spillLoadBytes},
-            {"localBytes", resources->localBytes},
-            {"constantBytes", resources->constantBytes},
+    return {{"registers", resources->registers >= 0 ? Json(resources->registers) : Json(nullptr)},
+            {"static_shared_bytes", resources->staticSharedBytes},
+            {"stack_frame_bytes", resources->stackFrameBytes},
+            {"spill_store_bytes", resources->spillStoreBytes},
+            {"spill_load_bytes", resources->spillLoadBytes},
+            {"local_bytes", resources->localBytes},
+            {"constant_bytes", resources->constantBytes},
             {"barriers", resources->barriers}};
 }
 
@@ -199,10 +201,10 @@ nlohmann::ordered_json instructionJson(const ptx::SassInstruction& instruction, 
     for (const ptx::SassLocation& location : instruction.lines)
         chain.push_back({{"file", location.file}, {"line", location.line}});
     row["lines"] = chain; // innermost first
-    row["ptxLines"] = ptxLinesOf(index, instruction);
+    row["ptx_lines"] = ptxLinesOf(index, instruction);
     if (const auto access = ptx::sassMemoryAccess(instruction))
         row["memory"] = {{"space", spaceName(access->space)}, {"load", access->load}, {"store", access->store},
-                         {"widthBits", access->widthBits}};
+                         {"width_bits", access->widthBits}};
     return row;
 }
 
@@ -250,7 +252,7 @@ int printSass(const CompileOptions& options, const std::string& sassArch, const 
                 instructions.push_back(instructionJson(instruction, index));
             functions.push_back({{"name", function.name},
                                  {"entry", function.entry},
-                                 {"ptxas", resourcesJson(listing.findResources(function.name))},
+                                 {"ptxas", resourcesJson<nlohmann::ordered_json>(listing.findResources(function.name))},
                                  {"instructions", std::move(instructions)}});
         }
         const nlohmann::ordered_json document{{"file", options.file},
@@ -288,6 +290,27 @@ int printSass(const CompileOptions& options, const std::string& sassArch, const 
 }
 
 } // namespace
+
+nlohmann::json ptxasResourcesJson(const std::string& ptxText, const std::string& kernel, const std::string& smArch)
+{
+    nlohmann::json entry{{"source", "ptxas -v for " + smArch + " (what the GPU runs; PTX does not fix registers)"}};
+    try {
+        ptx::SassOptions options;
+        options.arch = smArch;
+        options.ptxName = kernel + ".ptx";
+        const std::vector<ptx::PtxasResources> all = ptx::ptxasResources(ptxText, options);
+        const auto found = std::find_if(all.begin(), all.end(),
+                                        [&](const ptx::PtxasResources& resources) { return resources.function == kernel; });
+        if (found == all.end()) {
+            entry["unavailable"] = "ptxas reported no function named " + kernel;
+            return entry;
+        }
+        entry.update(resourcesJson<nlohmann::json>(&*found));
+    } catch (const std::exception& error) {
+        entry["unavailable"] = error.what(); // a missing or failing ptxas: the simulation stands without it
+    }
+    return entry;
+}
 
 int runCompile(const CompileOptions& options, std::ostream& out, std::ostream& err)
 {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
 
 #include <iosfwd>
 #include <string>
@@ -33,5 +34,12 @@ CLI::App* addCompileCommand(CLI::App& app, CompileOptions& options);
 // with the PTX lines of each (JSON with json). ExitCode::Failure, with one line, when ptxas or
 // nvdisasm is missing (how to get it) or fails (its messages).
 int runCompile(const CompileOptions& options, std::ostream& out, std::ostream& err);
+
+// ptxas's own report of `kernel` compiled for `smArch` ("sm_90"), for `sim --json`'s "ptxas" entry:
+// {"source": "ptxas -v for sm_90 ...", "registers", "static_shared_bytes", "stack_frame_bytes",
+// "spill_store_bytes", "spill_load_bytes" (spills: local-memory traffic), "local_bytes",
+// "constant_bytes", "barriers"}; with "unavailable": why, in place of the numbers, where ptxas is
+// missing or fails. Cached like compiles (compile_cache.h).
+nlohmann::json ptxasResourcesJson(const std::string& ptxText, const std::string& kernel, const std::string& smArch);
 
 } // namespace warpscope::cli

@@ -1,4 +1,5 @@
 // `warpscope compile` as a user runs it: PTX out, file:line:column diagnostics, exit codes 0/1/2.
+#include "cli/cli_compile.h"
 #include "cli_runner.h"
 #include "ptx/sass_tools.h"
 
@@ -7,7 +8,9 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <unistd.h>
@@ -222,8 +225,8 @@ TEST_F(CliCompile, SassListsTheInstructionsOfEachSourceLine)
     EXPECT_EQ(kernel["name"], "vector_add");
     EXPECT_TRUE(kernel["entry"].get<bool>());
     EXPECT_GT(kernel["ptxas"]["registers"].get<int>(), 0);
-    EXPECT_EQ(kernel["ptxas"]["staticSharedBytes"], 0);
-    EXPECT_EQ(kernel["ptxas"]["spillStoreBytes"], 0);
+    EXPECT_EQ(kernel["ptxas"]["static_shared_bytes"], 0);
+    EXPECT_EQ(kernel["ptxas"]["spill_store_bytes"], 0);
 
     // The PTX of the same compile, to check each instruction's PTX lines against.
     const CommandResult ptxRun = run("compile " + good + " --arch sm_90");
@@ -240,11 +243,11 @@ TEST_F(CliCompile, SassListsTheInstructionsOfEachSourceLine)
         if (!instruction.contains("memory") || instruction["memory"]["space"] != "global")
             continue;
         EXPECT_EQ(instruction["line"], 5) << instruction.dump();
-        EXPECT_EQ(instruction["memory"]["widthBits"], 32) << instruction.dump();
+        EXPECT_EQ(instruction["memory"]["width_bits"], 32) << instruction.dump();
         loads += instruction["memory"]["load"].get<bool>();
         stores += instruction["memory"]["store"].get<bool>();
         bool hasTheAccess = false;
-        for (const nlohmann::json& line : instruction["ptxLines"]) {
+        for (const nlohmann::json& line : instruction["ptx_lines"]) {
             ASSERT_LT(line.get<std::size_t>(), ptxLines.size());
             const std::string& text = ptxLines[line.get<std::size_t>()];
             hasTheAccess |= text.find(instruction["memory"]["load"].get<bool>() ? "ld.global" : "st.global") !=
@@ -297,4 +300,34 @@ TEST_F(CliCompile, SassWithoutNvdisasmSaysHowToGetIt)
     EXPECT_NE(r.err.find("scripts/setup.sh"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find(empty + "/warpscope/nvdisasm/bin"), std::string::npos) << r.err;
     EXPECT_TRUE(r.out.empty()) << r.out;
+}
+
+// ptxas's own registers for `sim --json` (cli::ptxasResourcesJson): the count ptxas -v prints when run
+// here directly, labelled as ptxas's; a kernel ptxas did not report says so instead of numbers.
+TEST_F(CliCompile, PtxasResourcesForSimAreWhatPtxasPrints)
+{
+    const std::optional<std::filesystem::path> ptxas = warpscope::ptx::findPtxas();
+    if (!ptxas)
+        GTEST_SKIP() << warpscope::ptx::ptxasMissingMessage();
+    ASSERT_EQ(run("compile " + good + " --out " + ptxOut).exitCode, 0);
+    const std::string log = prefix + "ptxas.log";
+    const std::string command = ptxas->string() + " -v -arch sm_90 " + ptxOut + " -o /dev/null 2>" + log;
+    ASSERT_EQ(std::system(command.c_str()), 0) << command;
+    const std::string printed = readFile(log);
+    std::remove(log.c_str());
+    const auto used = printed.find("Used ");
+    ASSERT_NE(used, std::string::npos) << printed;
+    const int registers = std::atoi(printed.c_str() + used + 5);
+    ASSERT_GT(registers, 0) << printed;
+
+    const nlohmann::json entry = warpscope::cli::ptxasResourcesJson(readFile(ptxOut), "vector_add", "sm_90");
+    EXPECT_EQ(entry["registers"], registers) << entry.dump();
+    EXPECT_EQ(entry["static_shared_bytes"], 0) << entry.dump();
+    EXPECT_EQ(entry["spill_store_bytes"], 0) << entry.dump();
+    EXPECT_NE(entry["source"].get<std::string>().find("ptxas -v for sm_90"), std::string::npos) << entry.dump();
+    EXPECT_FALSE(entry.contains("unavailable")) << entry.dump();
+
+    const nlohmann::json missing = warpscope::cli::ptxasResourcesJson(readFile(ptxOut), "no_such_kernel", "sm_90");
+    EXPECT_EQ(missing["unavailable"], "ptxas reported no function named no_such_kernel") << missing.dump();
+    EXPECT_FALSE(missing.contains("registers"));
 }
