@@ -393,6 +393,42 @@ QuizItem onlineRescale(QuizRng& rng)
     return item;
 }
 
+QuizItem mixedPrecisionSpeedup(QuizRng& rng)
+{
+    // Amdahl's law: matrix multiplies 8x faster (V100: 125 FP16 Tensor against 15.7 FP32 TFLOP/s,
+    // rounded), the memory-bound rest 2x (half the bytes).
+    const int matmulPercent = 10 * rng.uniform(2, 8);
+    const double f = matmulPercent / 100.0;
+    const double speedup = 1.0 / (f / 8.0 + (1.0 - f) / 2.0);
+    QuizItem item;
+    item.prompt = "In FP32, " + std::to_string(matmulPercent) + " % of a training step's time is matrix multiplies and the rest is "
+                  "memory-bound layers. Mixed precision makes the multiplies 8 times faster (Tensor Cores) and the rest 2 times faster "
+                  "(half the bytes). How many times faster is the whole step?";
+    setNumber(item, speedup, speedup * 0.01, "");
+    item.explanation = "Amdahl's law: 1 / (" + formatNumber(f) + " / 8 + " + formatNumber(1.0 - f) + " / 2) = " + formatNumber(speedup, 3) +
+                       ". The memory-bound share caps the gain, which is why quoted speedups are 2 to 3 times, not 8.";
+    item.source = "Amdahl's law; NVIDIA V100 datasheet (15.7 FP32, 125 Tensor TFLOP/s)";
+    item.lessonLink = "warpscope:lesson?id=tensor-cores";
+    return item;
+}
+
+QuizItem sparsitySpeedup(QuizRng& rng)
+{
+    const int matmulPercent = 10 * rng.uniform(3, 9);
+    const double f = matmulPercent / 100.0;
+    const double speedup = 1.0 / (f / 2.0 + (1.0 - f));
+    QuizItem item;
+    item.prompt = std::to_string(matmulPercent) + " % of a network's inference time is matrix multiplies with 2:4-sparse weights. Sparse "
+                  "Tensor Cores double those multiplies and nothing else. How many times faster is the whole network?";
+    setNumber(item, speedup, speedup * 0.01, "");
+    item.explanation = "1 / (" + formatNumber(f) + " / 2 + " + formatNumber(1.0 - f) + ") = " + formatNumber(speedup, 3) +
+                       ": the datasheets' 2x applies to the multiply only.";
+    item.source = "Amdahl's law; Mishra et al., Accelerating Sparse Deep Neural Networks, 2021";
+    item.lessonLink = "warpscope:lesson?id=tensor-cores";
+    item.figureLink = "warpscope:sparsity?layer=1";
+    return item;
+}
+
 QuizItem wmmaFmas(QuizRng& rng)
 {
     struct Shape { int m, n, k; const char* type; };
@@ -467,6 +503,8 @@ void addMemoryQuestions(std::vector<Question>& bank)
         {"tensor-cores.wmma-fmas", "tensor-cores", K::Numeric, "Multiply-adds of one mma", true, wmmaFmas},
         {"tensor-cores.formats", "tensor-cores", K::Choice, "What Tensor Cores multiply", false, tensorFormats},
         {"tensor-cores.mantissa", "tensor-cores", K::Numeric, "Mantissa bits of the Tensor Core formats", true, tf32Bits},
+        {"tensor-cores.mixed-speedup", "tensor-cores", K::Numeric, "Where 2 to 3 times comes from", true, mixedPrecisionSpeedup},
+        {"tensor-cores.sparsity-speedup", "tensor-cores", K::Numeric, "What 2:4 sparsity gives a network", true, sparsitySpeedup},
     };
     bank.insert(bank.end(), questions.begin(), questions.end());
 }
