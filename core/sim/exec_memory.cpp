@@ -6,8 +6,10 @@
 #include "sim/float_math.h"
 #include "sim/global_memory.h"
 #include "sim/memory_analysis.h"
+#include "sim/shared_load_merge.h"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -115,6 +117,36 @@ std::uint64_t atomicResult(ptx::AtomOp op, Type type, std::uint64_t old, std::ui
     case ptx::AtomOp::None: break;
     }
     return old;
+}
+
+// One shared load's part in a merged group: a member counts nothing, a leader counts `bytes` per lane
+// at `lanes` (its lanes' addresses moved back to the group's first word).
+struct SharedMergeCount {
+    std::uint32_t bytes = 0;
+    bool member = false;
+    std::array<LaneAccess, 32> lanes;
+};
+
+SharedMergeCount mergedSharedLoad(const ptx::Function& function, const ptx::Instruction& in, const LaneAccess* lanes,
+                                  std::uint32_t count)
+{
+    SharedMergeCount result;
+    const ptx::Instruction* first = function.instructions.data();
+    if (&in < first || &in >= first + function.instructions.size())
+        return result;
+    const SharedLoadMerge merge = cachedSharedLoadMerge(function, static_cast<std::int32_t>(&in - first));
+    if (merge.bytes == 0)
+        return result;
+    // ptxas proved the group's first word aligned; here the lanes' addresses say whether it is.
+    const std::uint64_t back = static_cast<std::uint64_t>(in.operands[1].offset - merge.startOffset);
+    for (std::uint32_t i = 0; i < count; ++i) {
+        if (lanes[i].address < back || (lanes[i].address - back) % merge.bytes != 0)
+            return result;
+        result.lanes[i] = {lanes[i].address - back, lanes[i].lane};
+    }
+    result.bytes = merge.bytes;
+    result.member = !merge.leader;
+    return result;
 }
 
 } // namespace
@@ -573,8 +605,15 @@ void BlockRunner::executeMemory(WarpState& warp, const ptx::Instruction& in, std
             m_sectorPool.insert(m_sectorPool.end(), list, list + m_record.sectorCount);
         }
     }
-    if (sharedCount > 0) {
-        const SharedAccessCost cost = sharedCost = analyzeSharedAccess({sharedLanes, sharedCount}, bytesPerLane);
+    // Scalar shared loads ptxas merges into one LDS.64 or LDS.128 (shared_load_merge.h): the first
+    // of the group counts the wide load from the group's first word, the others nothing.
+    const SharedMergeCount merged = sharedCount > 0 && isLoad ? mergedSharedLoad(m_function, in, sharedLanes, sharedCount) : SharedMergeCount{};
+    if (merged.member) {
+        m_record.cost = 0;
+    } else if (sharedCount > 0) {
+        const SharedAccessCost cost = sharedCost = merged.bytes > 0
+            ? analyzeSharedAccess({merged.lanes.data(), sharedCount}, merged.bytes)
+            : analyzeSharedAccess({sharedLanes, sharedCount}, bytesPerLane);
         counters.sharedRequests += 1;
         counters.sharedWavefronts += cost.wavefronts;
         counters.sharedBankConflicts += cost.bankConflicts;

@@ -117,6 +117,8 @@ SharedAccessCost analyzeSharedAccess(std::span<const LaneAccess> accesses, std::
     const std::uint32_t lanesPerPhase = bytesPerLane <= 4 ? 32 : bytesPerLane == 8 ? 16 : 8;
     const std::uint32_t phaseCount = 32 / lanesPerPhase;
     const std::uint32_t wordsPerLane = std::max<std::uint32_t>(1, bytesPerLane / 4);
+    std::array<std::uint64_t, 64> previous{};
+    std::size_t previousCount = 0;
     for (std::uint32_t phase = 0; phase < phaseCount; ++phase) {
         // Distinct words per bank in this phase.
         std::array<std::uint64_t, 64> words{};
@@ -131,11 +133,22 @@ SharedAccessCost analyzeSharedAccess(std::span<const LaneAccess> accesses, std::
         if (wordCount == 0)
             continue;
         std::sort(words.begin(), words.begin() + static_cast<std::ptrdiff_t>(wordCount));
+        wordCount = static_cast<std::size_t>(std::unique(words.begin(), words.begin() + static_cast<std::ptrdiff_t>(wordCount)) -
+                                             words.begin());
+        // 16 bytes per lane: the second quarter-warp of a half-warp that reads exactly the words the
+        // first read is served by the same wavefronts. Fitted to an H200 (assets/recorded/h200/
+        // ladder-matmul.wsprof): matmul_tiled's LDS.128, whose lanes 0-15 read one row's 16 bytes and
+        // lanes 16-31 the next row's, cost 2 wavefronts, not 4. Whether quarter-warps of different
+        // half-warps share them too was not measured; this model says no.
+        const bool sameAsBefore = bytesPerLane == 16 && phase % 2 == 1 && wordCount == previousCount &&
+                                  std::equal(words.begin(), words.begin() + static_cast<std::ptrdiff_t>(wordCount), previous.begin());
+        std::copy(words.begin(), words.begin() + static_cast<std::ptrdiff_t>(wordCount), previous.begin());
+        previousCount = wordCount;
+        if (sameAsBefore)
+            continue;
         std::array<std::uint32_t, kBanks> perBank{};
         std::uint32_t degree = 0;
-        for (std::size_t i = 0; i < wordCount; ++i) {
-            if (i > 0 && words[i] == words[i - 1])
-                continue; // the same word: broadcast
+        for (std::size_t i = 0; i < wordCount; ++i) { // distinct words: lanes sharing one are a broadcast
             const std::uint32_t bank = static_cast<std::uint32_t>(words[i] % kBanks);
             degree = std::max(degree, ++perBank[bank]);
         }

@@ -11,6 +11,8 @@
 // reading the same word share it (broadcast). The phase's conflict degree is the largest number of
 // distinct words in one bank; its wavefronts equal that degree. Bank conflicts = wavefronts beyond
 // one per phase, which is what ncu's l1tex__data_bank_conflicts_pipe_lsu_mem_shared counters count.
+// At 16 bytes per lane, the second quarter-warp of a half-warp that reads exactly the words of the
+// first shares its wavefronts (measured on an H200: memory_analysis.cpp) and is not a phase of its own.
 #pragma once
 
 #include <cstdint>

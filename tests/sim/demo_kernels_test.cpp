@@ -155,10 +155,13 @@ TEST(DemoLadders, MatmulOneDimensionalBlocktileBroadcastsA)
     // 8,192 sectors. Stores: 8 per thread, each a warp's 32 consecutive floats: 64 x 8 = 512
     // requests, 2,048 sectors.
     // Shared stores: 2 per warp and step, consecutive words: 2,048 requests of one wavefront.
-    // Shared loads: per step 8 k x (1 of B + 8 of A) = 72 per warp: 64 x 16 x 72 = 73,728, all one
-    // wavefront (B consecutive, A one address per warp: a broadcast). Barriers: 2 x 16 x 4 = 128.
+    // Shared loads: the PTX's 8 k x (1 of B + 8 of A) = 72 per warp and step are, in the SASS ptxas
+    // makes (sim/shared_load_merge.h), 8 LDS of B (consecutive: one wavefront) and 16 LDS.128 of A
+    // (each thread's 8 rows x 8 k, four k at a time; one address per warp: each half-warp's two
+    // quarter-warps read the same 16 bytes, 2 wavefronts): 24 requests, 8 + 32 = 40 wavefronts;
+    // 64 x 16 x 24 = 24,576 and 64 x 16 x 40 = 40,960. Barriers: 2 x 16 x 4 = 128.
     const sim::KernelStats stats = simulateDemo("matmul_1d_blocktile").stats;
-    expectMemory(stats, {2048, 8192, 512, 2048, 73728, 73728, 2048, 2048, 0, 128});
+    expectMemory(stats, {2048, 8192, 512, 2048, 24576, 40960, 2048, 2048, 0, 128});
 }
 
 TEST(DemoLadders, MatmulTwoDimensionalBlocktileShowsItsBankConflicts)
@@ -169,13 +172,16 @@ TEST(DemoLadders, MatmulTwoDimensionalBlocktileShowsItsBankConflicts)
     // lane one float 8 floats from its neighbour: 32 sectors per request: 8 x 64 = 512 requests,
     // 16,384 sectors.
     // Shared stores: 8 per thread and step, consecutive words: 8 x 16 x 8 = 1,024 of one wavefront.
-    // Shared loads: 16 per thread and k, 8 warps x 16 steps x 8 k x 16 = 16,384 requests. A: the
-    // warp's two rows of threads read words 64 apart, same bank: 2 wavefronts. B: lanes 8 words
-    // apart, 4 distinct words per bank: 4 wavefronts. Per warp and k 8 x 2 + 8 x 4 = 48
-    // wavefronts, 8 x 1 + 8 x 3 = 24 conflicts; x 8 x 16 x 8 = 49,152 and 32,768. Barriers: 32.
+    // Shared loads: the PTX's 16 scalar loads per thread and k (8 of A, 8 of B, each 8 consecutive
+    // words) are 4 LDS.128 in the SASS ptxas makes (sim/shared_load_merge.h): 8 warps x 16 steps x
+    // 8 k x 4 = 4,096 requests. A: the warp's two rows of threads, one per half-warp, each read one
+    // 16-byte group (its two quarter-warps the same): 2 wavefronts, no conflict. B: a quarter-warp's
+    // lanes are 8 words apart, lanes 0 and 4 in the same banks: 2 wavefronts in each of 4 phases, 8,
+    // 4 conflicts. Per warp and k 2 x 2 + 2 x 8 = 20 wavefronts and 2 x 4 = 8 conflicts; x 8 x 16 x 8
+    // = 20,480 and 8,192; the worst phase is 2-way. Barriers: 32.
     const sim::KernelStats stats = simulateDemo("matmul_2d_blocktile").stats;
-    expectMemory(stats, {1024, 4096, 512, 16384, 16384, 49152, 1024, 1024, 32768, 32});
-    EXPECT_EQ(stats.shared.maxConflictDegree, 4u);
+    expectMemory(stats, {1024, 4096, 512, 16384, 4096, 20480, 1024, 1024, 8192, 32});
+    EXPECT_EQ(stats.shared.maxConflictDegree, 2u);
 }
 
 TEST(DemoLadders, MatmulVectorisedLoadsQuarterTheRequests)
@@ -188,21 +194,22 @@ TEST(DemoLadders, MatmulVectorisedLoadsQuarterTheRequests)
     // Shared stores per warp and step: 4 scalar transposed A stores (rows of 132 words: the two
     // columns land 16 banks apart, one wavefront each) and 1 float4 B store (4 quarter-warp phases,
     // one wavefront each): 5 requests, 8 wavefronts; x 8 x 16 = 640 and 1,024.
-    // Shared loads: 4 float4s per thread and k, 8 x 16 x 8 x 4 = 4,096 requests. A: a quarter
-    // warp shares one address, 4 phases = 4 wavefronts. B: 8 lanes 8 words apart, 2 words per bank:
-    // 8 wavefronts, 4 conflicts. 8 x 16 x 8 x 2 x (4 + 8) = 24,576 wavefronts, x 2 x 4 = 8,192
-    // conflicts. Barriers: 32.
+    // Shared loads: 4 float4s per thread and k, 8 x 16 x 8 x 4 = 4,096 requests. A: a half-warp
+    // shares one address (its two quarter-warps the same 16 bytes): 2 wavefronts. B: 8 lanes 8 words
+    // apart, 2 words per bank: 8 wavefronts, 4 conflicts. 8 x 16 x 8 x 2 x (2 + 8) = 20,480
+    // wavefronts, x 2 x 4 = 8,192 conflicts. Barriers: 32.
     const sim::KernelStats stats = simulateDemo("matmul_vectorized").stats;
-    expectMemory(stats, {256, 4096, 128, 4096, 4096, 24576, 640, 1024, 8192, 32});
+    expectMemory(stats, {256, 4096, 128, 4096, 4096, 20480, 640, 1024, 8192, 32});
 }
 
 TEST(DemoLadders, MatmulWarptileIsConflictFreeAndCoalesced)
 {
-    // As matmul_vectorized, except: each quarter warp reads 32 consecutive floats of B (4
-    // wavefronts per float4 load, no conflicts): 4,096 requests x 4 = 16,384 wavefronts; and a
-    // float4 store covers 4 rows x 128 contiguous bytes: 16 sectors, 128 x 16 = 2,048.
+    // As matmul_vectorized, except: each quarter warp reads its own 16 bytes of A (4 wavefronts per
+    // float4 load) and the same 32 consecutive floats of B (the two of a half-warp share them: 2
+    // wavefronts), no conflicts: 8 x 16 x 8 x 2 x (4 + 2) = 12,288 wavefronts; and a float4 store
+    // covers 4 rows x 128 contiguous bytes: 16 sectors, 128 x 16 = 2,048.
     const sim::KernelStats stats = simulateDemo("matmul_warptile").stats;
-    expectMemory(stats, {256, 4096, 128, 2048, 4096, 16384, 640, 1024, 0, 32});
+    expectMemory(stats, {256, 4096, 128, 2048, 4096, 12288, 640, 1024, 0, 32});
     EXPECT_EQ(stats.global.bytesRequested, stats.global.bytesMoved);
 }
 
@@ -211,7 +218,7 @@ TEST(DemoLadders, MatmulPrefetchHasOneBarrierPerStep)
     // The same loads and stores as matmul_warptile; barriers: one after the first tiles, then one
     // per k step: 1 + 16 = 17 instead of 32.
     const sim::KernelStats stats = simulateDemo("matmul_prefetch").stats;
-    expectMemory(stats, {256, 4096, 128, 2048, 4096, 16384, 640, 1024, 0, 17});
+    expectMemory(stats, {256, 4096, 128, 2048, 4096, 12288, 640, 1024, 0, 17});
 }
 
 // The vectorised kernels' edges: a scalar tail when n is not a multiple of 4, and matrix sizes

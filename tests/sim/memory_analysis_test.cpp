@@ -330,3 +330,25 @@ TEST(SharedAccess, PartialWarpAndNoLanes)
     const std::vector<LaneAccess> none;
     expectShared(analyzeSharedAccess(none, 4), 0, 0, 0, 0);
 }
+
+// 16 bytes per lane: the two quarter-warps of a half-warp that read the same words share their
+// wavefronts. An H200 counts matmul_tiled's LDS.128 (lanes 0-15 read As[ty][k..k+3], lanes 16-31
+// As[ty+1][k..k+3], 64 bytes further) as 2 wavefronts (assets/recorded/h200/ladder-matmul.wsprof:
+// 98,304 = 512 warps x 8 tiles x (16 LDS + 4 LDS.128 x 2)); quarter-warp phases alone would say 4.
+TEST(SharedAccess, HundredTwentyEightBitHalfWarpsReadingOneRowEachAreTwoWavefronts)
+{
+    const auto rows = fullWarp([](std::uint32_t lane) { return lane < 16 ? 0ull : 64ull; });
+    expectShared(analyzeSharedAccess(rows, 16), 2, 2, 1, 0);
+    // One address for the whole warp: one wavefront per half-warp.
+    const auto one = fullWarp([](std::uint32_t) { return 32ull; });
+    expectShared(analyzeSharedAccess(one, 16), 2, 2, 1, 0);
+    // Quarter-warps of different half-warps reading the same words do not share (not measured: the
+    // model's choice): X, Y, X, Y by quarter-warp is 4 phases.
+    const auto alternating = fullWarp([](std::uint32_t lane) { return (lane / 8) % 2 == 0 ? 0ull : 16ull; });
+    expectShared(analyzeSharedAccess(alternating, 16), 4, 4, 1, 0);
+    // Two quarter-warps of one half-warp that differ by one word are two phases.
+    const auto differ = fullWarp([](std::uint32_t lane) { return lane < 8 ? 0ull : lane < 16 ? 4ull : 128ull; });
+    expectShared(analyzeSharedAccess(differ, 16), 3, 3, 1, 0);
+    // 8 bytes per lane keeps its half-warp phases: one address for the warp is 2 wavefronts.
+    expectShared(analyzeSharedAccess(one, 8), 2, 2, 1, 0);
+}
