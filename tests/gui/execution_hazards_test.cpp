@@ -4,6 +4,7 @@
 // the view (an editor keeps its own keys); the panes that collapse; the playground's compiler
 // messages under the editor; and every control shown at 1280x800 and 1366x768.
 #include "execution_test_support.h"
+#include "gui_test_support.h"
 
 #include "execution/code_view.h"
 #include "execution/execution_panel.h"
@@ -303,6 +304,35 @@ private slots:
             QVERIFY2(panel.sourceView()->width() >= 300, qPrintable(QString::number(panel.sourceView()->width())));
             QVERIFY2(panel.canvasWidget()->width() >= 450, qPrintable(QString::number(panel.canvasWidget()->width())));
             QVERIFY(panel.hazardList()->isVisible());
+        }
+    }
+
+    // The register table on a laptop screen (transpose_tiled, warp 0 at its instruction 40: floats,
+    // addresses, indices and 25 predicates): values are short (floats to 4 digits, addresses as the
+    // element they point at, predicates T or F) and its cells narrow, so 8 lanes are wholly in view
+    // beside the listings at 1280x800, where the exact values showed 5 (and 4 before addresses were
+    // named); collapsing the CUDA and PTX panes gives the table the width for 14.
+    void theRegisterTableShowsMoreLanesOnALaptopScreen()
+    {
+        for (const QSize size : {QSize(1280, 800), QSize(1366, 768)}) {
+            ShownWindow shown(size);
+            QVERIFY(openStep(shown, QStringLiteral("warpscope:step?kernel=transpose_tiled&warp=0&at=40")));
+            viz::ExecutionPanel& panel = *shown.panel();
+            gui_test::settle(*panel.canvasWidget(), 300);
+            const int beside = panel.scene()->lastRegisterLanesShown();
+            panel.scene()->setRegisterFormat(viz::RegisterFormat::Typed);
+            gui_test::settle(*panel.canvasWidget(), 300);
+            const int typed = panel.scene()->lastRegisterLanesShown();
+            panel.scene()->setRegisterFormat(viz::RegisterFormat::Short);
+            panel.sourceToggle()->click();
+            panel.ptxToggle()->click();
+            gui_test::settle(*panel.canvasWidget(), 300);
+            const int alone = panel.scene()->lastRegisterLanesShown();
+            qInfo("%dx%d: %d lanes beside the listings (%d as typed), %d without them", size.width(), size.height(), beside,
+                  typed, alone);
+            QVERIFY2(beside > typed, qPrintable(QStringLiteral("%1 short, %2 as typed").arg(beside).arg(typed)));
+            QVERIFY2(beside >= 8, qPrintable(QString::number(beside)));
+            QVERIFY2(alone >= 13, qPrintable(QString::number(alone)));
         }
     }
 };

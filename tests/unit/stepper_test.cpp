@@ -32,8 +32,15 @@ TEST(StepperFormat, RegisterValuesByTypeAndForcedFormat)
     EXPECT_EQ(viz::formatRegisterValue(0xffffffffu, ptx::Type::U32, RegisterFormat::Typed), "4294967295");
     EXPECT_EQ(viz::formatRegisterValue(0x80000000u, ptx::Type::B32, RegisterFormat::Int), "-2147483648");
     EXPECT_EQ(viz::formatRegisterValue(42, ptx::Type::U16, RegisterFormat::Hex), "0x002a");
-    EXPECT_EQ(viz::formatRegisterValue(1, ptx::Type::Pred, RegisterFormat::Typed), "true");
-    EXPECT_EQ(viz::formatRegisterValue(0, ptx::Type::Pred, RegisterFormat::Typed), "false");
+    // Predicates are one letter, so their lane columns stay narrow.
+    EXPECT_EQ(viz::formatRegisterValue(1, ptx::Type::Pred, RegisterFormat::Typed), "T");
+    EXPECT_EQ(viz::formatRegisterValue(0, ptx::Type::Pred, RegisterFormat::Typed), "F");
+    // Floats as the shortest decimal that reads back as the same value: 0.1f (0x3dcccccd) is "0.1",
+    // not "0.100000001"; the float just above it (0x3dccccce) needs eight digits.
+    EXPECT_EQ(viz::formatRegisterValue(0x3dcccccdu, ptx::Type::F32, RegisterFormat::Typed), "0.1");
+    EXPECT_EQ(viz::formatRegisterValue(0x3dccccceu, ptx::Type::F32, RegisterFormat::Typed), "0.10000001");
+    EXPECT_EQ(viz::formatRegisterValue(0x3fb999999999999aull, ptx::Type::F64, RegisterFormat::Typed), "0.1");
+    EXPECT_EQ(viz::formatRegisterValue(0xbf800000u, ptx::Type::F32, RegisterFormat::Typed), "-1");
     // Half precision: FP16 0x3C00 = 1, 0xC100 = -2.5 (sign, exponent 16 - 15 = 1, mantissa 0.25), 0x7BFF = 65504 (the largest), 0x0001 = 2^-24;
     // BF16 0x3F80 = 1, 0x4049 = 3.140625. A 32-bit register is a pair, low half first.
     EXPECT_EQ(viz::formatRegisterValue(0xC1003C00u, ptx::Type::B32, RegisterFormat::Half), "1 -2.5");
@@ -49,6 +56,23 @@ TEST(StepperFormat, RegisterValuesByTypeAndForcedFormat)
     // (that is the f16 format's), so it shows its bits.
     EXPECT_EQ(viz::formatRegisterValue(0x4000000000000000ull, ptx::Type::F64, RegisterFormat::Typed), "2");
     EXPECT_EQ(viz::formatRegisterValue(0x3c00, ptx::Type::F16, RegisterFormat::Float), "0x3c00");
+    // Short: floats to 4 significant digits, everything else as typed.
+    EXPECT_EQ(viz::formatRegisterValue(0x3e0851ecu, ptx::Type::F32, RegisterFormat::Short), "0.1331"); // 0.13312...
+    EXPECT_EQ(viz::formatRegisterValue(0xc2f6e979u, ptx::Type::F32, RegisterFormat::Short), "-123.5");  // -123.456
+    EXPECT_EQ(viz::formatRegisterValue(0x3ff0000000000000ull, ptx::Type::F64, RegisterFormat::Short), "1");
+    EXPECT_EQ(viz::formatRegisterValue(1, ptx::Type::Pred, RegisterFormat::Short), "T");
+    EXPECT_EQ(viz::formatRegisterValue(4096, ptx::Type::U32, RegisterFormat::Short), "4096");
+    EXPECT_EQ(viz::formatRegisterValue(0xC1003C00u, ptx::Type::F16x2, RegisterFormat::Short), "1 -2.5");
+    // Pointers into the launch's buffers as the element they point at, or the byte offset inside
+    // one; the end itself is the one-past pointer.
+    const std::vector<viz::BufferPlace> buffers = {{"in", 0x7f0000000000ull, 4096, 4}, {"out", 0x7f0000001100ull, 4096, 4}};
+    EXPECT_EQ(viz::bufferAddressText(0x7f0000000000ull, buffers), "in[0]");
+    EXPECT_EQ(viz::bufferAddressText(0x7f0000000080ull, buffers), "in[32]");
+    EXPECT_EQ(viz::bufferAddressText(0x7f0000000082ull, buffers), "in+130");
+    EXPECT_EQ(viz::bufferAddressText(0x7f0000001000ull, buffers), "in[1024]");
+    EXPECT_EQ(viz::bufferAddressText(0x7f0000001001ull, buffers), ""); // in the gap between them
+    EXPECT_EQ(viz::bufferAddressText(0x7f0000001104ull, buffers), "out[1]");
+    EXPECT_EQ(viz::bufferAddressText(42, buffers), "");
 }
 
 TEST(StepperHeat, LinesAreRatedByWastedBytesConflictsAndDivergence)

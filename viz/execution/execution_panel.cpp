@@ -412,6 +412,10 @@ void ExecutionPanel::startRun(std::optional<sim::Hazard> then)
             run->recording = result.recording;
             run->lines = result.stats.perSourceLine(*resolved.module, *resolved.function);
             run->hazards = result.hazards;
+            for (std::size_t i = 0; i < result.args.size() && i < result.bufferAddresses.size(); ++i)
+                if (result.args[i].isBuffer)
+                    run->buffers.push_back({result.args[i].name, result.bufferAddresses[i], result.args[i].bytes.size(),
+                                            sim::elementBytes(result.args[i].type)});
             run->statusMessage = result.statusMessage;
             run->preset = preset;
             run->registersPerThread = registers;

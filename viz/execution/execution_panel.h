@@ -114,6 +114,7 @@ public:
     CodeView* ptxView() const { return m_ptx; }
     QWidget* canvasWidget() const { return m_canvasWidget; }
     ExecutionScene* scene() const { return m_scene.get(); }
+    ImGuiCanvas* canvas() const { return m_canvas.get(); } // its ImGui context holds the last frame's draw data
     QTreeWidget* hazardList() const { return m_hazardList; }      // the launch's hazards, one row each
     QListWidget* compilerMessages() const { return m_diagnostics; } // the playground's, under the editor
     QToolButton* sourceToggle() const { return m_showSource; }    // shows or hides the CUDA pane

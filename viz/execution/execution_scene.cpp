@@ -120,14 +120,15 @@ void ExecutionScene::drawWarps(float width)
     const sim::RecordedStep* current = stepper.current();
     const std::int32_t selected = stepper.selectedWarp();
     const ImGuiStyle& imStyle = ImGui::GetStyle();
-    // Each row: the warp's label, its 32 lanes, its path mask in hex and, where the panel is wide
-    // enough, its status (else the status is in the label's tooltip; the lanes' colours say it too).
+    // Each row: the warp's label, its 32 lanes, its path mask in hex and its status. Lanes narrow to
+    // 7 px to keep the status word in a panel beside the listings at 1280 wide; only where even that
+    // does not fit is the status left to the label's tooltip (the lanes' colours say it too).
     const float maskWidth = style::textWidth("0x00000000") + 10.0f; // digits are the font's widest hex characters
     const float statusWidth = style::textWidth("at barrier") + 6.0f;
     const float room = width - imStyle.ScrollbarSize - 4.0f;
     const float labelWidth = style::textWidth("W31 pc 9999") + 8.0f;
     const float lanesX = labelWidth + 6.0f;
-    const bool statusShown = room - lanesX - maskWidth - statusWidth >= 32.0f * 9.0f;
+    const bool statusShown = room - lanesX - maskWidth - statusWidth >= 32.0f * 7.0f;
     const float cell = std::clamp((room - lanesX - maskWidth - (statusShown ? statusWidth : 0.0f)) / 32.0f, 4.0f, 16.0f);
     style::textDisabledWrapped("Warps of the block: lanes 0..31, left to right, and the path mask in hex (bit i is lane i)");
     reachLine();
@@ -625,14 +626,19 @@ void ExecutionScene::drawRegisters()
     const sim::WarpSnapshot snapshot = stepper.replay().warp(warp);
     ImGui::Text("Warp %d registers per lane", warp);
     ImGui::SameLine();
-    int format = static_cast<int>(m_format);
+    // The combo's order: short first, the default.
+    static constexpr RegisterFormat kFormats[] = {RegisterFormat::Short, RegisterFormat::Typed, RegisterFormat::Hex,
+                                                  RegisterFormat::Int,   RegisterFormat::Float, RegisterFormat::Half,
+                                                  RegisterFormat::BFloat16};
+    int format = static_cast<int>(std::find(std::begin(kFormats), std::end(kFormats), m_format) - std::begin(kFormats));
     ImGui::SetNextItemWidth(ImGui::CalcTextSize("bf16 pairs").x + ImGui::GetFrameHeight() + 2 * ImGui::GetStyle().FramePadding.x);
-    if (ImGui::Combo("##format", &format, "as typed\0hex\0int\0float\0f16 pairs\0bf16 pairs\0"))
-        m_format = static_cast<RegisterFormat>(format);
+    if (ImGui::Combo("##format", &format, "short\0as typed\0hex\0int\0float\0f16 pairs\0bf16 pairs\0"))
+        m_format = kFormats[std::clamp(format, 0, 6)];
     if (ImGui::IsItemHovered())
-        style::wrappedTooltip("How each lane's value is shown. f16 and bf16 pairs read a 32-bit register as two 16-bit "
-                              "values, low half first: the packed pairs of f16x2 arithmetic and of wmma and mma "
-                              "fragments (a 16-bit register as one value).");
+        style::wrappedTooltip("How each lane's value is shown. short: as typed, floats to 4 significant digits, so more "
+                              "lanes fit side by side (hover a value for the exact one and its bits). f16 and bf16 "
+                              "pairs read a 32-bit register as two 16-bit values, low half first: the packed pairs of "
+                              "f16x2 arithmetic and of wmma and mma fragments (a 16-bit register as one value).");
     const char* highlighted = "highlighted: written by the warp's last instruction";
     style::sameLineIfFits(style::textWidth(highlighted));
     style::textDisabledWrapped(highlighted);
@@ -640,16 +646,39 @@ void ExecutionScene::drawRegisters()
     const std::vector<std::int32_t> written = stepper.lastWrittenRegisters();
     const ImGuiTableFlags flags = ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg |
                                   ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingFixedFit;
-    if (!ImGui::BeginTable("##registers", 33, flags, ImVec2(0, std::max(120.0f, ImGui::GetContentRegionAvail().y))))
+    // Narrow cells (the column borders separate the lanes), so that more of the 32 lanes fit beside
+    // each other on a laptop screen; the register's type and each value's bits are on hover.
+    ImGui::PushStyleVar(ImGuiStyleVar_CellPadding, ImVec2(2.0f, 1.0f));
+    const bool table = ImGui::BeginTable("##registers", 33, flags, ImVec2(0, std::max(120.0f, ImGui::GetContentRegionAvail().y)));
+    ImGui::PopStyleVar();
+    if (!table)
         return;
     ImGui::TableSetupScrollFreeze(1, 1);
-    ImGui::TableSetupColumn("register");
+    ImGui::TableSetupColumn("reg");
     char header[16];
     for (int lane = 0; lane < 32; ++lane) {
         std::snprintf(header, sizeof header, "%d", lane);
         ImGui::TableSetupColumn(header);
     }
-    ImGui::TableHeadersRow();
+    // The header row by hand, to learn which lanes' columns are wholly in view.
+    ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
+    const float viewRight = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+    float frozenRight = 0;
+    m_registerLanesShown = 0;
+    for (int column = 0; column < 33; ++column) {
+        if (!ImGui::TableSetColumnIndex(column))
+            continue; // scrolled out of sight
+        ImGui::TableHeader(ImGui::TableGetColumnName(column));
+        if (column == 0) {
+            frozenRight = ImGui::GetItemRectMax().x;
+            if (ImGui::IsItemHovered())
+                style::wrappedTooltip("Each PTX register of the kernel, one row; a column per lane of the warp. Hover a "
+                                      "register for its type, a value for its bits. Predicates read T (true) or F; an \"as typed\" "
+                                      "address into a buffer argument reads as the element it points at (in[32]).");
+        } else if (ImGui::GetItemRectMin().x >= frozenRight - 1.0f && ImGui::GetItemRectMax().x <= viewRight + 0.5f) {
+            ++m_registerLanesShown;
+        }
+    }
     for (std::size_t r = 0; r < function.registers.size(); ++r) {
         const ptx::RegisterInfo& info = function.registers[r];
         ImGui::TableNextRow();
@@ -657,17 +686,31 @@ void ExecutionScene::drawRegisters()
         if (changed)
             ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, kChangedRow);
         ImGui::TableSetColumnIndex(0);
-        ImGui::Text("%s .%s", info.name.c_str(), ptx::typeName(info.type));
+        ImGui::TextUnformatted(info.name.c_str());
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("%s .%s%s", info.name.c_str(), ptx::typeName(info.type),
+                              info.type == ptx::Type::Pred ? ": T is true, F is false" : "");
         const std::uint64_t* lanes = stepper.replay().registers(warp, static_cast<std::int32_t>(r));
+        // Addresses as "buffer+offset" (the bits are on hover).
+        const bool pointerSized = ptx::typeBits(info.type) == 64 && !ptx::isFloat(info.type);
         for (int lane = 0; lane < 32; ++lane) {
-            ImGui::TableSetColumnIndex(lane + 1);
-            if (!((snapshot.existMask >> lane) & 1u))
+            if (!ImGui::TableSetColumnIndex(lane + 1) || !((snapshot.existMask >> lane) & 1u))
                 continue;
-            const std::string text = formatRegisterValue(lanes[lane], info.type, m_format);
+            std::string text;
+            if ((m_format == RegisterFormat::Typed || m_format == RegisterFormat::Short) && pointerSized)
+                text = bufferAddressText(lanes[lane], stepper.run().buffers);
+            if (text.empty())
+                text = formatRegisterValue(lanes[lane], info.type, m_format);
             if ((snapshot.activeMask >> lane) & 1u)
                 ImGui::TextUnformatted(text.c_str());
             else
                 ImGui::TextDisabled("%s", text.c_str());
+            if (ImGui::IsItemHovered())
+                ImGui::SetTooltip("warp %d lane %d (thread %d): %s .%s = %s (bits %s)%s", warp, lane, warp * 32 + lane,
+                                  info.name.c_str(), ptx::typeName(info.type),
+                                  formatRegisterValue(lanes[lane], info.type, RegisterFormat::Typed).c_str(),
+                                  formatRegisterValue(lanes[lane], info.type, RegisterFormat::Hex).c_str(),
+                                  (snapshot.activeMask >> lane) & 1u ? "" : ", lane not on the warp's path");
         }
     }
     // The carry flag of add.cc, addc and the other extended-precision forms: per thread state

@@ -50,6 +50,8 @@ public:
     const std::string& lastLaneInspection() const { return m_laneInspection; }
     const std::string& lastIssueMasks() const { return m_issueMasks; } // "W1 issues pc 19: path mask ..."
     const std::vector<LaneRow>& lastAccessLaneRows() const { return m_laneRows; }
+    // At the last frame: how many lanes' register columns were wholly in view (of 32).
+    int lastRegisterLanesShown() const { return m_registerLanesShown; }
 
 private:
     void drawWarps(float width);
@@ -64,10 +66,11 @@ private:
 
     const Stepper* m_stepper = nullptr;
     std::string m_hint = "Choose a kernel and press Run (Ctrl+Shift+R) to record a block.";
-    RegisterFormat m_format = RegisterFormat::Typed;
+    RegisterFormat m_format = RegisterFormat::Short; // narrow columns: more lanes in view
     float m_stackWidth = -1.0f;
     float m_stackOverflow = -1.0f;
     float m_lineRight = 0.0f; // the page's right edge, screen x
+    int m_registerLanesShown = 0;
     float m_lineOverflow = -1.0f;
     std::size_t m_printfShown = 0; // printf lines shown at the last frame (to scroll to new ones)
     std::vector<std::string> m_warpMasks, m_stackMasks;

@@ -5,6 +5,7 @@
 #include "sim/hazards.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -80,8 +81,24 @@ std::string formatRegisterValue(std::uint64_t raw, ptx::Type type, RegisterForma
     const int bits = std::max(1, ptx::typeBits(type));
     const std::uint64_t masked = bits >= 64 ? raw : raw & ((1ull << bits) - 1);
     char text[48];
+    if (format == RegisterFormat::Short) {
+        if (!ptx::isFloat(type) || ptx::isHalf(type) || (bits != 32 && bits != 64))
+            return formatRegisterValue(raw, type, RegisterFormat::Typed);
+        double value = 0;
+        if (bits == 32) {
+            const auto word = static_cast<std::uint32_t>(masked);
+            float single;
+            std::memcpy(&single, &word, sizeof single);
+            value = single;
+        } else {
+            std::memcpy(&value, &masked, sizeof value);
+        }
+        std::snprintf(text, sizeof text, "%.4g", value);
+        return text;
+    }
+    // One letter, so a predicate's lane columns stay as narrow as its values (the row's tooltip says T is true).
     if (format == RegisterFormat::Typed && type == ptx::Type::Pred)
-        return masked ? "true" : "false";
+        return masked ? "T" : "F";
     const bool typedHalf = format == RegisterFormat::Typed && ptx::isHalf(type);
     if ((format == RegisterFormat::Half || format == RegisterFormat::BFloat16 || typedHalf) && (bits == 16 || bits == 32)) {
         const bool brain = format == RegisterFormat::BFloat16 ||
@@ -97,17 +114,20 @@ std::string formatRegisterValue(std::uint64_t raw, ptx::Type type, RegisterForma
         return text;
     }
     if (asFloat) {
+        // The shortest decimal that reads back as the same float (0.1f is "0.1", not "0.100000001"):
+        // exact, and as narrow as the value allows, so more lanes fit beside each other.
+        char* end = text;
         if (bits == 32) {
             const auto word = static_cast<std::uint32_t>(masked);
             float value;
             std::memcpy(&value, &word, sizeof value);
-            std::snprintf(text, sizeof text, "%.9g", static_cast<double>(value));
+            end = std::to_chars(text, text + sizeof text, value).ptr;
         } else {
             double value;
             std::memcpy(&value, &masked, sizeof value);
-            std::snprintf(text, sizeof text, "%.17g", value);
+            end = std::to_chars(text, text + sizeof text, value).ptr;
         }
-        return text;
+        return std::string(text, end);
     }
     const bool asSigned = format == RegisterFormat::Int || ptx::isSigned(type);
     if (asSigned && bits < 64 && ((masked >> (bits - 1)) & 1u))
@@ -117,6 +137,18 @@ std::string formatRegisterValue(std::uint64_t raw, ptx::Type type, RegisterForma
     else
         std::snprintf(text, sizeof text, "%llu", static_cast<unsigned long long>(masked));
     return text;
+}
+
+std::string bufferAddressText(std::uint64_t value, const std::vector<BufferPlace>& buffers)
+{
+    for (const BufferPlace& buffer : buffers)
+        if (value >= buffer.base && value - buffer.base <= buffer.bytes) {
+            const std::uint64_t offset = value - buffer.base;
+            const std::uint64_t element = std::max<std::uint32_t>(1, buffer.elementBytes);
+            return offset % element == 0 ? buffer.name + "[" + std::to_string(offset / element) + "]"
+                                         : buffer.name + "+" + std::to_string(offset);
+        }
+    return {};
 }
 
 void sortHazardsByPlace(std::vector<sim::Hazard>& hazards, launch::Dim3 grid)

@@ -24,6 +24,13 @@
 namespace warpscope::viz {
 
 // What one run of the stepper holds: the kernel, its launch and what the simulator recorded.
+// A buffer argument where the simulator placed it, so the register table can name the pointers into it.
+struct BufferPlace {
+    std::string name;
+    std::uint64_t base = 0, bytes = 0;
+    std::uint32_t elementBytes = 1; // its declared element's size (4 for f32[n])
+};
+
 struct StepperRun {
     std::shared_ptr<const ptx::Module> module;    // keeps `function` alive
     const ptx::Function* function = nullptr;
@@ -35,6 +42,7 @@ struct StepperRun {
     std::shared_ptr<const sim::BlockRecording> recording;
     std::vector<sim::LineStats> lines;            // the whole launch's counters per source line
     std::vector<sim::Hazard> hazards;             // the whole launch's
+    std::vector<BufferPlace> buffers;             // the buffer arguments' device addresses
     std::string statusMessage;                    // empty when the launch completed
     // For the memory view: the GPU the launch ran as, its arguments, the whole launch's statistics
     // (with the timing model's cache figures) and the latency-hiding timeline of the first blocks
@@ -59,10 +67,17 @@ std::map<int, LineHeatValue> lineHeat(const std::vector<sim::LineStats>& lines, 
 // BFloat16 read a 16-bit register as one value and a 32-bit one as two, low half first: what
 // cvt.rn.f16.f32 leaves in a .b16 register, and the packed pairs of f16x2 arithmetic and of wmma/mma
 // fragments.
-enum class RegisterFormat : std::uint8_t { Typed, Hex, Int, Float, Half, BFloat16 };
-// "0x0000002a", "-3", "1.5", "true", "0.5 -1.25" (a pair, low half first): the low `type`'s bits of
+// Short is Typed with floats to 4 significant digits, so more lanes fit side by side (the exact
+// value is on hover).
+enum class RegisterFormat : std::uint8_t { Typed, Hex, Int, Float, Half, BFloat16, Short };
+// "0x0000002a", "-3", "1.5", "T", "0.5 -1.25" (a pair, low half first): the low `type`'s bits of
 // a 64-bit lane slot.
 std::string formatRegisterValue(std::uint64_t raw, ptx::Type type, RegisterFormat format);
+// A 64-bit value that points into a buffer, or just past its end, as the element it points at
+// ("in[32]", as the kernel's source and the lessons write it), or the byte offset where it falls
+// inside an element ("in+130"): what the kernel's pointer arithmetic made, in 6 characters instead
+// of the 15 of the address; empty when it points into none.
+std::string bufferAddressText(std::uint64_t value, const std::vector<BufferPlace>& buffers);
 
 // One sentence on why a hazard of this kind is a bug on a real GPU.
 const char* hazardWhy(sim::HazardKind kind);
