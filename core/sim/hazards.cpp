@@ -1,5 +1,7 @@
 #include "sim/hazards.h"
 
+#include <cstddef>
+#include <filesystem>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -24,6 +26,23 @@ const char* hazardKindName(HazardKind kind)
     case HazardKind::MbarrierDeadlock: return "mbarrier_deadlock";
     }
     return "unknown";
+}
+
+std::string describeHazard(const Hazard& hazard)
+{
+    std::string line = std::string(hazardKindName(hazard.kind)) + " at PTX line " + std::to_string(hazard.ptxLine);
+    if (!hazard.sourceFile.empty())
+        line += " (" + std::filesystem::path(hazard.sourceFile).filename().string() + ":" +
+                std::to_string(hazard.source.line) + ")";
+    line += ", block " + launch::formatDim3(hazard.block) + " thread " + launch::formatDim3(hazard.thread) + " (warp " +
+            std::to_string(hazard.warp) + " lane " + std::to_string(hazard.lane) + "): " + hazard.message;
+    if (hazard.occurrences > 1) {
+        std::string count = std::to_string(hazard.occurrences);
+        for (std::ptrdiff_t at = static_cast<std::ptrdiff_t>(count.size()) - 3; at > 0; at -= 3)
+            count.insert(static_cast<std::size_t>(at), ",");
+        line += " [" + count + " times]";
+    }
+    return line;
 }
 
 std::string describeLanes(std::uint32_t mask)

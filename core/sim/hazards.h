@@ -61,6 +61,11 @@ struct Hazard {
 // "lane 5", "lanes 0-3, 8, 10-12": a lane mask for a sentence.
 std::string describeLanes(std::uint32_t mask);
 
+// One line per hazard, as `warpscope sim` prints it in its summary and on standard error with --dump:
+// "shfl_inactive_source at PTX line 212 (reduce.cu:17), block 0 thread 0 (warp 0 lane 0): <message>
+// [1,024 times]" (the place in brackets when the PTX has line information; the count when above one).
+std::string describeHazard(const Hazard& hazard);
+
 // The lanes of one warp-wide access that fell outside their memory, gathered while the instruction
 // runs so that it is reported once, naming every lane; the report names the lowest address (for
 // an access past the end, the element nearest to it).
