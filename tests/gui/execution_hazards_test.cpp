@@ -15,6 +15,7 @@
 #include <QAbstractItemView>
 #include <QAbstractScrollArea>
 #include <QApplication>
+#include <QLabel>
 #include <QList>
 #include <QListWidget>
 #include <QScrollBar>
@@ -109,6 +110,9 @@ private slots:
         }
         QVERIFY(list->topLevelItem(2)->toolTip(0).startsWith(QStringLiteral("writes c[1000]")));
         QVERIFY(list->topLevelItem(2)->toolTip(0).endsWith(QStringLiteral("[24 times in the launch]"))); // as `warpscope sim`
+        // Above the list, how often in all: 3 x 24 lanes (threads 1000-1023 each read a and b, write c).
+        QCOMPARE(panel.findChild<QLabel*>(QStringLiteral("hazardCaption"))->text(),
+                 QStringLiteral("The launch raised 3 hazards, 72 times in all; each listed where it first happened: choose one, or F6."));
         QVERIFY2(panel.statusText().contains(QStringLiteral("the launch has 3")), qPrintable(panel.statusText()));
         QVERIFY2(panel.statusText().contains(QStringLiteral("block 3")), qPrintable(panel.statusText()));
 

@@ -20,6 +20,7 @@
 #include <QTreeWidget>
 
 #include <algorithm>
+#include <cstdint>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -109,8 +110,19 @@ void ExecutionPanel::fillHazardList()
     }
     for (int column = 0; column < m_hazardList->columnCount(); ++column)
         m_hazardList->resizeColumnToContents(column);
-    m_hazardCaption->setText(hazards.size() == 1 ? QStringLiteral("The launch raised 1 hazard: choose it, or F6.")
-                                                  : QStringLiteral("The launch raised %1 hazards: choose one, or F6.").arg(hazards.size()));
+    // The count in all, not only in each row's tooltip: a row names the first of its hazard's
+    // occurrences (the simulator keeps the first block's), and later blocks may repeat it.
+    std::uint64_t times = 0;
+    for (const sim::Hazard& hazard : hazards)
+        times += hazard.occurrences;
+    const QString timesText = QString::fromStdString(withThousands(static_cast<std::int64_t>(times)));
+    if (hazards.size() == 1)
+        m_hazardCaption->setText(times > 1 ? QStringLiteral("The launch raised 1 hazard, %1 times; listed where it first "
+                                                            "happened: choose it, or F6.").arg(timesText)
+                                           : QStringLiteral("The launch raised 1 hazard: choose it, or F6."));
+    else
+        m_hazardCaption->setText(QStringLiteral("The launch raised %1 hazards, %2 times in all; each listed where it first "
+                                                "happened: choose one, or F6.").arg(hazards.size()).arg(timesText));
     m_showHazards->setEnabled(!hazards.empty());
     m_showHazards->setToolTip(hazards.empty() ? QStringLiteral("The launch raised no hazard")
                                               : QStringLiteral("Show or hide the list of the launch's hazards"));

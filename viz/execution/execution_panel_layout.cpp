@@ -176,6 +176,7 @@ void ExecutionPanel::buildPanes(QVBoxLayout* layout)
     hazardLayout->setContentsMargins(0, 0, 0, 0);
     hazardLayout->setSpacing(2);
     m_hazardCaption = new QLabel(m_hazardPane);
+    m_hazardCaption->setObjectName(QStringLiteral("hazardCaption"));
     m_hazardCaption->setWordWrap(true);
     hazardLayout->addWidget(m_hazardCaption);
     m_hazardList = new QTreeWidget(m_hazardPane);
