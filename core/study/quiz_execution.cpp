@@ -6,6 +6,7 @@
 #include "launch/launch_geometry.h"
 #include "launch/wave_placement.h"
 #include "occupancy/occupancy.h"
+#include "perf/kernel_chain.h"
 #include "perf/littles_law.h"
 #include "perf/stream_overlap.h"
 #include "util/parse.h"
@@ -645,6 +646,33 @@ QuizItem defaultStream(QuizRng& rng)
     return item;
 }
 
+QuizItem graphLaunch(QuizRng& rng)
+{
+    // The launch model with its measured defaults (2.7 us per launch call, 6.4 us per launched kernel
+    // on the GPU, a graph 15 us once and 0.58 us per node); the chain and the mode drawn.
+    perf::KernelChainInput input;
+    input.kernels = rng.pick(std::vector<int>{10, 20, 50, 100});
+    input.kernelSeconds = rng.pick(std::vector<int>{1, 2, 5, 10}) * 1e-6;
+    const bool graph = rng.uniform(0, 1) == 1;
+    const perf::KernelChainPlan plan = perf::planKernelChain(input);
+    const double us = (graph ? plan.graphSeconds : plan.streamSeconds) * 1e6;
+    QuizItem item;
+    item.prompt = "A chain of " + std::to_string(input.kernels) + " dependent kernels of " + formatNumber(input.kernelSeconds * 1e6) +
+                  " us each. " +
+                  (graph ? "Captured into a CUDA graph, the first kernel starts 15 us after cudaGraphLaunch and each next one 0.58 us after the "
+                           "one before ends. When does the last kernel end, in us?"
+                         : "Launched one by one, each launch call takes the host 2.7 us, and the GPU starts a kernel 6.4 us after both its "
+                           "launch and the kernel before are done. When does the last kernel end, in us?");
+    setNumber(item, us, us * 0.01, "us");
+    item.explanation = graph ? "15 + " + std::to_string(input.kernels) + " x " + formatNumber(input.kernelSeconds * 1e6) + " + " +
+                                   std::to_string(input.kernels - 1) + " x 0.58 = " + formatNumber(us, 5) + " us."
+                             : "The GPU is the slower side: 2.7 + " + std::to_string(input.kernels) + " x (6.4 + " +
+                                   formatNumber(input.kernelSeconds * 1e6) + ") = " + formatNumber(us, 5) + " us.";
+    item.source = "perf::planKernelChain (core/perf/kernel_chain.h); overheads measured in github.com/ahrefs/ocannl issue 488";
+    item.figureLink = "warpscope:streams?h2d=4&kernel=6&d2h=4&chunks=4&engines=2";
+    return item;
+}
+
 } // namespace
 
 void addExecutionQuestions(std::vector<Question>& bank)
@@ -683,6 +711,7 @@ void addExecutionQuestions(std::vector<Question>& bank)
         {"streams.speedup", "streams", K::Numeric, "Speedup from streams", true, streamSpeedup},
         {"streams.pinned", "streams", K::Choice, "Pinned memory", false, pinnedMemory},
         {"streams.default-stream", "streams", K::Choice, "The legacy default stream", false, defaultStream},
+        {"streams.graph-launch", "streams", K::Numeric, "A chain of kernels, one by one or as a graph", true, graphLaunch},
     };
     bank.insert(bank.end(), questions.begin(), questions.end());
 }

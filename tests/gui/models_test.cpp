@@ -12,8 +12,10 @@
 #include "models/models_style.h"
 #include "models/pipeline_panel.h"
 #include "models/pipeline_schedule.h"
+#include "models/graph_launch_panel.h"
 #include "models/streams_panel.h"
 #include "common/validated_field.h"
+#include "perf/kernel_chain.h"
 #include "perf/stream_overlap.h"
 #include "profile/profile_panel.h"
 #include "profile/profile_views.h"
@@ -264,6 +266,40 @@ private slots:
         QVERIFY(!panel->stale());
         QCOMPARE(panel->settings().chunks, 8);
         QVERIFY(std::abs(panel->timeline().overlappedSeconds - perf::pipelinedSeconds(8e-3, 2e-3, 8e-3, 8)) < 1e-12);
+    }
+
+    void graphLaunchUnderTheStreamsFigureIsTheModel()
+    {
+        ShownWindow shown;
+        app::MainWindow& window = shown.window;
+        QVERIFY(!window.openLink(QUrl(QStringLiteral("warpscope:streams?h2d=4&kernel=6&d2h=4&chunks=4&engines=2"))));
+        viz::GraphLaunchPanel* graph = window.modelsDock()->streams()->graphLaunch();
+        QVERIFY(graph);
+        // The defaults, by hand: one by one 2.7 + 6.4 + 2 + 19 x (6.4 + 2) = 170.7 us; as a graph
+        // 15 + 20 x 2 + 19 x 0.58 = 66.02 us.
+        QCOMPARE(graph->field("kernels")->text(), QStringLiteral("20"));
+        QCOMPARE(graph->field("node")->text(), QStringLiteral("0.58"));
+        QVERIFY(std::abs(graph->plan().streamSeconds - 170.7e-6) < 1e-12);
+        QVERIFY(std::abs(graph->plan().graphSeconds - 66.02e-6) < 1e-12);
+        const QString numbers = graph->numbersText();
+        QVERIFY2(numbers.contains(QStringLiteral("One by one: 170.7 µs, the GPU busy 40 µs")), qPrintable(numbers));
+        QVERIFY2(numbers.contains(QStringLiteral("As one graph: 66.02 µs")), qPrintable(numbers));
+        QVERIFY2(numbers.contains(QStringLiteral("2.59× faster")), qPrintable(numbers));
+        // The bars sit on the axis where the model puts them: the last graph kernel ends at 66.02 us.
+        viz::GraphLaunchView* view = graph->view();
+        QVERIFY(view->timeToX(66.02e-6) < view->timeToX(170.7e-6));
+        QVERIFY(view->timeToX(170.7e-6) <= view->plotRight());
+
+        // Typed: 1 ms kernels hide the launches; the model called here agrees.
+        graph->field("kernel")->setTextAsTyped(QStringLiteral("1000"));
+        perf::KernelChainInput input;
+        input.kernelSeconds = 1e-3;
+        QCOMPARE(graph->plan().streamSeconds, perf::planKernelChain(input).streamSeconds);
+        QVERIFY(graph->plan().speedup() < 1.01);
+        // A bad value is marked and changes nothing.
+        graph->field("kernels")->setTextAsTyped(QStringLiteral("1001"));
+        QVERIFY2(graph->field("kernels")->errorText().contains(QStringLiteral("1..1000")), qPrintable(graph->field("kernels")->errorText()));
+        QCOMPARE(graph->input().kernels, 20);
     }
 
     void pipelineChartIdleShareIsTheFormula()

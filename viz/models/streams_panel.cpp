@@ -3,6 +3,7 @@
 #include "common/export_actions.h"
 #include "common/plot_style.h"
 #include "common/validated_field.h"
+#include "models/graph_launch_panel.h"
 #include "models/models_style.h"
 #include "precision/precision_lab_style.h"
 #include "util/input_error.h"
@@ -94,6 +95,9 @@ StreamsPanel::StreamsPanel(QWidget* parent) : QWidget(parent)
     layout->addWidget(m_view);
     layout->addWidget(m_numbersLabel);
     layout->addWidget(m_captionLabel);
+    m_graphLaunch = new GraphLaunchPanel(this);
+    layout->addSpacing(6);
+    layout->addWidget(m_graphLaunch);
     layout->addStretch(1);
     syncControls();
     redraw();

@@ -3,6 +3,7 @@
 // perf::planStreams lays out: the serial case (one stream) on top, the overlapped plan below with one
 // row per engine, bars labelled by chunk and coloured by kind, on one time axis in ms. Under it the
 // serial and overlapped times, the speedup and, for two copy engines, the closed form with its value.
+// Below all that, launch overhead and CUDA graphs (GraphLaunchPanel, graph_launch_panel.h).
 #pragma once
 
 #include "perf/stream_overlap.h"
@@ -20,6 +21,7 @@ class QLabel;
 
 namespace warpscope::viz {
 
+class GraphLaunchPanel;
 class StreamTimelineView;
 class ValidatedField;
 
@@ -52,6 +54,7 @@ public:
     std::optional<double> closedFormSeconds() const;
     QString numbersText() const;   // serial, overlapped, speedup and the closed form, as plain text
     StreamTimelineView* timelineView() const { return m_view; }
+    GraphLaunchPanel* graphLaunch() const { return m_graphLaunch; } // launch overhead and CUDA graphs, under the figure
     ValidatedField* field(const char* key) const; // "h2d", "kernel", "d2h", "chunks", "engines"
     bool stale() const { return m_stale; }        // a field holds an invalid value; the figure shows settings()
 
@@ -75,6 +78,7 @@ private:
     bool m_stale = false;
     bool m_syncing = false;
 
+    GraphLaunchPanel* m_graphLaunch = nullptr;
     ValidatedField* m_h2dField = nullptr;
     ValidatedField* m_kernelField = nullptr;
     ValidatedField* m_d2hField = nullptr;
