@@ -13,6 +13,7 @@
 
 #include <QLabel>
 #include <QLineEdit>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTest>
@@ -131,6 +132,36 @@ private slots:
         QCOMPARE(panel.stepper()->run().blockIndex, (launch::Dim3{2, 0, 0}));
         QTest::qWait(ValidatedField::kApplyPauseMs + 200);
         QCOMPARE(finished.count(), 1);
+    }
+
+    // A value typed, then the Run button pressed: leaving the field applies the value and records
+    // the launch; the click that follows a moment later does not start it again while it works
+    // (which cancelled the first and said "Cancelled.").
+    void typingThenPressingRunRecordsOnce()
+    {
+        ShownWindow shown;
+        QVERIFY(openStep(shown, QStringLiteral("warpscope:step?kernel=hazard_out_of_bounds&block=0&warp=0&at=0")));
+        viz::ExecutionPanel& panel = *shown.panel();
+        QPushButton* runButton = nullptr;
+        for (QPushButton* button : panel.findChildren<QPushButton*>())
+            if (button->text() == QStringLiteral("&Run"))
+                runButton = button;
+        QVERIFY(runButton);
+        QSignalSpy finished(&panel, &viz::ExecutionPanel::runFinished);
+        QLineEdit* edit = startTyping(fieldOf(&panel, "executionBlock"));
+        QTest::keyClicks(edit, QStringLiteral("64"));
+        runButton->setFocus(Qt::MouseFocusReason); // what pressing the button does first
+        QTest::qWait(50);
+        QVERIFY(panel.busy() || !finished.isEmpty()); // the field applied on leaving it
+        runButton->click();
+        QTRY_VERIFY_WITH_TIMEOUT(!panel.busy() && !finished.isEmpty(), kRunTimeoutMs);
+        QTest::qWait(300);
+        // Once while the first still works; a second time only if it had finished already.
+        QVERIFY(finished.count() <= 2);
+        for (const QList<QVariant>& delivered : finished)
+            QVERIFY2(delivered.first().toBool(), qPrintable(panel.lastError())); // none was cancelled
+        QCOMPARE(panel.stepper()->run().block.x, std::int64_t{64});
+        QVERIFY(!panel.statusText().contains(QStringLiteral("Cancelled")));
     }
 
     // The row under the fields follows the fields as they read now, a field that depends on another

@@ -293,6 +293,7 @@ void ExecutionPanel::compilePlayground()
     const std::string source = m_source->toPlainText().toStdString();
     m_playgroundSource = m_source->toPlainText();
     m_status->setText(QStringLiteral("Compiling with NVRTC..."));
+    m_runInFlight = false; // the compile replaces a run still queued or working
     m_worker->submit([this, source](const LabWorker::Progress&, const std::atomic<bool>&) -> LabWorker::Delivery {
         ptx::CompileResult compiled;
         QString failure;
@@ -347,6 +348,10 @@ std::string ExecutionPanel::blockIndexText() const
 
 void ExecutionPanel::run()
 {
+    // This very launch is being recorded already: a field applied on leaving it for the Run button
+    // (or Enter after a pause applied it) must not start it twice, cancelling the first.
+    if (m_runInFlight && busy() && launchFieldTexts() == m_startedFields)
+        return;
     startRun(std::nullopt);
 }
 
@@ -368,6 +373,7 @@ void ExecutionPanel::startRun(std::optional<sim::Hazard> then)
     }
     m_statusShowsFieldError = false;
     m_startedFields = launchFieldTexts();
+    m_runInFlight = true;
     const kernels::TargetRequest target = launchTarget();
     const std::string blockIndexText = this->blockIndexText();
     setPlaying(false);
@@ -449,6 +455,7 @@ bool ExecutionPanel::busy() const
 
 void ExecutionPanel::deliver(std::shared_ptr<StepperRun> run, QString error, std::optional<sim::Hazard> then)
 {
+    m_runInFlight = false;
     m_lastError = error;
     if (!run) {
         m_status->setText(error);

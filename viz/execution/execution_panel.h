@@ -143,7 +143,7 @@ private:
     void fieldsChecked();                                 // a field's text changed: the others again, the error row
     void fieldsApplied();                                 // a field applied its text: record the launch once
     void applyFieldsNow();
-    QStringList launchFieldTexts() const;
+    QStringList launchFieldTexts() const;                 // the kernel, the four fields, the playground's source
     void buildStepRow(QVBoxLayout* layout);
     void buildPanes(QVBoxLayout* layout);
     void paintIcons();                                    // the moves and Play in the palette's text colour
@@ -173,7 +173,8 @@ private:
     bool m_applyQueued = false;
     bool m_enterPressed = false;
     bool m_statusShowsFieldError = false;                 // "Not run: ...": replaced once the fields are fixed
-    QStringList m_startedFields;                          // the fields' texts when the last run started
+    QStringList m_startedFields;                          // launchFieldTexts() when the last run started
+    bool m_runInFlight = false;                           // that run has not delivered yet
     QPushButton* m_runButton = nullptr;
     QPushButton* m_cancelButton = nullptr;
     QPushButton* m_exportTimelineButton = nullptr;

@@ -58,6 +58,7 @@ void ExecutionPanel::exportTimeline(const QString& path)
     request.maxSeconds = kMaxStepperSeconds;
     setPlaying(false);
     m_status->setText(QStringLiteral("Simulating the launch with the timing model for its timeline..."));
+    m_runInFlight = false; // the export replaces a run still queued or working
     m_worker->submit([this, request, path, fail](const LabWorker::Progress& progress,
                                                  const std::atomic<bool>& cancel) -> LabWorker::Delivery {
         TimelineExportResult result;

@@ -8,6 +8,7 @@
 
 #include "common/validated_field.h"
 #include "demo_kernels.h"
+#include "execution/code_view.h"
 #include "launch/launch_geometry.h"
 #include "sim/simulator.h"
 #include "util/input_error.h"
@@ -74,7 +75,10 @@ void ExecutionPanel::buildLaunchFields(QHBoxLayout* kernelRow, QHBoxLayout* laun
 
 QStringList ExecutionPanel::launchFieldTexts() const
 {
-    return {m_args->text(), m_grid->text(), m_block->text(), m_blockIndex->text()};
+    const QString kernel = m_kernel->currentData().toString();
+    // The playground's source is part of what a run records.
+    const QString source = kernel == QLatin1String("playground") ? m_source->toPlainText() : QString();
+    return {kernel, m_args->text(), m_grid->text(), m_block->text(), m_blockIndex->text(), source};
 }
 
 sim::LaunchFieldsCheck ExecutionPanel::checkFields(std::optional<LaunchField> typed, const QString& text) const
