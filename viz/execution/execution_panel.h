@@ -1,9 +1,11 @@
 // The Execution view: pick a demo kernel or type CUDA C++ in the playground (NVRTC compiles it on
-// Ctrl+Enter, no GPU needed, errors marked on their lines), choose the launch and the block, run the
-// simulator on a worker thread (progress, Cancel), then step through the recorded block forwards and
-// backwards: by warp-instruction, source line, barrier, memory access, divergence or hazard, play at
-// a chosen speed, or scrub the timeline. The CUDA source and the PTX follow the current instruction;
-// the canvas (ExecutionScene) shows the warps, the stack, the registers and the memory access.
+// Ctrl+Enter, no GPU needed, errors marked on their lines), choose the launch and the block (fields
+// checked as typed and recorded on Enter, on leaving them or after a pause, as every view applies
+// its fields), run the simulator on a worker thread (progress, Cancel), then step through the
+// recorded block forwards and backwards: by warp-instruction, source line, barrier, memory access,
+// divergence or hazard, play at a chosen speed, or scrub the timeline. The CUDA source and the PTX
+// follow the current instruction; the canvas (ExecutionScene) shows the warps, the stack, the
+// registers and the memory access.
 //
 // Keys (wherever the focus is while the view is shown; an editable listing keeps Ctrl+Home and
 // Ctrl+End): F11 / Shift+F11 one warp-instruction, F10 / Shift+F10 one source line, F9 barrier, F8
@@ -12,10 +14,11 @@
 // (record), Ctrl+Shift+M the memory hierarchy (MemoryScene) or the warps on the canvas; Esc (with
 // the focus in the view) cancels or pauses. The moves are icons with tooltips; the CUDA, PTX and
 // hazard panes collapse (switches, or drag a divider shut) to give the canvas the width. After a
-// run, a list shows every hazard of the launch (kind, block, warp, lanes, line): choosing one goes
-// there. The playground's compiler messages show in a pane under the editor. "Export Timeline for
-// Perfetto…" (a button, the canvas's context menu, File menu) writes the timing model's timeline of
-// the launch for ui.perfetto.dev.
+// run, a list shows each distinct hazard of the launch where it first happened (kind, block, warp,
+// lanes, line) and how often the launch raised them: choosing one goes there. The playground's
+// compiler messages show in a pane under the editor. "Export Timeline for Perfetto…" (a button, the
+// canvas's context menu, File menu) writes the timing model's timeline of the launch for
+// ui.perfetto.dev.
 #pragma once
 
 #include "execution/code_view.h"
