@@ -3,6 +3,7 @@
 #include "study/quiz_bank.h"
 
 #include "numerics/number_format.h"
+#include "perf/data_parallel_traffic.h"
 #include "perf/serving.h"
 #include "training/collectives.h"
 #include "training/memory_budget.h"
@@ -236,6 +237,28 @@ QuizItem calibration(QuizRng& rng)
     return item;
 }
 
+QuizItem fsdpBytes(QuizRng& rng)
+{
+    const double parameters = rng.pick(std::vector<double>{1.3e9, 7e9, 13e9, 70e9});
+    const int gpus = rng.pick(std::vector<int>{4, 8, 16, 64});
+    const bool fsdp = rng.uniform(0, 1) == 1;
+    const perf::DataParallelTraffic traffic = perf::dataParallelTraffic(gpus, 2 * parameters, 2 * parameters);
+    const double bytes = fsdp ? traffic.fsdpBytes() : traffic.ddpBytes();
+    QuizItem item;
+    item.prompt = "A model of " + billions(parameters) + " parameters trains on " + to_string(gpus) + " GPUs in a ring with 16-bit weights and " +
+                  "gradients, " + (fsdp ? "fully sharded (FSDP, ZeRO stage 3)" : "with plain data parallelism (DDP)") +
+                  ". How many GB (10^9 bytes) does each GPU send per step for it?";
+    setNumber(item, bytes / 1e9, bytes / 1e9 * 0.01, "GB");
+    const std::string share = to_string(gpus - 1) + "/" + to_string(gpus);
+    item.explanation = fsdp ? "Two all-gathers of the parameters and one reduce-scatter of the gradients, each " + share + " x " +
+                                  formatNumber(2 * parameters / 1e9, 4) + " GB: " + formatNumber(bytes / 1e9, 4) + " GB, 1.5 times DDP's all-reduce."
+                            : "One ring all-reduce of the gradients: 2 x " + share + " x " + formatNumber(2 * parameters / 1e9, 4) +
+                                  " GB = " + formatNumber(bytes / 1e9, 4) + " GB.";
+    item.source = "perf::dataParallelTraffic (core/perf/data_parallel_traffic.h); Rajbhandari et al., ZeRO, SC 2020, section 7";
+    item.figureLink = "warpscope:allreduce?gpus=8&bytes=14000000000&link=nvlink4&step=7";
+    return item;
+}
+
 QuizItem kvCache(QuizRng& rng)
 {
     // Shapes of published models (perf::servingModels) and one more GQA shape with 40 layers.
@@ -342,6 +365,7 @@ void addTrainingQuestions(std::vector<Question>& bank)
         {"multi-gpu.ddp", "multi-gpu", K::Choice, "DDP against DataParallel", false, ddp},
         {"multi-gpu.nccl", "multi-gpu", K::Choice, "What NCCL does", false, nccl},
         {"multi-gpu.tensor-parallel", "multi-gpu", K::Choice, "Tensor parallelism", false, tensorParallel},
+        {"multi-gpu.fsdp-bytes", "multi-gpu", K::Numeric, "Bytes per GPU under DDP and FSDP", true, fsdpBytes},
         {"inference.fusion", "inference", K::Choice, "Layer fusion", false, fusion},
         {"inference.ptq-qat", "inference", K::Choice, "PTQ against QAT", false, ptqQat},
         {"inference.calibration", "inference", K::Choice, "What calibration chooses", false, calibration},
