@@ -7,10 +7,12 @@
 #include <algorithm>
 #include <cctype>
 #include <cstddef>
+#include <functional>
 #include <map>
 #include <set>
 #include <sstream>
 #include <string_view>
+#include <utility>
 
 namespace warpscope::sim {
 
