@@ -190,7 +190,7 @@ nlohmann::ordered_json instructionJson(const ptx::SassInstruction& instruction, 
                                {"operands", instruction.operands}};
     if (!instruction.label.empty())
         row["label"] = instruction.label;
-    if (const ptx::SassLocation* line = instruction.outermostLine()) {
+    if (const ptx::SassLocation* line = ptx::learnerLine(instruction)) {
         row["file"] = line->file;
         row["line"] = line->line;
     } else {

@@ -8,6 +8,7 @@
 #include "ptx/cfg.h"
 #include "ptx/contraction.h"
 #include "ptx/ptx_parser.h"
+#include "ptx/source_files.h"
 
 #include <algorithm>
 #include <array>
@@ -26,10 +27,33 @@ Module Parser::parse()
 {
     while (!atEnd())
         parseModuleStatement();
+    resolveLearnerLines();
     for (Function& function : m_module.functions)
         finishFunction(function);
     linkCalls(m_module);
     return std::move(m_module);
+}
+
+void Parser::resolveLearnerLines()
+{
+    const auto learners = [&](const SourceLocation& place) {
+        const auto file = m_module.files.find(place.file);
+        return file != m_module.files.end() && !isToolkitHeader(file->second);
+    };
+    for (Function& function : m_module.functions) {
+        const auto chains = m_instructionChains.find(function.name);
+        if (chains == m_instructionChains.end())
+            continue;
+        for (Instruction& instruction : function.instructions) {
+            const auto chain = chains->second.find(instruction.ptxLine);
+            if (chain == chains->second.end())
+                continue;
+            const std::vector<SourceLocation>& places = m_chains[static_cast<std::size_t>(chain->second)];
+            const auto innermost = std::find_if(places.begin(), places.end(), learners);
+            if (innermost != places.end())
+                instruction.source = *innermost;
+        }
+    }
 }
 
 void Parser::parseModuleStatement()
@@ -220,6 +244,8 @@ void Parser::parseFunction(bool isExtern)
     m_registerIndex.clear();
     m_symbolIndex.clear();
     m_inlinedAt.clear();
+    m_chainOfWritten.clear();
+    m_currentChain = -1;
     m_globalSymbolIndex.clear();
     m_scopes.clear();
     pushScope(); // the parameters'

@@ -64,15 +64,22 @@ void Parser::parseBodyDirective(Function& function)
         location.line = static_cast<std::int32_t>(expectInteger("a .loc line"));
         location.column = static_cast<std::int32_t>(expectInteger("a .loc column"));
         const SourceLocation written = location;
-        // ", function_name $L__info_stringN, inlined_at F L C": the user's line is the call site.
-        // A call site inside inlined code was itself named by an earlier .loc with its own
-        // inlined_at: follow the chain out to the user's line.
+        std::vector<SourceLocation> chain{written};
+        // ", function_name $L__info_stringN, inlined_at F L C": the kernel's own line is the call
+        // site. A call site inside inlined code was itself named by an earlier .loc with its own
+        // inlined_at: follow the chain out to the kernel's line, keeping every place on the way.
         while (accept(",")) {
             const std::string_view key = expectWord("a .loc attribute");
             if (key == "inlined_at") {
                 location.file = static_cast<std::int32_t>(expectInteger("an inlined_at file index"));
                 location.line = static_cast<std::int32_t>(expectInteger("an inlined_at line"));
                 location.column = static_cast<std::int32_t>(expectInteger("an inlined_at column"));
+                if (auto outer = m_chainOfWritten.find(locationKey(location)); outer != m_chainOfWritten.end()) {
+                    const std::vector<SourceLocation>& rest = m_chains[static_cast<std::size_t>(outer->second)];
+                    chain.insert(chain.end(), rest.begin(), rest.end());
+                } else {
+                    chain.push_back(location);
+                }
                 if (auto outer = m_inlinedAt.find(locationKey(location)); outer != m_inlinedAt.end())
                     location = outer->second;
             } else {
@@ -81,6 +88,12 @@ void Parser::parseBodyDirective(Function& function)
         }
         m_inlinedAt[locationKey(written)] = location;
         m_current = location;
+        m_currentChain = -1;
+        if (chain.size() > 1) {
+            m_currentChain = static_cast<std::int32_t>(m_chains.size());
+            m_chainOfWritten[locationKey(written)] = m_currentChain;
+            m_chains.push_back(std::move(chain));
+        }
         skipRestOfLine(line);
         return;
     }

@@ -21,6 +21,8 @@ void Parser::parseInstruction(Function& function)
     Instruction instruction;
     instruction.ptxLine = peek().line;
     instruction.source = m_current;
+    if (m_currentChain >= 0)
+        m_instructionChains[function.name][instruction.ptxLine] = m_currentChain;
     const std::size_t firstToken = m_pos;
     if (accept("@")) {
         instruction.guardNegated = accept("!");

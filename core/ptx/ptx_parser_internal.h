@@ -169,6 +169,16 @@ private:
     }
     std::vector<PendingLabel> m_pendingLabels;
     SourceLocation m_current;
+    // Inlined code (issue 29, section 7): each inlined .loc's places, innermost first, out to the
+    // kernel's own line; the chain each instruction was written under, by function and PTX line.
+    // Resolved by resolveLearnerLines once the .file table (nvcc writes it last) is known.
+    std::vector<std::vector<SourceLocation>> m_chains;
+    std::unordered_map<std::uint64_t, std::int32_t> m_chainOfWritten; // a .loc's place -> its chain
+    std::int32_t m_currentChain = -1;
+    std::unordered_map<std::string, std::unordered_map<std::int32_t, std::int32_t>> m_instructionChains;
+    // Each instruction in inlined code gets the innermost place in a file the learner wrote (not a
+    // toolkit header), else keeps the kernel's own line.
+    void resolveLearnerLines();
 };
 
 } // namespace warpscope::ptx::detail

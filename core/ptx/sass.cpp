@@ -2,6 +2,7 @@
 
 #include "ptx/compile_cache.h"
 #include "ptx/sass_tools.h"
+#include "ptx/source_files.h"
 #include "util/input_error.h"
 
 #include <algorithm>
@@ -461,11 +462,19 @@ std::optional<SassMemoryAccess> sassMemoryAccess(const SassInstruction& instruct
     return access;
 }
 
+const SassLocation* learnerLine(const SassInstruction& instruction)
+{
+    for (const SassLocation& line : instruction.lines)
+        if (!isToolkitHeader(line.file))
+            return &line;
+    return instruction.outermostLine();
+}
+
 std::map<int, SassLineCounts> sassCountsByLine(const SassFunction& function)
 {
     std::map<int, SassLineCounts> counts;
     for (const SassInstruction& instruction : function.instructions) {
-        const SassLocation* line = instruction.outermostLine();
+        const SassLocation* line = learnerLine(instruction);
         if (!line)
             continue;
         SassLineCounts& count = counts[line->line];
@@ -498,7 +507,7 @@ PtxLinesBySource ptxLinesBySource(const Module& module, const Function& function
 
 std::vector<std::int32_t> ptxLinesOf(const PtxLinesBySource& index, const SassInstruction& instruction)
 {
-    const SassLocation* line = instruction.outermostLine();
+    const SassLocation* line = learnerLine(instruction);
     if (!line)
         return {};
     const auto found = index.find({sameFileName(line->file), line->line});

@@ -50,6 +50,11 @@ struct SassInstruction {
     const SassLocation* outermostLine() const { return lines.empty() ? nullptr : &lines.back(); }
 };
 
+// The line a learner wrote: the innermost of the instruction's lines that is not in a toolkit header
+// (source_files.h), as the PTX parser gives each PTX instruction; the outermost when all are; nullptr
+// when it has none.
+const SassLocation* learnerLine(const SassInstruction& instruction);
+
 struct SassFunction {
     std::string name;
     bool entry = false; // a __global__ kernel (nvdisasm's STO_CUDA_ENTRY)
@@ -125,17 +130,16 @@ struct SassLineCounts {
     int memoryInstructions = 0;
     std::map<int, int> memoryByWidth;
 };
-// Keyed by the kernel's own line (each instruction's outermost line); instructions with no line are
-// not counted.
+// Keyed by each instruction's learnerLine; instructions with no line are not counted.
 std::map<int, SassLineCounts> sassCountsByLine(const SassFunction& function);
 
 // The PTX lines of each source line of one function: (file name, line) -> PTX lines, ascending.
-// A PTX instruction counts at its .loc's outermost line, as the parser records it. File names are
+// A PTX instruction counts at its line as the parser records it (the learner's innermost). File names are
 // compared lexically normalised ("/tmp//k.cu" is "/tmp/k.cu", as nvdisasm prints it).
 using PtxLinesBySource = std::map<std::pair<std::string, int>, std::vector<std::int32_t>>;
 PtxLinesBySource ptxLinesBySource(const Module& module, const Function& function);
 
-// The PTX lines of a SASS instruction's source line (its outermost line); empty when it has none.
+// The PTX lines of a SASS instruction's source line (its learnerLine); empty when it has none.
 std::vector<std::int32_t> ptxLinesOf(const PtxLinesBySource& index, const SassInstruction& instruction);
 
 // Ascending line numbers as runs: {3, 4, 5, 9} -> "3-5,9".

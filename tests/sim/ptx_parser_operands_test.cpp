@@ -578,19 +578,38 @@ TEST(PtxParser, ScopedRegistersAndParamsOfInlineAsmAndCallSequences)
     EXPECT_EQ(twice.line, 15) << twice.message;
 }
 
-// A call site inside inlined code names the call site's .loc, which is itself inlined: the source
-// line is the user's, at the outermost call.
+// A call site inside inlined code names the call site's .loc, which is itself inlined: the chain
+// runs lib.h:87 -> lib.h:144 -> user.cu:50. The source line is the innermost one the learner wrote
+// (issue 29, section 7): lib.h's own line 87; when the inlined code is a toolkit header's (nvcc names
+// them through .../targets/<platform>/include/), the learner's call at user.cu:50. The .file table
+// comes after the code, as nvcc writes it.
 TEST(PtxParser, NestedInlinedAtChainsReachTheUsersLine)
 {
-    const std::string text = ".version 9.0\n.target sm_75\n.address_size 64\n.file 1 \"user.cu\"\n.file 5 \"lib.h\"\n"
-                             ".visible .entry k()\n{\n\t.reg .b32 %r<3>;\n"
-                             "\t.loc 5 144 5, function_name $L__info_string5, inlined_at 1 50 3\n"
-                             "\t.loc 5 87 13, function_name $L__info_string6, inlined_at 5 144 5\n"
-                             "\tmov.u32 %r1, 1;\n\tret;\n}\n";
-    const Module module = parseModule(text);
-    const Instruction& mov = onlyFunction(module).instructions[0];
-    EXPECT_EQ(mov.source.file, 1);
-    EXPECT_EQ(mov.source.line, 50);
+    const auto parseWith = [](const std::string& header) {
+        return parseModule(".version 9.0\n.target sm_75\n.address_size 64\n"
+                           ".visible .entry k()\n{\n\t.reg .b32 %r<3>;\n"
+                           "\t.loc 5 144 5, function_name $L__info_string5, inlined_at 1 50 3\n"
+                           "\t.loc 5 87 13, function_name $L__info_string6, inlined_at 5 144 5\n"
+                           "\tmov.u32 %r1, 1;\n"
+                           "\t.loc 5 144 9, function_name $L__info_string5, inlined_at 1 50 3\n"
+                           "\tmov.u32 %r2, 2;\n"
+                           "\t.loc 1 51 3\n"
+                           "\tret;\n}\n"
+                           ".file 1 \"user.cu\"\n.file 5 \"" + header + "\"\n");
+    };
+    const Module own = parseWith("lib.h");
+    const Function& k = onlyFunction(own);
+    EXPECT_EQ(k.instructions[0].source.file, 5);
+    EXPECT_EQ(k.instructions[0].source.line, 87);
+    EXPECT_EQ(k.instructions[1].source.line, 144);
+    EXPECT_EQ(k.instructions[2].source.file, 1);
+    EXPECT_EQ(k.instructions[2].source.line, 51);
+
+    const Module toolkit = parseWith("/usr/local/cuda/bin/../targets/x86_64-linux/include/sm_30_intrinsics.hpp");
+    for (int i : {0, 1}) {
+        EXPECT_EQ(onlyFunction(toolkit).instructions[static_cast<std::size_t>(i)].source.file, 1);
+        EXPECT_EQ(onlyFunction(toolkit).instructions[static_cast<std::size_t>(i)].source.line, 50);
+    }
 }
 
 TEST(PtxErrors, MalformedTextNamesTheLine)

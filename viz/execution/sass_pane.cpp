@@ -56,12 +56,13 @@ QString lineText(const ptx::SassInstruction& instruction)
 {
     if (instruction.lines.empty())
         return QString();
-    // The kernel's own line first; an inlined function's line after it, where the code really is.
-    QString text = QString::number(instruction.lines.back().line);
-    if (instruction.lines.size() > 1) {
-        const ptx::SassLocation& inner = instruction.lines.front();
+    // The learner's line first (as the stepper's); where the code really is after it, when that is a
+    // toolkit header's line.
+    const ptx::SassLocation* learner = ptx::learnerLine(instruction);
+    QString text = QString::number(learner->line);
+    const ptx::SassLocation& inner = instruction.lines.front();
+    if (&inner != learner)
         text += QStringLiteral(" (%1:%2)").arg(QFileInfo(QString::fromStdString(inner.file)).fileName()).arg(inner.line);
-    }
     return text;
 }
 
@@ -115,7 +116,7 @@ SassPane::SassPane(QWidget* parent)
     m_list->setUniformRowHeights(true);
     m_list->setColumnCount(ColumnCount);
     m_list->setHeaderLabels({tr("Offset"), tr("SASS"), tr("Line"), tr("PTX")});
-    m_list->headerItem()->setToolTip(LineColumn, tr("The source line; an inlined function's own line in brackets"));
+    m_list->headerItem()->setToolTip(LineColumn, tr("The source line you wrote; a toolkit header's line in brackets"));
     m_list->headerItem()->setToolTip(PtxColumn, tr("The PTX lines of that source line"));
     m_list->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_list->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
@@ -236,7 +237,7 @@ void SassPane::display(const std::shared_ptr<const ptx::SassListing>& listing, c
         if (!instruction.label.empty())
             item->setToolTip(SassColumn, tr("%1: a branch target").arg(QString::fromStdString(instruction.label)));
         items << item;
-        m_rowLines.push_back(instruction.outermostLine() ? instruction.outermostLine()->line : 0);
+        m_rowLines.push_back(ptx::learnerLine(instruction) ? ptx::learnerLine(instruction)->line : 0);
     }
     m_list->addTopLevelItems(items);
     m_counts = ptx::sassCountsByLine(*function);
