@@ -6,10 +6,12 @@
 #include "util/input_error.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <system_error>
 #include <unistd.h>
 
 namespace warpscope::ptx {

@@ -3,6 +3,7 @@
 #include "ptx/nvrtc_std_headers.h"
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <string>
 #include <system_error>
