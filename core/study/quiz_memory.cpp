@@ -470,6 +470,25 @@ QuizItem tf32Bits(QuizRng& rng)
     return item;
 }
 
+QuizItem fragmentConflicts(QuizRng& rng)
+{
+    // The simulator splits a fragment load into one shared request per register (core/sim/exec_tensor.cpp).
+    const int registers = rng.pick(std::vector<int>{2, 4, 8});
+    const int wavefronts = rng.uniform(1, 4);
+    QuizItem item;
+    item.prompt = "A warp's fragment load reads " + to_string(registers) + " registers per lane from shared memory, one request per register, "
+                  "and each request takes " + to_string(wavefronts) + " wavefront" + (wavefronts > 1 ? "s" : "") +
+                  ". How many bank conflicts does the simulator count for the whole instruction?";
+    setNumber(item, registers * (wavefronts - 1.0), 0, "conflicts");
+    item.explanation = "Conflicts are wavefronts - 1 per request: " + to_string(registers) + " x (" + to_string(wavefronts) + " - 1) = " +
+                       to_string(registers * (wavefronts - 1)) + ", in " + to_string(registers * wavefronts) +
+                       " wavefronts: not the instruction's wavefronts - 1.";
+    item.source = "the simulator's shared-memory analysis per request (core/sim/memory_analysis.h); matmul_wmma's wmma.load.a: 16 wavefronts, 8 conflicts";
+    item.lessonLink = "warpscope:lesson?id=tensor-cores";
+    item.figureLink = "warpscope:step?kernel=matmul_wmma&block=0&warp=0&at=197";
+    return item;
+}
+
 } // namespace
 
 void addMemoryQuestions(std::vector<Question>& bank)
@@ -505,6 +524,7 @@ void addMemoryQuestions(std::vector<Question>& bank)
         {"tensor-cores.mantissa", "tensor-cores", K::Numeric, "Mantissa bits of the Tensor Core formats", true, tf32Bits},
         {"tensor-cores.mixed-speedup", "tensor-cores", K::Numeric, "Where 2 to 3 times comes from", true, mixedPrecisionSpeedup},
         {"tensor-cores.sparsity-speedup", "tensor-cores", K::Numeric, "What 2:4 sparsity gives a network", true, sparsitySpeedup},
+        {"tensor-cores.fragment-conflicts", "tensor-cores", K::Numeric, "Bank conflicts of a fragment load", true, fragmentConflicts},
     };
     bank.insert(bank.end(), questions.begin(), questions.end());
 }

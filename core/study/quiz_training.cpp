@@ -5,6 +5,7 @@
 #include "numerics/number_format.h"
 #include "perf/data_parallel_traffic.h"
 #include "perf/serving.h"
+#include "gpu/gpu_preset.h"
 #include "training/collectives.h"
 #include "training/memory_budget.h"
 
@@ -306,6 +307,26 @@ QuizItem gqaSaving(QuizRng& rng)
     return item;
 }
 
+QuizItem decodeTime(QuizRng& rng)
+{
+    // Batch-1 decode reads every weight once per token: its time is at least the weights over the bandwidth.
+    const double parameters = rng.pick(std::vector<double>{7e9, 13e9, 70e9});
+    const bool fp8 = rng.uniform(0, 1) == 1;
+    const gpu::GpuPreset preset = *gpu::findPreset(rng.pick(std::vector<std::string>{"sm_80", "sm_90"}));
+    const double bytes = parameters * (fp8 ? 1 : 2), bandwidth = gpu::peakDramBytesPerSecond(preset);
+    const double ms = bytes / bandwidth * 1e3;
+    QuizItem item;
+    item.prompt = "A model of " + billions(parameters) + " parameters in " + (fp8 ? "FP8" : "FP16") + " generates one token at batch 1 on " +
+                  presetLabel(preset) + " (" + formatNumber(bandwidth / 1e9) +
+                  " GB/s). At least how many ms does each token take, if every weight is read once per token?";
+    setNumber(item, ms, ms * 0.01, "ms");
+    item.explanation = formatNumber(bytes / 1e9, 4) + " GB / " + formatNumber(bandwidth / 1e9) + " GB/s = " + formatNumber(ms, 4) +
+                       " ms: decode is memory-bound, so fewer bytes per weight, not more FLOPs, make it faster.";
+    item.source = "gpu::peakDramBytesPerSecond (the preset's datasheet bandwidth); the serving lesson";
+    item.lessonLink = "warpscope:lesson?id=serving";
+    return item;
+}
+
 QuizItem decodeBound(QuizRng& rng)
 {
     QuizItem item;
@@ -372,6 +393,7 @@ void addTrainingQuestions(std::vector<Question>& bank)
         {"inference.kv-cache", "inference", K::Numeric, "Size of a KV cache", true, kvCache},
         {"inference.gqa", "inference", K::Numeric, "What grouped-query attention saves", true, gqaSaving},
         {"inference.decode-bound", "inference", K::Choice, "Why decode is memory-bound", false, decodeBound},
+        {"inference.decode-time", "inference", K::Numeric, "The least time per generated token", true, decodeTime},
         {"inference.batching-steps", "inference", K::Numeric, "Static against continuous batching", true, batchingSteps},
     };
     bank.insert(bank.end(), questions.begin(), questions.end());
