@@ -30,8 +30,8 @@ PACKAGES=(
 # nvdisasm, for the SASS view (issue 29): the toolkit's, one on PATH, or the one this script put in
 # Warpscope's own folder, where the app looks for it after CUDA_HOME/bin and PATH. Otherwise NVIDIA's
 # PyPI package nvidia-cuda-nvdisasm (the toolkit's own build, of the toolkit's major version) is
-# unpacked there with `pip install --target`: no Python environment is changed, and nothing else
-# comes with it (--no-deps). Without network it warns and goes on: everything but the SASS works,
+# downloaded with pip and unpacked there: no Python environment is changed, and nothing else comes
+# with it (--no-deps). Without network it warns and goes on: everything but the SASS works,
 # and the SASS tests skip saying why.
 nvdisasm_home="${XDG_DATA_HOME:-$HOME/.local/share}/warpscope/nvdisasm"
 nvdisasm_found() {
@@ -50,9 +50,14 @@ ensure_nvdisasm() {
   staging="$nvdisasm_home.partial.$$"
   rm -rf "$staging"
   echo "setup: installing nvdisasm (nvidia-cuda-nvdisasm==$major.* from PyPI) into $nvdisasm_home"
-  if PIP_ROOT_USER_ACTION=ignore python3 -m pip install --quiet --disable-pip-version-check --no-deps \
-       --only-binary=:all: --timeout 30 --retries 2 --target "$staging" "nvidia-cuda-nvdisasm==$major.*" &&
-     binary=$(find "$staging" -path '*/bin/nvdisasm' -type f | head -n 1) && [[ -n "$binary" ]]; then
+  # pip only downloads the wheel (no environment is touched, so no PEP 668 refusal); Python's own
+  # zipfile unpacks it, and the executable bit a zip does not keep is set again.
+  if python3 -m pip download --quiet --disable-pip-version-check --no-deps --only-binary=:all: \
+       --timeout 30 --retries 2 --dest "$staging/wheel" "nvidia-cuda-nvdisasm==$major.*" &&
+     python3 -m zipfile -e "$(find "$staging/wheel" -name '*.whl' | head -n 1)" "$staging" &&
+     binary=$(find "$staging" -path '*/bin/nvdisasm' -type f | head -n 1) && [[ -n "$binary" ]] &&
+     chmod +x "$binary" && "$binary" --version >/dev/null; then
+    rm -rf "$staging/wheel"
     mkdir -p "$staging/bin"
     ln -sf "../${binary#"$staging"/}" "$staging/bin/nvdisasm"
     rm -rf "$nvdisasm_home"
