@@ -438,7 +438,7 @@ std::optional<SassMemoryAccess> sassMemoryAccess(const SassInstruction& instruct
         access = {SassSpace::Generic, false, true, 32};
     } else if (base == "ATOM") {
         access = {SassSpace::Generic, true, true, 32};
-    } else if (base == "LDC" || base == "ULDC") {
+    } else if (base == "LDC" || base == "ULDC" || base == "LDCU") { // LDCU: sm_100's uniform constant load
         access = {SassSpace::Constant, true, false, 32};
     } else {
         return std::nullopt;

@@ -182,6 +182,7 @@ TEST(Sass, memoryInstructionsHaveTheirSpaceAndWidth)
     EXPECT_EQ(access("LDSM.16.M88.4")->widthBits, 128); // four 8x8 matrices: one register each
     EXPECT_EQ(access("LDSM.16.MT88.2")->widthBits, 64);
     EXPECT_EQ(access("STL.64")->space, ptx::SassSpace::Local);
+    EXPECT_EQ(access("LDCU.64")->space, ptx::SassSpace::Constant);
     EXPECT_FALSE(access("FFMA"));
     EXPECT_FALSE(access("BAR.SYNC.DEFER_BLOCKING"));
 }
