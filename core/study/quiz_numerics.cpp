@@ -389,6 +389,45 @@ QuizItem tf32Sparsity(QuizRng& rng)
     return item;
 }
 
+QuizItem mxScale(QuizRng& rng)
+{
+    // OCP MX v1.0: a block's E8M0 scale is 2^(floor(log2(amax)) - emax), emax the exponent of the
+    // element format's largest power of two (E2M1: 4 = 2^2; E4M3: 256 = 2^8).
+    const double amax = rng.pick(std::vector<double>{0.3, 1.7, 5.3, 13, 100, 2500});
+    const bool fp4 = rng.uniform(0, 1) == 1;
+    const int emax = fp4 ? 2 : 8;
+    const int exponent = static_cast<int>(std::floor(std::log2(amax))) - emax;
+    QuizItem item;
+    item.prompt = "An MX block of " + std::string(fp4 ? "E2M1 (FP4)" : "FP8 E4M3") + " elements has largest magnitude " + formatNumber(amax) +
+                  ". Its shared E8M0 scale is 2^k. What is k?";
+    setNumber(item, exponent, 0, "");
+    item.explanation = "k = floor(log2(" + formatNumber(amax) + ")) - " + std::to_string(emax) + " = " +
+                       std::to_string(static_cast<int>(std::floor(std::log2(amax)))) + " - " + std::to_string(emax) + " = " +
+                       std::to_string(exponent) + ": the largest element then lies between " + (fp4 ? "4 and 8" : "256 and 512") +
+                       " times the scale, and values above the format's largest (" + (fp4 ? "6" : "448") + ") clamp.";
+    item.source = "OCP Microscaling Formats (MX) Specification v1.0 (2023): the scale rule";
+    item.lessonLink = "warpscope:lesson?id=microscaling";
+    return item;
+}
+
+QuizItem blockBits(QuizRng& rng)
+{
+    struct Block { const char* name; int elementBits, blockSize, scaleBits; };
+    const Block block = rng.pick(std::vector<Block>{{"MXFP8", 8, 32, 8}, {"MXFP6", 6, 32, 8}, {"MXFP4", 4, 32, 8}, {"NVFP4", 4, 16, 8}});
+    const double bits = block.elementBits + static_cast<double>(block.scaleBits) / block.blockSize;
+    QuizItem item;
+    item.prompt = std::string(block.name) + " stores " + std::to_string(block.elementBits) + "-bit elements in blocks of " +
+                  std::to_string(block.blockSize) + " that share one " + std::to_string(block.scaleBits) +
+                  "-bit scale. How many bits does each element cost, counting its share of the scale?";
+    setNumber(item, bits, 0, "bits");
+    item.explanation = std::to_string(block.elementBits) + " + " + std::to_string(block.scaleBits) + "/" + std::to_string(block.blockSize) +
+                       " = " + formatNumber(bits) + " bits" +
+                       (std::string(block.name) == "NVFP4" ? "; its one FP32 scale per tensor adds nothing per element." : ".");
+    item.source = "OCP MX Specification v1.0 (32-element blocks, E8M0 scale); NVIDIA, Introducing NVFP4 (16-element blocks, E4M3 scale), 2025";
+    item.lessonLink = "warpscope:lesson?id=microscaling";
+    return item;
+}
+
 } // namespace
 
 void addNumericsQuestions(std::vector<Question>& bank)
@@ -416,6 +455,8 @@ void addNumericsQuestions(std::vector<Question>& bank)
         {"quantization.gaussian-sqnr", "quantization", K::Predict, "SQNR of a Gaussian", true, gaussianSqnr},
         {"quantization.db-per-bit", "quantization", K::Choice, "What one more bit buys", false, decibelsPerBit},
         {"quantization.outliers", "quantization", K::Choice, "Handling activation outliers", false, outliers},
+        {"quantization.mx-scale", "quantization", K::Numeric, "An MX block's power-of-two scale", true, mxScale},
+        {"quantization.block-bits", "quantization", K::Numeric, "Bits per element of a block-scaled format", true, blockBits},
         {"sparsity.bytes", "sparsity", K::Numeric, "Bytes of a 2:4-compressed matrix", true, sparseBytes},
         {"sparsity.tf32", "sparsity", K::Choice, "The TF32 sparsity pattern", false, tf32Sparsity},
     };

@@ -177,7 +177,7 @@ private slots:
         const char* lessons[] = {"hierarchy", "occupancy", "precision", "quantization", "stepping", "memory",
                                  "shared-memory", "divergence", "reduction", "latency", "matmul", "roofline",
                                  "streams", "training-memory", "multi-gpu", "inference", "serving", "flash-attention",
-                                 "tensor-cores"};
+                                 "tensor-cores", "microscaling"};
         for (const char* lesson : lessons)
             shots.push_back({{QStringLiteral("--lesson"), QString::fromLatin1(lesson), QStringLiteral("--size"), QStringLiteral("1366x768")},
                              QStringLiteral("lesson %1 at 1366x768").arg(QLatin1String(lesson))});

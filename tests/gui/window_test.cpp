@@ -135,8 +135,8 @@ private slots:
         window.resize(1400, 900);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
-        // assets/lessons holds 19 lessons, 01-hierarchy to 19-tensor-cores.
-        QCOMPARE(window.lessons().lessons().size(), 19);
+        // assets/lessons holds 20 lessons, 01-hierarchy to 20-microscaling.
+        QCOMPARE(window.lessons().lessons().size(), 20);
         QVERIFY(window.lessons().problems().isEmpty());
         QCOMPARE(window.currentLessonId(), QStringLiteral("hierarchy"));
         QVERIFY(window.openLesson(QStringLiteral("occupancy")));
