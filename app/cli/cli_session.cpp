@@ -45,6 +45,18 @@ CLI::App* addSessionCommand(CLI::App& app, SessionOptions& options)
     exportTo->add_option("file", options.exportTo.file, "the .wsprof file")->required();
     exportTo->add_option("--perfetto", options.exportTo.perfetto, "write the runs as Chrome trace JSON to this file");
     exportTo->add_option("--csv", options.exportTo.csv, "write the metrics as CSV to this file");
+    CLI::App* validate = command->add_subcommand(
+        "validate-timing", "Re-run every kernel of recorded sessions on the simulator, on the session's GPU, and compare "
+                           "the timing model's durations with the measured ones (ratio, mean absolute error, Spearman, "
+                           "ladder order)");
+    validate->add_option("files", options.validate.files, "the .wsprof files")->required();
+    validate->add_flag("--json", options.validate.json, "print one JSON object");
+    validate->add_option("--sample-blocks", options.validate.sampleBlocks,
+                         "blocks to simulate per launch, the time scaled to the grid; 0 = every block up to 4,096, "
+                         "else 256")
+        ->capture_default_str();
+    validate->add_option("--threads", options.validate.threads, "host threads, 0 = all cores")->capture_default_str();
+    options.validateCommand = validate;
     options.showCommand = show;
     options.importNcuCommand = importNcu;
     options.exportCommand = exportTo;
@@ -524,6 +536,8 @@ int runSession(const SessionOptions& options, std::ostream& out, std::ostream& e
 {
     if (options.exportCommand != nullptr && options.exportCommand->parsed())
         return runSessionExport(options.exportTo, out, err);
+    if (options.validateCommand != nullptr && options.validateCommand->parsed())
+        return runSessionValidate(options.validate, out, err);
     if (options.importNcuCommand != nullptr && options.importNcuCommand->parsed())
         return runSessionImportNcu(options.importNcu, out, err);
     return runSessionShow(options.show, out, err);

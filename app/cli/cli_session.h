@@ -3,6 +3,7 @@
 // FILE.wsprof]`: reads Nsight Compute's CSV (core/session/ncu_import.h) as a session. Qt-free.
 #pragma once
 
+#include "cli/cli_session_validate.h"
 #include "session/session_io.h"
 
 #include <CLI/CLI.hpp>
@@ -32,7 +33,9 @@ struct SessionOptions {
     SessionShowOptions show;
     SessionImportNcuOptions importNcu;
     SessionExportOptions exportTo;
+    SessionValidateOptions validate;
     CLI::App* showCommand = nullptr;
+    CLI::App* validateCommand = nullptr;
     CLI::App* importNcuCommand = nullptr;
     CLI::App* exportCommand = nullptr;
 };

@@ -3,6 +3,7 @@
 #include "demo_kernels.h"
 #include "kernel_target.h"
 #include "gpu/gpu_preset.h"
+#include "sim/kernel_time.h"
 #include "sim/perfetto_trace.h"
 #include "sim/simulator.h"
 #include "sim/trace_io.h"
@@ -97,15 +98,30 @@ double ratio(std::uint64_t part, std::uint64_t whole)
     return whole == 0 ? 0.0 : static_cast<double>(part) / static_cast<double>(whole);
 }
 
-nlohmann::json timingJson(const sim::TimingSummary& timing, const gpu::GpuPreset& preset)
+std::uint64_t bufferBytes(const std::vector<sim::ResolvedArg>& args)
 {
+    std::uint64_t bytes = 0;
+    for (const sim::ResolvedArg& arg : args)
+        bytes += arg.isBuffer ? arg.bytes.size() : 0;
+    return bytes;
+}
+
+nlohmann::json timingJson(const sim::KernelStats& stats, const gpu::GpuPreset& preset, std::uint64_t buffers)
+{
+    const sim::TimingSummary& timing = stats.timing;
     if (!timing.available)
         return nullptr;
     const sim::StallCycles& stalls = timing.stalls;
+    const sim::KernelTime time = sim::kernelTime(stats, preset, buffers);
     return {
         {"note", "a model, not a measurement: see core/sim/timing_model.h"},
         {"cycles", timing.cycles},
         {"microseconds_at_boost_clock", preset.timing.coreClockMHz > 0 ? static_cast<double>(timing.cycles) / preset.timing.coreClockMHz : 0.0},
+        {"predicted_microseconds", time.nanoseconds / 1e3},
+        {"launch_overhead_ns", time.overheadNs},
+        {"time_method", time.method},
+        {"blind_spots", time.blindSpots},
+        {"scaled_from_sample", timing.scaledFromSample},
         {"resident_blocks_per_sm", timing.residentBlocksPerSm},
         {"registers_per_thread_assumed", timing.registersPerThread},
         {"l1_bytes_per_sm", timing.l1BytesPerSm},
@@ -148,7 +164,8 @@ CLI::App* addSimCommand(CLI::App& app, SimOptions& options)
         ->capture_default_str();
     command->add_option("--sample-blocks", options.sampleBlocks,
                         "simulate only N blocks (the first, the last and N - 2 evenly spread between) and scale the "
-                        "counts to the grid: exact when every block does the same work; 0 = every block")
+                        "counts to the grid (exact when every block does the same work) and the timing model's time by "
+                        "the waves the grid needs; 0 = every block")
         ->capture_default_str();
     command->add_flag("--no-timing", options.noTiming, "skip the timing model (no cycle estimate)");
     command->add_flag("--json", options.json, "print one JSON object");
@@ -222,6 +239,7 @@ int runSim(const SimOptions& options, std::ostream& out, std::ostream& err)
                                             : "trace a smaller grid");
     const sim::SimResult result = sim::simulate(request);
 
+    const std::uint64_t buffers = bufferBytes(result.args);
     kernels::GoldComparison gold;
     std::string goldNote;
     const sim::KernelStats& stats = result.stats;
@@ -322,7 +340,7 @@ int runSim(const SimOptions& options, std::ostream& out, std::ostream& err)
             {"branch_efficiency", stats.branchEfficiency()},
             {"barriers", stats.barriers},
             {"cycles_estimate", stats.timing.available ? nlohmann::json(stats.timing.cycles) : nlohmann::json(nullptr)},
-            {"timing_model", timingJson(stats.timing, *preset)},
+            {"timing_model", timingJson(stats, *preset, buffers)},
             {"hazards", hazards},
             {"notes", resolved.notes},
             {"printf", printfJson(result)},
@@ -369,6 +387,19 @@ int runSim(const SimOptions& options, std::ostream& out, std::ostream& err)
         out << "  branches            " << withThousands(static_cast<std::int64_t>(stats.branchesUniform)) << " uniform, "
             << withThousands(static_cast<std::int64_t>(stats.branchesDivergent)) << " divergent (efficiency "
             << std::fixed << std::setprecision(1) << 100.0 * stats.branchEfficiency() << "%)\n";
+        if (stats.timing.available) {
+            const sim::KernelTime time = sim::kernelTime(stats, *preset, buffers);
+            out << "  time (model)        " << std::fixed << std::setprecision(time.nanoseconds < 1e5 ? 2 : 1)
+                << time.nanoseconds / 1e3 << " us: " << time.method << "; cycles at " << std::setprecision(0)
+                << preset->timing.coreClockMHz << " MHz plus " << time.overheadNs << " ns launch overhead"
+                << (time.blindSpots.empty() ? std::string() : "; blind spots: " + [&] {
+                       std::string text;
+                       for (const std::string& spot : time.blindSpots)
+                           text += (text.empty() ? "" : ", ") + spot;
+                       return text;
+                   }())
+                << "\n";
+        }
         if (stats.timing.available)
             out << "  cycles (model)      " << withThousands(static_cast<std::int64_t>(stats.timing.cycles)) << " ("
                 << std::fixed << std::setprecision(1)

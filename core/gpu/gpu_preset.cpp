@@ -1,6 +1,7 @@
 #include "gpu/gpu_preset.h"
 
 #include <array>
+#include <string>
 
 namespace warpscope::gpu {
 namespace {
@@ -30,7 +31,19 @@ constexpr std::size_t MiB = 1024 * KiB;
 // Hopper (H100 whitepaper).
 constexpr const char* kTimingSource =
     "latencies: Hopper microbenchmarks (Luo et al. 2025, arXiv:2501.12084; Chips and Cheese 2023), "
-    "used for all presets; clock, bandwidth, L2 and L1 pool: the GPU's whitepaper/datasheet";
+    "used for all presets; clock, bandwidth, L2 and L1 pool: the GPU's whitepaper/datasheet; L2 bandwidth "
+    "5,120 B/clock: A100 whitepaper; launch overhead 400 ns and block start 600 cycles: fitted to the recorded "
+    "H200 sessions (assets/recorded/h200)";
+
+// L2 bandwidth: 5,120 bytes per clock for the whole GPU (NVIDIA A100 Tensor Core GPU Architecture
+// whitepaper, 2020: "L2 cache read bandwidth"), used for every preset until measured per GPU.
+constexpr double kL2BytesPerCycle = 5120;
+// Fitted to the recorded H200 sessions (assets/recorded/h200/demo-kernels.wsprof; `warpscope session
+// validate-timing`): the launch's fixed cost (start and drain, 400 ns) and a block's start on an SM
+// (600 cycles) that minimise the mean absolute error of the 19 demo-size kernels, the GPU-size
+// sessions held out. Used for every preset until measured per GPU.
+constexpr double kLaunchOverheadNs = 400;
+constexpr int kBlockLaunchCycles = 600;
 
 constexpr TimingParameters timing(double clockMHz, double bandwidthGBps, std::size_t l1Pool, std::size_t l2,
                                   int fp32Lanes)
@@ -41,6 +54,9 @@ constexpr TimingParameters timing(double clockMHz, double bandwidthGBps, std::si
     parameters.dramBandwidthGBps = bandwidthGBps;
     parameters.l1PoolBytes = l1Pool;
     parameters.l2Bytes = l2;
+    parameters.l2BytesPerCycle = kL2BytesPerCycle;
+    parameters.launchOverheadNs = kLaunchOverheadNs;
+    parameters.blockLaunchCycles = kBlockLaunchCycles;
     parameters.source = kTimingSource;
     return parameters;
 }
@@ -72,9 +88,35 @@ constexpr std::array<GpuPreset, 6> kPresets{{
      timing(1980, 3350, 256 * KiB, 50 * MiB, 128)},
 }};
 
+// Other GPUs of an architecture listed above: found by name ("H200"), never chosen for an arch.
+// H200 SXM: the GH100 chip of the H100 SXM with HBM3e. 132 SMs, 1,980 MHz boost clock, 141 GB and
+// 4.8 TB/s: NVIDIA H200 Tensor Core GPU datasheet (2024); the recorded H200 sessions'
+// device record agrees (sm_count 132, core_clock_khz 1,980,000, memory clock 3,201 MHz x 6,016-bit
+// bus x 2 = 4,814 GB/s). L2: 60 MiB (62,914,560 bytes) as the device reports it
+// (CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE in assets/recorded/h200/). Limits per SM as sm_90 [PG].
+constexpr std::array<GpuPreset, 1> kVariantPresets{{
+    {"sm_90", "H200 SXM", 9, 0, 132, 32, 1024, 2048, 32, 65536, 65536, 255,
+     228 * KiB, 48 * KiB, 227 * KiB, 1 * KiB,
+     "[PG] CC 9.0; [OCC]; [DEV]; SMs, clock, memory: NVIDIA H200 Tensor Core GPU datasheet (2024); L2: the "
+     "device's CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE (62,914,560 bytes, assets/recorded/h200)",
+     timing(1980, 4800, 256 * KiB, 60 * MiB, 128)},
+}};
+
+// "H200 SXM" -> "h200sxm": names compare without case and spaces.
+std::string nameKey(std::string_view name)
+{
+    std::string key;
+    for (char c : name)
+        if (c != ' ' && c != '-' && c != '_')
+            key += static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+    return key;
+}
+
 } // namespace
 
 std::span<const GpuPreset> allPresets() { return kPresets; }
+
+std::span<const GpuPreset> variantPresets() { return kVariantPresets; }
 
 double peakFp32FlopsPerSecond(const GpuPreset& preset)
 {
@@ -92,6 +134,14 @@ std::optional<GpuPreset> findPreset(std::string_view arch)
         if (arch == preset.arch || arch == digits || arch == dotted)
             return preset;
     }
+    // A GPU's name: "H200", "h200 sxm", "H100".
+    const std::string key = nameKey(arch);
+    for (std::span<const GpuPreset> list : {std::span<const GpuPreset>(kPresets), std::span<const GpuPreset>(kVariantPresets)})
+        for (const GpuPreset& preset : list) {
+            const std::string name = nameKey(preset.name);
+            if (!key.empty() && (key == name || (name.starts_with(key) && key.size() >= 4)))
+                return preset;
+        }
     return std::nullopt;
 }
 

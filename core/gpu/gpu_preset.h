@@ -27,6 +27,9 @@ struct TimingParameters {
     std::size_t l1PoolBytes = 0;      // per SM: L1 data cache + shared memory share this pool
     std::size_t l2Bytes = 0;          // whole GPU
     int fp32LanesPerSm = 0;           // FP32 FMA units per SM: one fused multiply-add each per cycle
+    double launchOverheadNs = 0;      // a launch's fixed cost beyond its cycles: start and drain
+    int blockLaunchCycles = 0;        // from a block slot freeing (or the launch) to the new block's first issue
+    double l2BytesPerCycle = 0;       // L2 bandwidth of the whole GPU, shared equally by the SMs (0: unlimited)
     std::string_view source;
 };
 
@@ -63,7 +66,11 @@ double peakDramBytesPerSecond(const GpuPreset& preset);
 // All built-in presets, oldest architecture first.
 std::span<const GpuPreset> allPresets();
 
-// The preset for "sm_90" (also accepts "90" and "9.0"); nullopt when unknown.
+// Other GPUs of an architecture allPresets() lists (H200 SXM, sm_90): found by name only.
+std::span<const GpuPreset> variantPresets();
+
+// The preset for "sm_90" (also accepts "90" and "9.0"), or for a GPU's name ("H200", "h100 sxm";
+// case and spaces ignored, a prefix of at least 4 characters); nullopt when unknown.
 std::optional<GpuPreset> findPreset(std::string_view arch);
 
 // "sm_70, sm_75, sm_80, sm_86, sm_89, sm_90" for error messages.

@@ -75,6 +75,12 @@ struct TimingSummary {
     std::uint64_t l1Hits = 0, l1Misses = 0, l2Hits = 0, l2Misses = 0; // global-load sectors
     std::uint64_t dramBytes = 0;
     StallCycles stalls;
+    // A sample of blocks (SimOptions::sampleBlocks): the busiest SM's share of the grid is replayed
+    // from sampled blocks, and its cycles scaled by the waves it needs (see simulator.h).
+    bool scaledFromSample = false;
+    std::uint64_t replayedBlocks = 0; // blocks replayed on the one modelled SM
+    std::uint64_t blocksPerSm = 0;    // blocks the busiest SM runs in the whole grid
+    double waveScale = 1;             // cycles = the replay's cycles x waveScale
 };
 
 struct KernelStats {

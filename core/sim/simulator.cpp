@@ -59,6 +59,101 @@ void scaleCounters(InstructionCounters& c, std::uint64_t total, std::uint64_t sa
         *field = scaleCount(*field, total, sampled);
 }
 
+// One sampled block's issue log, its records' sectorOffset pointing into `sectors`.
+struct SampledLog {
+    BlockLog log;
+    std::vector<std::uint64_t> sectors;
+};
+
+// How a sample of blocks is timed: which sampled blocks one SM replays, and by how much its cycles
+// are scaled to the busiest SM's share of the grid.
+struct SampleReplay {
+    std::vector<std::uint64_t> items; // indices into the sample, ascending
+    std::uint64_t blocksPerSm = 0;    // the busiest SM's blocks in the grid: ceil(blocks / SMs)
+    double waveScale = 1;             // waves that share needs / waves the replay ran
+    bool eachAlone = false;           // at most one block per SM: each sampled block alone, the slowest counts
+};
+
+// Waves of resident blocks one SM replays at most from a sample: enough for the steady state
+// between the first wave's start and the last one's drain, few enough to keep the replay quick.
+constexpr std::uint64_t kReplayWaves = 4;
+
+SampleReplay planSampleReplay(std::uint64_t sampled, std::uint64_t blocks, std::uint64_t sms, int residentBlocks)
+{
+    SampleReplay plan;
+    const std::uint64_t resident = static_cast<std::uint64_t>(std::max(1, residentBlocks));
+    plan.blocksPerSm = (blocks + sms - 1) / sms;
+    if (plan.blocksPerSm <= 1) {
+        plan.eachAlone = true;
+        for (std::uint64_t i = 0; i < sampled; ++i)
+            plan.items.push_back(i);
+        return plan;
+    }
+    std::uint64_t replayed = std::min({plan.blocksPerSm, sampled, resident * kReplayWaves});
+    if (replayed < plan.blocksPerSm && replayed >= resident)
+        replayed = replayed / resident * resident; // whole waves
+    plan.items = replayed >= 2 ? sampleBlockIndices(sampled, replayed) : std::vector<std::uint64_t>{0};
+    if (replayed < plan.blocksPerSm) {
+        const auto waves = [&](std::uint64_t count) { return static_cast<double>((count + resident - 1) / resident); };
+        plan.waveScale = waves(plan.blocksPerSm) / waves(replayed);
+    }
+    return plan;
+}
+
+void summarizeSms(const std::vector<SmTiming>& sms, TimingSummary& summary)
+{
+    for (const SmTiming& sm : sms) {
+        summary.cycles = std::max(summary.cycles, sm.cycles);
+        summary.l1Hits += sm.l1Hits;
+        summary.l1Misses += sm.l1Misses;
+        summary.l2Hits += sm.l2Hits;
+        summary.l2Misses += sm.l2Misses;
+        summary.dramBytes += sm.dramBytes;
+        summary.stalls.add(sm.stalls);
+    }
+}
+
+// The sample's time: the planned blocks replayed on one SM (the sectors of each block rebased into
+// one pool), cycles scaled by the plan's waves; cache and stall counts scaled to the whole grid.
+void summarizeSampleReplay(const SmTimingModel& model, const SampleReplay& plan, std::vector<SampledLog>& logs,
+                           std::uint64_t blockCount, TimingSummary& summary)
+{
+    std::vector<SmTiming> timings;
+    auto replay = [&](const std::vector<std::uint64_t>& items) {
+        std::vector<BlockLog> blocks;
+        std::vector<std::uint64_t> pool;
+        for (std::uint64_t item : items) {
+            SampledLog& sampled = logs[item];
+            const auto base = static_cast<std::uint32_t>(pool.size());
+            pool.insert(pool.end(), sampled.sectors.begin(), sampled.sectors.end());
+            BlockLog log = sampled.log;
+            for (auto& warp : log.warps)
+                for (IssueRecord& record : warp)
+                    record.sectorOffset += base;
+            blocks.push_back(std::move(log));
+        }
+        timings.push_back(model.replay(blocks, pool, {}, nullptr));
+    };
+    if (plan.eachAlone) {
+        for (std::uint64_t item : plan.items)
+            replay({item});
+    } else {
+        replay(plan.items);
+    }
+    summarizeSms(timings, summary);
+    const double countScale = static_cast<double>(blockCount) / static_cast<double>(std::max<std::size_t>(1, plan.items.size()));
+    const auto scaled = [&](std::uint64_t& value) { value = static_cast<std::uint64_t>(static_cast<double>(value) * countScale + 0.5); };
+    for (std::uint64_t* value : {&summary.l1Hits, &summary.l1Misses, &summary.l2Hits, &summary.l2Misses, &summary.dramBytes,
+                                 &summary.stalls.globalMemory, &summary.stalls.sharedMemory, &summary.stalls.execution,
+                                 &summary.stalls.loadStoreUnit, &summary.stalls.barrier, &summary.stalls.notSelected})
+        scaled(*value);
+    summary.cycles = static_cast<std::uint64_t>(static_cast<double>(summary.cycles) * plan.waveScale + 0.5);
+    summary.scaledFromSample = true;
+    summary.replayedBlocks = plan.eachAlone ? 1 : plan.items.size();
+    summary.blocksPerSm = plan.blocksPerSm;
+    summary.waveScale = plan.waveScale;
+}
+
 } // namespace
 
 std::vector<std::uint64_t> sampleBlockIndices(std::uint64_t blocks, std::uint64_t count)
@@ -216,7 +311,6 @@ SimResult simulate(LaunchRequest request, const std::atomic<bool>* cancel,
         if (request.options.recordBlock >= 0 || !request.options.trace.blocks.empty())
             throw InputError("a block sample cannot be recorded or traced: simulate every block to step or trace one");
         sample = sampleBlockIndices(blockCount, request.options.sampleBlocks);
-        request.options.timing = false;
     }
     const bool sampling = !sample.empty();
     const std::uint64_t blocksToRun = sampling ? sample.size() : blockCount;
@@ -234,10 +328,27 @@ SimResult simulate(LaunchRequest request, const std::atomic<bool>* cancel,
                                                         request.dynamicSharedBytes, request.options.registersPerThread)
                                   : 1;
     const SmTimingModel timingModel(function, request.preset.timing, resident, context.smCount, context.sharedBytes);
-    std::vector<SmTiming> smTimings(usedSms);
+    std::vector<SmTiming> smTimings(sampling ? 0 : usedSms);
     std::atomic<bool> timingComplete{timingOn};
     std::mutex traceTimesMutex;
     std::vector<std::pair<std::uint64_t, std::vector<std::vector<IssueTiming>>>> traceTimes;
+    // A sample is timed on one SM: the sampled blocks the replay needs keep their issue logs.
+    const SampleReplay replayPlan = sampling && timingOn ? planSampleReplay(sample.size(), blockCount, smCount, resident)
+                                                         : SampleReplay{};
+    std::vector<char> keepsLog(sample.size(), 0);
+    for (std::uint64_t item : replayPlan.items)
+        keepsLog[item] = 1;
+    std::vector<SampledLog> sampledLogs(sample.size());
+    std::atomic<std::uint64_t> sampledLogBytes{0};
+    auto replaySm = [&](std::uint64_t sm, const std::vector<BlockLog>& logs, const std::vector<std::uint64_t>& sectors) {
+        std::vector<std::pair<std::uint64_t, std::vector<std::vector<IssueTiming>>>> times;
+        smTimings[sm] = timingModel.replay(logs, sectors, timedBlocks, timedBlocks.empty() ? nullptr : &times);
+        if (!times.empty()) {
+            std::lock_guard lock(traceTimesMutex);
+            for (auto& entry : times)
+                traceTimes.push_back(std::move(entry));
+        }
+    };
 
     std::atomic<std::uint64_t> nextSm{0};
     std::atomic<std::uint64_t> blocksDone{0};
@@ -259,7 +370,7 @@ SimResult simulate(LaunchRequest request, const std::atomic<bool>* cancel,
                     break;
                 std::vector<BlockLog> logs;
                 runner.sectorPool().clear();
-                bool logging = timingComplete.load(std::memory_order_relaxed);
+                bool logging = timingComplete.load(std::memory_order_relaxed) && (!sampling || keepsLog[sm]);
                 runner.setLogging(logging);
                 const std::uint64_t recordsBefore = runner.loggedRecords();
                 const std::uint64_t first = sampling ? sample[sm] : sm;
@@ -312,15 +423,16 @@ SimResult simulate(LaunchRequest request, const std::atomic<bool>* cancel,
                         }
                     }
                 }
-                if (logging && !cancelled && !budgetExceeded) {
-                    std::vector<std::pair<std::uint64_t, std::vector<std::vector<IssueTiming>>>> times;
-                    smTimings[sm] = timingModel.replay(logs, runner.sectorPool(), timedBlocks,
-                                                       timedBlocks.empty() ? nullptr : &times);
-                    if (!times.empty()) {
-                        std::lock_guard lock(traceTimesMutex);
-                        for (auto& entry : times)
-                            traceTimes.push_back(std::move(entry));
-                    }
+                if (sampling && logging && !logs.empty()) {
+                    // One sampled block: its log and sectors wait for the one-SM replay below.
+                    const std::uint64_t bytes = sampledLogBytes.fetch_add((runner.loggedRecords() - recordsBefore) * sizeof(IssueRecord) +
+                                                                          runner.sectorPool().size() * sizeof(std::uint64_t));
+                    if (bytes > request.options.maxTimingBytesPerSm)
+                        timingComplete = false;
+                    sampledLogs[sm] = {std::move(logs.front()), std::move(runner.sectorPool())};
+                    runner.sectorPool().clear();
+                } else if (logging && !cancelled && !budgetExceeded) {
+                    replaySm(sm, logs, runner.sectorPool());
                 }
             }
         } catch (...) {
@@ -342,7 +454,6 @@ SimResult simulate(LaunchRequest request, const std::atomic<bool>* cancel,
     }
     if (error)
         std::rethrow_exception(error);
-
     // Merge what the runners collected.
     KernelStats& stats = result.stats;
     stats.perInstruction.resize(function.instructions.size());
@@ -452,15 +563,10 @@ SimResult simulate(LaunchRequest request, const std::atomic<bool>* cancel,
         summary.residentBlocksPerSm = resident;
         summary.registersPerThread = request.options.registersPerThread;
         summary.l1BytesPerSm = timingModel.l1Bytes();
-        for (const SmTiming& sm : smTimings) {
-            summary.cycles = std::max(summary.cycles, sm.cycles);
-            summary.l1Hits += sm.l1Hits;
-            summary.l1Misses += sm.l1Misses;
-            summary.l2Hits += sm.l2Hits;
-            summary.l2Misses += sm.l2Misses;
-            summary.dramBytes += sm.dramBytes;
-            summary.stalls.add(sm.stalls);
-        }
+        if (sampling)
+            summarizeSampleReplay(timingModel, replayPlan, sampledLogs, blockCount, summary);
+        else
+            summarizeSms(smTimings, summary);
         stats.cyclesEstimate = summary.cycles;
     }
     for (std::size_t i = 0; i < function.instructions.size(); ++i) {

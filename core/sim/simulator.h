@@ -58,8 +58,12 @@ struct SimOptions {
     // 0: every block. N >= 2 fewer than the grid's blocks: only sampleBlockIndices(blocks, N) run,
     // and every count in KernelStats is the sample's scaled by blocks / N (rounded to the nearest
     // integer). That is exact for kernels whose blocks all do the same work, and an estimate
-    // otherwise (a partial last block, data-dependent loops). No timing model, no recording and no
-    // trace with a sample: they need every block of an SM. The outputs hold only the sample's writes.
+    // otherwise (a partial last block, data-dependent loops). The timing model then replays one SM:
+    // the busiest SM's ceil(blocks / SMs) blocks when the sample has that many, else up to 4 whole
+    // waves of resident blocks (occupancy) drawn evenly from the sample, its cycles scaled by the
+    // waves the busiest SM needs (a partial tail wave counts as a whole one); with at most one block
+    // per SM, the slowest sampled block alone. No recording and no trace with a sample: they need
+    // every block of an SM. The outputs hold only the sample's writes.
     std::uint64_t sampleBlocks = 0;
     // printf output kept, in bytes: the device's printf buffer (cudaLimitPrintfFifoSize, 1 MB by
     // default, CUDA Runtime API); what does not fit is dropped and counted, as on the GPU.

@@ -5,6 +5,12 @@
 #include <algorithm>
 #include <cstddef>
 #include <limits>
+#include <map>
+#include <tuple>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
 
 namespace warpscope::sim {
 
@@ -24,6 +30,16 @@ struct StaticInfo {
     std::uint8_t sourceCount = 0, destinationCount = 0;
     std::int32_t sources[25]{};     // mma.sync: a guard and three fragments of up to eight registers
     std::int32_t destinations[8]{};
+    bool movable = true;            // ptxas may move it within its basic block (registers permitting)
+    bool branch = false;            // bra
+    bool store = false;             // st.global / st.shared: ordered only with accesses to its space
+    std::uint8_t space = 0;         // loads and stores: 1 global, 2 shared
+    std::uint8_t issueSlots = 1;    // SASS instructions the scheduler issues for it (an expanded sequence: more)
+    bool widenable = false;         // a 32-bit scalar ld.shared: ptxas may merge it with its neighbours
+    std::int32_t addressBase = -1;  // its address: base register (or -2 - symbol) and offset
+    std::int64_t addressOffset = 0;
+    std::uint8_t aluSteps = 0, sfuSteps = 0; // an expanded sequence's dependent chain: its latency
+    bool load = false;              // a load: scheduled as early as its operands allow
 };
 
 // A set-associative sector cache with round-robin replacement.
@@ -141,6 +157,16 @@ StaticInfo describe(const ptx::Instruction& in)
     case ptx::Op::Cos:
     case ptx::Op::Tanh:
         info.kind = TimingClass::Sfu;
+        if ((in.op == ptx::Op::Div || in.op == ptx::Op::Rem) && !ptx::isFloat(in.type) && in.operandCount >= 3 &&
+            in.operands[2].kind != ptx::Operand::Kind::Imm) {
+            // Integer division by a register: ptxas emits a 17-instruction sequence for sm_90 (I2F,
+            // MUFU.RCP, F2I, IMAD.HI and fix-ups; ptxas -O3, CUDA 13, the demo reduction's tid %
+            // (2 s)) whose dependent chain is 12 integer steps and 3 conversion/reciprocal steps.
+            info.kind = TimingClass::Alu;
+            info.issueSlots = 17;
+            info.aluSteps = 12;
+            info.sfuSteps = 3;
+        }
         break;
     case ptx::Op::BarSync:
         // bar.arrive does not wait. The model makes every waiting barrier the whole block's: a warp
@@ -172,12 +198,175 @@ StaticInfo describe(const ptx::Instruction& in)
         info.kind = TimingClass::Alu;
         break;
     }
+    // What the schedule may move: arithmetic and loads. Stores, atomics, barriers, async copies,
+    // local memory and control stay in place, and nothing moves across them.
+    const bool isLoad = in.op == ptx::Op::Ld || in.op == ptx::Op::WmmaLoad || in.op == ptx::Op::Ldmatrix;
+    info.load = isLoad && in.space != ptx::Space::Local && in.space != ptx::Space::Param;
+    info.branch = in.op == ptx::Op::Bra;
+    const bool isStore = in.op == ptx::Op::St || in.op == ptx::Op::WmmaStore;
+    const bool shared = in.space == ptx::Space::Shared;
+    const bool global = in.space == ptx::Space::Global || in.space == ptx::Space::Generic;
+    if ((isLoad && info.load) || isStore)
+        info.space = shared ? 2 : global ? 1 : 0;
+    info.store = isStore && info.space != 0;
+    if (in.op == ptx::Op::Ld && shared && in.vectorWidth == 1 && ptx::typeBits(in.type) == 32)
+        for (int i = 0; i < in.operandCount; ++i) {
+            const ptx::Operand& operand = in.operands[static_cast<std::size_t>(i)];
+            if (operand.kind == ptx::Operand::Kind::Address) {
+                info.widenable = true;
+                info.addressBase = operand.reg >= 0 ? operand.reg : -2 - operand.symbol;
+                info.addressOffset = operand.offset;
+            }
+        }
+    info.movable = info.async == AsyncRole::None && in.op != ptx::Op::Mbarrier &&
+                   (info.kind == TimingClass::Alu || info.kind == TimingClass::Sfu || info.kind == TimingClass::Param || info.load);
     return info;
+}
+
+// ptxas schedules each basic block: the SASS issues loads as early as their operands allow, ahead of
+// the arithmetic the PTX puts between them, so a warp has several loads in flight. It also unrolls a
+// loop whose body is one basic block (kLoopUnroll more copies; the demo matmul's 4-step PTX loop
+// is a 16-step SASS loop under ptxas -O3 for sm_90, CUDA 13) and hoists the copies' loads together.
+// List scheduling of `pcs` (one block, or copies of a loop body): a register read waits for its
+// latest writer (ptxas renames registers, so reuse of a name orders nothing); the unmovable
+// instructions fence everything, except the branches between loop copies, which ptxas removes.
+// Among ready instructions the one with the longest latency path to the end goes first (address
+// arithmetic feeding a load before arithmetic waiting on one). Returns positions into `pcs`.
+constexpr int kLoopUnroll = 4;
+
+// A scheduled run's dependences, for the replay: ptxas renamed the registers, so a read takes the
+// value of its latest writer in record order, wherever the schedule put it.
+struct RunPlan {
+    std::vector<std::int32_t> order;          // positions in schedule order
+    std::vector<std::uint32_t> producerStart; // per position, into `producers` (one more at the end)
+    std::vector<std::int32_t> producers;      // per source of the position's instruction: its writer's position, -1 before the run
+    std::vector<std::pair<std::int32_t, std::int32_t>> finalWriters; // register, the position of its last write
+    std::vector<char> widened; // per position: a shared load ptxas merged into an earlier one (LDS.64/.128)
+};
+
+template <class Info> // StaticInfo or a type derived from it
+RunPlan scheduleRun(const std::vector<Info>& info, const std::vector<std::int32_t>& pcs)
+{
+    RunPlan plan;
+    const std::size_t count = pcs.size();
+    auto at = [&](std::size_t i) -> const StaticInfo& { return info[static_cast<std::size_t>(pcs[i])]; };
+    // A branch inside a run is predication (a short forward branch ptxas if-converts) or the branch
+    // between loop copies ptxas removes; only the run's last instruction may be a real branch.
+    auto fences = [&](std::size_t i) {
+        return !at(i).movable && !at(i).store && !(i + 1 < count && at(i).kind == TimingClass::Control && at(i).branch);
+    };
+    // Memory order within a space: a load after the space's last store, a store after it and after
+    // the loads since (global and shared never alias, so either moves across the other's stores).
+    std::size_t lastStore[3] = {count, count, count};
+    std::vector<std::size_t> loadsSince[3];
+    std::vector<std::vector<std::size_t>> successors(count);
+    std::vector<std::size_t> waitingFor(count, 0);
+    auto edge = [&](std::size_t from, std::size_t to) {
+        successors[from].push_back(to);
+        ++waitingFor[to];
+    };
+    std::unordered_map<std::int32_t, std::size_t> lastWriter;
+    std::size_t lastFence = count; // none yet
+    for (std::size_t i = 0; i < count; ++i) {
+        const StaticInfo& s = at(i);
+        plan.producerStart.push_back(static_cast<std::uint32_t>(plan.producers.size()));
+        for (int k = 0; k < s.sourceCount; ++k) {
+            const auto writer = lastWriter.find(s.sources[k]);
+            plan.producers.push_back(writer == lastWriter.end() ? -1 : static_cast<std::int32_t>(writer->second));
+        }
+        if (fences(i)) {
+            for (std::size_t j = lastFence == count ? 0 : lastFence; j < i; ++j)
+                edge(j, i);
+            lastFence = i;
+        } else if (lastFence != count) {
+            edge(lastFence, i);
+        }
+        for (int k = 0; k < s.sourceCount; ++k) {
+            const auto writer = lastWriter.find(s.sources[k]);
+            if (writer != lastWriter.end() && (lastFence == count || writer->second >= lastFence))
+                edge(writer->second, i);
+        }
+        if (s.space != 0 && !fences(i)) {
+            const std::size_t last = lastStore[s.space];
+            if (last != count && (lastFence == count || last > lastFence))
+                edge(last, i);
+            if (s.store) {
+                for (std::size_t load : loadsSince[s.space])
+                    if (lastFence == count || load > lastFence)
+                        edge(load, i);
+                loadsSince[s.space].clear();
+                lastStore[s.space] = i;
+            } else {
+                loadsSince[s.space].push_back(i);
+            }
+        }
+        for (int k = 0; k < s.destinationCount; ++k)
+            lastWriter[s.destinations[k]] = i;
+    }
+    plan.producerStart.push_back(static_cast<std::uint32_t>(plan.producers.size()));
+    // ptxas merges 32-bit shared loads from one base register whose offsets fall in one aligned
+    // 16-byte group into one LDS.64/LDS.128 (seen in its sm_90 output for the tiled matmul): the
+    // first of a group costs the load/store unit, the others ride along.
+    plan.widened.assign(count, 0);
+    std::map<std::tuple<std::int32_t, std::int32_t, std::int64_t>, std::size_t> groups; // base, its writer, 16-byte group
+    for (std::size_t i = 0; i < count; ++i) {
+        const StaticInfo& s = at(i);
+        if (s.store && s.space == 2)
+            groups.clear();
+        if (!s.widenable)
+            continue;
+        std::int32_t writer = -1;
+        for (int k = 0; k < s.sourceCount; ++k)
+            if (s.sources[k] == s.addressBase)
+                writer = plan.producers[plan.producerStart[i] + static_cast<std::size_t>(k)];
+        const std::int64_t group = s.addressOffset >= 0 ? s.addressOffset / 16 : (s.addressOffset - 15) / 16;
+        const auto [entry, first] = groups.try_emplace({s.addressBase, writer, group}, i);
+        plan.widened[i] = first ? 0 : 1;
+    }
+    for (const auto& [reg, position] : lastWriter)
+        plan.finalWriters.emplace_back(reg, static_cast<std::int32_t>(position));
+    std::vector<std::uint64_t> height(count, 0);
+    for (std::size_t i = count; i-- > 0;) {
+        const StaticInfo& s = at(i);
+        std::uint64_t latency = s.load ? 300 : s.kind == TimingClass::Sfu ? 20 : 4;
+        std::uint64_t longest = 0;
+        for (std::size_t next : successors[i])
+            longest = std::max(longest, height[next]);
+        height[i] = latency + longest;
+    }
+    std::vector<char> done(count, 0);
+    plan.order.reserve(count);
+    while (plan.order.size() < count) {
+        std::size_t pick = count;
+        for (std::size_t i = 0; i < count; ++i)
+            if (!done[i] && waitingFor[i] == 0 && (pick == count || height[i] > height[pick]))
+                pick = i;
+        done[pick] = 1;
+        for (std::size_t next : successors[pick])
+            --waitingFor[next];
+        plan.order.push_back(static_cast<std::int32_t>(pick));
+    }
+    return plan;
 }
 
 } // namespace
 
 struct SmTimingModel::InstructionTiming : StaticInfo {};
+struct SmTimingModel::RunSchedule : RunPlan {
+    bool reordered = false; // false: the PTX's order
+};
+
+// A stretch of a warp's issue order that follows a RunSchedule: records [recordBase, recordBase + length).
+struct SmTimingModel::ScheduledRun {
+    std::uint32_t firstIssue = 0, length = 0, recordBase = 0;
+    const RunSchedule* schedule = nullptr;
+};
+
+// Runs longer than this are cut (the schedule is quadratic in their length).
+constexpr std::int32_t kMaxScheduledRun = 512;
+// A forward branch over at most this many instructions is predication in the SASS (ptxas
+// if-converts short branches: CUDA C++ Best Practices Guide, "Branch Predication").
+constexpr std::int32_t kIfConvertSpan = 8;
 
 const char* stallReasonName(StallReason reason)
 {
@@ -222,11 +411,92 @@ SmTimingModel::SmTimingModel(const ptx::Function& function, const gpu::TimingPar
     const std::uint64_t sharedInUse = sharedBytesPerBlock * static_cast<std::uint64_t>(m_residentBlocks);
     m_l1Bytes = parameters.l1PoolBytes > sharedInUse ? parameters.l1PoolBytes - sharedInUse : 0;
     m_l2Bytes = parameters.l2Bytes / static_cast<std::uint64_t>(m_smCount);
+    m_l2SectorsPerCycle = parameters.l2BytesPerCycle / 32.0 / m_smCount;
     if (parameters.coreClockMHz > 0 && parameters.dramBandwidthGBps > 0)
         m_dramBytesPerCycle = parameters.dramBandwidthGBps * 1e9 / (parameters.coreClockMHz * 1e6) / m_smCount;
     m_info.reserve(function.instructions.size());
     for (const ptx::Instruction& instruction : function.instructions)
         m_info.push_back(InstructionTiming{describe(instruction)});
+}
+
+// The schedule of a run of records with these pcs, worked out once per model.
+const SmTimingModel::RunSchedule& SmTimingModel::scheduleFor(const std::vector<std::int32_t>& pcs) const
+{
+    const std::string key(reinterpret_cast<const char*>(pcs.data()), pcs.size() * sizeof(std::int32_t));
+    std::lock_guard lock(m_scheduleMutex);
+    auto found = m_schedules.find(key);
+    if (found == m_schedules.end()) {
+        auto schedule = std::make_unique<RunSchedule>(RunSchedule{scheduleRun(m_info, pcs)});
+        for (std::size_t i = 0; i < schedule->order.size(); ++i)
+            schedule->reordered = schedule->reordered || schedule->order[i] != static_cast<std::int32_t>(i);
+        found = m_schedules.emplace(key, std::move(schedule)).first;
+    }
+    return *found->second;
+}
+
+// The order a warp issues its records in, as ptxas's SASS would: the records are cut into runs of
+// rising pcs (a run ends after a backward branch, a forward branch past more than kIfConvertSpan
+// instructions, or kMaxScheduledRun records), up to kLoopUnroll runs of a loop body with the same
+// pcs are joined (ptxas unrolls them), and each run is issued in its schedule (scheduleRun).
+std::vector<std::uint32_t> SmTimingModel::issueOrder(const std::vector<IssueRecord>& records,
+                                                     std::vector<ScheduledRun>& runs) const
+{
+    std::vector<std::uint32_t> order;
+    runs.clear();
+    const std::vector<InstructionTiming>& info = m_info;
+    auto runEnd = [&](std::size_t i) { // one past the run starting at i
+        std::size_t j = i + 1;
+        while (j < records.size() && j - i < static_cast<std::size_t>(kMaxScheduledRun)) {
+            const std::int32_t previous = records[j - 1].pc, pc = records[j].pc;
+            if (pc <= previous)
+                break;
+            if (info[static_cast<std::size_t>(previous)].branch && pc - previous - 1 > kIfConvertSpan)
+                break;
+            ++j;
+        }
+        return j;
+    };
+    auto samePcs = [&](std::size_t a, std::size_t b, std::size_t length) {
+        for (std::size_t k = 0; k < length; ++k)
+            if (records[a + k].pc != records[b + k].pc)
+                return false;
+        return true;
+    };
+    std::vector<std::int32_t> pcs;
+    for (std::size_t i = 0; i < records.size();) {
+        const std::size_t end = runEnd(i), length = end - i;
+        std::size_t copies = 1;
+        const bool loops = info[static_cast<std::size_t>(records[end - 1].pc)].branch && end < records.size() &&
+                           records[end].pc == records[i].pc;
+        while (loops && copies < static_cast<std::size_t>(kLoopUnroll) && i + (copies + 1) * length <= records.size() &&
+               runEnd(i + copies * length) == i + (copies + 1) * length && samePcs(i, i + copies * length, length))
+            ++copies;
+        const std::size_t total = copies * length;
+        if (total >= 2) {
+            pcs.clear();
+            for (std::size_t k = i; k < i + total; ++k)
+                pcs.push_back(records[k].pc);
+            const RunSchedule& schedule = scheduleFor(pcs);
+            if (schedule.reordered) {
+                if (order.empty() && i > 0)
+                    for (std::size_t k = 0; k < i; ++k)
+                        order.push_back(static_cast<std::uint32_t>(k));
+                order.reserve(records.size());
+                runs.push_back({static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(total), static_cast<std::uint32_t>(i), &schedule});
+                for (std::int32_t position : schedule.order)
+                    order.push_back(static_cast<std::uint32_t>(i + static_cast<std::size_t>(position)));
+                i += total;
+                continue;
+            }
+        }
+        if (!order.empty() || !runs.empty())
+            for (std::size_t k = i; k < i + total; ++k)
+                order.push_back(static_cast<std::uint32_t>(k));
+        i += total;
+    }
+    if (runs.empty())
+        order.clear();
+    return order; // empty: as recorded
 }
 
 SmTimingModel::~SmTimingModel() = default;
@@ -263,6 +533,21 @@ SmTiming SmTimingModel::replay(const std::vector<BlockLog>& blocks, const std::v
         bool nextIsMemory = false;
         std::uint64_t openGroupLands = 0;        // when the cp.async copies not yet committed land
         std::vector<std::uint64_t> groupLands;   // when each committed group's copies land, oldest first
+        std::vector<std::uint32_t> order;        // issueOrder(): records in issue order (empty: as recorded)
+        std::vector<ScheduledRun> runs;          // where `order` follows a schedule
+        std::size_t run = 0;                     // the run `next` is in or before
+        std::vector<std::uint64_t> runResult;    // per position of the current run: when its results land
+        std::vector<std::uint8_t> runReason;
+        std::vector<std::uint64_t> entryReady;   // `ready` and `producer` as the current run began
+        std::vector<std::uint8_t> entryProducer;
+        const IssueRecord& current() const { return (*records)[order.empty() ? next : order[next]]; }
+        // The run the next record belongs to, or null.
+        const ScheduledRun* currentRun() const
+        {
+            if (run >= runs.size() || next < runs[run].firstIssue)
+                return nullptr;
+            return &runs[run];
+        }
     };
     struct Resident {
         std::size_t log = 0;
@@ -278,18 +563,33 @@ SmTiming SmTimingModel::replay(const std::vector<BlockLog>& blocks, const std::v
     std::vector<std::size_t> freeWarpSlots;
     std::size_t nextBlock = 0;
     std::uint64_t age = 0, cycle = 0, lsuFree = 0, dramFree = 0;
+    double l2Free = 0; // when the SM's share of L2 bandwidth is free again (fractional cycles)
+    std::vector<std::uint64_t> busyUntil(static_cast<std::size_t>(schedulers), 0); // issuing an expanded sequence
     int residentCount = 0;
 
     // When the operands of a warp's next instruction are ready, and why it would wait until then.
     auto operandsReady = [&](const Warp& warp, StallReason& reason) {
-        const StaticInfo& s = info[static_cast<std::size_t>((*warp.records)[warp.next].pc)];
+        const StaticInfo& s = info[static_cast<std::size_t>(warp.current().pc)];
         std::uint64_t at = 0;
         reason = StallReason::None;
+        const ScheduledRun* run = warp.currentRun();
+        const std::int32_t* producers = nullptr;
+        if (run != nullptr && !warp.entryReady.empty()) {
+            const std::uint32_t position = warp.order[warp.next] - run->recordBase;
+            producers = run->schedule->producers.data() + run->schedule->producerStart[position];
+        }
         for (int i = 0; i < s.sourceCount; ++i) {
-            const std::uint64_t r = warp.ready[static_cast<std::size_t>(s.sources[i])];
+            const auto reg = static_cast<std::size_t>(s.sources[i]);
+            std::uint64_t r = warp.ready[reg];
+            std::uint8_t why = warp.producer[reg];
+            if (producers != nullptr) { // renamed: the latest writer in record order
+                const std::int32_t p = producers[i];
+                r = p >= 0 ? warp.runResult[static_cast<std::size_t>(p)] : warp.entryReady[reg];
+                why = p >= 0 ? warp.runReason[static_cast<std::size_t>(p)] : warp.entryProducer[reg];
+            }
             if (r > at) {
                 at = r;
-                reason = static_cast<StallReason>(warp.producer[static_cast<std::size_t>(s.sources[i])]);
+                reason = static_cast<StallReason>(why);
             }
         }
         if (s.async == AsyncRole::Wait) { // the awaited groups' copies must have landed
@@ -306,7 +606,10 @@ SmTiming SmTimingModel::replay(const std::vector<BlockLog>& blocks, const std::v
         return at;
     };
     auto isMemory = [&](const Warp& warp) {
-        const TimingClass kind = info[static_cast<std::size_t>((*warp.records)[warp.next].pc)].kind;
+        const TimingClass kind = info[static_cast<std::size_t>(warp.current().pc)].kind;
+        if (const ScheduledRun* run = warp.entryReady.empty() ? nullptr : warp.currentRun();
+            run != nullptr && run->schedule->widened[warp.order[warp.next] - run->recordBase] != 0)
+            return false; // merged into an earlier load: no turn of its own at the load/store unit
         return kind == TimingClass::Shared || kind == TimingClass::SharedAtomic || kind == TimingClass::GlobalLoad ||
                kind == TimingClass::GlobalStore || kind == TimingClass::GlobalAtomic || kind == TimingClass::Local;
     };
@@ -315,6 +618,13 @@ SmTiming SmTimingModel::replay(const std::vector<BlockLog>& blocks, const std::v
     auto refresh = [&](Warp& warp) {
         if (warp.done || warp.next >= warp.records->size())
             return;
+        if (warp.run < warp.runs.size() && warp.next == warp.runs[warp.run].firstIssue && warp.entryReady.empty()) {
+            // A scheduled run begins: the values its reads find from before it.
+            warp.entryReady = warp.ready;
+            warp.entryProducer = warp.producer;
+            warp.runResult.assign(warp.runs[warp.run].length, 0);
+            warp.runReason.assign(warp.runs[warp.run].length, 0);
+        }
         StallReason reason;
         warp.readyCache = std::max(warp.earliest, operandsReady(warp, reason));
         warp.nextIsMemory = isMemory(warp);
@@ -338,11 +648,12 @@ SmTiming SmTimingModel::replay(const std::vector<BlockLog>& blocks, const std::v
             Warp warp;
             warp.records = &log.warps[w];
             warp.block = residentIndex;
-            warp.earliest = at;
+            warp.earliest = at + static_cast<std::uint64_t>(std::max(0, m_parameters.blockLaunchCycles));
             warp.age = age++;
             warp.ready.assign(registers, 0);
             warp.producer.assign(registers, 0);
             warp.done = log.warps[w].empty();
+            warp.order = issueOrder(log.warps[w], warp.runs);
             if (times) {
                 warp.times = times + w;
                 warp.times->reserve(log.warps[w].size());
@@ -386,6 +697,12 @@ SmTiming SmTimingModel::replay(const std::vector<BlockLog>& blocks, const std::v
     auto finishWarp = [&](std::size_t slot) {
         Warp& warp = warps[slot];
         warp.done = true;
+        if (warp.times != nullptr && !warp.order.empty() && warp.times->size() == warp.order.size()) {
+            std::vector<IssueTiming> recorded(warp.times->size()); // back in the records' order
+            for (std::size_t k = 0; k < warp.order.size(); ++k)
+                recorded[warp.order[k]] = (*warp.times)[k];
+            *warp.times = std::move(recorded);
+        }
         Resident& block = resident[warp.block];
         block.live -= 1;
         block.warps.erase(std::find(block.warps.begin(), block.warps.end(), slot)); // the slot may be reused
@@ -415,6 +732,10 @@ SmTiming SmTimingModel::replay(const std::vector<BlockLog>& blocks, const std::v
         std::uint64_t nextEvent = std::numeric_limits<std::uint64_t>::max();
         for (int s = 0; s < schedulers; ++s) {
             auto& list = byScheduler[static_cast<std::size_t>(s)];
+            if (busyUntil[static_cast<std::size_t>(s)] > cycle) {
+                nextEvent = std::min(nextEvent, busyUntil[static_cast<std::size_t>(s)]);
+                continue;
+            }
             if (wakeAt[static_cast<std::size_t>(s)] > cycle) {
                 nextEvent = std::min(nextEvent, wakeAt[static_cast<std::size_t>(s)]);
                 continue;
@@ -451,7 +772,7 @@ SmTiming SmTimingModel::replay(const std::vector<BlockLog>& blocks, const std::v
             greedy[static_cast<std::size_t>(s)] = chosen;
             issuedAny = true;
             Warp& warp = warps[chosen];
-            const IssueRecord& record = (*warp.records)[warp.next];
+            const IssueRecord& record = warp.current();
             const StaticInfo& s_info = info[static_cast<std::size_t>(record.pc)];
 
             // Where the wait before this issue went.
@@ -487,17 +808,27 @@ SmTiming SmTimingModel::replay(const std::vector<BlockLog>& blocks, const std::v
             warp.pendingBarrierStall = 0;
 
             // Issue: when its results arrive.
+            const ScheduledRun* inRun = warp.entryReady.empty() ? nullptr : warp.currentRun();
+            const bool widened = inRun != nullptr && inRun->schedule->widened[warp.order[warp.next] - inRun->recordBase] != 0;
             std::uint64_t latency = static_cast<std::uint64_t>(p.aluLatency);
             StallReason produces = StallReason::Execution;
             switch (s_info.kind) {
             case TimingClass::Alu:
             case TimingClass::Param:
+                if (s_info.issueSlots > 1)
+                    latency = static_cast<std::uint64_t>(s_info.aluSteps) * static_cast<std::uint64_t>(p.aluLatency) +
+                              static_cast<std::uint64_t>(s_info.sfuSteps) * static_cast<std::uint64_t>(p.sfuLatency);
                 break;
             case TimingClass::Sfu:
                 latency = static_cast<std::uint64_t>(p.sfuLatency);
                 break;
             case TimingClass::Shared:
             case TimingClass::SharedAtomic:
+                if (widened) { // its bytes come with the wider load it was merged into
+                    latency = static_cast<std::uint64_t>(p.sharedLatency);
+                    produces = StallReason::SharedMemory;
+                    break;
+                }
                 latency = static_cast<std::uint64_t>(p.sharedLatency) + (record.cost > 0 ? record.cost - 1u : 0u);
                 lsuFree = std::max(lsuFree, cycle) + std::max<std::uint64_t>(1, record.cost);
                 produces = StallReason::SharedMemory;
@@ -554,6 +885,12 @@ SmTiming SmTimingModel::replay(const std::vector<BlockLog>& blocks, const std::v
                 if (isStore) // written back to DRAM eventually: it uses bandwidth either way
                     dramSectors = record.sectorCount;
                 std::uint64_t arrives = cycle + level;
+                // Every sector past L1 crosses to L2: the SM's share of its bandwidth.
+                const std::uint32_t pastL1 = record.sectorCount - where.l1Sectors;
+                if (pastL1 > 0 && m_l2SectorsPerCycle > 0) {
+                    l2Free = std::max(l2Free, static_cast<double>(cycle)) + pastL1 / m_l2SectorsPerCycle;
+                    arrives = std::max(arrives, static_cast<std::uint64_t>(l2Free + 0.999));
+                }
                 if (dramSectors > 0) {
                     const double bytes = static_cast<double>(dramSectors) * 32.0;
                     dramFree = std::max(dramFree, cycle) + static_cast<std::uint64_t>(bytes / m_dramBytesPerCycle + 0.999);
@@ -596,7 +933,22 @@ SmTiming SmTimingModel::replay(const std::vector<BlockLog>& blocks, const std::v
             case AsyncRole::None:
                 break;
             }
-            warp.earliest = cycle + 1;
+            if (const ScheduledRun* run = warp.currentRun(); run != nullptr && !warp.entryReady.empty()) {
+                const std::uint32_t position = warp.order[warp.next] - run->recordBase;
+                warp.runResult[position] = cycle + latency;
+                warp.runReason[position] = static_cast<std::uint8_t>(produces);
+                if (warp.next + 1 == run->firstIssue + run->length) { // the run ends: each register's last write stands
+                    for (const auto& [reg, writer] : run->schedule->finalWriters) {
+                        warp.ready[static_cast<std::size_t>(reg)] = warp.runResult[static_cast<std::size_t>(writer)];
+                        warp.producer[static_cast<std::size_t>(reg)] = warp.runReason[static_cast<std::size_t>(writer)];
+                    }
+                    warp.entryReady.clear();
+                    warp.run += 1;
+                }
+            }
+            warp.earliest = cycle + s_info.issueSlots;
+            if (s_info.issueSlots > 1)
+                busyUntil[static_cast<std::size_t>(s)] = cycle + s_info.issueSlots;
             ++timing.issued;
             lastCycle = std::max(lastCycle, cycle + latency);
             warp.next += 1;

@@ -32,6 +32,10 @@
 #include "ptx/ptx_ir.h"
 
 #include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -97,7 +101,14 @@ public:
     std::uint64_t l1Bytes() const { return m_l1Bytes; }
 
 private:
+    struct RunSchedule;  // a basic block's (or a loop's copies') schedule and renamed dependences
+    struct ScheduledRun; // where a warp's issue order follows one
+    std::vector<std::uint32_t> issueOrder(const std::vector<IssueRecord>& records, std::vector<ScheduledRun>& runs) const;
+
     struct InstructionTiming; // each instruction's class and registers, worked out once per launch
+    const RunSchedule& scheduleFor(const std::vector<std::int32_t>& pcs) const;
+    mutable std::mutex m_scheduleMutex;                               // replays of several SMs share the schedules
+    mutable std::unordered_map<std::string, std::unique_ptr<RunSchedule>> m_schedules; // by the run's pcs
     const ptx::Function& m_function;
     std::vector<InstructionTiming> m_info;
     gpu::TimingParameters m_parameters;
@@ -106,6 +117,7 @@ private:
     std::uint64_t m_l1Bytes = 0;
     std::uint64_t m_l2Bytes = 0;
     double m_dramBytesPerCycle = 1;
+    double m_l2SectorsPerCycle = 0; // 0: L2 bandwidth not modelled
 };
 
 // Blocks one SM can hold for this kernel: the occupancy calculator with the function's shared

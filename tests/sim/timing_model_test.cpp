@@ -53,13 +53,23 @@ sim::BlockLog chainBlock(std::uint64_t linear, int warps)
 
 gpu::GpuPreset h100() { return *gpu::findPreset("sm_90"); }
 
+// The H100 preset's timing without a block's start cost and the L2 bandwidth limit, so the cycles
+// below follow from the latencies alone.
+gpu::TimingParameters latenciesOnly()
+{
+    gpu::TimingParameters parameters = h100().timing;
+    parameters.blockLaunchCycles = 0;
+    parameters.l2BytesPerCycle = 0;
+    return parameters;
+}
+
 } // namespace
 
 TEST(TimingModel, DependentChainWaitsForEachResult)
 {
     const ptx::Module module = ptx::parseModule(kChain);
     const ptx::Function& function = module.functions.front();
-    const sim::SmTimingModel model(function, h100().timing, 1, 132, 0);
+    const sim::SmTimingModel model(function, latenciesOnly(), 1, 132, 0);
     // mov at 0 (ready 4), add at 4 (ready 8), add at 8 (ready 12), ret at 9: done when the last
     // result lands, cycle 12.
     const sim::SmTiming timing = model.replay({chainBlock(0, 1)}, {}, {}, nullptr);
@@ -72,7 +82,7 @@ TEST(TimingModel, AnotherWarpOnTheSameSchedulerFillsTheGaps)
 {
     const ptx::Module module = ptx::parseModule(kChain);
     const ptx::Function& function = module.functions.front();
-    const sim::SmTimingModel model(function, h100().timing, 1, 132, 0);
+    const sim::SmTimingModel model(function, latenciesOnly(), 1, 132, 0);
     // Five warps: warps 0 and 4 share scheduler 0. Warp 4 fills warp 0's waits: mov at 1 (warp 0
     // went first), first add at 5; at 9 both are ready but the scheduler stays greedy with warp 0
     // (its ret), so warp 4's second add issues at 10 and lands at 14. Two warps cost 2 cycles more
@@ -96,10 +106,10 @@ TEST(TimingModel, ResidentBlocksRunTogetherAndLaterBlocksWait)
     const ptx::Function& function = module.functions.front();
     // One resident block at a time: the second block starts the cycle after the first finishes
     // issuing (its last issue is the ret at cycle 9), so it ends 10 cycles later: 22.
-    const sim::SmTimingModel serial(function, h100().timing, 1, 132, 0);
+    const sim::SmTimingModel serial(function, latenciesOnly(), 1, 132, 0);
     EXPECT_EQ(serial.replay({chainBlock(0, 1), chainBlock(132, 1)}, {}, {}, nullptr).cycles, 22u);
     // Two resident blocks: the warps land on two schedulers and run side by side.
-    const sim::SmTimingModel together(function, h100().timing, 2, 132, 0);
+    const sim::SmTimingModel together(function, latenciesOnly(), 2, 132, 0);
     EXPECT_EQ(together.replay({chainBlock(0, 1), chainBlock(132, 1)}, {}, {}, nullptr).cycles, 12u);
 }
 
@@ -107,20 +117,21 @@ TEST(TimingModel, LoadFromDramThenHitInL1)
 {
     const ptx::Module module = ptx::parseModule(kLoad);
     const ptx::Function& function = module.functions.front();
-    const sim::SmTimingModel model(function, h100().timing, 1, 132, 0);
+    const sim::SmTimingModel model(function, latenciesOnly(), 1, 132, 0);
     // One sector at address 0x1000. ld.param at 0 (ready 4); the first load at 4 misses L1 and L2:
-    // DRAM, ready at 4 + 700 = 704; the add waits for it (issues at 704). Issue is in order, so
-    // the second load of the same sector follows at 705 and hits L1: ready at 705 + 38 = 743.
+    // DRAM, ready at 4 + 700 = 704. As ptxas schedules the block, the second load (it needs only
+    // %rd1) goes before the add that waits for the first: it issues at 5 and hits the sector L1
+    // allocated for the first (ready at 43). The add issues at 704 (ready 708), the ret at 705.
     sim::BlockLog log;
     log.warps.push_back({{0, 0, 0, 0}, {1, 1, 1, 0}, {2, 0, 0, 0}, {3, 1, 1, 1}, {4, 0, 0, 0}});
     const std::vector<std::uint64_t> sectors{0x1000, 0x1000};
     const sim::SmTiming timing = model.replay({log}, sectors, {}, nullptr);
-    EXPECT_EQ(timing.cycles, 743u);
+    EXPECT_EQ(timing.cycles, 708u);
     EXPECT_EQ(timing.l1Misses, 1u);
     EXPECT_EQ(timing.l1Hits, 1u);
     EXPECT_EQ(timing.l2Misses, 1u);
     EXPECT_EQ(timing.dramBytes, 32u);
-    EXPECT_EQ(timing.stalls.globalMemory, 699u); // the add: ready to go at 5, operand at 704
+    EXPECT_EQ(timing.stalls.globalMemory, 698u); // the add: ready to go at 6, operand at 704
 }
 
 TEST(TimingModel, DramBandwidthLimitsManyMisses)
@@ -130,7 +141,7 @@ TEST(TimingModel, DramBandwidthLimitsManyMisses)
     // H100 SXM: 3,350 GB/s / 1,980 MHz / 132 SMs = 12.8 bytes per cycle per SM. 256 warps each
     // loading 4 distinct sectors (32,768 bytes in all) need 32,768 / 12.8 = 2,560 cycles of DRAM
     // time, far more than the 700-cycle latency they overlap with.
-    const sim::SmTimingModel model(function, h100().timing, 1, 132, 0);
+    const sim::SmTimingModel model(function, latenciesOnly(), 1, 132, 0);
     sim::BlockLog log;
     std::vector<std::uint64_t> sectors;
     for (std::uint32_t w = 0; w < 256; ++w) {
@@ -188,7 +199,7 @@ TEST(TimingModel, CpAsyncWaitGroupWaitsForTheCopiesOfItsGroups)
 }
 )");
     const ptx::Function& function = module.functions.front();
-    const sim::SmTimingModel model(function, h100().timing, 1, 132, 0);
+    const sim::SmTimingModel model(function, latenciesOnly(), 1, 132, 0);
     sim::BlockLog log;
     log.warps.push_back({{0, 0, 0, 0}, {1, 1, 1, 0}, {2, 0, 0, 0}, {3, 1, 1, 1}, {4, 0, 0, 0},
                          {5, 0, 0, 0}, {6, 0, 0, 0}, {7, 0, 0, 0}, {8, 0, 0, 0}});
@@ -224,7 +235,7 @@ TEST(TimingModel, CpAsyncWaitGroupWaitsForTheCopiesOfItsGroups)
 	ret;
 }
 )");
-    const sim::SmTimingModel allModel(waitAll.functions.front(), h100().timing, 1, 132, 0);
+    const sim::SmTimingModel allModel(waitAll.functions.front(), latenciesOnly(), 1, 132, 0);
     sim::BlockLog allLog;
     allLog.warps.push_back({{0, 0, 0, 0}, {1, 1, 1, 0}, {2, 0, 0, 0}, {3, 1, 1, 1}, {4, 0, 0, 0}, {5, 0, 0, 0}});
     times.clear();
@@ -233,4 +244,43 @@ TEST(TimingModel, CpAsyncWaitGroupWaitsForTheCopiesOfItsGroups)
     EXPECT_EQ(times[0].second[0][4].cycle, 706u); // wait_all: ready when the later copy lands
     EXPECT_EQ(times[0].second[0][5].cycle, 707u);
     EXPECT_EQ(allTiming.cycles, 708u); // ret takes its issue cycle, 707, and ends at 708
+}
+
+TEST(TimingModel, ABlockStartsAfterItsLaunchCycles)
+{
+    const ptx::Module module = ptx::parseModule(kChain);
+    const ptx::Function& function = module.functions.front();
+    gpu::TimingParameters parameters = latenciesOnly();
+    parameters.blockLaunchCycles = 600;
+    // The chain of DependentChainWaitsForEachResult (12 cycles) starts at 600; a second block on
+    // the same SM, one resident at a time, starts 600 cycles after the first's last issue (cycle
+    // 609): 609 + 1 + 600 + 12 = 1222.
+    const sim::SmTimingModel one(function, parameters, 1, 132, 0);
+    EXPECT_EQ(one.replay({chainBlock(0, 1)}, {}, {}, nullptr).cycles, 612u);
+    EXPECT_EQ(one.replay({chainBlock(0, 1), chainBlock(132, 1)}, {}, {}, nullptr).cycles, 1222u);
+}
+
+// An integer remainder by a register is ptxas's 17-instruction sequence: its scheduler issues
+// nothing else for 17 cycles and the result comes 12 x 4 + 3 x 20 = 108 cycles later.
+TEST(TimingModel, IntegerRemainderIsALongSequence)
+{
+    const ptx::Module module = ptx::parseModule(R"(
+.version 9.0
+.target sm_75
+.address_size 64
+.visible .entry remainder()
+{
+	.reg .b32 	%r<4>;
+	mov.u32 	%r1, 7;
+	rem.u32 	%r2, %r1, %r1;
+	add.s32 	%r3, %r2, 1;
+	ret;
+}
+)");
+    const sim::SmTimingModel model(module.functions.front(), latenciesOnly(), 1, 132, 0);
+    // mov at 0 (ready 4), rem at 4 (ready 112, the warp's next issue no earlier than 21), add at
+    // 112 (ready 116), ret at 113.
+    sim::BlockLog log;
+    log.warps.push_back({{0, 0, 0, 0}, {1, 0, 0, 0}, {2, 0, 0, 0}, {3, 0, 0, 0}});
+    EXPECT_EQ(model.replay({log}, {}, {}, nullptr).cycles, 116u);
 }
