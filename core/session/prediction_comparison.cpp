@@ -411,6 +411,65 @@ SampleText sampledPredictionText(const PredictionRecord& prediction, const Numbe
                  {simulated, total})};
 }
 
+// ---- The duration: the timing model against the measured runs ------------------------------------------
+
+std::string durationText(double ns)
+{
+    char text[64];
+    if (ns >= 1e6)
+        std::snprintf(text, sizeof text, "%.3g ms", ns / 1e6);
+    else
+        std::snprintf(text, sizeof text, "%.3g \u00b5s", ns / 1e3);
+    return text;
+}
+
+std::string timeBlindSpotsText(const std::vector<std::string>& spots)
+{
+    std::string text;
+    for (const std::string& spot : spots)
+        text += (text.empty() ? "" : ", ") + spot;
+    return text;
+}
+
+Agreement durationAgreement(double ratio)
+{
+    // A model's time, not an exact count: within 10 % agrees, within 25 % is close.
+    const double off = std::max(ratio, 1.0 / ratio);
+    return off <= 1.10 ? Agreement::Agrees : off <= 1.25 ? Agreement::Close : Agreement::Differs;
+}
+
+// The row "Duration": the model's time when the prediction has one, beside the median of the runs;
+// the difference is their ratio, and the note names the model's blind spots for this kernel.
+std::optional<ComparisonRow> durationRow(const PredictionRecord* p, const ActivityRecord* activity, const NumberText& numbers)
+{
+    if (p == nullptr || !(p->predictedNs > 0))
+        return std::nullopt;
+    ComparisonRow row;
+    row.key = "duration";
+    row.title = "Duration (timing model)";
+    row.predicted = p->predictedNs;
+    row.predictedText = durationText(p->predictedNs);
+    const bool measured = activity != nullptr && !activity->durationsNs.empty();
+    row.measured = measured ? static_cast<double>(activity->medianNs()) : nan();
+    row.measuredText = measured ? durationText(row.measured) + " (median of " + std::to_string(activity->durationsNs.size()) + ")"
+                                : std::string("not measured");
+    const double ratio = measured ? p->predictedNs / row.measured : nan();
+    row.differenceText = measured ? "ratio " + numbers.ratio(ratio) + " (predicted / measured)" : std::string(kDash);
+    row.agreement = measured ? durationAgreement(ratio) : Agreement::NotComparable;
+    const std::string spots = timeBlindSpotsText(p->timeBlindSpots);
+    row.note = spots.empty() ? std::string() : "the model's blind spots here: " + spots;
+    row.detail = fill("Predicted: the simulator's timing model (a model, not a measurement) on this session's GPU, %1. "
+                      "Measured: the median of the kernel's timed runs (CUPTI Activity).",
+                      {p->timeMethod.empty() ? std::string("how not recorded") : p->timeMethod});
+    if (!spots.empty())
+        row.detail += "\n\nWhat the model leaves out here: " + spots +
+                      ". Global atomics: same-address updates serialise at L2 beyond what the model charges. Shared "
+                      "atomics: conflicts cost wavefronts only. L2-resident working set: the model counts only each "
+                      "sector's first touch as DRAM traffic. A sample of blocks: the time is scaled by waves. Launch "
+                      "overhead: a fixed cost fitted to the recorded H200 sessions.";
+    return row;
+}
+
 // ---- The rows of each kernel -------------------------------------------------------------------------
 
 std::vector<KernelComparison> comparePredictions(const Session& current, const Session* baseline, const NumberText& numbers)
@@ -473,6 +532,15 @@ std::vector<KernelComparison> comparePredictions(const Session& current, const S
             if (baseline != nullptr)
                 sample.baselineText = sample.changeText = kDash;
             kernel.rows.push_back(sample);
+        }
+        if (std::optional<ComparisonRow> duration = durationRow(p, current.activityFor(id), numbers)) {
+            if (baseline != nullptr) {
+                const ActivityRecord* before = baseline->activityFor(id);
+                duration->baselineText = before ? durationText(static_cast<double>(before->medianNs())) : std::string(kDash);
+                duration->changeText = before ? numbers.change(duration->measured, static_cast<double>(before->medianNs()))
+                                              : std::string(kDash);
+            }
+            kernel.rows.push_back(*duration);
         }
 
         const std::string loadTip =

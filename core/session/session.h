@@ -147,6 +147,13 @@ struct PredictionRecord {
     // last and evenly spread ones), every count above is the sample's scaled by total / simulated:
     // exact for kernels whose blocks all do the same work. 0 in older sessions: the whole grid.
     std::uint64_t simulatedBlocks = 0, totalBlocks = 0;
+    // The timing model's duration of the whole launch on this device (core/sim/kernel_time.h), how it
+    // was obtained ("every block simulated", "scaled from 256 of 4,096 blocks: ...") and what the
+    // model leaves out that matters for this kernel ("global atomics", "L2-resident working set").
+    // 0: not predicted (older sessions).
+    double predictedNs = 0;
+    std::string timeMethod;
+    std::vector<std::string> timeBlindSpots;
 };
 
 // The memory ladder measured on this GPU: pointer-chase latency per level (one thread, clock64

@@ -254,7 +254,7 @@ void SessionWriter::write(const OccupancyRecord& o)
 
 void SessionWriter::write(const PredictionRecord& p)
 {
-    writeLine(json{{"type", "prediction"}, {"kernel", p.kernel}, {"preset", p.preset},
+    json record{{"type", "prediction"}, {"kernel", p.kernel}, {"preset", p.preset},
               {"warp_instructions", p.warpInstructions}, {"thread_instructions", p.threadInstructions},
               {"global_load_requests", p.globalLoadRequests}, {"global_load_sectors", p.globalLoadSectors},
               {"global_store_requests", p.globalStoreRequests}, {"global_store_sectors", p.globalStoreSectors},
@@ -263,7 +263,13 @@ void SessionWriter::write(const PredictionRecord& p)
               {"shared_bank_conflicts", p.sharedBankConflicts}, {"branches_uniform", p.branchesUniform},
               {"branches_divergent", p.branchesDivergent}, {"fadd", p.fadd}, {"fmul", p.fmul}, {"ffma", p.ffma},
               {"theoretical_occupancy", p.theoreticalOccupancy}, {"simulated_blocks", p.simulatedBlocks},
-              {"total_blocks", p.totalBlocks}}.dump());
+              {"total_blocks", p.totalBlocks}};
+    if (p.predictedNs > 0) { // only sessions with a predicted time carry the fields
+        record["predicted_ns"] = p.predictedNs;
+        record["time_method"] = p.timeMethod;
+        record["time_blind_spots"] = p.timeBlindSpots;
+    }
+    writeLine(record.dump());
 }
 
 void SessionWriter::write(const HierarchyRecord& h)
@@ -550,6 +556,11 @@ PredictionRecord readPrediction(const json& j)
     p.theoreticalOccupancy = field<double>(j, "theoretical_occupancy");
     p.simulatedBlocks = field<std::uint64_t>(j, "simulated_blocks");
     p.totalBlocks = field<std::uint64_t>(j, "total_blocks");
+    p.predictedNs = field<double>(j, "predicted_ns");
+    if (!std::isfinite(p.predictedNs) || p.predictedNs < 0)
+        throw std::runtime_error("'predicted_ns' must be a duration in nanoseconds, 0 or more");
+    p.timeMethod = field<std::string>(j, "time_method");
+    p.timeBlindSpots = field<std::vector<std::string>>(j, "time_blind_spots");
     if (p.totalBlocks > 0 && p.simulatedBlocks > p.totalBlocks)
         throw std::runtime_error("'simulated_blocks' " + std::to_string(p.simulatedBlocks) + " exceeds 'total_blocks' " +
                                  std::to_string(p.totalBlocks));

@@ -149,3 +149,49 @@ TEST(SessionPredictionComparison, RowsWorkedOutByHand)
     ASSERT_NE(check, nullptr);
     EXPECT_EQ(check->measuredText, "not checked");
 }
+
+// The duration row: the timing model's time beside the median of the runs, their ratio, and the
+// model's blind spots for the kernel; none where the prediction has no time (older sessions).
+TEST(SessionPredictionComparison, DurationRowGivesTheRatioAndTheBlindSpots)
+{
+    Session s;
+    KernelRecord k;
+    k.id = "histogram";
+    s.kernels.push_back(k);
+    PredictionRecord p;
+    p.kernel = "histogram";
+    p.preset = "sm_90";
+    p.predictedNs = 7030;
+    p.timeMethod = "every block simulated";
+    p.timeBlindSpots = {"global atomics", "shared atomics"};
+    s.predictions.push_back(p);
+    ActivityRecord a;
+    a.kernel = "histogram";
+    a.durationsNs = {6300, 6240, 6208, 6272, 6240}; // median 6,240
+    s.activities.push_back(a);
+    const std::vector<KernelComparison> kernels = comparePredictions(s, nullptr, plainNumberText());
+    const ComparisonRow* row = findRow(kernels, "histogram", "duration");
+    ASSERT_NE(row, nullptr);
+    EXPECT_DOUBLE_EQ(row->predicted, 7030);
+    EXPECT_DOUBLE_EQ(row->measured, 6240);
+    EXPECT_EQ(row->predictedText, "7.03 \u00b5s");
+    EXPECT_EQ(row->measuredText, "6.24 \u00b5s (median of 5)");
+    EXPECT_EQ(row->differenceText, "ratio 1.13 (predicted / measured)"); // 7,030 / 6,240 = 1.1266
+    EXPECT_EQ(row->agreement, Agreement::Close);                        // within 25 %, not 10 %
+    EXPECT_EQ(row->note, "the model's blind spots here: global atomics, shared atomics");
+    EXPECT_NE(row->detail.find("every block simulated"), std::string::npos);
+    EXPECT_EQ(kernels.front().rows.front().key, "duration"); // the headline, first
+
+    // 2.52 against 5.06: the model is twice as fast, a ratio of 0.50, beyond 25 %.
+    s.predictions.front().predictedNs = 2520;
+    s.activities.front().durationsNs = {5056};
+    const std::vector<KernelComparison> again = comparePredictions(s, nullptr, plainNumberText());
+    const ComparisonRow* fast = findRow(again, "histogram", "duration");
+    ASSERT_NE(fast, nullptr);
+    EXPECT_EQ(fast->differenceText, "ratio 0.50 (predicted / measured)");
+    EXPECT_EQ(fast->agreement, Agreement::Differs);
+
+    s.predictions.front().predictedNs = 0; // no time predicted: no row
+    const std::vector<KernelComparison> none = comparePredictions(s, nullptr, plainNumberText());
+    EXPECT_EQ(findRow(none, "histogram", "duration"), nullptr);
+}

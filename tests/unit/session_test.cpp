@@ -466,3 +466,34 @@ TEST(MetricCatalog, DerivedQuantitiesByHand)
     EXPECT_TRUE(std::isnan(d.globalStoreSectorsPerRequest));
     EXPECT_DOUBLE_EQ(d.sharedBankConflicts, 32.0);
 }
+
+// A prediction's time (the timing model's, with how and its blind spots) survives the stream; a
+// prediction without one writes none of the three fields, as older sessions have them.
+TEST(SessionFormat, PredictedTimeRoundTrips)
+{
+    Session s;
+    KernelRecord k;
+    k.id = "copy";
+    s.kernels.push_back(k);
+    PredictionRecord p;
+    p.kernel = "copy";
+    p.preset = "sm_90";
+    p.predictedNs = 3570.5;
+    p.timeMethod = "scaled from 256 of 4,096 blocks";
+    p.timeBlindSpots = {"L2-resident working set"};
+    s.predictions.push_back(p);
+    std::istringstream in(formatSession(s));
+    const SessionReadResult read = readSession(in);
+    ASSERT_EQ(read.session.predictions.size(), 1u);
+    EXPECT_DOUBLE_EQ(read.session.predictions[0].predictedNs, 3570.5);
+    EXPECT_EQ(read.session.predictions[0].timeMethod, "scaled from 256 of 4,096 blocks");
+    EXPECT_EQ(read.session.predictions[0].timeBlindSpots, std::vector<std::string>{"L2-resident working set"});
+
+    s.predictions[0].predictedNs = 0;
+    EXPECT_EQ(formatSession(s).find("predicted_ns"), std::string::npos);
+    std::istringstream negative(R"({"format":"warpscope-session","version":1}
+{"type":"prediction","kernel":"copy","preset":"sm_90","predicted_ns":-1}
+)");
+    const SessionReadResult bad = readSession(negative);
+    EXPECT_FALSE(bad.problems.empty());
+}
