@@ -32,6 +32,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -309,6 +310,78 @@ private slots:
             QVERIFY2(panel.canvasWidget()->width() >= 450, qPrintable(QString::number(panel.canvasWidget()->width())));
             QVERIFY(panel.hazardList()->isVisible());
         }
+    }
+
+    // hazard_out_of_bounds with n = 600 on 4 blocks of 256: threads 600-1023 are out of bounds, in
+    // block 2 (warp 2's lanes 24-31, warps 3-7) and block 3 (every warp). Their writes to c, the last
+    // buffer, all land outside memory: its row lists 14 instances, block then warp, whose lanes add
+    // up to the 424 times `warpscope sim --arg n=i32:600 --grid 4` prints; the reads of a and b past
+    // a[703] and b[703] fall inside the next buffer, so their rows list block 2's warps 2-5 only, 104
+    // times (as it prints too). Choosing block 3's warp 5 records block 3 and stands on its write to
+    // c[928]; F6 from block 0 goes to block 2's first.
+    void everyBlocksInstancesAreListed()
+    {
+        ShownWindow shown;
+        shown.window.showCanvasView(app::CanvasView::Execution);
+        viz::ExecutionPanel& panel = *shown.panel();
+        QVERIFY(panel.selectKernel(QStringLiteral("hazard_out_of_bounds")));
+        panel.setLaunchFields(QStringLiteral("n=i32:600"), QStringLiteral("4"), QString(), QStringLiteral("0"));
+        QSignalSpy finished(&panel, &viz::ExecutionPanel::runFinished);
+        panel.run();
+        QVERIFY(finished.wait(kRunTimeoutMs));
+        QVERIFY2(finished.first().first().toBool(), qPrintable(panel.lastError()));
+        QTRY_VERIFY_WITH_TIMEOUT(!panel.censusBusy() && panel.hazardInstances().size() == 3 &&
+                                     !panel.hazardInstances().front().empty(), kRunTimeoutMs);
+        QCOMPARE(panel.stepper()->run().hazards.size(), std::size_t{3});
+        QTreeWidget* list = panel.hazardList();
+        const std::size_t expectedInstances[] = {4, 4, 14};
+        const int expectedLanes[] = {104, 104, 424};
+        for (std::size_t row = 0; row < 3; ++row) {
+            const std::vector<sim::Hazard>& instances = panel.hazardInstances()[row];
+            QCOMPARE(instances.size(), expectedInstances[row]);
+            int lanes = 0;
+            for (std::size_t i = 0; i < instances.size(); ++i) {
+                const std::int64_t block = i < 6 ? 2 : 3;
+                const int warp = i < 6 ? static_cast<int>(i) + 2 : static_cast<int>(i) - 6;
+                QCOMPARE(instances[i].block.x, block);
+                QCOMPARE(instances[i].warp, warp);
+                QCOMPARE(instances[i].lanes, block == 2 && warp == 2 ? 0xff000000u : 0xffffffffu);
+                lanes += std::popcount(instances[i].lanes);
+            }
+            QCOMPARE(lanes, expectedLanes[row]);
+            QCOMPARE(static_cast<std::uint64_t>(lanes), panel.stepper()->run().hazards[row].occurrences);
+            const QTreeWidgetItem* item = list->topLevelItem(static_cast<int>(row));
+            QCOMPARE(item->childCount(), static_cast<int>(expectedInstances[row]));
+            QCOMPARE(item->child(0)->text(1), QStringLiteral("2"));
+            QCOMPARE(item->child(0)->text(3), QStringLiteral("24-31"));
+        }
+        QCOMPARE(list->topLevelItem(2)->child(11)->text(1), QStringLiteral("3"));
+        QCOMPARE(list->topLevelItem(2)->child(11)->text(2), QStringLiteral("5"));
+        QVERIFY2(panel.findChild<QLabel*>(QStringLiteral("hazardCaption"))->text().contains(QStringLiteral("every block's under it")),
+                 qPrintable(panel.findChild<QLabel*>(QStringLiteral("hazardCaption"))->text()));
+        // F6 from block 0, which raised none: block 2's first, warp 2.
+        finished.clear();
+        QVERIFY(panel.goToNextHazard(true));
+        QVERIFY(finished.wait(kRunTimeoutMs));
+        QCOMPARE(panel.stepper()->run().blockIndex, (launch::Dim3{2, 0, 0}));
+        QVERIFY(panel.stepper()->currentHazard());
+        QCOMPARE(panel.stepper()->currentHazard()->hazard.warp, 2);
+        // Choosing block 3's warp 5 under c's row: its write to c[768 + 160] = c[928].
+        QTreeWidgetItem* child = list->topLevelItem(2)->child(11);
+        list->expandItem(list->topLevelItem(2));
+        list->scrollToItem(child);
+        QTest::qWait(50);
+        QVERIFY(list->viewport()->rect().contains(list->visualItemRect(child).center()));
+        finished.clear();
+        QTest::mouseClick(list->viewport(), Qt::LeftButton, {}, list->visualItemRect(child).center());
+        QVERIFY(finished.wait(kRunTimeoutMs));
+        QCOMPARE(panel.stepper()->run().blockIndex, (launch::Dim3{3, 0, 0}));
+        const sim::RecordedHazard* hazard = panel.stepper()->currentHazard();
+        QVERIFY(hazard);
+        QCOMPARE(hazard->hazard.warp, 5);
+        QVERIFY2(QString::fromStdString(hazard->hazard.message).startsWith(QStringLiteral("writes c[928]")),
+                 hazard->hazard.message.c_str());
+        QTRY_COMPARE(list->currentItem(), list->topLevelItem(2)->child(11)); // the list marks where the stepper stands
     }
 
     // The register table on a laptop screen (transpose_tiled, warp 0 at its instruction 40: floats,

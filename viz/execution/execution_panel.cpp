@@ -75,6 +75,7 @@ ExecutionPanel::ExecutionPanel(QWidget* parent)
     setFocusPolicy(Qt::StrongFocus); // the step keys work once the view has focus
     m_playgroundSource = QString::fromUtf8(kPlaygroundStarter);
     m_worker = new LabWorker(this);
+    m_censusWorker = new LabWorker(this);
     m_timer = new QTimer(this);
     connect(m_timer, &QTimer::timeout, this, &ExecutionPanel::tick);
     buildControls();
@@ -89,8 +90,10 @@ ExecutionPanel::ExecutionPanel(QWidget* parent)
 
 ExecutionPanel::~ExecutionPanel()
 {
-    delete m_worker; // cancels and joins the worker before the stepper and the views go
+    delete m_worker; // cancels and joins the workers before the stepper and the views go
     m_worker = nullptr;
+    delete m_censusWorker;
+    m_censusWorker = nullptr;
     delete m_canvasWidget; // renders through m_canvas
     m_canvasWidget = nullptr;
 }
@@ -260,6 +263,9 @@ void ExecutionPanel::kernelChanged()
     m_memoryScene->setStepper(nullptr);
     m_stepper.reset();
     m_startedFields.clear(); // the next applied launch is this kernel's first
+    m_censusWorker->cancel();
+    m_censusKey.clear();
+    m_instances.clear();
     m_timeline->setEnabled(false);
     m_source->setEditable(playground);
     m_blockIndex->setText(QStringLiteral("0"));
@@ -418,6 +424,7 @@ void ExecutionPanel::startRun(std::optional<sim::Hazard> then)
             run->recording = result.recording;
             run->lines = result.stats.perSourceLine(*resolved.module, *resolved.function);
             run->hazards = result.hazards;
+            run->simSeconds = result.simSeconds;
             for (std::size_t i = 0; i < result.args.size() && i < result.bufferAddresses.size(); ++i)
                 if (result.args[i].isBuffer)
                     run->buffers.push_back({result.args[i].name, result.bufferAddresses[i], result.args[i].bytes.size(),
@@ -490,6 +497,7 @@ void ExecutionPanel::deliver(std::shared_ptr<StepperRun> run, QString error, std
     m_timeline->setValue(0);
     m_timeline->setEnabled(true);
     m_updatingTimeline = false;
+    startHazardCensus(); // first: a new launch's list must not show the last one's instances
     fillHazardList();
     if (then) { // recorded to reach a hazard of this block: stand on it
         if (const sim::RecordedHazard* recorded = m_stepper->recordedHazard(*then))
@@ -621,15 +629,24 @@ void ExecutionPanel::refresh()
         status = QStringLiteral("<tt>%1</tt>").arg(QString::fromStdString(instruction->text).toHtmlEscaped());
     }
     m_status->setText(status);
-    // The list marks the launch hazard the current instruction raised, where it is one of them.
+    // The list marks the hazard the current instruction raised: its instance in this block and
+    // warp where the rows have them, else its row where that is this one.
     {
         const QSignalBlocker blocker(m_hazardList);
         const std::vector<sim::Hazard>& listed = stepper.run().hazards;
+        const auto here = [&](const sim::Hazard& h) {
+            return h.block == stepper.run().blockIndex && h.warp == hazard->hazard.warp && h.pc == hazard->hazard.pc &&
+                   h.kind == hazard->hazard.kind;
+        };
         QTreeWidgetItem* mark = nullptr;
-        for (std::size_t i = 0; hazard && i < listed.size() && !mark; ++i)
-            if (listed[i].block == stepper.run().blockIndex && listed[i].warp == hazard->hazard.warp &&
-                listed[i].pc == hazard->hazard.pc && listed[i].kind == hazard->hazard.kind)
-                mark = m_hazardList->topLevelItem(static_cast<int>(i));
+        for (std::size_t i = 0; hazard && i < listed.size() && !mark; ++i) {
+            QTreeWidgetItem* row = m_hazardList->topLevelItem(static_cast<int>(i));
+            for (int c = 0; row && i < m_instances.size() && c < row->childCount() && !mark; ++c)
+                if (static_cast<std::size_t>(c) < m_instances[i].size() && here(m_instances[i][static_cast<std::size_t>(c)]))
+                    mark = row->child(c);
+            if (!mark && here(listed[i]))
+                mark = row;
+        }
         m_hazardList->setCurrentItem(mark);
         if (!mark)
             m_hazardList->clearSelection();

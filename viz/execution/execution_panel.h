@@ -52,6 +52,7 @@ class QTabBar;
 class QTimer;
 class QToolButton;
 class QTreeWidget;
+class QTreeWidgetItem;
 class QVBoxLayout;
 
 namespace warpscope::viz {
@@ -59,6 +60,10 @@ namespace warpscope::viz {
 // A launch the stepper (or a timeline export) would take longer than this to simulate, estimated
 // first, is refused (sim/work_estimate.h).
 inline constexpr double kMaxStepperSeconds = 120;
+// Every block's instances of the launch's hazards are found by recording each block in turn, for
+// launches of at most this many blocks that take at most this long all together (execution_panel_census.cpp).
+inline constexpr std::uint64_t kCensusMaxBlocks = 64;
+inline constexpr double kCensusMaxSeconds = 5;
 
 class CodeView;
 class ImGuiCanvas;
@@ -95,6 +100,8 @@ public:
     bool goToNextHazard(bool forward);
     // Stands on the launch's hazard `index` (the list's row), recording its block first if needed.
     bool goToLaunchHazard(std::size_t index);
+    // Stands on a hazard of the launch, one of a row's instances too: recording its block first if needed.
+    bool goToHazard(const sim::Hazard& hazard);
     void setPlaying(bool playing);
 
     // The canvas shows the warps and registers, or the memory hierarchy (Ctrl+Shift+M toggles).
@@ -118,7 +125,11 @@ public:
     QWidget* canvasWidget() const { return m_canvasWidget; }
     ExecutionScene* scene() const { return m_scene.get(); }
     ImGuiCanvas* canvas() const { return m_canvas.get(); } // its ImGui context holds the last frame's draw data
-    QTreeWidget* hazardList() const { return m_hazardList; }      // the launch's hazards, one row each
+    QTreeWidget* hazardList() const { return m_hazardList; }      // the launch's hazards, one row each, every block's under it
+    // Each distinct hazard's instances in every block (block, then warp order), once the census of a
+    // small launch has run; empty lists before or for larger launches.
+    const std::vector<std::vector<sim::Hazard>>& hazardInstances() const { return m_instances; }
+    bool censusBusy() const;
     QListWidget* compilerMessages() const { return m_diagnostics; } // the playground's, under the editor
     QToolButton* sourceToggle() const { return m_showSource; }    // shows or hides the CUDA pane
     QToolButton* ptxToggle() const { return m_showPtx; }
@@ -159,6 +170,9 @@ private:
     void startRun(std::optional<sim::Hazard> then);
     void deliver(std::shared_ptr<StepperRun> run, QString error, std::optional<sim::Hazard> then);
     void fillHazardList();
+    void startHazardCensus();                             // every block's hazards, for a small launch
+    void deliverCensus(const std::vector<sim::Hazard>& found, const QStringList& key);
+    const sim::Hazard* hazardOfItem(QTreeWidgetItem* item) const; // a row's, or an instance's
     void syncFollow();                                    // the warp selector, as the stepper follows
     kernels::TargetRequest launchTarget();                // the kernel and launch in the fields
     std::string blockIndexText() const;
@@ -197,6 +211,9 @@ private:
     QWidget* m_hazardPane = nullptr;
     QLabel* m_hazardCaption = nullptr;
     QTreeWidget* m_hazardList = nullptr;
+    LabWorker* m_censusWorker = nullptr;
+    QStringList m_censusKey;                              // the launch (less its block index) the instances are of
+    std::vector<std::vector<sim::Hazard>> m_instances;    // per row of the list: the hazard in every block
     QSplitter* m_split = nullptr;                         // the listings | the canvas
     QSplitter* m_codeSplit = nullptr;                     // CUDA / PTX / hazards
     QToolButton* m_showSource = nullptr;

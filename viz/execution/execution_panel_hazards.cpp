@@ -51,6 +51,22 @@ bool ExecutionPanel::goToNextHazard(bool forward)
         return false;
     if (step(sim::StepUnit::Hazard, forward))
         return true;
+    // Every block's instances, where the census has them: the nearest block that way.
+    const StepperRun& run = m_stepper->run();
+    const std::int64_t here = launch::linearIndex(run.blockIndex, run.grid);
+    const sim::Hazard* nearest = nullptr;
+    std::int64_t nearestBlock = 0;
+    for (const std::vector<sim::Hazard>& instances : m_instances)
+        for (const sim::Hazard& instance : instances) {
+            const std::int64_t block = launch::linearIndex(instance.block, run.grid);
+            if ((forward ? block > here : block < here) &&
+                (!nearest || (forward ? block < nearestBlock : block > nearestBlock))) {
+                nearest = &instance;
+                nearestBlock = block;
+            }
+        }
+    if (nearest)
+        return goToHazard(sim::Hazard(*nearest));
     if (const std::optional<std::size_t> other = m_stepper->hazardInAnotherBlock(forward))
         return goToLaunchHazard(*other);
     m_status->setText(m_stepper->run().hazards.empty() ? QStringLiteral("The launch raised no hazard.")
@@ -63,9 +79,15 @@ bool ExecutionPanel::goToNextHazard(bool forward)
 
 bool ExecutionPanel::goToLaunchHazard(std::size_t index)
 {
-    if (!m_stepper || busy() || index >= m_stepper->run().hazards.size())
+    if (!m_stepper || index >= m_stepper->run().hazards.size())
         return false;
-    const sim::Hazard hazard = m_stepper->run().hazards[index];
+    return goToHazard(sim::Hazard(m_stepper->run().hazards[index]));
+}
+
+bool ExecutionPanel::goToHazard(const sim::Hazard& hazard)
+{
+    if (!m_stepper || busy())
+        return false;
     if (hazard.block == m_stepper->run().blockIndex) {
         const sim::RecordedHazard* recorded = m_stepper->recordedHazard(hazard);
         if (!recorded)
@@ -107,7 +129,20 @@ void ExecutionPanel::fillHazardList()
                        .arg(QString::fromStdString(withThousands(static_cast<std::int64_t>(hazard.occurrences))));
         for (int column = 0; column < item->columnCount(); ++column)
             item->setToolTip(column, tip);
+        // Every block's instances, folded under the row (a launch of many blocks stays one row each).
+        const auto index = static_cast<std::size_t>(&hazard - hazards.data());
+        if (index < m_instances.size() && m_instances[index].size() > 1) {
+            for (const sim::Hazard& instance : m_instances[index]) {
+                const HazardRow place = hazardRow(instance);
+                auto* child = new QTreeWidgetItem(item, {QString(), QString::fromStdString(place.block), QString::fromStdString(place.warp),
+                                                         QString::fromStdString(place.lanes), QString::fromStdString(place.line)});
+                for (int column = 0; column < child->columnCount(); ++column)
+                    child->setToolTip(column, QString::fromStdString(instance.message).toHtmlEscaped());
+            }
+        }
     }
+    const bool instances = std::any_of(m_instances.begin(), m_instances.end(), [](const auto& list) { return list.size() > 1; });
+    m_hazardList->setRootIsDecorated(instances);
     for (int column = 0; column < m_hazardList->columnCount(); ++column)
         m_hazardList->resizeColumnToContents(column);
     // The count in all, not only in each row's tooltip: a row names the first of its hazard's
@@ -123,6 +158,9 @@ void ExecutionPanel::fillHazardList()
     else
         m_hazardCaption->setText(QStringLiteral("The launch raised %1 hazards, %2 times in all; each listed where it first "
                                                 "happened: choose one, or F6.").arg(hazards.size()).arg(timesText));
+    if (instances)
+        m_hazardCaption->setText(m_hazardCaption->text().replace(QStringLiteral("happened:"),
+                                                                 QStringLiteral("happened, every block's under it:")));
     m_showHazards->setEnabled(!hazards.empty());
     m_showHazards->setToolTip(hazards.empty() ? QStringLiteral("The launch raised no hazard")
                                               : QStringLiteral("Show or hide the list of the launch's hazards"));

@@ -188,12 +188,13 @@ void ExecutionPanel::buildPanes(QVBoxLayout* layout)
     m_hazardList->setToolTip(QStringLiteral("Every hazard the whole launch raised: choose one to go there (another "
                                             "block is recorded first)"));
     hazardLayout->addWidget(m_hazardList, 1);
-    connect(m_hazardList, &QTreeWidget::itemClicked, this, [this](QTreeWidgetItem* item) {
-        goToLaunchHazard(static_cast<std::size_t>(m_hazardList->indexOfTopLevelItem(item)));
-    });
-    connect(m_hazardList, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem* item) {
-        goToLaunchHazard(static_cast<std::size_t>(m_hazardList->indexOfTopLevelItem(item)));
-    });
+    // A row goes to its hazard where it first happened; an instance under it to that block and warp.
+    const auto choose = [this](QTreeWidgetItem* item) {
+        if (const sim::Hazard* hazard = hazardOfItem(item))
+            goToHazard(sim::Hazard(*hazard));
+    };
+    connect(m_hazardList, &QTreeWidget::itemClicked, this, choose);
+    connect(m_hazardList, &QTreeWidget::itemActivated, this, choose);
     m_codeSplit->setStretchFactor(0, 3);
     m_codeSplit->setStretchFactor(1, 2);
     m_codeSplit->setStretchFactor(2, 1);

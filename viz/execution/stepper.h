@@ -43,6 +43,7 @@ struct StepperRun {
     std::vector<sim::LineStats> lines;            // the whole launch's counters per source line
     std::vector<sim::Hazard> hazards;             // the whole launch's
     std::vector<BufferPlace> buffers;             // the buffer arguments' device addresses
+    double simSeconds = 0;                        // how long the launch took to simulate
     std::string statusMessage;                    // empty when the launch completed
     // For the memory view: the GPU the launch ran as, its arguments, the whole launch's statistics
     // (with the timing model's cache figures) and the latency-hiding timeline of the first blocks
