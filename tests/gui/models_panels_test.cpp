@@ -98,6 +98,7 @@ class ModelsPanelsTest : public QObject {
     Q_OBJECT
 private slots:
     void budgetDrawsMemoryBudget();
+    void budgetServingAddsTheKvCache();
     void budgetZeroStagesOfThePaper();
     void budgetRefusesBadSettings();
     void budgetFields();
@@ -133,6 +134,34 @@ void ModelsPanelsTest::budgetDrawsMemoryBudget()
     QCOMPARE(expected.activationBytes, 32 * 3254779904.0);
     QVERIFY2(panel.fitText().contains(QStringLiteral("Does not fit on A100 40GB")), qPrintable(panel.fitText()));
     QVERIFY(!panel.fitText().contains(QStringLiteral("Fits on")));
+}
+
+void ModelsPanelsTest::budgetServingAddsTheKvCache()
+{
+    // Inference in 16 bits with the shape of Llama 2 7B (32 layers, hidden 4096, 32 heads) and 32
+    // sequences of 4096 tokens: 2 x 32 x 32 x 128 x 4096 x 32 x 2 = 68,719,476,736 bytes of KV cache
+    // on 14 GB of weights (the serving lesson's numbers).
+    MemoryBudgetPanel panel;
+    MemoryBudgetSettings s = panel.settings();
+    s.precision = training::Precision::Inference16;
+    s.shape = {32, 4096, 32, 4096, 32, false};
+    panel.setSettings(s);
+    QCOMPARE(panel.kvCacheBytes(), 68719476736.0);
+    QCOMPARE(panel.barGigabytes().size(), std::size_t{6});
+    QCOMPARE(panel.barGigabytes()[5], 68.719476736);
+    QCOMPARE(plottedGigabytes(panel, 5), 68.719476736);
+    QCOMPARE(panel.totalBytes(), 14e9 + 68719476736.0);
+    QCOMPARE(panel.componentTable()->item(6, 3)->text(), QStringLiteral("68.7"));
+    // 82.7 GB: under the figure's 85.9 GB line for the 80 GB GPUs (their GB read as 2^30 bytes).
+    QVERIFY2(panel.fitText().contains(QStringLiteral("H100 SXM (3.18 GB spare of 85.9)")), qPrintable(panel.fitText()));
+    // Training keeps no KV cache; neither does inference with layers = 0.
+    s.shape.layers = 0;
+    panel.setSettings(s);
+    QCOMPARE(panel.kvCacheBytes(), 0.0);
+    s.shape.layers = 32;
+    s.precision = training::Precision::Mixed16;
+    panel.setSettings(s);
+    QCOMPARE(panel.kvCacheBytes(), 0.0);
 }
 
 void ModelsPanelsTest::budgetZeroStagesOfThePaper()

@@ -1,10 +1,12 @@
 #include "models/memory_budget_panel.h"
+
 #include "common/export_actions.h"
 #include "common/scroll_page.h"
 #include "common/text_label.h"
 #include "common/plot_style.h"
 #include "common/validated_field.h"
 
+#include "perf/serving.h"
 #include "util/input_error.h"
 #include "util/input_wording.h"
 #include "util/parse.h"
@@ -129,11 +131,12 @@ struct Component {
 };
 
 // Tableau 10: distinct in print and for the common colour-vision deficiencies.
-const std::array<Component, 5> kComponents = {{{"Weights", QColor(0x4e, 0x79, 0xa7)},
+const std::array<Component, 6> kComponents = {{{"Weights", QColor(0x4e, 0x79, 0xa7)},
                                                {"Gradients", QColor(0xf2, 0x8e, 0x2b)},
                                                {"Master weights (FP32)", QColor(0x76, 0xb7, 0xb2)},
                                                {"Optimizer states", QColor(0xe1, 0x57, 0x59)},
-                                               {"Activations", QColor(0x59, 0xa1, 0x4f)}}};
+                                               {"Activations", QColor(0x59, 0xa1, 0x4f)},
+                                               {"KV cache", QColor(0xed, 0xc9, 0x48)}}};
 
 // The datasheet capacities grouped by size: one line for A100 80GB and H100 SXM together.
 std::vector<std::pair<double, QString>> capacityLines()
@@ -189,12 +192,12 @@ MemoryBudgetPanel::MemoryBudgetPanel(QWidget* parent) : QWidget(parent)
     m_plot->plotLayout()->setRowStretchFactor(1, 0.001);
     m_plot->legend->setMargins(QMargins(4, 2, 4, 2));
 
-    m_table = new QTableWidget(6, 4);
+    m_table = new QTableWidget(7, 4);
     m_table->setObjectName(QStringLiteral("memoryBudgetTable"));
     installTableExport(m_table, QStringLiteral("memory-budget"));
     m_table->setHorizontalHeaderLabels({tr("Bytes/param\nmodel"), tr("Split"), tr("Bytes/param\neach GPU"), tr("GB\neach GPU")});
     m_table->setVerticalHeaderLabels({tr("Weights"), tr("Gradients"), tr("Master (FP32)"), tr("Optimizer"), tr("Model states"),
-                                      tr("Activations")});
+                                      tr("Activations"), tr("KV cache")});
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setSelectionMode(QAbstractItemView::NoSelection);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
@@ -254,11 +257,11 @@ QWidget* MemoryBudgetPanel::buildControls()
     m_parametersField->lineEdit()->setPlaceholderText(tr("such as 7e9"));
     m_parametersField->setToolTip(tr("Parameters of the model, a decimal such as 7e9 or 1.3e11. Allowed: above 0, at most 1e13."));
     m_gpusField->setToolTip(tr("Data-parallel GPUs (N_d) that ZeRO splits the model states over. Allowed: 1..4096."));
-    m_layersField->setToolTip(tr("Transformer layers; 0 counts no activations. Allowed: 0..1000."));
+    m_layersField->setToolTip(tr("Transformer layers; 0 counts no activations (training) and no KV cache (inference). Allowed: 0..1000."));
     m_hiddenField->setToolTip(tr("Hidden size h. Allowed: 1..1000000."));
     m_headsField->setToolTip(tr("Attention heads a; they must divide the hidden size. Allowed: 1..1024."));
     m_sequenceField->setToolTip(tr("Sequence length s in tokens. Allowed: 1..10000000."));
-    m_batchField->setToolTip(tr("Micro-batch b: the sequences one GPU holds activations for. Allowed: 1..65536."));
+    m_batchField->setToolTip(tr("Micro-batch b: the sequences one GPU holds activations for (training) or a KV cache for (inference). Allowed: 1..65536."));
 
     m_precisionCombo = new QComboBox;
     m_precisionCombo->setObjectName(QStringLiteral("memoryBudgetPrecision"));
@@ -483,7 +486,7 @@ void MemoryBudgetPanel::setStale(bool stale)
 std::vector<double> MemoryBudgetPanel::barGigabytes() const
 {
     return {m_budget.weightBytes / 1e9, m_budget.gradientBytes / 1e9, m_budget.masterBytes / 1e9,
-            m_budget.optimizerBytes / 1e9, m_budget.activationBytes / 1e9};
+            m_budget.optimizerBytes / 1e9, m_budget.activationBytes / 1e9, m_kvCacheBytes / 1e9};
 }
 
 int MemoryBudgetPanel::barCount() const { return m_barCount; }
@@ -497,6 +500,11 @@ void MemoryBudgetPanel::redraw()
 
     const QString precisionName = m_precisionCombo->itemText(m_precisionCombo->findData(static_cast<int>(s.precision)));
     const bool inference = s.precision == Precision::Inference16 || s.precision == Precision::InferenceInt8;
+    // Serving: the KV cache of `batch` sequences of `seq` tokens, one key-value head per attention head, 16-bit.
+    m_kvCacheBytes = inference && s.shape.layers > 0
+                         ? perf::kvCacheBytes({s.shape.layers, s.shape.heads, s.shape.hidden / s.shape.heads}, s.shape.sequence,
+                                              s.shape.microBatch, 2)
+                         : 0;
     QString recipe = inference ? precisionName : precisionName + QStringLiteral(", ") +
                                                      m_optimizerCombo->itemText(m_optimizerCombo->findData(static_cast<int>(s.optimizer)));
     if (s.dataParallel > 1 || s.zeroStage > 0)
@@ -505,9 +513,19 @@ void MemoryBudgetPanel::redraw()
                       .arg(toQString(training::zeroStageName(s.zeroStage)))
                       .arg(s.dataParallel)
                       .arg(s.dataParallel == 1 ? QString() : QStringLiteral("s"));
-    QString summary = tr("%1 parameters, %2: %3 GB per GPU = %4 GB of model states + %5 GB of activations.")
-                          .arg(parametersText(s.parameters), recipe, gigabytes(m_budget.totalBytes()),
-                               gigabytes(m_budget.modelStateBytes()), gigabytes(m_budget.activationBytes));
+    QString summary = inference && s.shape.layers > 0
+        ? tr("%1 parameters, %2: %3 GB per GPU = %4 GB of weights + %5 GB of KV cache (2 x %6 layers x %7 heads x %8 x %9 "
+             "tokens x %10 sequences x 2 bytes; one key-value head per attention head, no GQA).")
+              .arg(parametersText(s.parameters), recipe, gigabytes(totalBytes()), gigabytes(m_budget.modelStateBytes()),
+                   gigabytes(m_kvCacheBytes))
+              .arg(s.shape.layers)
+              .arg(s.shape.heads)
+              .arg(s.shape.hidden / s.shape.heads)
+              .arg(s.shape.sequence)
+              .arg(s.shape.microBatch)
+        : tr("%1 parameters, %2: %3 GB per GPU = %4 GB of model states + %5 GB of activations.")
+              .arg(parametersText(s.parameters), recipe, gigabytes(m_budget.totalBytes()),
+                   gigabytes(m_budget.modelStateBytes()), gigabytes(m_budget.activationBytes));
     if (s.zeroStage > 0 && s.dataParallel > 1) {
         const training::MemoryBudget replicated = training::memoryBudget(s.parameters, s.precision, s.optimizer, s.shape);
         summary += tr(" Without ZeRO each GPU would keep %1 GB of model states.").arg(gigabytes(replicated.modelStateBytes()));
@@ -519,7 +537,7 @@ void MemoryBudgetPanel::redraw()
     QStringList fits, tooBig;
     for (const training::GpuMemoryCapacity& gpu : training::gpuMemoryCapacities()) {
         const QString name = toQString(gpu.name);
-        const double spare = gpu.bytes - m_budget.totalBytes();
+        const double spare = gpu.bytes - totalBytes();
         if (spare >= 0)
             fits << tr("%1 (%2 GB spare of %3)").arg(name, gigabytes(spare), gigabytes(gpu.bytes));
         else
@@ -598,7 +616,7 @@ void MemoryBudgetPanel::drawPlot()
     // The capacity lines, named on the right axis at their heights; in GB of 10^9 bytes (the datasheets'
     // GB are 2^30 bytes). Lines closer than a fourteenth of the axis share one label, a line per GPU.
     const std::vector<std::pair<double, QString>> lines = capacityLines();
-    const double total = m_budget.totalBytes() / 1e9;
+    const double total = totalBytes() / 1e9;
     const double top = std::max(total, lines.back().first / 1e9) * 1.12;
     m_plot->yAxis->setRange(0, top);
     m_plot->yAxis2->setRange(0, top);
@@ -642,7 +660,7 @@ void MemoryBudgetPanel::fillTable()
         return stage >= fromStage && n > 1 ? QStringLiteral("÷ %1").arg(n) : QObject::tr("no");
     };
     const QString dash = QStringLiteral("–");
-    const std::array<std::array<QString, 4>, 6> rows = {{
+    const std::array<std::array<QString, 4>, 7> rows = {{
         {bytesPerParameterText(whole.weights), split(3), bytesPerParameterText(each.weights), gigabytes(m_budget.weightBytes)},
         {bytesPerParameterText(whole.gradients), split(2), bytesPerParameterText(each.gradients), gigabytes(m_budget.gradientBytes)},
         {bytesPerParameterText(whole.masterWeights), split(1), bytesPerParameterText(each.masterWeights), gigabytes(m_budget.masterBytes)},
@@ -650,8 +668,9 @@ void MemoryBudgetPanel::fillTable()
          gigabytes(m_budget.optimizerBytes)},
         {bytesPerParameterText(whole.total()), dash, bytesPerParameterText(each.total()), gigabytes(m_budget.modelStateBytes())},
         {dash, tr("no"), dash, gigabytes(m_budget.activationBytes)},
+        {dash, tr("no"), dash, gigabytes(m_kvCacheBytes)},
     }};
-    for (int r = 0; r < 6; ++r)
+    for (int r = 0; r < 7; ++r)
         for (int c = 0; c < 4; ++c) {
             auto* item = new QTableWidgetItem(rows[static_cast<std::size_t>(r)][static_cast<std::size_t>(c)]);
             item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);

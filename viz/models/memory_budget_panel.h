@@ -1,7 +1,8 @@
 // The training-memory calculator: a model's settings (parameters, precision, optimizer, ZeRO stage,
 // data-parallel GPUs, transformer shape), the memory each GPU needs from training::memoryBudget as
 // stacked bars against the datasheet capacities of A100, H100 and H200, the bytes per parameter by
-// component, and whether it fits on each GPU.
+// component, and whether it fits on each GPU. Serving (the inference precisions with layers > 0) adds
+// the KV cache of `batch` sequences of `seq` tokens, from perf::kvCacheBytes.
 #pragma once
 
 #include "training/memory_budget.h"
@@ -44,12 +45,14 @@ public:
     void setSettings(const MemoryBudgetSettings& settings);
     MemoryBudgetSettings settings() const { return m_settings; } // what the figure shows
     const training::MemoryBudget& budget() const { return m_budget; } // the per-GPU budget the figure draws
+    double kvCacheBytes() const { return m_kvCacheBytes; } // serving: 2 x layers x heads x hidden/heads x seq x batch x 2 bytes; else 0
+    double totalBytes() const { return m_budget.totalBytes() + m_kvCacheBytes; }
 
     // The same checks as setSettings, without applying anything.
     static void validate(const MemoryBudgetSettings& settings);
 
     // Drawn values, for tests: the stacked components of one bar in GB (10^9 bytes): weights,
-    // gradients, master weights, optimizer states, activations.
+    // gradients, master weights, optimizer states, activations, KV cache.
     std::vector<double> barGigabytes() const;
     int barCount() const;                 // bars drawn: every GPU up to 8, else GPU 0, 1, 2 and the last
     QString fitText() const;              // the line saying where it fits
@@ -88,6 +91,7 @@ private:
 
     MemoryBudgetSettings m_settings;
     training::MemoryBudget m_budget;
+    double m_kvCacheBytes = 0;
     bool m_stale = false;
     bool m_syncing = false;
 
