@@ -318,7 +318,7 @@ private slots:
     // up to the 424 times `warpscope sim --arg n=i32:600 --grid 4` prints; the reads of a and b past
     // a[703] and b[703] fall inside the next buffer, so their rows list block 2's warps 2-5 only, 104
     // times (as it prints too). Choosing block 3's warp 5 records block 3 and stands on its write to
-    // c[928]; F6 from block 0 goes to block 2's first.
+    // c[928]; F6 from block 0 goes to block 2's first, Shift+F6 from block 3's first to block 2's last.
     void everyBlocksInstancesAreListed()
     {
         ShownWindow shown;
@@ -382,6 +382,17 @@ private slots:
         QVERIFY2(QString::fromStdString(hazard->hazard.message).startsWith(QStringLiteral("writes c[928]")),
                  hazard->hazard.message.c_str());
         QTRY_COMPARE(list->currentItem(), list->topLevelItem(2)->child(11)); // the list marks where the stepper stands
+        // Shift+F6 from block 3's first hazard goes back to block 2's last: warp 7's write to c.
+        panel.seekWarpStep(0, 0);
+        panel.followWarp(-1);
+        finished.clear();
+        while (panel.goToNextHazard(false) && !panel.busy()) {
+        }
+        QVERIFY(finished.wait(kRunTimeoutMs));
+        QCOMPARE(panel.stepper()->run().blockIndex, (launch::Dim3{2, 0, 0}));
+        QVERIFY(panel.stepper()->currentHazard());
+        QCOMPARE(panel.stepper()->currentHazard()->hazard.warp, 7);
+        QVERIFY(QString::fromStdString(panel.stepper()->currentHazard()->hazard.message).startsWith(QStringLiteral("writes c[")));
     }
 
     // The register table on a laptop screen (transpose_tiled, warp 0 at its instruction 40: floats,

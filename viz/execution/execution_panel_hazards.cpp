@@ -54,15 +54,16 @@ bool ExecutionPanel::goToNextHazard(bool forward)
     // Every block's instances, where the census has them: the nearest block that way.
     const StepperRun& run = m_stepper->run();
     const std::int64_t here = launch::linearIndex(run.blockIndex, run.grid);
+    // Forward: the first (block, warp) after this block; back: the last before it.
     const sim::Hazard* nearest = nullptr;
-    std::int64_t nearestBlock = 0;
+    std::pair<std::int64_t, std::int32_t> nearestPlace;
     for (const std::vector<sim::Hazard>& instances : m_instances)
         for (const sim::Hazard& instance : instances) {
-            const std::int64_t block = launch::linearIndex(instance.block, run.grid);
-            if ((forward ? block > here : block < here) &&
-                (!nearest || (forward ? block < nearestBlock : block > nearestBlock))) {
+            const std::pair<std::int64_t, std::int32_t> place{launch::linearIndex(instance.block, run.grid), instance.warp};
+            if ((forward ? place.first > here : place.first < here) &&
+                (!nearest || (forward ? place < nearestPlace : place > nearestPlace))) {
                 nearest = &instance;
-                nearestBlock = block;
+                nearestPlace = place;
             }
         }
     if (nearest)
