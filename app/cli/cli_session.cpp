@@ -56,6 +56,9 @@ CLI::App* addSessionCommand(CLI::App& app, SessionOptions& options)
                          "else 256")
         ->capture_default_str();
     validate->add_option("--threads", options.validate.threads, "host threads, 0 = all cores")->capture_default_str();
+    validate->add_option("--out", options.validate.out,
+                         "with one session: write it to this file with each prediction's time, method and blind spots "
+                         "filled in (the window's predicted-vs-measured table then shows the ratio)");
     options.validateCommand = validate;
     options.showCommand = show;
     options.importNcuCommand = importNcu;

@@ -9,6 +9,7 @@
 #include "sim/kernel_time.h"
 #include "sim/simulator.h"
 #include "sim/work_estimate.h"
+#include "util/atomic_file.h"
 #include "util/input_error.h"
 #include "util/parse.h"
 
@@ -22,6 +23,7 @@
 #include <iomanip>
 #include <ostream>
 #include <sstream>
+#include <system_error>
 #include <string>
 #include <utility>
 #include <vector>
@@ -213,17 +215,49 @@ void printValidation(const session::TimingValidation& v, std::ostream& out)
             << (l.equal ? "  [same order]" : "  [DIFFERENT order]") << "\n";
 }
 
+// The session of `file` with each prediction record's time, method and blind spots from `v`.
+bool writeWithPredictedTimes(const std::string& file, const session::TimingValidation& v, const std::string& path,
+                             std::ostream& err)
+{
+    session::Session s = session::readSessionFile(file).session;
+    for (session::PredictionRecord& p : s.predictions)
+        for (const session::TimingSample& sample : v.samples)
+            if (sample.kernel == p.kernel && sample.predicted()) {
+                p.predictedNs = sample.predictedNs;
+                p.timeMethod = sample.method;
+                p.timeBlindSpots = sample.blindSpots;
+            }
+    AtomicFileWriter writer(path);
+    if (!writer.open())
+        throw InputError("--out: cannot write '" + path + "': " + writer.error());
+    session::SessionWriter(writer.stream()).writeAll(s);
+    if (!writer.commit()) {
+        err << "warpscope session validate-timing: writing '" << path << "' failed: " << writer.error() << "\n";
+        return false;
+    }
+    return true;
+}
+
 } // namespace
 
 int runSessionValidate(const SessionValidateOptions& options, std::ostream& out, std::ostream& err)
 {
     if (options.files.empty())
         throw InputError("name the sessions to validate: warpscope session validate-timing FILE.wsprof...");
+    if (!options.out.empty()) {
+        if (options.files.size() != 1)
+            throw InputError("--out writes one session: name one .wsprof file, not " + std::to_string(options.files.size()));
+        std::error_code error;
+        if (std::filesystem::equivalent(options.out, options.files.front(), error))
+            throw InputError("--out: '" + options.out + "' is the session being validated (name another file)");
+    }
     const session::TimingValidation v = validateTiming(options, err);
     if (options.json)
         out << validationJson(v).dump(2) << "\n";
     else
         printValidation(v, out);
+    if (!options.out.empty() && !writeWithPredictedTimes(options.files.front(), v, options.out, err))
+        return toInt(ExitCode::Failure);
     return toInt(ExitCode::Ok);
 }
 

@@ -20,6 +20,7 @@ struct SessionValidateOptions {
     bool json = false;
     std::string sampleBlocks = "0"; // 0: every block of a small, short launch, else a sample of kValidateSampleBlocks
     std::string threads = "0";
+    std::string out; // with one session: write it here with each prediction's time filled in
 };
 
 // Every block is simulated for grids of at most this many blocks that take at most
@@ -33,7 +34,8 @@ inline constexpr std::uint64_t kValidateSampleBlocks = 256;
 // and its method says why.
 session::TimingValidation validateTiming(const SessionValidateOptions& options, std::ostream& err);
 
-// Exit 0 with the table (or --json), 2 for bad input (a file that is not a session, a bad option).
+// Exit 0 with the table (or --json), 2 for bad input (a file that is not a session, a bad option,
+// --out with more than one session or naming the input), 1 when writing --out fails.
 int runSessionValidate(const SessionValidateOptions& options, std::ostream& out, std::ostream& err);
 
 } // namespace warpscope::cli

@@ -68,3 +68,23 @@ TEST(CliSessionValidate, AFileThatIsNotASessionIsBadInput)
     EXPECT_NE(result.err.find("not a warpscope session"), std::string::npos) << result.err;
     EXPECT_EQ(warpscope::testing_support::lineCount(result.err), 1) << result.err;
 }
+
+TEST(CliSessionValidate, OutWritesTheSessionWithItsPredictedTimes)
+{
+    const std::string out = testing::TempDir() + "/ladder-copy-timed.wsprof";
+    const auto written = runWarpscope("session validate-timing " + kRecorded + "ladder-copy.wsprof --out " + out);
+    ASSERT_EQ(written.exitCode, 0) << written.err;
+    const auto shown = runWarpscope("session show " + out);
+    ASSERT_EQ(shown.exitCode, 0) << shown.err;
+    EXPECT_NE(shown.out.find("Duration (timing model)"), std::string::npos) << shown.out;
+    EXPECT_NE(shown.out.find("(predicted / measured)"), std::string::npos);
+    EXPECT_NE(shown.out.find("the model's blind spots here: L2-resident working set"), std::string::npos);
+    // The recorded session itself has no predicted times, so no duration row.
+    EXPECT_EQ(runWarpscope("session show " + kRecorded + "ladder-copy.wsprof").out.find("Duration (timing model)"),
+              std::string::npos);
+
+    const auto two = runWarpscope("session validate-timing " + kRecorded + "ladder-copy.wsprof " + kRecorded +
+                                  "ladder-matmul.wsprof --out " + out);
+    EXPECT_EQ(two.exitCode, 2);
+    EXPECT_NE(two.err.find("--out writes one session"), std::string::npos) << two.err;
+}

@@ -174,19 +174,24 @@ void ProfilePredictionPanel::setSession(const session::Session& current, const s
     fitColumns();
 
     QString presets;
-    bool sampled = false;
+    bool sampled = false, timed = false;
     for (const session::PredictionRecord& p : current.predictions) {
         if (!presets.contains(QString::fromStdString(p.preset)))
             presets += (presets.isEmpty() ? QString() : QStringLiteral(", ")) + QString::fromStdString(p.preset);
         sampled = sampled || (p.simulatedBlocks > 0 && p.simulatedBlocks < p.totalBlocks);
+        timed = timed || p.predictedNs > 0;
     }
     m_legend->setText(tr("Predicted: Warpscope's simulator running the PTX for the same launch, %1%2; theoretical "
                          "occupancy from core/occupancy with the kernel's real registers. Measured: CUPTI counters on "
                          "the GPU, which runs the SASS ptxas made of that PTX. Green: within 2 %; amber: within 10 %; "
                          "red: further apart; blue: they differ for the reason given under the row (hover it for the "
-                         "whole story).")
+                         "whole story).%3")
                           .arg(sampled ? tr("whole grid or a sample of its blocks, scaled (see each kernel)") : tr("whole grid"),
-                               presets.isEmpty() ? QString() : tr(" (preset %1)").arg(presets)));
+                               presets.isEmpty() ? QString() : tr(" (preset %1)").arg(presets),
+                               timed ? tr(" Duration: the timing model's time (a model) against the median of the runs; "
+                                          "green within 10 %, amber within 25 %, and the model's blind spots for the "
+                                          "kernel under it.")
+                                     : QString()));
 }
 
 void ProfilePredictionPanel::fitColumns()
