@@ -218,7 +218,8 @@ struct Instruction {
     std::uint8_t operandCount = 0;
     std::array<Operand, 5> operands{};
     std::int32_t ptxLine = 0;  // line in the PTX text
-    SourceLocation source;     // from .loc (the outermost inlined_at location, i.e. the user's line)
+    SourceLocation source;     // from .loc: the innermost place of its inlined_at chain in a learner's own file
+                               // (not a toolkit header; ptx/source_files.h), the line the learner wrote
     std::string text;          // the instruction as written, for display
 
     bool isMemory() const { return op == Op::Ld || op == Op::St || op == Op::Atom || op == Op::Red; }
