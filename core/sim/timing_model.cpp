@@ -1,6 +1,7 @@
 #include "sim/timing_model.h"
 
 #include "occupancy/occupancy.h"
+#include "sim/timing_schedule.h"
 
 #include <algorithm>
 #include <cstddef>
@@ -14,33 +15,12 @@
 
 namespace warpscope::sim {
 
+using timing::AsyncRole;
+using timing::StaticInfo;
+using timing::TimingClass;
+using timing::kLoopUnroll;
+
 namespace {
-
-enum class TimingClass : std::uint8_t { Alu, Sfu, Param, Shared, SharedAtomic, GlobalLoad, GlobalStore, GlobalAtomic, Local, Barrier, Control };
-
-// cp.async's part in the warp's copy groups: a copy joins the open group, commit_group closes it,
-// wait_group N / wait_all hold the warp until the awaited groups have landed.
-enum class AsyncRole : std::uint8_t { None, Copy, Commit, Wait };
-
-struct StaticInfo {
-    TimingClass kind = TimingClass::Alu;
-    AsyncRole async = AsyncRole::None;
-    bool waitAll = false;         // cp.async.wait_all (else wait_group waitNewest)
-    std::uint32_t waitNewest = 0; // wait_group N: the newest N committed groups may still be in flight
-    std::uint8_t sourceCount = 0, destinationCount = 0;
-    std::int32_t sources[25]{};     // mma.sync: a guard and three fragments of up to eight registers
-    std::int32_t destinations[8]{};
-    bool movable = true;            // ptxas may move it within its basic block (registers permitting)
-    bool branch = false;            // bra
-    bool store = false;             // st.global / st.shared: ordered only with accesses to its space
-    std::uint8_t space = 0;         // loads and stores: 1 global, 2 shared
-    std::uint8_t issueSlots = 1;    // SASS instructions the scheduler issues for it (an expanded sequence: more)
-    bool widenable = false;         // a 32-bit scalar ld.shared: ptxas may merge it with its neighbours
-    std::int32_t addressBase = -1;  // its address: base register (or -2 - symbol) and offset
-    std::int64_t addressOffset = 0;
-    std::uint8_t aluSteps = 0, sfuSteps = 0; // an expanded sequence's dependent chain: its latency
-    bool load = false;              // a load: scheduled as early as its operands allow
-};
 
 // A set-associative sector cache with round-robin replacement.
 class SectorCache {
@@ -77,282 +57,9 @@ private:
     std::vector<std::uint8_t> m_next;
 };
 
-StaticInfo describe(const ptx::Instruction& in)
-{
-    StaticInfo info;
-    using K = ptx::Operand::Kind;
-    auto addSource = [&](std::int32_t reg) {
-        if (reg >= 0 && info.sourceCount < 25)
-            info.sources[info.sourceCount++] = reg;
-    };
-    auto addDestination = [&](std::int32_t reg) {
-        if (reg >= 0 && info.destinationCount < 8)
-            info.destinations[info.destinationCount++] = reg;
-    };
-    addSource(in.guard);
-    const bool firstIsDestination = !ptx::firstOperandIsRead(in);
-    for (int i = 0; i < in.operandCount; ++i) {
-        const ptx::Operand& operand = in.operands[static_cast<std::size_t>(i)];
-        const bool destination = i == 0 && firstIsDestination;
-        if (operand.kind == K::Reg) {
-            if (destination) {
-                addDestination(operand.reg);
-                addDestination(operand.pairReg);
-            } else {
-                addSource(operand.reg);
-            }
-        } else if (operand.kind == K::Vector) {
-            for (int v = 0; v < operand.vectorCount; ++v) {
-                if (destination) addDestination(operand.vector[static_cast<std::size_t>(v)]);
-                else addSource(operand.vector[static_cast<std::size_t>(v)]);
-            }
-        } else if (operand.kind == K::Address) {
-            addSource(operand.reg);
-        }
-    }
-    switch (in.op) {
-    case ptx::Op::Ld:
-        info.kind = in.space == ptx::Space::Param ? TimingClass::Param
-                  : in.space == ptx::Space::Shared ? TimingClass::Shared
-                  : in.space == ptx::Space::Local ? TimingClass::Local
-                                                  : TimingClass::GlobalLoad;
-        break;
-    case ptx::Op::St:
-        info.kind = in.space == ptx::Space::Shared ? TimingClass::Shared
-                  : in.space == ptx::Space::Local ? TimingClass::Local
-                                                  : TimingClass::GlobalStore;
-        break;
-    case ptx::Op::Atom:
-    case ptx::Op::Red:
-        info.kind = in.space == ptx::Space::Shared ? TimingClass::SharedAtomic : TimingClass::GlobalAtomic;
-        break;
-    case ptx::Op::WmmaLoad:
-        info.kind = in.space == ptx::Space::Shared ? TimingClass::Shared : TimingClass::GlobalLoad;
-        break;
-    case ptx::Op::WmmaStore:
-        info.kind = in.space == ptx::Space::Shared ? TimingClass::Shared : TimingClass::GlobalStore;
-        break;
-    case ptx::Op::Ldmatrix:
-        info.kind = TimingClass::Shared;
-        break;
-    case ptx::Op::WmmaMma: // the tensor pipe: a long fixed latency, as the special function units
-    case ptx::Op::Mma:
-        info.kind = TimingClass::Sfu;
-        break;
-    case ptx::Op::CpAsync: // reads global memory like a load; no register waits for it, wait_group does
-        info.kind = TimingClass::GlobalLoad;
-        info.async = AsyncRole::Copy;
-        break;
-    case ptx::Op::Mbarrier: // an atomic update of the barrier object in shared memory
-        info.kind = TimingClass::SharedAtomic;
-        break;
-    case ptx::Op::Div:
-    case ptx::Op::Rem:
-    case ptx::Op::Rcp:
-    case ptx::Op::Sqrt:
-    case ptx::Op::Ex2:
-    case ptx::Op::Lg2:
-    case ptx::Op::Rsqrt:
-    case ptx::Op::Sin:
-    case ptx::Op::Cos:
-    case ptx::Op::Tanh:
-        info.kind = TimingClass::Sfu;
-        if ((in.op == ptx::Op::Div || in.op == ptx::Op::Rem) && !ptx::isFloat(in.type) && in.operandCount >= 3 &&
-            in.operands[2].kind != ptx::Operand::Kind::Imm) {
-            // Integer division by a register: ptxas emits a 17-instruction sequence for sm_90 (I2F,
-            // MUFU.RCP, F2I, IMAD.HI and fix-ups; ptxas -O3, CUDA 13, the demo reduction's tid %
-            // (2 s)) whose dependent chain is 12 integer steps and 3 conversion/reciprocal steps.
-            info.kind = TimingClass::Alu;
-            info.issueSlots = 17;
-            info.aluSteps = 12;
-            info.sfuSteps = 3;
-        }
-        break;
-    case ptx::Op::BarSync:
-        // bar.arrive does not wait. The model makes every waiting barrier the whole block's: a warp
-        // waits until every live warp of its block waits too (named barriers with a thread count
-        // are timed as if the block met).
-        info.kind = in.bar == ptx::BarMode::Arrive ? TimingClass::Control : TimingClass::Barrier;
-        break;
-    case ptx::Op::Bra:
-    case ptx::Op::Ret:
-    case ptx::Op::Exit:
-    case ptx::Op::Trap:
-    case ptx::Op::MemBar:
-    case ptx::Op::BarWarpSync:
-    case ptx::Op::Call:
-    case ptx::Op::Nanosleep:
-    case ptx::Op::CpAsyncCommit:
-    case ptx::Op::CpAsyncWait:
-    case ptx::Op::CpAsyncMbarrierArrive:
-        info.kind = TimingClass::Control;
-        if (in.op == ptx::Op::CpAsyncCommit)
-            info.async = AsyncRole::Commit;
-        if (in.op == ptx::Op::CpAsyncWait) {
-            info.async = AsyncRole::Wait;
-            info.waitAll = in.waitAll;
-            info.waitNewest = in.waitAll || in.operandCount == 0 ? 0 : static_cast<std::uint32_t>(in.operands[0].imm);
-        }
-        break;
-    default:
-        info.kind = TimingClass::Alu;
-        break;
-    }
-    // What the schedule may move: arithmetic and loads. Stores, atomics, barriers, async copies,
-    // local memory and control stay in place, and nothing moves across them.
-    const bool isLoad = in.op == ptx::Op::Ld || in.op == ptx::Op::WmmaLoad || in.op == ptx::Op::Ldmatrix;
-    info.load = isLoad && in.space != ptx::Space::Local && in.space != ptx::Space::Param;
-    info.branch = in.op == ptx::Op::Bra;
-    const bool isStore = in.op == ptx::Op::St || in.op == ptx::Op::WmmaStore;
-    const bool shared = in.space == ptx::Space::Shared;
-    const bool global = in.space == ptx::Space::Global || in.space == ptx::Space::Generic;
-    if ((isLoad && info.load) || isStore)
-        info.space = shared ? 2 : global ? 1 : 0;
-    info.store = isStore && info.space != 0;
-    if (in.op == ptx::Op::Ld && shared && in.vectorWidth == 1 && ptx::typeBits(in.type) == 32)
-        for (int i = 0; i < in.operandCount; ++i) {
-            const ptx::Operand& operand = in.operands[static_cast<std::size_t>(i)];
-            if (operand.kind == ptx::Operand::Kind::Address) {
-                info.widenable = true;
-                info.addressBase = operand.reg >= 0 ? operand.reg : -2 - operand.symbol;
-                info.addressOffset = operand.offset;
-            }
-        }
-    info.movable = info.async == AsyncRole::None && in.op != ptx::Op::Mbarrier &&
-                   (info.kind == TimingClass::Alu || info.kind == TimingClass::Sfu || info.kind == TimingClass::Param || info.load);
-    return info;
-}
-
-// ptxas schedules each basic block: the SASS issues loads as early as their operands allow, ahead of
-// the arithmetic the PTX puts between them, so a warp has several loads in flight. It also unrolls a
-// loop whose body is one basic block (kLoopUnroll more copies; the demo matmul's 4-step PTX loop
-// is a 16-step SASS loop under ptxas -O3 for sm_90, CUDA 13) and hoists the copies' loads together.
-// List scheduling of `pcs` (one block, or copies of a loop body): a register read waits for its
-// latest writer (ptxas renames registers, so reuse of a name orders nothing); the unmovable
-// instructions fence everything, except the branches between loop copies, which ptxas removes.
-// Among ready instructions the one with the longest latency path to the end goes first (address
-// arithmetic feeding a load before arithmetic waiting on one). Returns positions into `pcs`.
-constexpr int kLoopUnroll = 4;
-
-// A scheduled run's dependences, for the replay: ptxas renamed the registers, so a read takes the
-// value of its latest writer in record order, wherever the schedule put it.
-struct RunPlan {
-    std::vector<std::int32_t> order;          // positions in schedule order
-    std::vector<std::uint32_t> producerStart; // per position, into `producers` (one more at the end)
-    std::vector<std::int32_t> producers;      // per source of the position's instruction: its writer's position, -1 before the run
-    std::vector<std::pair<std::int32_t, std::int32_t>> finalWriters; // register, the position of its last write
-    std::vector<char> widened; // per position: a shared load ptxas merged into an earlier one (LDS.64/.128)
-};
-
-template <class Info> // StaticInfo or a type derived from it
-RunPlan scheduleRun(const std::vector<Info>& info, const std::vector<std::int32_t>& pcs)
-{
-    RunPlan plan;
-    const std::size_t count = pcs.size();
-    auto at = [&](std::size_t i) -> const StaticInfo& { return info[static_cast<std::size_t>(pcs[i])]; };
-    // A branch inside a run is predication (a short forward branch ptxas if-converts) or the branch
-    // between loop copies ptxas removes; only the run's last instruction may be a real branch.
-    auto fences = [&](std::size_t i) {
-        return !at(i).movable && !at(i).store && !(i + 1 < count && at(i).kind == TimingClass::Control && at(i).branch);
-    };
-    // Memory order within a space: a load after the space's last store, a store after it and after
-    // the loads since (global and shared never alias, so either moves across the other's stores).
-    std::size_t lastStore[3] = {count, count, count};
-    std::vector<std::size_t> loadsSince[3];
-    std::vector<std::vector<std::size_t>> successors(count);
-    std::vector<std::size_t> waitingFor(count, 0);
-    auto edge = [&](std::size_t from, std::size_t to) {
-        successors[from].push_back(to);
-        ++waitingFor[to];
-    };
-    std::unordered_map<std::int32_t, std::size_t> lastWriter;
-    std::size_t lastFence = count; // none yet
-    for (std::size_t i = 0; i < count; ++i) {
-        const StaticInfo& s = at(i);
-        plan.producerStart.push_back(static_cast<std::uint32_t>(plan.producers.size()));
-        for (int k = 0; k < s.sourceCount; ++k) {
-            const auto writer = lastWriter.find(s.sources[k]);
-            plan.producers.push_back(writer == lastWriter.end() ? -1 : static_cast<std::int32_t>(writer->second));
-        }
-        if (fences(i)) {
-            for (std::size_t j = lastFence == count ? 0 : lastFence; j < i; ++j)
-                edge(j, i);
-            lastFence = i;
-        } else if (lastFence != count) {
-            edge(lastFence, i);
-        }
-        for (int k = 0; k < s.sourceCount; ++k) {
-            const auto writer = lastWriter.find(s.sources[k]);
-            if (writer != lastWriter.end() && (lastFence == count || writer->second >= lastFence))
-                edge(writer->second, i);
-        }
-        if (s.space != 0 && !fences(i)) {
-            const std::size_t last = lastStore[s.space];
-            if (last != count && (lastFence == count || last > lastFence))
-                edge(last, i);
-            if (s.store) {
-                for (std::size_t load : loadsSince[s.space])
-                    if (lastFence == count || load > lastFence)
-                        edge(load, i);
-                loadsSince[s.space].clear();
-                lastStore[s.space] = i;
-            } else {
-                loadsSince[s.space].push_back(i);
-            }
-        }
-        for (int k = 0; k < s.destinationCount; ++k)
-            lastWriter[s.destinations[k]] = i;
-    }
-    plan.producerStart.push_back(static_cast<std::uint32_t>(plan.producers.size()));
-    // ptxas merges 32-bit shared loads from one base register whose offsets fall in one aligned
-    // 16-byte group into one LDS.64/LDS.128 (seen in its sm_90 output for the tiled matmul): the
-    // first of a group costs the load/store unit, the others ride along.
-    plan.widened.assign(count, 0);
-    std::map<std::tuple<std::int32_t, std::int32_t, std::int64_t>, std::size_t> groups; // base, its writer, 16-byte group
-    for (std::size_t i = 0; i < count; ++i) {
-        const StaticInfo& s = at(i);
-        if (s.store && s.space == 2)
-            groups.clear();
-        if (!s.widenable)
-            continue;
-        std::int32_t writer = -1;
-        for (int k = 0; k < s.sourceCount; ++k)
-            if (s.sources[k] == s.addressBase)
-                writer = plan.producers[plan.producerStart[i] + static_cast<std::size_t>(k)];
-        const std::int64_t group = s.addressOffset >= 0 ? s.addressOffset / 16 : (s.addressOffset - 15) / 16;
-        const auto [entry, first] = groups.try_emplace({s.addressBase, writer, group}, i);
-        plan.widened[i] = first ? 0 : 1;
-    }
-    for (const auto& [reg, position] : lastWriter)
-        plan.finalWriters.emplace_back(reg, static_cast<std::int32_t>(position));
-    std::vector<std::uint64_t> height(count, 0);
-    for (std::size_t i = count; i-- > 0;) {
-        const StaticInfo& s = at(i);
-        std::uint64_t latency = s.load ? 300 : s.kind == TimingClass::Sfu ? 20 : 4;
-        std::uint64_t longest = 0;
-        for (std::size_t next : successors[i])
-            longest = std::max(longest, height[next]);
-        height[i] = latency + longest;
-    }
-    std::vector<char> done(count, 0);
-    plan.order.reserve(count);
-    while (plan.order.size() < count) {
-        std::size_t pick = count;
-        for (std::size_t i = 0; i < count; ++i)
-            if (!done[i] && waitingFor[i] == 0 && (pick == count || height[i] > height[pick]))
-                pick = i;
-        done[pick] = 1;
-        for (std::size_t next : successors[pick])
-            --waitingFor[next];
-        plan.order.push_back(static_cast<std::int32_t>(pick));
-    }
-    return plan;
-}
-
 } // namespace
 
-struct SmTimingModel::InstructionTiming : StaticInfo {};
-struct SmTimingModel::RunSchedule : RunPlan {
+struct SmTimingModel::RunSchedule : timing::RunPlan {
     bool reordered = false; // false: the PTX's order
 };
 
@@ -416,7 +123,7 @@ SmTimingModel::SmTimingModel(const ptx::Function& function, const gpu::TimingPar
         m_dramBytesPerCycle = parameters.dramBandwidthGBps * 1e9 / (parameters.coreClockMHz * 1e6) / m_smCount;
     m_info.reserve(function.instructions.size());
     for (const ptx::Instruction& instruction : function.instructions)
-        m_info.push_back(InstructionTiming{describe(instruction)});
+        m_info.push_back(timing::describe(instruction));
 }
 
 // The schedule of a run of records with these pcs, worked out once per model.
@@ -426,7 +133,7 @@ const SmTimingModel::RunSchedule& SmTimingModel::scheduleFor(const std::vector<s
     std::lock_guard lock(m_scheduleMutex);
     auto found = m_schedules.find(key);
     if (found == m_schedules.end()) {
-        auto schedule = std::make_unique<RunSchedule>(RunSchedule{scheduleRun(m_info, pcs)});
+        auto schedule = std::make_unique<RunSchedule>(RunSchedule{timing::scheduleRun(m_info, pcs)});
         for (std::size_t i = 0; i < schedule->order.size(); ++i)
             schedule->reordered = schedule->reordered || schedule->order[i] != static_cast<std::int32_t>(i);
         found = m_schedules.emplace(key, std::move(schedule)).first;
@@ -443,7 +150,7 @@ std::vector<std::uint32_t> SmTimingModel::issueOrder(const std::vector<IssueReco
 {
     std::vector<std::uint32_t> order;
     runs.clear();
-    const std::vector<InstructionTiming>& info = m_info;
+    const std::vector<timing::StaticInfo>& info = m_info;
     auto runEnd = [&](std::size_t i) { // one past the run starting at i
         std::size_t j = i + 1;
         while (j < records.size() && j - i < static_cast<std::size_t>(kMaxScheduledRun)) {
@@ -508,7 +215,7 @@ SmTiming SmTimingModel::replay(const std::vector<BlockLog>& blocks, const std::v
     SmTiming timing;
     if (blocks.empty())
         return timing;
-    const std::vector<InstructionTiming>& info = m_info;
+    const std::vector<timing::StaticInfo>& info = m_info;
     const std::size_t registers = m_function.registers.size();
     const gpu::TimingParameters& p = m_parameters;
     const int schedulers = std::max(1, p.schedulersPerSm);

@@ -30,6 +30,7 @@
 
 #include "gpu/gpu_preset.h"
 #include "ptx/ptx_ir.h"
+#include "sim/timing_schedule.h"
 
 #include <cstdint>
 #include <memory>
@@ -105,12 +106,11 @@ private:
     struct ScheduledRun; // where a warp's issue order follows one
     std::vector<std::uint32_t> issueOrder(const std::vector<IssueRecord>& records, std::vector<ScheduledRun>& runs) const;
 
-    struct InstructionTiming; // each instruction's class and registers, worked out once per launch
     const RunSchedule& scheduleFor(const std::vector<std::int32_t>& pcs) const;
     mutable std::mutex m_scheduleMutex;                               // replays of several SMs share the schedules
     mutable std::unordered_map<std::string, std::unique_ptr<RunSchedule>> m_schedules; // by the run's pcs
     const ptx::Function& m_function;
-    std::vector<InstructionTiming> m_info;
+    std::vector<timing::StaticInfo> m_info; // each instruction's class and registers, worked out once per launch
     gpu::TimingParameters m_parameters;
     int m_residentBlocks = 1;
     int m_smCount = 1;
