@@ -135,7 +135,7 @@ void ExecutionPanel::fillHazardList()
         if (index < m_instances.size() && m_instances[index].size() > 1) {
             for (const sim::Hazard& instance : m_instances[index]) {
                 const HazardRow place = hazardRow(instance);
-                auto* child = new QTreeWidgetItem(item, {QString(), QString::fromStdString(place.block), QString::fromStdString(place.warp),
+                auto* child = new QTreeWidgetItem(item, {QStringLiteral("\u21b3"), QString::fromStdString(place.block), QString::fromStdString(place.warp),
                                                          QString::fromStdString(place.lanes), QString::fromStdString(place.line)});
                 for (int column = 0; column < child->columnCount(); ++column)
                     child->setToolTip(column, QString::fromStdString(instance.message).toHtmlEscaped());
@@ -143,7 +143,10 @@ void ExecutionPanel::fillHazardList()
         }
     }
     const bool instances = std::any_of(m_instances.begin(), m_instances.end(), [](const auto& list) { return list.size() > 1; });
-    m_hazardList->setRootIsDecorated(instances);
+    // No branch arrows or indentation, so the columns still fit beside a 1280-wide window's canvas:
+    // choosing a row opens it (layout's itemClicked), its instances marked with an arrow.
+    m_hazardList->setRootIsDecorated(false);
+    m_hazardList->setIndentation(0);
     for (int column = 0; column < m_hazardList->columnCount(); ++column)
         m_hazardList->resizeColumnToContents(column);
     // The count in all, not only in each row's tooltip: a row names the first of its hazard's
@@ -159,9 +162,12 @@ void ExecutionPanel::fillHazardList()
     else
         m_hazardCaption->setText(QStringLiteral("The launch raised %1 hazards, %2 times in all; each listed where it first "
                                                 "happened: choose one, or F6.").arg(hazards.size()).arg(timesText));
-    if (instances)
-        m_hazardCaption->setText(m_hazardCaption->text().replace(QStringLiteral("happened:"),
-                                                                 QStringLiteral("happened, every block's under it:")));
+    if (instances) // shorter, so that the list keeps its rows on a laptop screen
+        m_hazardCaption->setText(QStringLiteral("The launch raised %1 hazard%2, %3 times in all; a row opens on every "
+                                                "block's: choose one, or F6.")
+                                     .arg(hazards.size())
+                                     .arg(hazards.size() == 1 ? QString() : QStringLiteral("s"))
+                                     .arg(timesText));
     m_showHazards->setEnabled(!hazards.empty());
     m_showHazards->setToolTip(hazards.empty() ? QStringLiteral("The launch raised no hazard")
                                               : QStringLiteral("Show or hide the list of the launch's hazards"));

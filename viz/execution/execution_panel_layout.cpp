@@ -190,6 +190,8 @@ void ExecutionPanel::buildPanes(QVBoxLayout* layout)
     hazardLayout->addWidget(m_hazardList, 1);
     // A row goes to its hazard where it first happened; an instance under it to that block and warp.
     const auto choose = [this](QTreeWidgetItem* item) {
+        if (item->childCount() > 0)
+            item->setExpanded(true); // every block's instances
         if (const sim::Hazard* hazard = hazardOfItem(item))
             goToHazard(sim::Hazard(*hazard));
     };
