@@ -154,6 +154,136 @@ void summarizeSampleReplay(const SmTimingModel& model, const SampleReplay& plan,
     summary.waveScale = plan.waveScale;
 }
 
+using TraceTimes = std::vector<std::pair<std::uint64_t, std::vector<std::vector<IssueTiming>>>>;
+
+// The recorded block's issue cycles (and where its global accesses were served), in each warp's issue order.
+void applyIssueTimes(const TraceTimes& traceTimes, BlockRecording& recording)
+{
+    for (const auto& [block, warpTimes] : traceTimes) {
+        if (block != recording.linearBlock)
+            continue;
+        for (std::size_t w = 0; w < warpTimes.size() && w < recording.stepsOfWarp.size(); ++w)
+            for (std::size_t k = 0; k < warpTimes[w].size() && k < recording.stepsOfWarp[w].size(); ++k) {
+                RecordedStep& step = recording.steps[recording.stepsOfWarp[w][k]];
+                step.cycle = warpTimes[w][k].cycle;
+                step.stallCycles = warpTimes[w][k].stallCycles;
+                step.stallReason = static_cast<std::uint8_t>(warpTimes[w][k].reason);
+                if (step.access >= 0) {
+                    RecordedAccess& access = recording.accesses[static_cast<std::size_t>(step.access)];
+                    const IssueTiming& time = warpTimes[w][k];
+                    access.timed = true;
+                    access.l1Sectors = time.l1Sectors;
+                    access.l2Sectors = time.l2Sectors;
+                    access.dramSectors = time.dramSectors;
+                    access.l2Mask = time.l2Mask;
+                    access.dramMask = time.dramMask;
+                }
+            }
+    }
+}
+
+// The traced blocks' issue cycles from the timing model, in each warp's issue order.
+void applyIssueTimes(const TraceTimes& traceTimes, Trace& trace)
+{
+    for (const auto& [block, warpTimes] : traceTimes) {
+        std::vector<std::size_t> next(warpTimes.size(), 0);
+        for (TraceEvent& event : trace.events) {
+            if (event.block != block)
+                continue;
+            if (event.warp >= warpTimes.size())
+                continue;
+            const auto& times = warpTimes[event.warp];
+            std::size_t& index = next[event.warp];
+            if (event.kind == TraceEventKind::Issue && index < times.size()) {
+                event.cycle = times[index].cycle;
+                event.stallCycles = times[index].stallCycles;
+                event.stallReason = static_cast<std::uint8_t>(times[index].reason);
+                ++index;
+            } else if (index > 0 && index <= times.size()) {
+                event.cycle = times[index - 1].cycle; // a release or exit: at or after the last issue
+            }
+        }
+    }
+}
+
+// The kernel's totals from its per-instruction counters.
+void sumInstructionCounters(const ptx::Function& function, KernelStats& stats)
+{
+    for (std::size_t i = 0; i < function.instructions.size(); ++i) {
+        const ptx::Instruction& instruction = function.instructions[i];
+        const InstructionCounters& counters = stats.perInstruction[i];
+        stats.warpInstructions += counters.warpExecutions;
+        stats.threadInstructions += counters.threadExecutions;
+        stats.branchesUniform += counters.branchesUniform;
+        stats.branchesDivergent += counters.branchesDivergent;
+        const bool isLoad = instruction.op == ptx::Op::Ld || instruction.op == ptx::Op::CpAsync || // cp.async reads global
+                            instruction.op == ptx::Op::WmmaLoad || instruction.op == ptx::Op::Ldmatrix;
+        const bool isStore = instruction.op == ptx::Op::St || instruction.op == ptx::Op::WmmaStore;
+        GlobalMemoryStats& global = stats.global;
+        (isLoad ? global.loadRequests : isStore ? global.storeRequests : global.atomicRequests) += counters.globalRequests;
+        (isLoad ? global.loadSectors : isStore ? global.storeSectors : global.atomicSectors) += counters.globalSectors;
+        global.bytesRequested += counters.bytesRequested;
+        global.bytesMoved += counters.bytesMoved;
+        SharedMemoryStats& shared = stats.shared;
+        (isLoad ? shared.loadRequests : isStore ? shared.storeRequests : shared.atomicRequests) += counters.sharedRequests;
+        (isLoad ? shared.loadWavefronts : isStore ? shared.storeWavefronts : shared.atomicWavefronts) += counters.sharedWavefronts;
+        shared.bankConflicts += counters.sharedBankConflicts;
+        shared.maxConflictDegree = std::max(shared.maxConflictDegree, counters.maxConflictDegree);
+    }
+}
+
+// What the runners collected, merged: counters, trace, recording, printf (by block, each block's
+// lines in the order its warps issued them, the buffer's `printfBytes` for the launch as a whole),
+// asserts and traps.
+void mergeRunners(const std::vector<std::unique_ptr<BlockRunner>>& runners, std::size_t instructions, std::uint64_t printfBytes,
+                  SimResult& result)
+{
+    KernelStats& stats = result.stats;
+    stats.perInstruction.resize(instructions);
+    std::uint64_t firstTrapBlock = ~std::uint64_t{0};
+    for (const auto& runner : runners) {
+        const KernelStats& part = runner->stats();
+        for (std::size_t i = 0; i < part.perInstruction.size(); ++i)
+            stats.perInstruction[i].add(part.perInstruction[i]);
+        stats.blocksSimulated += part.blocksSimulated;
+        stats.warpsSimulated += part.warpsSimulated;
+        stats.barriers += part.barriers;
+        Trace& trace = runner->trace();
+        const auto offset = static_cast<std::int32_t>(result.trace.memory.size());
+        for (TraceEvent event : trace.events) {
+            if (event.memory >= 0)
+                event.memory += offset;
+            result.trace.events.push_back(event);
+        }
+        result.trace.memory.insert(result.trace.memory.end(), trace.memory.begin(), trace.memory.end());
+        result.trace.truncated = result.trace.truncated || trace.truncated;
+        if (auto recording = runner->takeRecording())
+            result.recording = std::move(recording);
+        for (PrintfLine& line : runner->printfLines())
+            result.printfLines.push_back(std::move(line));
+        result.printfDropped += runner->printfDropped();
+        result.assertFailures += runner->assertFailures();
+        result.trapThreads += runner->trapThreads();
+        if (runner->trapThreads() > 0 && (firstTrapBlock == ~std::uint64_t{0} || runner->firstTrapBlock() < firstTrapBlock)) {
+            firstTrapBlock = runner->firstTrapBlock();
+            result.firstTrap = runner->firstTrap();
+        }
+    }
+    // printf: by block (runners interleave SMs), each block's lines in the order its warps issued them;
+    // the buffer's size holds for the launch as a whole.
+    std::stable_sort(result.printfLines.begin(), result.printfLines.end(),
+                     [](const PrintfLine& a, const PrintfLine& b) { return a.linearBlock < b.linearBlock; });
+    std::uint64_t printed = 0;
+    for (std::size_t i = 0; i < result.printfLines.size(); ++i) {
+        printed += result.printfLines[i].text.size();
+        if (printed > printfBytes) {
+            result.printfDropped += result.printfLines.size() - i;
+            result.printfLines.resize(i);
+            break;
+        }
+    }
+}
+
 } // namespace
 
 std::vector<std::uint64_t> sampleBlockIndices(std::uint64_t blocks, std::uint64_t count)
@@ -454,51 +584,8 @@ SimResult simulate(LaunchRequest request, const std::atomic<bool>* cancel,
     }
     if (error)
         std::rethrow_exception(error);
-    // Merge what the runners collected.
+    mergeRunners(runners, function.instructions.size(), request.options.printfBytes, result);
     KernelStats& stats = result.stats;
-    stats.perInstruction.resize(function.instructions.size());
-    std::uint64_t firstTrapBlock = ~std::uint64_t{0};
-    for (const auto& runner : runners) {
-        const KernelStats& part = runner->stats();
-        for (std::size_t i = 0; i < part.perInstruction.size(); ++i)
-            stats.perInstruction[i].add(part.perInstruction[i]);
-        stats.blocksSimulated += part.blocksSimulated;
-        stats.warpsSimulated += part.warpsSimulated;
-        stats.barriers += part.barriers;
-        Trace& trace = runner->trace();
-        const auto offset = static_cast<std::int32_t>(result.trace.memory.size());
-        for (TraceEvent event : trace.events) {
-            if (event.memory >= 0)
-                event.memory += offset;
-            result.trace.events.push_back(event);
-        }
-        result.trace.memory.insert(result.trace.memory.end(), trace.memory.begin(), trace.memory.end());
-        result.trace.truncated = result.trace.truncated || trace.truncated;
-        if (auto recording = runner->takeRecording())
-            result.recording = std::move(recording);
-        for (PrintfLine& line : runner->printfLines())
-            result.printfLines.push_back(std::move(line));
-        result.printfDropped += runner->printfDropped();
-        result.assertFailures += runner->assertFailures();
-        result.trapThreads += runner->trapThreads();
-        if (runner->trapThreads() > 0 && (firstTrapBlock == ~std::uint64_t{0} || runner->firstTrapBlock() < firstTrapBlock)) {
-            firstTrapBlock = runner->firstTrapBlock();
-            result.firstTrap = runner->firstTrap();
-        }
-    }
-    // printf: by block (runners interleave SMs), each block's lines in the order its warps issued them;
-    // the buffer's size holds for the launch as a whole.
-    std::stable_sort(result.printfLines.begin(), result.printfLines.end(),
-                     [](const PrintfLine& a, const PrintfLine& b) { return a.linearBlock < b.linearBlock; });
-    std::uint64_t printed = 0;
-    for (std::size_t i = 0; i < result.printfLines.size(); ++i) {
-        printed += result.printfLines[i].text.size();
-        if (printed > request.options.printfBytes) {
-            result.printfDropped += result.printfLines.size() - i;
-            result.printfLines.resize(i);
-            break;
-        }
-    }
     stats.blocksInGrid = blockCount;
     if (sampling && stats.blocksSimulated > 0) {
         // blocksSimulated and warpsSimulated stay the sample's: they say what was run.
@@ -507,51 +594,9 @@ SimResult simulate(LaunchRequest request, const std::atomic<bool>* cancel,
         stats.barriers = scaleCount(stats.barriers, blockCount, stats.blocksSimulated);
         stats.scaledFromSample = true;
     }
-    // The recorded block's issue cycles, in each warp's issue order.
-    if (result.recording) {
-        BlockRecording& recording = *result.recording;
-        for (auto& [block, warpTimes] : traceTimes) {
-            if (block != recording.linearBlock)
-                continue;
-            for (std::size_t w = 0; w < warpTimes.size() && w < recording.stepsOfWarp.size(); ++w)
-                for (std::size_t k = 0; k < warpTimes[w].size() && k < recording.stepsOfWarp[w].size(); ++k) {
-                    RecordedStep& step = recording.steps[recording.stepsOfWarp[w][k]];
-                    step.cycle = warpTimes[w][k].cycle;
-                    step.stallCycles = warpTimes[w][k].stallCycles;
-                    step.stallReason = static_cast<std::uint8_t>(warpTimes[w][k].reason);
-                    if (step.access >= 0) {
-                        RecordedAccess& access = recording.accesses[static_cast<std::size_t>(step.access)];
-                        const IssueTiming& time = warpTimes[w][k];
-                        access.timed = true;
-                        access.l1Sectors = time.l1Sectors;
-                        access.l2Sectors = time.l2Sectors;
-                        access.dramSectors = time.dramSectors;
-                        access.l2Mask = time.l2Mask;
-                        access.dramMask = time.dramMask;
-                    }
-                }
-        }
-    }
-    // Issue cycles from the timing model, in each warp's issue order.
-    for (auto& [block, warpTimes] : traceTimes) {
-        std::vector<std::size_t> next(warpTimes.size(), 0);
-        for (TraceEvent& event : result.trace.events) {
-            if (event.block != block)
-                continue;
-            if (event.warp >= warpTimes.size())
-                continue;
-            const auto& times = warpTimes[event.warp];
-            std::size_t& index = next[event.warp];
-            if (event.kind == TraceEventKind::Issue && index < times.size()) {
-                event.cycle = times[index].cycle;
-                event.stallCycles = times[index].stallCycles;
-                event.stallReason = static_cast<std::uint8_t>(times[index].reason);
-                ++index;
-            } else if (index > 0 && index <= times.size()) {
-                event.cycle = times[index - 1].cycle; // a release or exit: at or after the last issue
-            }
-        }
-    }
+    if (result.recording)
+        applyIssueTimes(traceTimes, *result.recording);
+    applyIssueTimes(traceTimes, result.trace);
     for (TraceEvent& event : result.trace.events)
         event.sm = static_cast<std::uint16_t>(event.block % smCount);
     std::stable_sort(result.trace.events.begin(), result.trace.events.end(), [](const TraceEvent& a, const TraceEvent& b) {
@@ -569,27 +614,7 @@ SimResult simulate(LaunchRequest request, const std::atomic<bool>* cancel,
             summarizeSms(smTimings, summary);
         stats.cyclesEstimate = summary.cycles;
     }
-    for (std::size_t i = 0; i < function.instructions.size(); ++i) {
-        const ptx::Instruction& instruction = function.instructions[i];
-        const InstructionCounters& counters = stats.perInstruction[i];
-        stats.warpInstructions += counters.warpExecutions;
-        stats.threadInstructions += counters.threadExecutions;
-        stats.branchesUniform += counters.branchesUniform;
-        stats.branchesDivergent += counters.branchesDivergent;
-        const bool isLoad = instruction.op == ptx::Op::Ld || instruction.op == ptx::Op::CpAsync || // cp.async reads global
-                            instruction.op == ptx::Op::WmmaLoad || instruction.op == ptx::Op::Ldmatrix;
-        const bool isStore = instruction.op == ptx::Op::St || instruction.op == ptx::Op::WmmaStore;
-        GlobalMemoryStats& global = stats.global;
-        (isLoad ? global.loadRequests : isStore ? global.storeRequests : global.atomicRequests) += counters.globalRequests;
-        (isLoad ? global.loadSectors : isStore ? global.storeSectors : global.atomicSectors) += counters.globalSectors;
-        global.bytesRequested += counters.bytesRequested;
-        global.bytesMoved += counters.bytesMoved;
-        SharedMemoryStats& shared = stats.shared;
-        (isLoad ? shared.loadRequests : isStore ? shared.storeRequests : shared.atomicRequests) += counters.sharedRequests;
-        (isLoad ? shared.loadWavefronts : isStore ? shared.storeWavefronts : shared.atomicWavefronts) += counters.sharedWavefronts;
-        shared.bankConflicts += counters.sharedBankConflicts;
-        shared.maxConflictDegree = std::max(shared.maxConflictDegree, counters.maxConflictDegree);
-    }
+    sumInstructionCounters(function, stats);
 
     result.hazards = hazards.hazards();
     // The arguments with their final contents, moved out of the simulated memory.

@@ -19,6 +19,8 @@ using timing::AsyncRole;
 using timing::StaticInfo;
 using timing::TimingClass;
 using timing::kLoopUnroll;
+using timing::RunSchedule;
+using timing::ScheduledRun;
 
 namespace {
 
@@ -57,17 +59,322 @@ private:
     std::vector<std::uint8_t> m_next;
 };
 
+// How long an issued instruction's results take, and what a wait for them is called.
+struct IssueOutcome {
+    std::uint64_t latency = 1;
+    StallReason produces = StallReason::Execution;
+};
+
+// The SM's memory side: its L1 and slice of L2, and when the load/store unit, its share of DRAM
+// bandwidth and its share of L2 bandwidth are free again.
+struct MemoryPath {
+    MemoryPath(const gpu::TimingParameters& parameters, std::uint64_t l1Bytes, std::uint64_t l2Bytes, double dramBytesPerCycle,
+               double l2SectorsPerCycle)
+        : p(parameters), l1(l1Bytes, 4), l2(l2Bytes, 16), dramBytesPerCycle(dramBytesPerCycle), l2SectorsPerCycle(l2SectorsPerCycle)
+    {
+    }
+
+    // An instruction issued at `cycle`: its latency by class; memory instructions also take their
+    // turn at the units. `where` (traced blocks) receives where a global access's sectors were served.
+    IssueOutcome issue(const StaticInfo& s, const IssueRecord& record, bool widened, std::uint64_t cycle,
+                       const std::vector<std::uint64_t>& sectorPool, SmTiming& timing, IssueTiming* where)
+    {
+        const auto cycles = [](int value) { return static_cast<std::uint64_t>(value); };
+        switch (s.kind) {
+        case TimingClass::Alu:
+        case TimingClass::Param:
+            if (s.issueSlots > 1) // an expanded sequence: its dependent chain
+                return {static_cast<std::uint64_t>(s.aluSteps) * cycles(p.aluLatency) + static_cast<std::uint64_t>(s.sfuSteps) * cycles(p.sfuLatency),
+                        StallReason::Execution};
+            return {cycles(p.aluLatency), StallReason::Execution};
+        case TimingClass::Sfu:
+            return {cycles(p.sfuLatency), StallReason::Execution};
+        case TimingClass::Shared:
+        case TimingClass::SharedAtomic:
+            if (widened) // its bytes come with the wider load it was merged into
+                return {cycles(p.sharedLatency), StallReason::SharedMemory};
+            lsuFree = std::max(lsuFree, cycle) + std::max<std::uint64_t>(1, record.cost);
+            return {cycles(p.sharedLatency) + (record.cost > 0 ? record.cost - 1u : 0u), StallReason::SharedMemory};
+        case TimingClass::Local:
+            lsuFree = std::max(lsuFree, cycle) + 1;
+            return {cycles(p.l1HitLatency), StallReason::GlobalMemory};
+        case TimingClass::GlobalLoad:
+        case TimingClass::GlobalStore:
+        case TimingClass::GlobalAtomic:
+            return {global(s.kind, record, cycle, sectorPool, timing, where) - cycle, StallReason::GlobalMemory};
+        case TimingClass::Barrier:
+        case TimingClass::Control:
+            break;
+        }
+        return {1, StallReason::Execution}; // no result: it only takes its issue cycle
+    }
+
+    // When a global access's results arrive: each sector from L1, L2 or DRAM (loads allocate in L1;
+    // stores and atomics go to L2), behind the SM's shares of L2 and DRAM bandwidth.
+    std::uint64_t global(TimingClass kind, const IssueRecord& record, std::uint64_t cycle, const std::vector<std::uint64_t>& sectorPool,
+                         SmTiming& timing, IssueTiming* where)
+    {
+        const bool isStore = kind == TimingClass::GlobalStore;
+        const bool isAtomic = kind == TimingClass::GlobalAtomic;
+        std::uint64_t level = static_cast<std::uint64_t>(isAtomic ? p.l2HitLatency : p.l1HitLatency);
+        std::uint64_t dramSectors = 0;
+        IssueTiming served; // per sector, for the traced blocks' memory view
+        for (std::uint32_t i = 0; i < record.sectorCount; ++i) {
+            const std::uint64_t sector = sectorPool[record.sectorOffset + i] >> 5;
+            const std::uint64_t bit = i < 64 ? std::uint64_t{1} << i : 0;
+            if (!isStore && !isAtomic && l1.access(sector, true)) {
+                ++timing.l1Hits;
+                ++served.l1Sectors;
+                continue;
+            }
+            if (!isStore && !isAtomic)
+                ++timing.l1Misses;
+            const bool l2Hit = l2.access(sector, true);
+            if (l2Hit || isStore) {
+                ++served.l2Sectors;
+                served.l2Mask |= bit;
+            } else {
+                ++served.dramSectors;
+                served.dramMask |= bit;
+            }
+            if (l2Hit) {
+                if (!isStore) ++timing.l2Hits;
+                level = std::max<std::uint64_t>(level, static_cast<std::uint64_t>(p.l2HitLatency));
+            } else {
+                if (!isStore) ++timing.l2Misses;
+                ++dramSectors;
+                level = std::max<std::uint64_t>(level, static_cast<std::uint64_t>(p.dramLatency));
+            }
+        }
+        if (where != nullptr) {
+            where->l1Sectors = served.l1Sectors;
+            where->l2Sectors = served.l2Sectors;
+            where->dramSectors = served.dramSectors;
+            where->l2Mask = served.l2Mask;
+            where->dramMask = served.dramMask;
+        }
+        if (isStore) // written back to DRAM eventually: it uses bandwidth either way
+            dramSectors = record.sectorCount;
+        std::uint64_t arrives = cycle + level;
+        // Every sector past L1 crosses to L2: the SM's share of its bandwidth.
+        const std::uint32_t pastL1 = record.sectorCount - served.l1Sectors;
+        if (pastL1 > 0 && l2SectorsPerCycle > 0) {
+            l2Free = std::max(l2Free, static_cast<double>(cycle)) + pastL1 / l2SectorsPerCycle;
+            arrives = std::max(arrives, static_cast<std::uint64_t>(l2Free + 0.999));
+        }
+        if (dramSectors > 0) {
+            const double bytes = static_cast<double>(dramSectors) * 32.0;
+            dramFree = std::max(dramFree, cycle) + static_cast<std::uint64_t>(bytes / dramBytesPerCycle + 0.999);
+            timing.dramBytes += dramSectors * 32;
+            arrives = std::max(arrives, dramFree);
+        }
+        const std::uint64_t sectors = std::max<std::uint64_t>(1, record.cost);
+        const std::uint64_t perCycle = static_cast<std::uint64_t>(std::max(1, p.l1SectorsPerCycle));
+        lsuFree = std::max(lsuFree, cycle) + (sectors + perCycle - 1) / perCycle;
+        return arrives;
+    }
+
+    const gpu::TimingParameters& p;
+    SectorCache l1, l2;
+    double dramBytesPerCycle, l2SectorsPerCycle;
+    std::uint64_t lsuFree = 0, dramFree = 0;
+    double l2Free = 0; // fractional cycles
+};
+
+// A warp's wait before an issue at `cycle`, from when it could have issued (`earliest`).
+struct Wait {
+    std::uint64_t cycle, earliest, operands;
+    StallReason dependency;   // what the operands waited for
+    bool memory;              // a memory instruction: it also waits for the load/store unit
+    std::uint64_t lsuFree, barrierStall;
+};
+
+// Splits the wait into its parts (operands, load/store unit, another warp picked, a barrier), adds
+// them to `stalls`, and gives the issue's record with the largest part as its reason.
+IssueTiming attributeWait(const Wait& w, StallCycles& stalls)
+{
+    const std::uint64_t waited = w.cycle - std::min(w.cycle, w.earliest);
+    const std::uint64_t dependencyPart = std::min(waited, w.operands > w.earliest ? w.operands - w.earliest : 0);
+    const std::uint64_t start = std::max(w.earliest, w.operands);
+    const std::uint64_t lsuPart = w.memory ? std::min(waited - dependencyPart, w.lsuFree > start ? w.lsuFree - start : 0) : 0;
+    const std::uint64_t idlePart = waited - dependencyPart - lsuPart;
+    switch (w.dependency) {
+    case StallReason::GlobalMemory: stalls.globalMemory += dependencyPart; break;
+    case StallReason::SharedMemory: stalls.sharedMemory += dependencyPart; break;
+    default: stalls.execution += dependencyPart; break;
+    }
+    stalls.loadStoreUnit += lsuPart;
+    stalls.notSelected += idlePart;
+    stalls.barrier += w.barrierStall;
+    StallReason reason = StallReason::None;
+    std::uint64_t largest = 0;
+    auto consider = [&](std::uint64_t part, StallReason why) {
+        if (part > largest) {
+            largest = part;
+            reason = why;
+        }
+    };
+    consider(dependencyPart, w.dependency == StallReason::None ? StallReason::Execution : w.dependency);
+    consider(lsuPart, StallReason::LoadStoreUnit);
+    consider(idlePart, StallReason::NotSelected);
+    consider(w.barrierStall, StallReason::Barrier);
+    return {w.cycle, static_cast<std::uint32_t>(std::min<std::uint64_t>(waited + w.barrierStall, 0xffffffffu)), reason};
+}
+
+// cp.async's copy groups: a copy joins the open group (landing at `lands`), commit_group closes it,
+// a wait retires the groups it waited for.
+void trackCopyGroups(const StaticInfo& s, std::uint64_t lands, std::uint64_t& openGroupLands, std::vector<std::uint64_t>& groupLands)
+{
+    switch (s.async) {
+    case AsyncRole::Copy:
+        openGroupLands = std::max(openGroupLands, lands);
+        break;
+    case AsyncRole::Commit:
+        groupLands.push_back(openGroupLands);
+        openGroupLands = 0;
+        break;
+    case AsyncRole::Wait: // what it waited for has landed
+        if (s.waitAll) {
+            groupLands.clear();
+            openGroupLands = 0;
+        } else if (groupLands.size() > s.waitNewest) {
+            groupLands.erase(groupLands.begin(), groupLands.end() - static_cast<std::ptrdiff_t>(s.waitNewest));
+        }
+        break;
+    case AsyncRole::None:
+        break;
+    }
+}
+
+struct Warp {
+    const std::vector<IssueRecord>* records = nullptr;
+    std::size_t next = 0;
+    std::size_t block = 0;      // index into `resident`
+    std::uint64_t earliest = 0; // the cycle after its last issue
+    std::uint64_t age = 0;
+    bool atBarrier = false;
+    bool done = false;
+    std::uint64_t barrierSince = 0;
+    std::vector<std::uint64_t> ready;
+    std::vector<std::uint8_t> producer; // StallReason of the register's pending producer
+    std::vector<IssueTiming>* times = nullptr;
+    std::uint64_t pendingBarrierStall = 0;
+    std::uint64_t readyCache = 0; // max(earliest, operands of the next record)
+    bool nextIsMemory = false;
+    std::uint64_t openGroupLands = 0;        // when the cp.async copies not yet committed land
+    std::vector<std::uint64_t> groupLands;   // when each committed group's copies land, oldest first
+    std::vector<std::uint32_t> order;        // issueOrder(): records in issue order (empty: as recorded)
+    std::vector<ScheduledRun> runs;          // where `order` follows a schedule
+    std::size_t run = 0;                     // the run `next` is in or before
+    std::vector<std::uint64_t> runResult;    // per position of the current run: when its results land
+    std::vector<std::uint8_t> runReason;
+    std::vector<std::uint64_t> entryReady;   // `ready` and `producer` as the current run began
+    std::vector<std::uint8_t> entryProducer;
+    const IssueRecord& current() const { return (*records)[order.empty() ? next : order[next]]; }
+    // The run the next record belongs to, or null.
+    const ScheduledRun* currentRun() const
+    {
+        if (run >= runs.size() || next < runs[run].firstIssue)
+            return nullptr;
+        return &runs[run];
+    }
+    // The next record's position in the scheduled run it is in (renamed registers), or -1.
+    std::int64_t runPosition() const
+    {
+        const ScheduledRun* r = entryReady.empty() ? nullptr : currentRun();
+        return r == nullptr ? -1 : static_cast<std::int64_t>(order[next] - r->recordBase);
+    }
+    bool nextWidened() const
+    {
+        const std::int64_t position = runPosition();
+        return position >= 0 && currentRun()->schedule->widened[static_cast<std::size_t>(position)] != 0;
+    }
+    // When the operands of the next instruction are ready, and why it would wait until then.
+    std::uint64_t operandsReady(const StaticInfo& s, StallReason& reason) const
+    {
+        std::uint64_t at = 0;
+        reason = StallReason::None;
+        const std::int64_t position = runPosition();
+        const std::int32_t* producers =
+            position < 0 ? nullptr
+                         : currentRun()->schedule->producers.data() + currentRun()->schedule->producerStart[static_cast<std::size_t>(position)];
+        for (int i = 0; i < s.sourceCount; ++i) {
+            const auto reg = static_cast<std::size_t>(s.sources[i]);
+            std::uint64_t r = ready[reg];
+            std::uint8_t why = producer[reg];
+            if (producers != nullptr) { // renamed: the latest writer in record order
+                const std::int32_t p = producers[i];
+                r = p >= 0 ? runResult[static_cast<std::size_t>(p)] : entryReady[reg];
+                why = p >= 0 ? runReason[static_cast<std::size_t>(p)] : entryProducer[reg];
+            }
+            if (r > at) {
+                at = r;
+                reason = static_cast<StallReason>(why);
+            }
+        }
+        if (s.async == AsyncRole::Wait) { // the awaited groups' copies must have landed
+            const std::size_t awaited = s.waitAll ? groupLands.size() : groupLands.size() - std::min<std::size_t>(groupLands.size(), s.waitNewest);
+            std::uint64_t lands = s.waitAll ? openGroupLands : 0;
+            for (std::size_t g = 0; g < awaited; ++g)
+                lands = std::max(lands, groupLands[g]);
+            if (lands > at) {
+                at = lands;
+                reason = StallReason::GlobalMemory;
+            }
+        }
+        return at;
+    }
+    // A scheduled run begins at the next record: the values its reads find from before it.
+    void beginRunIfStarting()
+    {
+        if (run < runs.size() && next == runs[run].firstIssue && entryReady.empty()) {
+            entryReady = ready;
+            entryProducer = producer;
+            runResult.assign(runs[run].length, 0);
+            runReason.assign(runs[run].length, 0);
+        }
+    }
+    // The next record issued: its destinations' results land at `lands`.
+    void issued(const StaticInfo& s, std::uint64_t lands, StallReason produces)
+    {
+        for (int d = 0; d < s.destinationCount; ++d) {
+            ready[static_cast<std::size_t>(s.destinations[d])] = lands;
+            producer[static_cast<std::size_t>(s.destinations[d])] = static_cast<std::uint8_t>(produces);
+        }
+        const std::int64_t position = runPosition();
+        if (position < 0)
+            return;
+        const ScheduledRun& r = runs[run];
+        runResult[static_cast<std::size_t>(position)] = lands;
+        runReason[static_cast<std::size_t>(position)] = static_cast<std::uint8_t>(produces);
+        if (next + 1 == r.firstIssue + r.length) { // the run ends: each register's last write stands
+            for (const auto& [reg, writer] : r.schedule->finalWriters) {
+                ready[static_cast<std::size_t>(reg)] = runResult[static_cast<std::size_t>(writer)];
+                producer[static_cast<std::size_t>(reg)] = runReason[static_cast<std::size_t>(writer)];
+            }
+            entryReady.clear();
+            run += 1;
+        }
+    }
+    // The traced issue times back in the records' order.
+    void timesInRecordOrder()
+    {
+        if (times == nullptr || order.empty() || times->size() != order.size())
+            return;
+        std::vector<IssueTiming> recorded(times->size());
+        for (std::size_t k = 0; k < order.size(); ++k)
+            recorded[order[k]] = (*times)[k];
+        *times = std::move(recorded);
+    }
+};
+struct Resident {
+    std::size_t log = 0;
+    std::vector<std::size_t> warps;
+    int live = 0;
+    int waiting = 0;
+};
+
 } // namespace
-
-struct SmTimingModel::RunSchedule : timing::RunPlan {
-    bool reordered = false; // false: the PTX's order
-};
-
-// A stretch of a warp's issue order that follows a RunSchedule: records [recordBase, recordBase + length).
-struct SmTimingModel::ScheduledRun {
-    std::uint32_t firstIssue = 0, length = 0, recordBase = 0;
-    const RunSchedule* schedule = nullptr;
-};
 
 // Runs longer than this are cut (the schedule is quadratic in their length).
 constexpr std::int32_t kMaxScheduledRun = 512;
@@ -127,7 +434,7 @@ SmTimingModel::SmTimingModel(const ptx::Function& function, const gpu::TimingPar
 }
 
 // The schedule of a run of records with these pcs, worked out once per model.
-const SmTimingModel::RunSchedule& SmTimingModel::scheduleFor(const std::vector<std::int32_t>& pcs) const
+const RunSchedule& SmTimingModel::scheduleFor(const std::vector<std::int32_t>& pcs) const
 {
     const std::string key(reinterpret_cast<const char*>(pcs.data()), pcs.size() * sizeof(std::int32_t));
     std::lock_guard lock(m_scheduleMutex);
@@ -220,48 +527,8 @@ SmTiming SmTimingModel::replay(const std::vector<BlockLog>& blocks, const std::v
     const gpu::TimingParameters& p = m_parameters;
     const int schedulers = std::max(1, p.schedulersPerSm);
 
-    SectorCache l1(m_l1Bytes, 4);
-    SectorCache l2(m_l2Bytes, 16);
+    MemoryPath memory(p, m_l1Bytes, m_l2Bytes, m_dramBytesPerCycle, m_l2SectorsPerCycle);
 
-    struct Warp {
-        const std::vector<IssueRecord>* records = nullptr;
-        std::size_t next = 0;
-        std::size_t block = 0;      // index into `resident`
-        std::uint64_t earliest = 0; // the cycle after its last issue
-        std::uint64_t age = 0;
-        bool atBarrier = false;
-        bool done = false;
-        std::uint64_t barrierSince = 0;
-        std::vector<std::uint64_t> ready;
-        std::vector<std::uint8_t> producer; // StallReason of the register's pending producer
-        std::vector<IssueTiming>* times = nullptr;
-        std::uint64_t pendingBarrierStall = 0;
-        std::uint64_t readyCache = 0; // max(earliest, operands of the next record)
-        bool nextIsMemory = false;
-        std::uint64_t openGroupLands = 0;        // when the cp.async copies not yet committed land
-        std::vector<std::uint64_t> groupLands;   // when each committed group's copies land, oldest first
-        std::vector<std::uint32_t> order;        // issueOrder(): records in issue order (empty: as recorded)
-        std::vector<ScheduledRun> runs;          // where `order` follows a schedule
-        std::size_t run = 0;                     // the run `next` is in or before
-        std::vector<std::uint64_t> runResult;    // per position of the current run: when its results land
-        std::vector<std::uint8_t> runReason;
-        std::vector<std::uint64_t> entryReady;   // `ready` and `producer` as the current run began
-        std::vector<std::uint8_t> entryProducer;
-        const IssueRecord& current() const { return (*records)[order.empty() ? next : order[next]]; }
-        // The run the next record belongs to, or null.
-        const ScheduledRun* currentRun() const
-        {
-            if (run >= runs.size() || next < runs[run].firstIssue)
-                return nullptr;
-            return &runs[run];
-        }
-    };
-    struct Resident {
-        std::size_t log = 0;
-        std::vector<std::size_t> warps;
-        int live = 0;
-        int waiting = 0;
-    };
     std::vector<Warp> warps;
     warps.reserve(static_cast<std::size_t>(m_residentBlocks) * 64);
     std::vector<Resident> resident;
@@ -269,53 +536,16 @@ SmTiming SmTimingModel::replay(const std::vector<BlockLog>& blocks, const std::v
     std::vector<std::size_t> greedy(static_cast<std::size_t>(schedulers), ~std::size_t{0});
     std::vector<std::size_t> freeWarpSlots;
     std::size_t nextBlock = 0;
-    std::uint64_t age = 0, cycle = 0, lsuFree = 0, dramFree = 0;
-    double l2Free = 0; // when the SM's share of L2 bandwidth is free again (fractional cycles)
+    std::uint64_t age = 0, cycle = 0;
     std::vector<std::uint64_t> busyUntil(static_cast<std::size_t>(schedulers), 0); // issuing an expanded sequence
     int residentCount = 0;
 
-    // When the operands of a warp's next instruction are ready, and why it would wait until then.
     auto operandsReady = [&](const Warp& warp, StallReason& reason) {
-        const StaticInfo& s = info[static_cast<std::size_t>(warp.current().pc)];
-        std::uint64_t at = 0;
-        reason = StallReason::None;
-        const ScheduledRun* run = warp.currentRun();
-        const std::int32_t* producers = nullptr;
-        if (run != nullptr && !warp.entryReady.empty()) {
-            const std::uint32_t position = warp.order[warp.next] - run->recordBase;
-            producers = run->schedule->producers.data() + run->schedule->producerStart[position];
-        }
-        for (int i = 0; i < s.sourceCount; ++i) {
-            const auto reg = static_cast<std::size_t>(s.sources[i]);
-            std::uint64_t r = warp.ready[reg];
-            std::uint8_t why = warp.producer[reg];
-            if (producers != nullptr) { // renamed: the latest writer in record order
-                const std::int32_t p = producers[i];
-                r = p >= 0 ? warp.runResult[static_cast<std::size_t>(p)] : warp.entryReady[reg];
-                why = p >= 0 ? warp.runReason[static_cast<std::size_t>(p)] : warp.entryProducer[reg];
-            }
-            if (r > at) {
-                at = r;
-                reason = static_cast<StallReason>(why);
-            }
-        }
-        if (s.async == AsyncRole::Wait) { // the awaited groups' copies must have landed
-            const std::size_t awaited = s.waitAll ? warp.groupLands.size()
-                                                  : warp.groupLands.size() - std::min<std::size_t>(warp.groupLands.size(), s.waitNewest);
-            std::uint64_t lands = s.waitAll ? warp.openGroupLands : 0;
-            for (std::size_t g = 0; g < awaited; ++g)
-                lands = std::max(lands, warp.groupLands[g]);
-            if (lands > at) {
-                at = lands;
-                reason = StallReason::GlobalMemory;
-            }
-        }
-        return at;
+        return warp.operandsReady(info[static_cast<std::size_t>(warp.current().pc)], reason);
     };
     auto isMemory = [&](const Warp& warp) {
         const TimingClass kind = info[static_cast<std::size_t>(warp.current().pc)].kind;
-        if (const ScheduledRun* run = warp.entryReady.empty() ? nullptr : warp.currentRun();
-            run != nullptr && run->schedule->widened[warp.order[warp.next] - run->recordBase] != 0)
+        if (warp.nextWidened())
             return false; // merged into an earlier load: no turn of its own at the load/store unit
         return kind == TimingClass::Shared || kind == TimingClass::SharedAtomic || kind == TimingClass::GlobalLoad ||
                kind == TimingClass::GlobalStore || kind == TimingClass::GlobalAtomic || kind == TimingClass::Local;
@@ -325,19 +555,13 @@ SmTiming SmTimingModel::replay(const std::vector<BlockLog>& blocks, const std::v
     auto refresh = [&](Warp& warp) {
         if (warp.done || warp.next >= warp.records->size())
             return;
-        if (warp.run < warp.runs.size() && warp.next == warp.runs[warp.run].firstIssue && warp.entryReady.empty()) {
-            // A scheduled run begins: the values its reads find from before it.
-            warp.entryReady = warp.ready;
-            warp.entryProducer = warp.producer;
-            warp.runResult.assign(warp.runs[warp.run].length, 0);
-            warp.runReason.assign(warp.runs[warp.run].length, 0);
-        }
+        warp.beginRunIfStarting();
         StallReason reason;
         warp.readyCache = std::max(warp.earliest, operandsReady(warp, reason));
         warp.nextIsMemory = isMemory(warp);
     };
     auto readyAt = [&](const Warp& warp) {
-        return warp.nextIsMemory ? std::max(warp.readyCache, lsuFree) : warp.readyCache;
+        return warp.nextIsMemory ? std::max(warp.readyCache, memory.lsuFree) : warp.readyCache;
     };
     std::vector<std::uint64_t> wakeAt(static_cast<std::size_t>(schedulers), 0); // no warp ready before
 
@@ -404,12 +628,7 @@ SmTiming SmTimingModel::replay(const std::vector<BlockLog>& blocks, const std::v
     auto finishWarp = [&](std::size_t slot) {
         Warp& warp = warps[slot];
         warp.done = true;
-        if (warp.times != nullptr && !warp.order.empty() && warp.times->size() == warp.order.size()) {
-            std::vector<IssueTiming> recorded(warp.times->size()); // back in the records' order
-            for (std::size_t k = 0; k < warp.order.size(); ++k)
-                recorded[warp.order[k]] = (*warp.times)[k];
-            *warp.times = std::move(recorded);
-        }
+        warp.timesInRecordOrder();
         Resident& block = resident[warp.block];
         block.live -= 1;
         block.warps.erase(std::find(block.warps.begin(), block.warps.end(), slot)); // the slot may be reused
@@ -485,174 +704,19 @@ SmTiming SmTimingModel::replay(const std::vector<BlockLog>& blocks, const std::v
             // Where the wait before this issue went.
             StallReason dependency;
             const std::uint64_t operands = operandsReady(warp, dependency);
-            const std::uint64_t from = warp.earliest;
-            const std::uint64_t waited = cycle - std::min(cycle, from);
-            const std::uint64_t dependencyPart = std::min(waited, operands > from ? operands - from : 0);
-            const std::uint64_t lsuPart = isMemory(warp) ? std::min(waited - dependencyPart,
-                                                                    lsuFree > std::max(from, operands) ? lsuFree - std::max(from, operands) : 0)
-                                                         : 0;
-            const std::uint64_t idlePart = waited - dependencyPart - lsuPart;
-            switch (dependency) {
-            case StallReason::GlobalMemory: timing.stalls.globalMemory += dependencyPart; break;
-            case StallReason::SharedMemory: timing.stalls.sharedMemory += dependencyPart; break;
-            default: timing.stalls.execution += dependencyPart; break;
-            }
-            timing.stalls.loadStoreUnit += lsuPart;
-            timing.stalls.notSelected += idlePart;
-            timing.stalls.barrier += warp.pendingBarrierStall;
-            if (warp.times) {
-                StallReason reason = StallReason::None;
-                std::uint64_t largest = 0;
-                auto consider = [&](std::uint64_t part, StallReason why) {
-                    if (part > largest) { largest = part; reason = why; }
-                };
-                consider(dependencyPart, dependency == StallReason::None ? StallReason::Execution : dependency);
-                consider(lsuPart, StallReason::LoadStoreUnit);
-                consider(idlePart, StallReason::NotSelected);
-                consider(warp.pendingBarrierStall, StallReason::Barrier);
-                warp.times->push_back({cycle, static_cast<std::uint32_t>(std::min<std::uint64_t>(waited + warp.pendingBarrierStall, 0xffffffffu)), reason});
-            }
+            const IssueTiming issued = attributeWait({cycle, warp.earliest, operands, dependency, isMemory(warp),
+                                                      memory.lsuFree, warp.pendingBarrierStall},
+                                                     timing.stalls);
+            if (warp.times)
+                warp.times->push_back(issued);
             warp.pendingBarrierStall = 0;
 
             // Issue: when its results arrive.
-            const ScheduledRun* inRun = warp.entryReady.empty() ? nullptr : warp.currentRun();
-            const bool widened = inRun != nullptr && inRun->schedule->widened[warp.order[warp.next] - inRun->recordBase] != 0;
-            std::uint64_t latency = static_cast<std::uint64_t>(p.aluLatency);
-            StallReason produces = StallReason::Execution;
-            switch (s_info.kind) {
-            case TimingClass::Alu:
-            case TimingClass::Param:
-                if (s_info.issueSlots > 1)
-                    latency = static_cast<std::uint64_t>(s_info.aluSteps) * static_cast<std::uint64_t>(p.aluLatency) +
-                              static_cast<std::uint64_t>(s_info.sfuSteps) * static_cast<std::uint64_t>(p.sfuLatency);
-                break;
-            case TimingClass::Sfu:
-                latency = static_cast<std::uint64_t>(p.sfuLatency);
-                break;
-            case TimingClass::Shared:
-            case TimingClass::SharedAtomic:
-                if (widened) { // its bytes come with the wider load it was merged into
-                    latency = static_cast<std::uint64_t>(p.sharedLatency);
-                    produces = StallReason::SharedMemory;
-                    break;
-                }
-                latency = static_cast<std::uint64_t>(p.sharedLatency) + (record.cost > 0 ? record.cost - 1u : 0u);
-                lsuFree = std::max(lsuFree, cycle) + std::max<std::uint64_t>(1, record.cost);
-                produces = StallReason::SharedMemory;
-                break;
-            case TimingClass::Local:
-                latency = static_cast<std::uint64_t>(p.l1HitLatency);
-                lsuFree = std::max(lsuFree, cycle) + 1;
-                produces = StallReason::GlobalMemory;
-                break;
-            case TimingClass::GlobalLoad:
-            case TimingClass::GlobalStore:
-            case TimingClass::GlobalAtomic: {
-                const bool isStore = s_info.kind == TimingClass::GlobalStore;
-                const bool isAtomic = s_info.kind == TimingClass::GlobalAtomic;
-                std::uint64_t level = isAtomic ? static_cast<std::uint64_t>(p.l2HitLatency) : static_cast<std::uint64_t>(p.l1HitLatency);
-                std::uint64_t dramSectors = 0;
-                IssueTiming where; // per sector, for the traced blocks' memory view
-                for (std::uint32_t i = 0; i < record.sectorCount; ++i) {
-                    const std::uint64_t sector = sectorPool[record.sectorOffset + i] >> 5;
-                    const std::uint64_t bit = i < 64 ? std::uint64_t{1} << i : 0;
-                    const bool l1Hit = !isStore && !isAtomic && l1.access(sector, true);
-                    if (l1Hit) {
-                        ++timing.l1Hits;
-                        ++where.l1Sectors;
-                        continue;
-                    }
-                    if (!isStore && !isAtomic)
-                        ++timing.l1Misses;
-                    const bool l2Hit = l2.access(sector, true);
-                    if (l2Hit || isStore) {
-                        ++where.l2Sectors;
-                        where.l2Mask |= bit;
-                    } else {
-                        ++where.dramSectors;
-                        where.dramMask |= bit;
-                    }
-                    if (l2Hit) {
-                        if (!isStore) ++timing.l2Hits;
-                        level = std::max<std::uint64_t>(level, static_cast<std::uint64_t>(p.l2HitLatency));
-                    } else {
-                        if (!isStore) ++timing.l2Misses;
-                        ++dramSectors;
-                        level = std::max<std::uint64_t>(level, static_cast<std::uint64_t>(p.dramLatency));
-                    }
-                }
-                if (warp.times && !warp.times->empty()) {
-                    IssueTiming& issued = warp.times->back();
-                    issued.l1Sectors = where.l1Sectors;
-                    issued.l2Sectors = where.l2Sectors;
-                    issued.dramSectors = where.dramSectors;
-                    issued.l2Mask = where.l2Mask;
-                    issued.dramMask = where.dramMask;
-                }
-                if (isStore) // written back to DRAM eventually: it uses bandwidth either way
-                    dramSectors = record.sectorCount;
-                std::uint64_t arrives = cycle + level;
-                // Every sector past L1 crosses to L2: the SM's share of its bandwidth.
-                const std::uint32_t pastL1 = record.sectorCount - where.l1Sectors;
-                if (pastL1 > 0 && m_l2SectorsPerCycle > 0) {
-                    l2Free = std::max(l2Free, static_cast<double>(cycle)) + pastL1 / m_l2SectorsPerCycle;
-                    arrives = std::max(arrives, static_cast<std::uint64_t>(l2Free + 0.999));
-                }
-                if (dramSectors > 0) {
-                    const double bytes = static_cast<double>(dramSectors) * 32.0;
-                    dramFree = std::max(dramFree, cycle) + static_cast<std::uint64_t>(bytes / m_dramBytesPerCycle + 0.999);
-                    timing.dramBytes += dramSectors * 32;
-                    arrives = std::max(arrives, dramFree);
-                }
-                latency = arrives - cycle;
-                const std::uint64_t sectors = std::max<std::uint64_t>(1, record.cost);
-                const std::uint64_t perCycle = static_cast<std::uint64_t>(std::max(1, p.l1SectorsPerCycle));
-                lsuFree = std::max(lsuFree, cycle) + (sectors + perCycle - 1) / perCycle;
-                produces = StallReason::GlobalMemory;
-                break;
-            }
-            case TimingClass::Barrier:
-            case TimingClass::Control:
-                latency = 1; // no result: it only takes its issue cycle
-                break;
-            }
-            for (int d = 0; d < s_info.destinationCount; ++d) {
-                warp.ready[static_cast<std::size_t>(s_info.destinations[d])] = cycle + latency;
-                warp.producer[static_cast<std::size_t>(s_info.destinations[d])] = static_cast<std::uint8_t>(produces);
-            }
-            switch (s_info.async) {
-            case AsyncRole::Copy:
-                warp.openGroupLands = std::max(warp.openGroupLands, cycle + latency);
-                break;
-            case AsyncRole::Commit:
-                warp.groupLands.push_back(warp.openGroupLands);
-                warp.openGroupLands = 0;
-                break;
-            case AsyncRole::Wait: // what it waited for has landed
-                if (s_info.waitAll) {
-                    warp.groupLands.clear();
-                    warp.openGroupLands = 0;
-                } else if (warp.groupLands.size() > s_info.waitNewest) {
-                    warp.groupLands.erase(warp.groupLands.begin(),
-                                          warp.groupLands.end() - static_cast<std::ptrdiff_t>(s_info.waitNewest));
-                }
-                break;
-            case AsyncRole::None:
-                break;
-            }
-            if (const ScheduledRun* run = warp.currentRun(); run != nullptr && !warp.entryReady.empty()) {
-                const std::uint32_t position = warp.order[warp.next] - run->recordBase;
-                warp.runResult[position] = cycle + latency;
-                warp.runReason[position] = static_cast<std::uint8_t>(produces);
-                if (warp.next + 1 == run->firstIssue + run->length) { // the run ends: each register's last write stands
-                    for (const auto& [reg, writer] : run->schedule->finalWriters) {
-                        warp.ready[static_cast<std::size_t>(reg)] = warp.runResult[static_cast<std::size_t>(writer)];
-                        warp.producer[static_cast<std::size_t>(reg)] = warp.runReason[static_cast<std::size_t>(writer)];
-                    }
-                    warp.entryReady.clear();
-                    warp.run += 1;
-                }
-            }
+            const IssueOutcome outcome = memory.issue(s_info, record, warp.nextWidened(), cycle, sectorPool, timing,
+                                                      warp.times ? &warp.times->back() : nullptr);
+            const std::uint64_t latency = outcome.latency;
+            trackCopyGroups(s_info, cycle + latency, warp.openGroupLands, warp.groupLands);
+            warp.issued(s_info, cycle + latency, outcome.produces);
             warp.earliest = cycle + s_info.issueSlots;
             if (s_info.issueSlots > 1)
                 busyUntil[static_cast<std::size_t>(s)] = cycle + s_info.issueSlots;

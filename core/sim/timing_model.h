@@ -102,13 +102,11 @@ public:
     std::uint64_t l1Bytes() const { return m_l1Bytes; }
 
 private:
-    struct RunSchedule;  // a basic block's (or a loop's copies') schedule and renamed dependences
-    struct ScheduledRun; // where a warp's issue order follows one
-    std::vector<std::uint32_t> issueOrder(const std::vector<IssueRecord>& records, std::vector<ScheduledRun>& runs) const;
+    std::vector<std::uint32_t> issueOrder(const std::vector<IssueRecord>& records, std::vector<timing::ScheduledRun>& runs) const;
 
-    const RunSchedule& scheduleFor(const std::vector<std::int32_t>& pcs) const;
+    const timing::RunSchedule& scheduleFor(const std::vector<std::int32_t>& pcs) const;
     mutable std::mutex m_scheduleMutex;                               // replays of several SMs share the schedules
-    mutable std::unordered_map<std::string, std::unique_ptr<RunSchedule>> m_schedules; // by the run's pcs
+    mutable std::unordered_map<std::string, std::unique_ptr<timing::RunSchedule>> m_schedules; // by the run's pcs
     const ptx::Function& m_function;
     std::vector<timing::StaticInfo> m_info; // each instruction's class and registers, worked out once per launch
     gpu::TimingParameters m_parameters;

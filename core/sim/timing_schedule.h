@@ -64,4 +64,15 @@ struct RunPlan {
 
 RunPlan scheduleRun(const std::vector<StaticInfo>& info, const std::vector<std::int32_t>& pcs);
 
+// A run's plan, kept once per distinct run of pcs.
+struct RunSchedule : RunPlan {
+    bool reordered = false; // false: the PTX's order
+};
+
+// A stretch of a warp's issue order that follows a RunSchedule: records [recordBase, recordBase + length).
+struct ScheduledRun {
+    std::uint32_t firstIssue = 0, length = 0, recordBase = 0;
+    const RunSchedule* schedule = nullptr;
+};
+
 } // namespace warpscope::sim::timing
