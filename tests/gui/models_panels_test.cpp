@@ -273,6 +273,9 @@ void ModelsPanelsTest::allReduceNumbersAreRingAllReduces()
     QVERIFY2(panel.numbersText().contains(QStringLiteral("1,610,612,736 B")), qPrintable(panel.numbersText()));
     QVERIFY2(panel.numbersText().contains(QStringLiteral("3.58 ms")), qPrintable(panel.numbersText()));
     QVERIFY(panel.numbersText().contains(QStringLiteral("256 MiB")));
+    // FSDP: two all-gathers and a reduce-scatter, 3 x 3/4 x 2^30 = 2,415,919,104 bytes, 5.37 ms at 450 GB/s.
+    QVERIFY2(panel.numbersText().contains(QStringLiteral("2,415,919,104 B")), qPrintable(panel.numbersText()));
+    QVERIFY2(panel.numbersText().contains(QStringLiteral("5.37 ms on NVLink")), qPrintable(panel.numbersText()));
     const auto& links = training::linkFigures();
     QCOMPARE(panel.linkTable()->rowCount(), static_cast<int>(links.size()));
     for (int row = 0; row < panel.linkTable()->rowCount(); ++row) {

@@ -4,6 +4,7 @@
 #include "common/plot_style.h"
 #include "common/validated_field.h"
 
+#include "perf/data_parallel_traffic.h"
 #include "util/input_error.h"
 #include "util/input_wording.h"
 #include "util/parse.h"
@@ -603,6 +604,7 @@ void AllReducePanel::updateNumbers()
     const int n = m_settings.gpus;
     m_cost = training::ringAllReduce(n, m_settings.bufferBytes, link->bytesPerSecondEachWay);
     const training::RingAllReduce& ring = m_cost;
+    const perf::DataParallelTraffic fsdp = perf::dataParallelTraffic(n, m_settings.bufferBytes, m_settings.bufferBytes);
     m_numbersLabel->setText(
         tr("Buffer %1 (%2) in %3 chunks of %4. Each GPU sends 2(N−1)/N × buffer = %5 × %1 = %6 (%7) over %8 steps. "
            "On %9 at %10 GB/s each way: %11.")
@@ -611,7 +613,16 @@ void AllReducePanel::updateNumbers()
             .arg(binaryBytes(ring.chunkBytes))
             .arg(QString::number(2.0 * (n - 1) / n, 'g', 4), binaryBytes(ring.bytesSentPerGpu), groupedBytes(ring.bytesSentPerGpu))
             .arg(ring.steps)
-            .arg(toQString(link->name), QString::number(link->bytesPerSecondEachWay / 1e9, 'g', 4), duration(ring.seconds)));
+            .arg(toQString(link->name), QString::number(link->bytesPerSecondEachWay / 1e9, 'g', 4), duration(ring.seconds)) +
+        QStringLiteral("\n") +
+        // FSDP (ZeRO-3) with weights as large as these gradients: the reduce-scatter above (steps 1 to
+        // N-1), then two all-gathers of the parameters instead of one of the sums.
+        tr("FSDP (ZeRO-3), if the buffer is the gradients and the weights are as large: the reduce-scatter (steps 1 to %1), "
+           "and instead of the all-gather of the sums, two all-gathers of the parameters, before the forward and the backward "
+           "pass. Each GPU sends 3(N−1)/N × buffer = %2 (%3), 1.5 × the all-reduce: %4 on %5.")
+            .arg(n - 1)
+            .arg(binaryBytes(fsdp.fsdpBytes()), groupedBytes(fsdp.fsdpBytes()))
+            .arg(duration(fsdp.fsdpBytes() / link->bytesPerSecondEachWay), toQString(link->name)));
 
     const auto& links = training::linkFigures();
     for (std::size_t i = 0; i < links.size(); ++i) {
