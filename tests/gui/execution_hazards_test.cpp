@@ -361,6 +361,8 @@ private slots:
         QVERIFY2(panel.findChild<QLabel*>(QStringLiteral("hazardCaption"))->text() ==
                      QStringLiteral("The launch raised 3 hazards, 632 times in all; a row opens on every block's: choose one, or F6."),
                  qPrintable(panel.findChild<QLabel*>(QStringLiteral("hazardCaption"))->text()));
+        QVERIFY2(panel.statusText().contains(QStringLiteral("No hazard in this block; the launch has 3 (listed), the next in block 2")),
+                 qPrintable(panel.statusText()));
         // F6 from block 0, which raised none: block 2's first, warp 2.
         finished.clear();
         QVERIFY(panel.goToNextHazard(true));

@@ -618,10 +618,18 @@ void ExecutionPanel::refresh()
         status = QStringLiteral("This block raised %1 hazard(s): F6 goes to the next one.").arg(stepper.recording().hazards.size());
     } else if (!stepper.run().hazards.empty()) { // the launch's hazards are in other blocks: say where
         const std::size_t count = stepper.run().hazards.size();
-        if (const std::optional<std::size_t> later = stepper.hazardInAnotherBlock(true))
+        // Where F6 goes: every block's instances where the census has them, else each hazard's first block.
+        std::optional<std::string> laterBlock;
+        if (hasInstances()) {
+            if (const sim::Hazard* next = nearestInstance(true))
+                laterBlock = hazardRow(*next).block;
+        } else if (const std::optional<std::size_t> later = stepper.hazardInAnotherBlock(true)) {
+            laterBlock = hazardRow(stepper.run().hazards[*later]).block;
+        }
+        if (laterBlock)
             status = QStringLiteral("No hazard in this block; the launch has %1 (listed), the next in block %2: F6 goes there.")
                          .arg(count)
-                         .arg(QString::fromStdString(hazardRow(stepper.run().hazards[*later]).block));
+                         .arg(QString::fromStdString(*laterBlock));
         else
             status = QStringLiteral("No hazard in this block; the launch has %1 in earlier blocks (listed): Shift+F6 goes "
                                     "back to them.").arg(count);

@@ -173,6 +173,9 @@ private:
     void startHazardCensus();                             // every block's hazards, for a small launch
     void deliverCensus(const std::vector<sim::Hazard>& found, const QStringList& key);
     const sim::Hazard* hazardOfItem(QTreeWidgetItem* item) const; // a row's, or an instance's
+    // The census's nearest instance in a later (earlier) block: the first (last) by block, then warp.
+    const sim::Hazard* nearestInstance(bool forward) const;
+    bool hasInstances() const;                            // the census has run for this launch
     void syncFollow();                                    // the warp selector, as the stepper follows
     kernels::TargetRequest launchTarget();                // the kernel and launch in the fields
     std::string blockIndexText() const;

@@ -116,6 +116,32 @@ void ExecutionPanel::deliverCensus(const std::vector<sim::Hazard>& found, const 
     refresh();
 }
 
+const sim::Hazard* ExecutionPanel::nearestInstance(bool forward) const
+{
+    if (!m_stepper)
+        return nullptr;
+    const StepperRun& run = m_stepper->run();
+    const std::int64_t here = launch::linearIndex(run.blockIndex, run.grid);
+    // Forward: the first (block, warp) after this block; back: the last before it.
+    const sim::Hazard* nearest = nullptr;
+    std::pair<std::int64_t, std::int32_t> nearestPlace;
+    for (const std::vector<sim::Hazard>& instances : m_instances)
+        for (const sim::Hazard& instance : instances) {
+            const std::pair<std::int64_t, std::int32_t> place{launch::linearIndex(instance.block, run.grid), instance.warp};
+            if ((forward ? place.first > here : place.first < here) &&
+                (!nearest || (forward ? place < nearestPlace : place > nearestPlace))) {
+                nearest = &instance;
+                nearestPlace = place;
+            }
+        }
+    return nearest;
+}
+
+bool ExecutionPanel::hasInstances() const
+{
+    return std::any_of(m_instances.begin(), m_instances.end(), [](const auto& instances) { return !instances.empty(); });
+}
+
 bool ExecutionPanel::censusBusy() const
 {
     return m_censusWorker->busy();

@@ -52,21 +52,7 @@ bool ExecutionPanel::goToNextHazard(bool forward)
     if (step(sim::StepUnit::Hazard, forward))
         return true;
     // Every block's instances, where the census has them: the nearest block that way.
-    const StepperRun& run = m_stepper->run();
-    const std::int64_t here = launch::linearIndex(run.blockIndex, run.grid);
-    // Forward: the first (block, warp) after this block; back: the last before it.
-    const sim::Hazard* nearest = nullptr;
-    std::pair<std::int64_t, std::int32_t> nearestPlace;
-    for (const std::vector<sim::Hazard>& instances : m_instances)
-        for (const sim::Hazard& instance : instances) {
-            const std::pair<std::int64_t, std::int32_t> place{launch::linearIndex(instance.block, run.grid), instance.warp};
-            if ((forward ? place.first > here : place.first < here) &&
-                (!nearest || (forward ? place < nearestPlace : place > nearestPlace))) {
-                nearest = &instance;
-                nearestPlace = place;
-            }
-        }
-    if (nearest)
+    if (const sim::Hazard* nearest = nearestInstance(forward))
         return goToHazard(sim::Hazard(*nearest));
     if (const std::optional<std::size_t> other = m_stepper->hazardInAnotherBlock(forward))
         return goToLaunchHazard(*other);
