@@ -321,3 +321,30 @@ TEST(CliSim, PerfettoWritesTheTimelineAsJson)
     EXPECT_EQ(unwritable.exitCode, 2);
     EXPECT_EQ(lines(unwritable.err), 1) << unwritable.err;
 }
+
+// A sample of blocks still has a time: the sampled blocks replayed on one SM and scaled by waves,
+// and the time says so (issue 28). copy_coalesced at its demo size, 4,096 blocks, on the H200 preset
+// (found by name): 8 blocks of 256 threads per SM, the busiest of 132 SMs runs 32 of them, 2 waves of
+// the 16 sampled blocks replayed and scaled by 4 / 2.
+TEST(CliSim, ASampleOfBlocksStillGetsATimeThatSaysHowItWasObtained)
+{
+    const SimRun r = runWarpscope("sim copy_coalesced --arch h200 --regs 16 --sample-blocks 16 --json");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto doc = nlohmann::json::parse(r.out);
+    EXPECT_EQ(doc["arch"], "sm_90");
+    ASSERT_TRUE(doc["timing_model"].is_object());
+    const auto& t = doc["timing_model"];
+    EXPECT_EQ(t["scaled_from_sample"], true);
+    const std::string method = t["time_method"];
+    EXPECT_EQ(method.rfind("scaled from 16 of 4,096 blocks: 16 sampled blocks replayed on one SM, times 2 for the 32 blocks", 0), 0u)
+        << method;
+    // The time: the scaled cycles at 1,980 MHz plus the launch overhead.
+    EXPECT_NEAR(t["predicted_microseconds"].get<double>(),
+                t["cycles"].get<double>() / 1980.0 + t["launch_overhead_ns"].get<double>() / 1e3, 1e-9);
+    EXPECT_GT(t["predicted_microseconds"].get<double>(), 1.0);
+
+    const SimRun text = runWarpscope("sim copy_coalesced --arch h200 --sample-blocks 16");
+    ASSERT_EQ(text.exitCode, 0) << text.err;
+    EXPECT_NE(text.out.find("time (model)"), std::string::npos) << text.out;
+    EXPECT_NE(text.out.find("scaled from 16 of 4,096 blocks"), std::string::npos) << text.out;
+}
