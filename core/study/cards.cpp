@@ -151,6 +151,23 @@ std::vector<Card> buildDeck()
     add({"concept.ddp", "multi-gpu", "DDP in one sentence?", "One process per GPU, each with a model copy; gradient buckets are all-reduced (NCCL) during backward",
          "PyTorch DistributedDataParallel documentation", "", false});
     add({"concept.fusion", "inference", "What does layer fusion save?", "DRAM round trips and kernel launches between layers", "TensorRT Developer Guide", "", false});
+    // The second curriculum's key numbers, each where its lesson works it out.
+    add({"serving.kv-per-token", "serving", "KV cache per token of Llama 2 7B in FP16?",
+         "2 (keys and values) x 32 layers x 32 KV heads x 128 x 2 B = 524,288 B, 2.15 GB per 4096-token sequence",
+         "perf::kvCacheBytes; Meta's Llama-2-7b-hf configuration", "Keys and values, every layer, every head, every token.", true});
+    add({"serving.gqa", "serving", "How much smaller is Llama 2 70B's KV cache with grouped-query attention?",
+         "8x: its 64 query heads share 8 key-value heads", "Touvron et al. 2023, arXiv:2307.09288, Table 1; perf::kvCacheBytes", "", true});
+    add({"fusion.score-bytes", "fusion", "Global-memory bytes an unfused FP32 attention head spends on its n x n scores?",
+         "16 n^2: S written and read back, P written and read back, 4 B each; a fused kernel keeps them on chip",
+         "the Kernel fusion and FlashAttention lesson; warpscope sim attention_scores, attention_softmax, attention_pv", "", true});
+    add({"microscaling.e2m1-max", "microscaling", "Largest value of FP4 E2M1?", "6 = 2^(3 - 1) x 1.5; it holds only 0, 0.5, 1, 1.5, 2, 3, 4 and 6",
+         "OCP Microscaling Formats (MX) Specification v1.0", "", true});
+    add({"microscaling.bits", "microscaling", "Bits per element of MXFP4 and NVFP4?",
+         "4.25 (an 8-bit E8M0 scale per 32 elements) and 4.5 (an 8-bit E4M3 scale per 16)",
+         "OCP Microscaling Formats (MX) Specification v1.0; NVIDIA Technical Blog, Introducing NVFP4 for Efficient and Accurate Low-Precision Inference, 2025", "", true});
+    add({"multi-gpu.fsdp-traffic", "multi-gpu", "Bytes each GPU moves per step, FSDP against DDP?",
+         "1.5x: two all-gathers of the parameters and a reduce-scatter of the gradients, against one all-reduce",
+         "perf::dataParallelTraffic; Rajbhandari et al., ZeRO, SC 2020, section 7", "", true});
     for (Card& card : cards)
         card.source = expandCitations(std::move(card.source));
     return cards;

@@ -38,7 +38,7 @@ const std::vector<Topic>& topics()
         {"reduction", "The reduction ladder", "reduction"},
         {"latency", "Latency hiding and Little's law", "latency"},
         {"roofline", "The roofline", "roofline"},
-        {"tensor-cores", "Matrix multiply and Tensor Cores", "matmul"},
+        {"tensor-cores", "Tensor Cores", "tensor-cores"},
         {"streams", "Streams and concurrency", "streams"},
         {"formats", "Number formats", "precision"},
         {"mixed-precision", "Mixed precision and loss scaling", "precision"},
@@ -47,6 +47,9 @@ const std::vector<Topic>& topics()
         {"training-memory", "Training memory", "training-memory"},
         {"multi-gpu", "Multi-GPU training", "multi-gpu"},
         {"inference", "Inference optimisation", "inference"},
+        {"serving", "Serving: the KV cache and batching", "serving"},
+        {"fusion", "Kernel fusion and FlashAttention", "flash-attention"},
+        {"microscaling", "Block-scaled formats: MX and NVFP4", "microscaling"},
     };
     return list;
 }

@@ -455,8 +455,8 @@ void addNumericsQuestions(std::vector<Question>& bank)
         {"quantization.gaussian-sqnr", "quantization", K::Predict, "SQNR of a Gaussian", true, gaussianSqnr},
         {"quantization.db-per-bit", "quantization", K::Choice, "What one more bit buys", false, decibelsPerBit},
         {"quantization.outliers", "quantization", K::Choice, "Handling activation outliers", false, outliers},
-        {"quantization.mx-scale", "quantization", K::Numeric, "An MX block's power-of-two scale", true, mxScale},
-        {"quantization.block-bits", "quantization", K::Numeric, "Bits per element of a block-scaled format", true, blockBits},
+        {"microscaling.mx-scale", "microscaling", K::Numeric, "An MX block's power-of-two scale", true, mxScale},
+        {"microscaling.block-bits", "microscaling", K::Numeric, "Bits per element of a block-scaled format", true, blockBits},
         {"sparsity.bytes", "sparsity", K::Numeric, "Bytes of a 2:4-compressed matrix", true, sparseBytes},
         {"sparsity.tf32", "sparsity", K::Choice, "The TF32 sparsity pattern", false, tf32Sparsity},
     };

@@ -390,11 +390,11 @@ void addTrainingQuestions(std::vector<Question>& bank)
         {"inference.fusion", "inference", K::Choice, "Layer fusion", false, fusion},
         {"inference.ptq-qat", "inference", K::Choice, "PTQ against QAT", false, ptqQat},
         {"inference.calibration", "inference", K::Choice, "What calibration chooses", false, calibration},
-        {"inference.kv-cache", "inference", K::Numeric, "Size of a KV cache", true, kvCache},
-        {"inference.gqa", "inference", K::Numeric, "What grouped-query attention saves", true, gqaSaving},
-        {"inference.decode-bound", "inference", K::Choice, "Why decode is memory-bound", false, decodeBound},
-        {"inference.decode-time", "inference", K::Numeric, "The least time per generated token", true, decodeTime},
-        {"inference.batching-steps", "inference", K::Numeric, "Static against continuous batching", true, batchingSteps},
+        {"serving.kv-cache", "serving", K::Numeric, "Size of a KV cache", true, kvCache},
+        {"serving.gqa", "serving", K::Numeric, "What grouped-query attention saves", true, gqaSaving},
+        {"serving.decode-bound", "serving", K::Choice, "Why decode is memory-bound", false, decodeBound},
+        {"serving.decode-time", "serving", K::Numeric, "The least time per generated token", true, decodeTime},
+        {"serving.batching-steps", "serving", K::Numeric, "Static against continuous batching", true, batchingSteps},
     };
     bank.insert(bank.end(), questions.begin(), questions.end());
 }

@@ -1,9 +1,14 @@
 // The serving models (core/perf/serving.h) against numbers worked by hand.
+#include "perf/data_parallel_traffic.h"
 #include "perf/serving.h"
+#include "study/cards.h"
 #include "util/input_error.h"
 
 #include <gtest/gtest.h>
 
+#include <stdexcept>
+#include <string>
+#include <string_view>
 #include <vector>
 
 using namespace warpscope;
@@ -65,4 +70,33 @@ TEST(Batching, StaticWaitsForTheLongestRequestContinuousRefillsSlots)
     EXPECT_EQ(perf::continuousBatching({50, 50, 50, 50}, 2).steps, 100);
     EXPECT_THROW(perf::staticBatching(outputs, 0), InputError);
     EXPECT_THROW(perf::continuousBatching({10, 0}, 2), InputError);
+}
+
+// The flashcards quote the same engine: the card's numbers are the models' own.
+TEST(KvCache, FlashcardsQuoteTheEngine)
+{
+    const auto card = [](std::string_view id) -> const study::Card& {
+        for (const study::Card& c : study::deck())
+            if (c.id == id)
+                return c;
+        throw std::runtime_error("no card " + std::string(id));
+    };
+    const perf::ServingModel* small = perf::findServingModel("Llama 2 7B");
+    const perf::ServingModel* large = perf::findServingModel("Llama 2 70B");
+    ASSERT_NE(small, nullptr);
+    ASSERT_NE(large, nullptr);
+    EXPECT_EQ(perf::kvCacheBytesPerToken(small->cache, 2), 524288.0);
+    EXPECT_NE(card("serving.kv-per-token").back.find("524,288 B"), std::string::npos);
+    // 2.15 GB: 2,147,483,648 bytes per 4096-token sequence, in decimal gigabytes.
+    EXPECT_NEAR(perf::kvCacheBytes(small->cache, 4096, 1, 2) / 1e9, 2.15, 0.005);
+    EXPECT_NE(card("serving.kv-per-token").back.find("2.15 GB"), std::string::npos);
+    // GQA's 8x: the same 70B shape with a key-value head per query head.
+    perf::KvCacheShape everyHead = large->cache;
+    everyHead.kvHeads = large->queryHeads;
+    EXPECT_EQ(perf::kvCacheBytesPerToken(everyHead, 2) / perf::kvCacheBytesPerToken(large->cache, 2), 8.0);
+    EXPECT_NE(card("serving.gqa").back.find("8x"), std::string::npos);
+    // FSDP's 1.5x of DDP's bytes per GPU.
+    const perf::DataParallelTraffic traffic = perf::dataParallelTraffic(8, 14e9, 14e9);
+    EXPECT_DOUBLE_EQ(traffic.fsdpBytes() / traffic.ddpBytes(), 1.5);
+    EXPECT_NE(card("multi-gpu.fsdp-traffic").back.find("1.5x"), std::string::npos);
 }
