@@ -56,6 +56,11 @@ public:
     void setCurrentLine(int line);                                    // 1-based, 0 for none; centred when off screen
     int currentLine() const { return m_currentLine; }                 // 0 when none
     void setHeat(std::map<int, LineHeat> heat);                       // keyed by 1-based line
+    LineHeat heatAt(int line) const                                   // a line's heat; value 0 and no tooltip when none
+    {
+        const auto found = m_heat.find(line);
+        return found == m_heat.end() ? LineHeat{} : found->second;
+    }
     void setHeatLabel(const QString& label) { m_heatLabel = label; }  // "sectors/request": names the heat in tooltips
     void setMarkers(std::vector<Marker> markers);                     // replaces the diagnostics
     const std::vector<Marker>& markers() const { return m_markers; }  // as given to setMarkers

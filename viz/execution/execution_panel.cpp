@@ -4,6 +4,7 @@
 #include "common/validated_field.h"
 #include "demo_kernels.h"
 #include "execution/code_view.h"
+#include "execution/sass_pane.h"
 #include "execution/step_icons.h"
 #include "memory/memory_model.h"
 #include "kernel_target.h"
@@ -266,6 +267,8 @@ void ExecutionPanel::kernelChanged()
     m_censusWorker->cancel();
     m_censusKey.clear();
     m_instances.clear();
+    m_sass->setKernel(QString(), QString()); // another kernel: its SASS comes with its first run
+    m_sassStale = true;
     m_timeline->setEnabled(false);
     m_source->setEditable(playground);
     m_blockIndex->setText(QStringLiteral("0"));
@@ -482,6 +485,8 @@ void ExecutionPanel::deliver(std::shared_ptr<StepperRun> run, QString error, std
         m_source->setCode(source);
     m_source->setEditable(m_kernel->currentData().toString() == QLatin1String(kPlaygroundId));
     m_ptx->setCode(QString::fromStdString(m_stepper->run().ptxText));
+    m_sassStale = true;
+    updateSass();
     updateHeat();
     {
         const QSignalBlocker blocker(m_follow);
@@ -570,6 +575,11 @@ void ExecutionPanel::updateHeat()
 {
     if (!m_stepper)
         return;
+    if (m_heat->currentIndex() == kSassHeat) {
+        updateSass();
+        showSassHeat(); // now, from what the pane holds; again when its compile is ready
+        return;
+    }
     const auto metric = static_cast<HeatMetric>(std::max(0, m_heat->currentIndex()));
     std::map<int, CodeView::LineHeat> heat;
     for (const auto& [line, value] : lineHeat(m_stepper->run().lines, metric))
@@ -590,6 +600,7 @@ void ExecutionPanel::refresh()
     const ptx::Instruction* instruction = stepper.currentInstruction();
     m_source->setCurrentLine(stepper.currentLine());
     m_ptx->setCurrentLine(instruction ? instruction->ptxLine : 0);
+    m_sass->setCurrentLine(stepper.currentLine());
     const sim::RecordedStep* current = stepper.current();
     if (current)
         m_position->setText(QStringLiteral("step %1 of %2 · warp %3, its instruction %4")

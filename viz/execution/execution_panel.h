@@ -68,6 +68,7 @@ inline constexpr double kCensusMaxSeconds = 5;
 class CodeView;
 class ImGuiCanvas;
 class LabWorker;
+class SassPane;
 class ValidatedField;
 
 class ExecutionPanel : public QWidget {
@@ -133,6 +134,8 @@ public:
     QListWidget* compilerMessages() const { return m_diagnostics; } // the playground's, under the editor
     QToolButton* sourceToggle() const { return m_showSource; }    // shows or hides the CUDA pane
     QToolButton* ptxToggle() const { return m_showPtx; }
+    QToolButton* sassToggle() const { return m_showSass; }       // shows or hides the SASS pane (hidden at first)
+    SassPane* sassPane() const { return m_sass; }                 // what ptxas makes of the stepped PTX
     QToolButton* hazardToggle() const { return m_showHazards; }
     // The launch fields' mistakes, one line each, rebuilt from the fields as they are typed; hidden
     // while every field can be run.
@@ -152,6 +155,7 @@ private:
     // sim::checkLaunchFields against the other fields, marked at once, and applied (recorded, when
     // the launch differs from the last one started) on Enter, on leaving it, or after a pause.
     enum class LaunchField { Args, Grid, Block, BlockIndex };
+    static constexpr int kSassHeat = 3; // the heat menu's entry after the stepper's three (HeatMetric)
     void buildLaunchFields(QHBoxLayout* kernelRow, QHBoxLayout* launchRow);
     sim::LaunchFieldsCheck checkFields(std::optional<LaunchField> typed = std::nullopt, const QString& text = {}) const;
     void fieldsChecked();                                 // a field's text changed: the others again, the error row
@@ -181,6 +185,8 @@ private:
     std::string blockIndexText() const;
     void refresh();                                       // every view from the stepper's position
     void updateHeat();
+    void updateSass();                                    // compiles the run's SASS once it is wanted (pane or heat)
+    void showSassHeat();                                  // the heat column from the SASS per line
     void tick();
 
     QComboBox* m_kernel = nullptr;
@@ -209,6 +215,8 @@ private:
     QLabel* m_status = nullptr;
     CodeView* m_source = nullptr;
     CodeView* m_ptx = nullptr;
+    SassPane* m_sass = nullptr;                           // compiled only while shown (ptxas and nvdisasm)
+    bool m_sassStale = true;                              // the run changed since the pane was given its PTX
     QWidget* m_sourceBox = nullptr;                       // the CUDA listing over the compiler's messages
     QListWidget* m_diagnostics = nullptr;
     QWidget* m_hazardPane = nullptr;
@@ -218,9 +226,10 @@ private:
     QStringList m_censusKey;                              // the launch (less its block index) the instances are of
     std::vector<std::vector<sim::Hazard>> m_instances;    // per row of the list: the hazard in every block
     QSplitter* m_split = nullptr;                         // the listings | the canvas
-    QSplitter* m_codeSplit = nullptr;                     // CUDA / PTX / hazards
+    QSplitter* m_codeSplit = nullptr;                     // CUDA / PTX / SASS / hazards
     QToolButton* m_showSource = nullptr;
     QToolButton* m_showPtx = nullptr;
+    QToolButton* m_showSass = nullptr;
     QToolButton* m_showHazards = nullptr;
     struct MoveIcon {
         QAction* action;

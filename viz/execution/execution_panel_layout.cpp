@@ -5,6 +5,7 @@
 #include "canvas/imgui_canvas.h"
 #include "common/export_actions.h"
 #include "execution/code_view.h"
+#include "execution/sass_pane.h"
 #include "execution/step_icons.h"
 
 #include <QAction>
@@ -28,6 +29,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <iterator>
 #include <utility>
 
 namespace warpscope::viz {
@@ -120,6 +122,8 @@ void ExecutionPanel::buildStepRow(QVBoxLayout* layout)
     };
     m_showSource = addToggle(QStringLiteral("CUDA"), QStringLiteral("Show or hide the CUDA source (and the compiler's messages)"));
     m_showPtx = addToggle(QStringLiteral("PTX"), QStringLiteral("Show or hide the PTX listing"));
+    m_showSass = addToggle(QStringLiteral("SASS"), QStringLiteral("Show or hide the SASS: what ptxas makes of this PTX for the "
+                                                                  "chosen GPU, each instruction by its source line (ptxas and nvdisasm)"));
     m_showHazards = addToggle(QStringLiteral("Hazards"), QStringLiteral("Show or hide the list of the launch's hazards"));
     layout->addLayout(stepRow);
 
@@ -136,8 +140,9 @@ void ExecutionPanel::buildStepRow(QVBoxLayout* layout)
     m_heat->addItem(QStringLiteral("Heat: sectors"));
     m_heat->addItem(QStringLiteral("Heat: banks"));
     m_heat->addItem(QStringLiteral("Heat: divergence"));
+    m_heat->addItem(QStringLiteral("Heat: SASS"));
     m_heat->setToolTip(QStringLiteral("What the source view's heat column shows, for the whole launch: sectors per "
-                                      "request (wasted bytes), shared-memory bank conflicts, or divergent branches"));
+                                      "request (wasted bytes), shared-memory bank conflicts, or divergent branches; or the SASS instructions ptxas made of each line"));
     connect(m_heat, &QComboBox::currentIndexChanged, this, &ExecutionPanel::updateHeat);
 }
 
@@ -171,6 +176,16 @@ void ExecutionPanel::buildPanes(QVBoxLayout* layout)
         m_source->setFocus();
     });
     m_ptx = new CodeView(CodeView::Language::Ptx, m_codeSplit);
+    m_sass = new SassPane(m_codeSplit);
+    m_sass->setObjectName(QStringLiteral("sassPane"));
+    connect(m_sass, &SassPane::lineActivated, this, [this](int line) {
+        if (line > 0)
+            m_source->setCurrentLine(line); // the CUDA line an instruction was made from
+    });
+    connect(m_sass, &SassPane::ready, this, [this] {
+        if (m_heat->currentIndex() == kSassHeat)
+            showSassHeat();
+    });
     m_hazardPane = new QWidget(m_codeSplit);
     auto* hazardLayout = new QVBoxLayout(m_hazardPane);
     hazardLayout->setContentsMargins(0, 0, 0, 0);
@@ -234,13 +249,16 @@ void ExecutionPanel::buildPanes(QVBoxLayout* layout)
     m_split->setMinimumHeight(320);
     layout->addWidget(m_split, 1);
 
-    for (QToolButton* toggle : {m_showSource, m_showPtx, m_showHazards})
+    for (QToolButton* toggle : {m_showSource, m_showPtx, m_showSass, m_showHazards})
         connect(toggle, &QToolButton::toggled, this, &ExecutionPanel::updatePanes);
+    connect(m_showSass, &QToolButton::toggled, this, &ExecutionPanel::updateSass);
     // A pane dragged shut turns its switch off; one dragged open turns it on.
     connect(m_codeSplit, &QSplitter::splitterMoved, this, [this] { syncPaneToggles(); });
     connect(m_split, &QSplitter::splitterMoved, this, [this] { syncPaneToggles(); });
     m_hazardPane->hide();
     m_showHazards->setChecked(false);
+    m_sass->hide(); // the listings the learner reads first keep the room; SASS is one switch away
+    m_showSass->setChecked(false);
     m_showHazards->setEnabled(false);
 }
 
@@ -261,10 +279,11 @@ void ExecutionPanel::changeEvent(QEvent* event)
 
 void ExecutionPanel::updatePanes()
 {
-    const std::pair<QToolButton*, QWidget*> panes[] = {{m_showSource, m_sourceBox}, {m_showPtx, m_ptx}, {m_showHazards, m_hazardPane}};
+    const std::pair<QToolButton*, QWidget*> panes[] = {
+        {m_showSource, m_sourceBox}, {m_showPtx, m_ptx}, {m_showSass, m_sass}, {m_showHazards, m_hazardPane}};
     QList<int> sizes = m_codeSplit->sizes();
     bool any = false;
-    for (int i = 0; i < 3; ++i) {
+    for (int i = 0; i < static_cast<int>(std::size(panes)); ++i) {
         const auto& [toggle, pane] = panes[i];
         pane->setVisible(toggle->isChecked());
         if (toggle->isChecked() && sizes[i] == 0) // collapsed by a drag: open it again
@@ -281,8 +300,9 @@ void ExecutionPanel::syncPaneToggles()
 {
     const QList<int> sizes = m_codeSplit->sizes();
     const bool columnShut = m_split->sizes().value(0) == 0;
-    const std::pair<QToolButton*, QWidget*> panes[] = {{m_showSource, m_sourceBox}, {m_showPtx, m_ptx}, {m_showHazards, m_hazardPane}};
-    for (int i = 0; i < 3; ++i) {
+    const std::pair<QToolButton*, QWidget*> panes[] = {
+        {m_showSource, m_sourceBox}, {m_showPtx, m_ptx}, {m_showSass, m_sass}, {m_showHazards, m_hazardPane}};
+    for (int i = 0; i < static_cast<int>(std::size(panes)); ++i) {
         const auto& [toggle, pane] = panes[i];
         const QSignalBlocker blocker(toggle);
         toggle->setChecked(pane->isVisible() && sizes.value(i) > 0 && !columnShut);
