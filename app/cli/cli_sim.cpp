@@ -1,9 +1,11 @@
 #include "cli/cli_sim.h"
 
+#include "cli/cli_compile.h"
 #include "demo_kernels.h"
 #include "kernel_target.h"
 #include "gpu/gpu_preset.h"
 #include "sim/kernel_time.h"
+#include "sim/hazards.h"
 #include "sim/perfetto_trace.h"
 #include "sim/simulator.h"
 #include "sim/trace_io.h"
@@ -288,6 +290,10 @@ int runSim(const SimOptions& options, std::ostream& out, std::ostream& err)
                 if (arg.name == name)
                     for (std::uint64_t i = 0; i < arg.bytes.size() / sim::elementBytes(arg.type); ++i)
                         out << sim::formatElement(arg, arg.bytes, i) << "\n";
+        // Standard output holds only the values (scripts read them), so the hazards a learner must
+        // not miss go to standard error, one line each, in the summary's words.
+        for (const sim::Hazard& hazard : result.hazards)
+            err << "warpscope sim: hazard: " << sim::describeHazard(hazard) << "\n";
     } else if (options.json) {
         nlohmann::json hazards = nlohmann::json::array();
         for (const sim::Hazard& hazard : result.hazards)
@@ -341,6 +347,9 @@ int runSim(const SimOptions& options, std::ostream& out, std::ostream& err)
             {"barriers", stats.barriers},
             {"cycles_estimate", stats.timing.available ? nlohmann::json(stats.timing.cycles) : nlohmann::json(nullptr)},
             {"timing_model", timingJson(stats, *preset, buffers)},
+            // The simulator does not allocate registers; ptxas's own count for this preset's GPU
+            // (or why there is none) sits beside the timing model's assumption.
+            {"ptxas", ptxasResourcesJson(resolved.ptxText, function->name, std::string(preset->arch))},
             {"hazards", hazards},
             {"notes", resolved.notes},
             {"printf", printfJson(result)},
@@ -410,13 +419,7 @@ int runSim(const SimOptions& options, std::ostream& out, std::ostream& err)
                 << "%, L2 hits " << 100.0 * ratio(stats.timing.l2Hits, stats.timing.l2Hits + stats.timing.l2Misses) << "%)\n";
         out << "  hazards             " << (result.hazards.empty() ? "none" : std::to_string(result.hazards.size())) << "\n";
         for (const sim::Hazard& hazard : result.hazards)
-            out << "    " << sim::hazardKindName(hazard.kind) << " at PTX line " << hazard.ptxLine
-                << (hazard.sourceFile.empty() ? "" : " (" + std::filesystem::path(hazard.sourceFile).filename().string() + ":" +
-                                                         std::to_string(hazard.source.line) + ")")
-                << ", block " << launch::formatDim3(hazard.block) << " thread " << launch::formatDim3(hazard.thread)
-                << " (warp " << hazard.warp << " lane " << hazard.lane << "): " << hazard.message
-                << (hazard.occurrences > 1 ? " [" + withThousands(static_cast<std::int64_t>(hazard.occurrences)) + " times]" : "")
-                << "\n";
+            out << "    " << sim::describeHazard(hazard) << "\n";
         if (!result.printfLines.empty() || result.printfDropped > 0) {
             out << "  printf              " << withThousands(static_cast<std::int64_t>(result.printfLines.size())) << " line"
                 << (result.printfLines.size() == 1 ? "" : "s")

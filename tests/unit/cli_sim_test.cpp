@@ -2,12 +2,18 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_runner.h"
+#include "ptx/sass_tools.h"
 
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
+#include <optional>
+#include <sstream>
 #include <string>
+#include <vector>
 #include <unistd.h>
 
 using SimRun = warpscope::testing_support::CommandResult;
@@ -101,6 +107,75 @@ TEST(CliSim, DumpPrintsOneValuePerLine)
     const SimRun r = runWarpscope("sim vector_add --arg n=i32:5 --arg 'a=f32[n]:iota' --arg 'b=f32[n]:fill(0.5)' --dump c");
     ASSERT_EQ(r.exitCode, 0) << r.err;
     EXPECT_EQ(r.out, "0.5\n1.5\n2.5\n3.5\n4.5\n");
+}
+
+// With --dump, standard output holds only the values; the hazards still reach the learner, on
+// standard error, one line each in the summary's words (the three of
+// HazardKernelReportsItsHazardWithWhereItHappened: a[1000], b[1000] and c[1000], 24 lanes each).
+TEST(CliSim, DumpStillPrintsTheHazardsOnStandardError)
+{
+    const SimRun r = runWarpscope("sim hazard_out_of_bounds --dump c");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_EQ(lines(r.out), 1000) << "c holds n = 1,000 floats";
+    EXPECT_EQ(r.out.find("hazard"), std::string::npos) << "standard output is only the values";
+    std::istringstream err(r.err);
+    std::vector<std::string> hazardLines;
+    for (std::string line; std::getline(err, line);)
+        if (line.starts_with("warpscope sim: hazard: "))
+            hazardLines.push_back(line);
+    ASSERT_EQ(hazardLines.size(), 3u) << r.err;
+    const char* accesses[] = {"reads a[1000]", "reads b[1000]", "writes c[1000]"};
+    for (std::size_t i = 0; i < 3; ++i) {
+        EXPECT_TRUE(hazardLines[i].starts_with("warpscope sim: hazard: out_of_bounds_global at PTX line ")) << hazardLines[i];
+        EXPECT_NE(hazardLines[i].find(std::string("block 3,0,0 thread 232,0,0 (warp 7 lane 8): ") + accesses[i] +
+                                      ", 1 element past the end (1,000 floats); lanes 8-31"),
+                  std::string::npos)
+            << hazardLines[i];
+        EXPECT_TRUE(hazardLines[i].ends_with("[24 times]")) << hazardLines[i];
+    }
+    // A run without hazards prints none.
+    const SimRun clean = runWarpscope("sim vector_add --arg n=i32:5 --arg 'a=f32[n]:iota' --arg 'b=f32[n]:fill(0.5)' --dump c");
+    ASSERT_EQ(clean.exitCode, 0) << clean.err;
+    EXPECT_EQ(clean.err.find("hazard"), std::string::npos) << clean.err;
+}
+
+// `sim --json`'s "ptxas": the register count ptxas -v prints for the same PTX and the preset's
+// architecture (sm_90 by default), labelled as ptxas's, beside the timing model's assumption.
+TEST(CliSim, JsonCarriesPtxasOwnRegisters)
+{
+    const std::optional<std::filesystem::path> ptxas = warpscope::ptx::findPtxas();
+    if (!ptxas)
+        GTEST_SKIP() << warpscope::ptx::ptxasMissingMessage();
+    const std::string source = writeTemp("add_ptxas.cu", R"(
+extern "C" __global__ void add_one(float* x, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) x[i] = x[i] * 3.0f + 1.0f;
+}
+)");
+    const std::string ptx = source + ".ptx";
+    ASSERT_EQ(runWarpscope("compile " + source + " --out " + ptx).exitCode, 0);
+    const std::string log = source + ".log";
+    const std::string command = ptxas->string() + " -v -arch sm_90 " + ptx + " -o /dev/null 2>" + log;
+    ASSERT_EQ(std::system(command.c_str()), 0) << command;
+    std::ostringstream printed;
+    printed << std::ifstream(log).rdbuf();
+    std::remove(log.c_str());
+    const auto used = printed.str().find("Used ");
+    ASSERT_NE(used, std::string::npos) << printed.str();
+    const int registers = std::atoi(printed.str().c_str() + used + 5);
+    ASSERT_GT(registers, 0) << printed.str();
+
+    const SimRun r = runWarpscope("sim " + ptx + " --grid 1 --block 32 --arg 'x=f32[4]:iota' --arg n=i32:4 --json");
+    std::remove(ptx.c_str());
+    std::remove(source.c_str());
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto doc = nlohmann::json::parse(r.out);
+    ASSERT_TRUE(doc.contains("ptxas")) << r.out;
+    const auto& entry = doc["ptxas"];
+    EXPECT_FALSE(entry.contains("unavailable")) << entry.dump();
+    EXPECT_EQ(entry["registers"], registers) << entry.dump();
+    EXPECT_NE(entry["source"].get<std::string>().find("ptxas -v for sm_90"), std::string::npos) << entry.dump();
 }
 
 TEST(CliSim, EachArgTakesOneSpecSoTheKernelMayFollow)
