@@ -1,5 +1,7 @@
 #include "device_info.h"
 
+#include "device_preset.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <fstream>
@@ -75,38 +77,14 @@ session::CeilingsRecord theoreticalCeilings(const session::DeviceRecord& device)
 
 DevicePreset presetForDevice(const session::DeviceRecord& device)
 {
+    // One mapping for the probe and the session reader (device_preset.h): the H200 gets the H200 SXM
+    // preset and every device its own DRAM bandwidth, not the base preset's datasheet figure.
+    const session::SessionPreset chosen = presetFromRecord(device);
     DevicePreset out;
-    out.arch = "sm_" + std::to_string(device.computeMajor) + std::to_string(device.computeMinor);
-    // The closest built-in preset not newer than the device (same major version when there is one).
-    const gpu::GpuPreset* base = nullptr;
-    for (const gpu::GpuPreset& preset : gpu::allPresets()) {
-        const int version = preset.computeMajor * 10 + preset.computeMinor;
-        if (version <= device.computeMajor * 10 + device.computeMinor)
-            base = &preset;
-    }
-    if (base == nullptr)
-        base = &gpu::allPresets().front();
-    out.preset = *base;
-    out.name = device.name;
-    out.source = "the device's own attributes (cuDeviceGetAttribute); timing model parameters from the " +
-                 std::string(base->name) + " preset";
-    out.preset.arch = out.arch;
-    out.preset.name = out.name;
-    out.preset.source = out.source;
-    out.preset.computeMajor = device.computeMajor;
-    out.preset.computeMinor = device.computeMinor;
-    out.preset.smCount = device.smCount;
-    out.preset.maxThreadsPerBlock = device.maxThreadsPerBlock;
-    out.preset.maxThreadsPerSm = device.maxThreadsPerSm;
-    out.preset.maxBlocksPerSm = device.maxBlocksPerSm;
-    out.preset.registersPerSm = device.registersPerSm;
-    out.preset.registersPerBlock = device.registersPerBlock;
-    out.preset.sharedPerSm = device.sharedPerSm;
-    out.preset.sharedPerBlock = device.sharedPerBlock;
-    out.preset.sharedPerBlockOptin = device.sharedPerBlockOptin;
-    out.preset.reservedSharedPerBlock = device.reservedSharedPerBlock;
-    out.preset.timing.coreClockMHz = device.coreClockKHz / 1000.0;
-    out.preset.timing.l2Bytes = device.l2Bytes;
+    out.preset = chosen.preset;
+    out.arch = std::string(chosen.preset.arch);
+    out.name = std::string(chosen.preset.name);
+    out.source = std::string(chosen.preset.source);
     return out;
 }
 

@@ -10,10 +10,12 @@
 #include "kernel_arguments.h"
 #include "cupti_check.h"
 #include "device_info.h"
+#include "device_preset.h"
 #include "driver_api.h"
 #include "event_timer.h"
 #include "gpu_check.h"
 #include "kernel_target.h"
+#include "predicted_time.h"
 #include "probe_kernel_record.h"
 #include "occupancy/occupancy.h"
 #include "range_profiler.h"
@@ -296,6 +298,7 @@ int ProbeSession::runOnDevice(std::vector<Target>& targets)
         log("warning", "not available on " + device.chip + ": " + names);
     }
 
+    std::optional<session::CeilingsRecord> measuredCeilings;
     if (m_options.ceilings) {
         session::CeilingsRecord ceilings = theoreticalCeilings(device);
         measureCeilings(d, device, ceilings);
@@ -303,6 +306,7 @@ int ProbeSession::runOnDevice(std::vector<Target>& targets)
         harvestActivity(); // the ceiling runs are not the user's kernels
         m_writer.write(ceilings);
         progress("ceilings", "", 1);
+        measuredCeilings = ceilings;
     }
     if (m_options.hierarchy && !cancelled()) {
         m_writer.write(measureHierarchy(d, device, flusher()));
@@ -312,7 +316,11 @@ int ProbeSession::runOnDevice(std::vector<Target>& targets)
     if (cancelled())
         return finish("cancelled", ProbeExit::Cancelled);
 
-    const DevicePreset devicePreset = presetForDevice(device);
+    // The preset `session validate-timing` will build from this session (its device record and the
+    // copy bandwidth just measured), so predicted and measured times are compared on one GPU model.
+    const session::SessionPreset devicePreset = presetFromRecord(device, measuredCeilings ? &*measuredCeilings : nullptr);
+    log("info", "the simulator's preset for predictions: " + std::string(devicePreset.preset.source) +
+                    "; DRAM bandwidth " + devicePreset.dramSource);
     for (Target& target : targets) {
         if (cancelled())
             return finish("cancelled", ProbeExit::Cancelled);
@@ -342,9 +350,40 @@ bool ProbeSession::profileKernel(Target& target, const DriverApi& d, const sessi
     const std::string& id = target.record.id;
     m_writer.write(target.record);
 
+    // The driver compiles the PTX first: its register count sets how many blocks share an SM, which
+    // the timing model needs (the simulator does not allocate registers). A module that does not
+    // load still gets its prediction, with the simulator's assumed count, before the error stops the
+    // session.
+    CUmodule module = nullptr;
+    char jitLog[8192] = {};
+    CUjit_option jitOptions[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+    void* jitValues[] = {jitLog, reinterpret_cast<void*>(static_cast<std::uintptr_t>(sizeof jitLog))};
+    const CUresult loaded = d.cuModuleLoadDataEx(&module, r.ptxText.c_str(), 2, jitOptions, jitValues);
+    struct Unload {
+        const DriverApi& d;
+        CUmodule module;
+        ~Unload()
+        {
+            if (module != nullptr)
+                d.cuModuleUnload(module);
+        }
+    } unload{d, loaded == CUDA_SUCCESS ? module : nullptr};
+    CUfunction function = nullptr;
+    int registers = 0, staticShared = 0;
+    if (loaded == CUDA_SUCCESS) {
+        WS_CU(d.cuModuleGetFunction(&function, module, r.function->name.c_str()));
+        if (r.launch.dynamicSharedBytes > 48 * 1024)
+            WS_CU(d.cuFuncSetAttribute(function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                       static_cast<int>(r.launch.dynamicSharedBytes)));
+        WS_CU(d.cuFuncGetAttribute(&registers, CU_FUNC_ATTRIBUTE_NUM_REGS, function));
+        WS_CU(d.cuFuncGetAttribute(&staticShared, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, function));
+    }
+
     // The simulator's prediction, and its outputs (the reference for files without a gold).
     sim::LaunchRequest request = kernels::targetLaunchRequest(r, preset);
-    request.options.timing = false;
+    request.options.timing = true; // the predicted time a session compares with the measured one
+    if (registers > 0)
+        request.options.registersPerThread = registers;
     request.options.hostThreads = 0;
     request.options.maxBufferBytes = kMaxBufferBytes;
     const std::uint64_t blocks = static_cast<std::uint64_t>(r.launch.grid.volume());
@@ -366,18 +405,18 @@ bool ProbeSession::profileKernel(Target& target, const DriverApi& d, const sessi
             log("warning", id + ": no prediction: " + simulated->statusMessage);
             simulated.reset();
         } else {
-            m_writer.write(predictionFrom(id, *simulated, *r.function, preset, r.launch));
+            session::PredictionRecord prediction = predictionFrom(id, *simulated, *r.function, preset, r.launch);
+            fillPredictedTime(prediction, *simulated, preset, registers);
+            if (prediction.predictedNs <= 0)
+                log("warning", id + ": no predicted time: the timing model did not complete (its records passed "
+                               "its memory limit)");
+            m_writer.write(prediction);
         }
     } catch (const InputError& error) {
         log("warning", id + ": no prediction: " + error.what());
     }
     progress("prediction", id, 1);
 
-    CUmodule module = nullptr;
-    char jitLog[8192] = {};
-    CUjit_option jitOptions[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
-    void* jitValues[] = {jitLog, reinterpret_cast<void*>(static_cast<std::uintptr_t>(sizeof jitLog))};
-    const CUresult loaded = d.cuModuleLoadDataEx(&module, r.ptxText.c_str(), 2, jitOptions, jitValues);
     if (loaded != CUDA_SUCCESS) {
         std::string why = jitLog;
         while (!why.empty() && (why.back() == '\n' || why.back() == '\0'))
@@ -388,19 +427,6 @@ bool ProbeSession::profileKernel(Target& target, const DriverApi& d, const sessi
             throw DriverError(loaded, std::string(error.what()) + (why.empty() ? "" : ": " + why));
         }
     }
-    struct Unload {
-        const DriverApi& d;
-        CUmodule module;
-        ~Unload() { d.cuModuleUnload(module); }
-    } unload{d, module};
-    CUfunction function = nullptr;
-    WS_CU(d.cuModuleGetFunction(&function, module, r.function->name.c_str()));
-    if (r.launch.dynamicSharedBytes > 48 * 1024)
-        WS_CU(d.cuFuncSetAttribute(function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                                   static_cast<int>(r.launch.dynamicSharedBytes)));
-    int registers = 0, staticShared = 0;
-    WS_CU(d.cuFuncGetAttribute(&registers, CU_FUNC_ATTRIBUTE_NUM_REGS, function));
-    WS_CU(d.cuFuncGetAttribute(&staticShared, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, function));
 
     KernelArguments args(d, r.launch.args);
     auto launchAsync = [&] {
