@@ -286,8 +286,10 @@ void ExecutionPanel::updatePanes()
     for (int i = 0; i < static_cast<int>(std::size(panes)); ++i) {
         const auto& [toggle, pane] = panes[i];
         pane->setVisible(toggle->isChecked());
-        if (toggle->isChecked() && sizes[i] == 0) // collapsed by a drag: open it again
-            sizes[i] = std::max(80, m_codeSplit->height() / 3);
+        // Opened (by its switch, or again after a drag shut it): half the column, the others sharing
+        // the rest as they did, so a pane with a header of its own (SASS) shows more than two rows.
+        if (toggle->isChecked() && sizes[i] == 0)
+            sizes[i] = std::max(80, m_codeSplit->height() / 2);
         any = any || toggle->isChecked();
     }
     m_codeSplit->setSizes(sizes);
