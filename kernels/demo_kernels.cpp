@@ -195,16 +195,8 @@ launch::Dim3 evaluateDims(std::string_view text, const std::vector<sim::Resolved
 {
     const auto scalars = sim::integerScalars(args);
     std::vector<std::int64_t> values;
-    std::size_t start = 0;
-    int depth = 0;
-    for (std::size_t i = 0; i <= text.size(); ++i) {
-        if (i < text.size() && text[i] == '(') ++depth;
-        if (i < text.size() && text[i] == ')') --depth;
-        if (i == text.size() || (text[i] == ',' && depth == 0)) {
-            values.push_back(sim::evaluateExpression(text.substr(start, i - start), scalars, what));
-            start = i + 1;
-        }
-    }
+    for (const std::string& part : sim::splitDimensions(text))
+        values.push_back(sim::evaluateExpression(part, scalars, what));
     if (values.size() > 3)
         throw InputError(std::string(what) + ": '" + std::string(text) + "' has more than three dimensions");
     for (std::int64_t value : values)

@@ -21,8 +21,10 @@ int fp32LanesPerSm(int major, int minor);
 // 2 x memory clock x bus width (double data rate), and SMs x FP32 lanes x 2 FLOP x clock.
 session::CeilingsRecord theoreticalCeilings(const session::DeviceRecord& device);
 
-// A preset with the device's own limits (the closest built-in preset of the same major version
-// supplies the timing model). Owns the strings its views point at.
+// A preset with the device's own limits: probe::presetFromRecord (device_preset.h) without measured
+// ceilings, i.e. session::sessionPreset of the record (an H200 gets the H200 SXM preset, DRAM
+// bandwidth from 2 x memory clock x bus width). The probe itself calls presetFromRecord with the
+// ceilings it measured. Owns the strings its views point at.
 struct DevicePreset {
     std::string arch, name, source;
     gpu::GpuPreset preset;

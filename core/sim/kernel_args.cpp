@@ -753,4 +753,22 @@ double floatElementValue(ElementType type, std::uint64_t bits)
     }
 }
 
+std::vector<std::string> splitDimensions(std::string_view text)
+{
+    std::vector<std::string> parts;
+    std::size_t start = 0;
+    int depth = 0;
+    for (std::size_t i = 0; i <= text.size(); ++i) {
+        if (i < text.size() && text[i] == '(')
+            ++depth;
+        if (i < text.size() && text[i] == ')')
+            --depth;
+        if (i == text.size() || (text[i] == ',' && depth == 0)) {
+            parts.emplace_back(text.substr(start, i - start));
+            start = i + 1;
+        }
+    }
+    return parts;
+}
+
 } // namespace warpscope::sim

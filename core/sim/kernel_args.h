@@ -60,6 +60,10 @@ struct ResolvedArg {
 // list, without cycles) and initialises buffers. `maxBufferBytes` caps each buffer.
 std::vector<ResolvedArg> resolveArgs(const std::vector<ArgSpec>& specs, std::uint64_t maxBufferBytes);
 
+// A grid or block written as expressions, split at its top-level commas: "cdiv(n,128),2" ->
+// "cdiv(n,128)", "2" (commas inside a call's parentheses do not split).
+std::vector<std::string> splitDimensions(std::string_view text);
+
 // Integer expression over the given scalars: + - * / % ( ) cdiv min max. Throws InputError.
 std::int64_t evaluateExpression(std::string_view expression, const std::map<std::string, std::int64_t, std::less<>>& scalars,
                                 std::string_view what);

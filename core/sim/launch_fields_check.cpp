@@ -29,23 +29,6 @@ std::vector<std::string> words(const std::string& text)
     return out;
 }
 
-// "cdiv(n,128),2" -> "cdiv(n,128)", "2": commas inside a call's parentheses do not split.
-std::vector<std::string> topLevelParts(const std::string& text)
-{
-    std::vector<std::string> parts;
-    std::size_t start = 0;
-    int depth = 0;
-    for (std::size_t i = 0; i <= text.size(); ++i) {
-        if (i < text.size() && text[i] == '(') ++depth;
-        if (i < text.size() && text[i] == ')') --depth;
-        if (i == text.size() || (text[i] == ',' && depth == 0)) {
-            parts.push_back(text.substr(start, i - start));
-            start = i + 1;
-        }
-    }
-    return parts;
-}
-
 bool isPlainInteger(std::string_view text)
 {
     const std::string clean = trimmedInput(text);
@@ -135,7 +118,7 @@ std::string allowedDims(std::int64_t max, const std::vector<std::string>& names)
 std::optional<launch::Dim3> checkDims(const std::string& text, const std::string& what, bool block, const Scalars* scalars,
                                       const std::vector<std::string>& names)
 {
-    const std::vector<std::string> parts = topLevelParts(text);
+    const std::vector<std::string> parts = splitDimensions(text);
     if (std::all_of(parts.begin(), parts.end(), [](const std::string& part) { return isPlainInteger(part); }) ||
         parts.size() > 3)
         return block ? launch::parseBlockDim(text, what) : launch::parseGridDim(text, what);

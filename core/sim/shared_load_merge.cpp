@@ -144,25 +144,35 @@ struct RememberedBlock {
 
 } // namespace
 
-SharedLoadMerge sharedLoadMerge(const ptx::Function& function, std::int32_t index)
+namespace {
+
+// The basic block instruction `index` is in, or null for an index or block out of range.
+const ptx::BasicBlock* blockOf(const ptx::Function& function, std::int32_t index)
 {
     if (index < 0 || static_cast<std::size_t>(index) >= function.blockOfInstruction.size())
-        return {};
+        return nullptr;
     const std::int32_t blockIndex = function.blockOfInstruction[static_cast<std::size_t>(index)];
     if (blockIndex < 0 || static_cast<std::size_t>(blockIndex) >= function.blocks.size())
+        return nullptr;
+    return &function.blocks[static_cast<std::size_t>(blockIndex)];
+}
+
+} // namespace
+
+SharedLoadMerge sharedLoadMerge(const ptx::Function& function, std::int32_t index)
+{
+    const ptx::BasicBlock* block = blockOf(function, index);
+    if (!block)
         return {};
-    const ptx::BasicBlock& block = function.blocks[static_cast<std::size_t>(blockIndex)];
-    return planBlock(function, block)[static_cast<std::size_t>(index - block.first)];
+    return planBlock(function, *block)[static_cast<std::size_t>(index - block->first)];
 }
 
 SharedLoadMerge cachedSharedLoadMerge(const ptx::Function& function, std::int32_t index)
 {
-    if (index < 0 || static_cast<std::size_t>(index) >= function.blockOfInstruction.size())
+    const ptx::BasicBlock* found = blockOf(function, index);
+    if (!found)
         return {};
-    const std::int32_t blockIndex = function.blockOfInstruction[static_cast<std::size_t>(index)];
-    if (blockIndex < 0 || static_cast<std::size_t>(blockIndex) >= function.blocks.size())
-        return {};
-    const ptx::BasicBlock& block = function.blocks[static_cast<std::size_t>(blockIndex)];
+    const ptx::BasicBlock& block = *found;
     if (block.last <= block.first)
         return {};
     const auto lineOf = [&](std::int32_t i) { return function.instructions[static_cast<std::size_t>(i)].ptxLine; };

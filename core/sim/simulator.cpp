@@ -44,10 +44,14 @@ ptx::Type declaredType(ElementType type)
     return ptx::Type::None;
 }
 
+// Products of two 64-bit counts (a count x a grid's blocks) need more than 64 bits: GCC's 128-bit
+// integer, marked as the extension it is.
+__extension__ using Wide = unsigned __int128;
+
 // value x total / sampled, rounded to the nearest integer, without overflow.
 std::uint64_t scaleCount(std::uint64_t value, std::uint64_t total, std::uint64_t sampled)
 {
-    const unsigned __int128 product = static_cast<unsigned __int128>(value) * total + sampled / 2;
+    const Wide product = static_cast<Wide>(value) * total + sampled / 2;
     return static_cast<std::uint64_t>(product / sampled);
 }
 
@@ -299,7 +303,7 @@ std::vector<std::uint64_t> sampleBlockIndices(std::uint64_t blocks, std::uint64_
     indices.reserve(count);
     // Steps of (blocks - 1) / (count - 1) >= 1 rounded to the nearest integer never repeat a block.
     for (std::uint64_t i = 0; i < count; ++i) {
-        const unsigned __int128 scaled = static_cast<unsigned __int128>(i) * (blocks - 1) + (count - 1) / 2;
+        const Wide scaled = static_cast<Wide>(i) * (blocks - 1) + (count - 1) / 2;
         indices.push_back(static_cast<std::uint64_t>(scaled / (count - 1)));
     }
     return indices;

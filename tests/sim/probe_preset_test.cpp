@@ -6,40 +6,28 @@
 #include "gpu/gpu_preset.h"
 #include "kernel_target.h"
 #include "session/session.h"
+#include "session/session_io.h"
 #include "sim/simulator.h"
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <stdexcept>
 #include <string>
 
 using namespace warpscope;
 
 namespace {
 
-// The device line of assets/recorded/h200/demo-kernels.wsprof, field by field.
+// The device record of assets/recorded/h200/demo-kernels.wsprof, as the probe wrote it on the H200.
 session::DeviceRecord recordedH200()
 {
-    session::DeviceRecord d;
-    d.name = "NVIDIA H200";
-    d.chip = "GH100";
-    d.computeMajor = 9;
-    d.computeMinor = 0;
-    d.smCount = 132;
-    d.coreClockKHz = 1980000;
-    d.memoryClockKHz = 3201000;
-    d.memoryBusWidthBits = 6016;
-    d.totalMemoryBytes = 150109880320ull;
-    d.l2Bytes = 62914560;
-    d.maxThreadsPerSm = 2048;
-    d.maxBlocksPerSm = 32;
-    d.maxThreadsPerBlock = 1024;
-    d.registersPerSm = 65536;
-    d.registersPerBlock = 65536;
-    d.sharedPerSm = 233472;
-    d.sharedPerBlock = 49152;
-    d.sharedPerBlockOptin = 232448;
-    d.reservedSharedPerBlock = 1024;
-    return d;
+    const auto path = std::filesystem::path(__FILE__).parent_path().parent_path().parent_path() /
+                      "assets/recorded/h200/demo-kernels.wsprof";
+    const session::SessionReadResult read = session::readSessionFile(path.string());
+    if (!read.problems.empty() || read.session.devices.empty())
+        throw std::runtime_error("cannot read the H200's device record from " + path.string());
+    return read.session.devices.front();
 }
 
 } // namespace
