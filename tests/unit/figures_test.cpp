@@ -142,6 +142,33 @@ TEST(FigureSharedBanks, OneWordForAllLanesIsABroadcast)
               "lane 7 → byte 64 (0x40) → bank 16 → wavefront 1 of 1 (a word shared with other lanes: broadcast)");
 }
 
+TEST(FigureSharedBanks, SixteenByteQuarterWarpsReadingTheSameWordsShareWavefronts)
+{
+    // matmul_tiled's LDS.128 of As[ty][k..k+3] with 16 x 16 threads: lanes 0-15 (ty = 0) all read
+    // bytes 0-15, lanes 16-31 (ty = 1) bytes 64-79 (a 16-float row further). Quarter-warp 1 reads the
+    // words quarter-warp 0 read, and 3 those of 2, so the figure draws 2 wavefronts, as the simulator
+    // counts them (and as the recorded H200 measured), not 4.
+    const sim::RecordedAccess access = sharedAccess(16, [](std::uint32_t lane) { return lane < 16 ? 0ull : 64ull; });
+    const std::vector<viz::SharedPhase> grid = viz::sharedBankGrid(access);
+    ASSERT_EQ(grid.size(), 4u);
+    EXPECT_FALSE(grid[0].sharesPrevious);
+    EXPECT_TRUE(grid[1].sharesPrevious);
+    EXPECT_FALSE(grid[2].sharesPrevious);
+    EXPECT_TRUE(grid[3].sharesPrevious);
+    EXPECT_EQ(grid[1].wavefronts, 0u);
+    EXPECT_EQ(grid[3].firstWavefront, grid[2].firstWavefront);
+    EXPECT_EQ(gridWavefronts(access), 2u);
+    EXPECT_EQ(gridWavefronts(access), simulatorWavefronts(access));
+    EXPECT_EQ(viz::describeSharedLane(9, viz::inspectSharedLane(access, 9)),
+              "lane 9 → byte 0 (0x0) → banks 0, 1, 2, 3 → wavefront 1 of 2 (a word shared with other lanes: broadcast)");
+    EXPECT_EQ(viz::describeSharedLane(25, viz::inspectSharedLane(access, 25)),
+              "lane 25 → byte 64 (0x40) → banks 16, 17, 18, 19 → wavefront 2 of 2 (a word shared with other lanes: broadcast)");
+    // Quarter-warps of different words keep their own: lane i reads 16 bytes at 16 i, 4 wavefronts.
+    const sim::RecordedAccess rows = sharedAccess(16, [](std::uint32_t lane) { return 16ull * lane; });
+    EXPECT_EQ(gridWavefronts(rows), 4u);
+    EXPECT_EQ(gridWavefronts(rows), simulatorWavefronts(rows));
+}
+
 TEST(FigureSharedBanks, EightByteLanesAreServedByHalfWarps)
 {
     // Lane i reads the double at byte 8i: words 2i and 2i + 1. Lanes 0-15 cover words 0-31, one per

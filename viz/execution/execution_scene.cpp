@@ -405,9 +405,13 @@ void ExecutionScene::drawSharedAccess(float width)
     for (const SharedPhase& phase : phases) {
         const std::uint32_t lanes = phase.lastLane - phase.firstLane + 1;
         const float laneCell = 32.0f * cell / static_cast<float>(lanes);
-        if (phases.size() > 1)
-            ImGui::TextDisabled("phase %zu: lanes %u..%u", static_cast<std::size_t>(&phase - phases.data()), phase.firstLane,
-                                phase.lastLane);
+        const std::size_t phaseIndex = static_cast<std::size_t>(&phase - phases.data());
+        if (phase.sharesPrevious)
+            ImGui::TextDisabled("phase %zu: lanes %u..%u, the same words as the phase before: served by its wavefronts (a model: "
+                                "measured on an H200's LDS.128)",
+                                phaseIndex, phase.firstLane, phase.lastLane);
+        else if (phases.size() > 1)
+            ImGui::TextDisabled("phase %zu: lanes %u..%u", phaseIndex, phase.firstLane, phase.lastLane);
         const ImVec2 origin = ImGui::GetCursorScreenPos();
         m_laneRows.push_back({phase.firstLane, lanes, origin.x, origin.y, laneCell});
         const float banksTop = origin.y + laneCell + wireHeight + numbersHeight;

@@ -372,6 +372,15 @@ std::vector<SharedPhase> sharedBankGrid(const sim::RecordedAccess& access)
     const std::uint32_t perPhase = lanesPerSharedPhase(access.bytesPerLane);
     std::vector<SharedPhase> phases(32 / perPhase);
     std::uint32_t wavefronts = 0;
+    const auto wordsOf = [](const SharedPhase& phase) {
+        std::vector<std::uint64_t> words;
+        for (const std::vector<BankWord>& bank : phase.banks)
+            for (const BankWord& word : bank)
+                words.push_back(word.word);
+        std::sort(words.begin(), words.end());
+        return words;
+    };
+    int lastWithLanes = -1; // the phase the simulator compares with: the last one that had lanes
     for (std::uint32_t p = 0; p < phases.size(); ++p) {
         SharedPhase& phase = phases[p];
         phase.firstLane = p * perPhase;
@@ -390,6 +399,17 @@ std::vector<SharedPhase> sharedBankGrid(const sim::RecordedAccess& access)
                 at->lanes |= 1u << lane;
             }
         }
+        const std::vector<std::uint64_t> words = wordsOf(phase);
+        if (words.empty())
+            continue;
+        if (access.bytesPerLane == 16 && p % 2 == 1 && lastWithLanes >= 0 &&
+            words == wordsOf(phases[static_cast<std::size_t>(lastWithLanes)])) {
+            phase.sharesPrevious = true;
+            phase.firstWavefront = phases[static_cast<std::size_t>(lastWithLanes)].firstWavefront;
+            lastWithLanes = static_cast<int>(p);
+            continue;
+        }
+        lastWithLanes = static_cast<int>(p);
         for (const std::vector<BankWord>& bank : phase.banks)
             phase.wavefronts = std::max(phase.wavefronts, static_cast<std::uint32_t>(bank.size()));
         wavefronts += phase.wavefronts;

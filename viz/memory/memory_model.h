@@ -131,6 +131,10 @@ struct SharedPhase {
     std::uint32_t firstLane = 0, lastLane = 31;
     std::uint32_t wavefronts = 0;     // the most distinct words in one of its banks; 0 without lanes
     std::uint32_t firstWavefront = 0; // 0-based over the whole access: the earlier phases' wavefronts
+    // 16 bytes per lane: this quarter-warp reads exactly the words the quarter-warp before it read, so
+    // it rides on that one's wavefronts (wavefronts 0, firstWavefront the other's), as
+    // sim::analyzeSharedAccess counts it.
+    bool sharesPrevious = false;
     std::array<std::vector<BankWord>, 32> banks;
 };
 std::vector<SharedPhase> sharedBankGrid(const sim::RecordedAccess& access);
