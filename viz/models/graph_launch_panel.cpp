@@ -294,32 +294,9 @@ void GraphLaunchView::paintEvent(QPaintEvent*)
 
     const int axisY = rowTop(3);
     painter.setPen(QPen(text, 1));
-    painter.drawLine(QPointF(plotLeft(), axisY), QPointF(plotRight(), axisY));
-    const double endUs = m_axisEnd * 1e6;
-    const int ticks = static_cast<int>(std::llround(endUs / m_tickStep));
-    double lastLabelRight = -1e9;
-    for (int t = 0; t <= ticks; ++t) {
-        const double us = t * m_tickStep;
-        const double x = timeToX(us * 1e-6);
-        painter.drawLine(QPointF(x, axisY), QPointF(x, axisY + 4));
-        const QString label = usText(us);
-        const double w = metrics.horizontalAdvance(label);
-        if (x - w / 2 > lastLabelRight + 4) {
-            painter.drawText(QRectF(x - w / 2 - 2, axisY + 4, w + 4, line), Qt::AlignCenter, label);
-            lastLabelRight = x + w / 2;
-        }
-    }
-    int x = plotLeft();
-    const int legendY = axisY + line + 8;
-    for (const auto& [fill, name] : {std::pair{hostFill, tr("launch call")}, std::pair{kernelFill, tr("kernel")}}) {
-        painter.fillRect(QRect(x, legendY + (line - 10) / 2, 14, 10), fill);
-        painter.setPen(text);
-        painter.drawText(QRect(x + 18, legendY, metrics.horizontalAdvance(name) + 2, line), Qt::AlignLeft | Qt::AlignVCenter, name);
-        x += 18 + metrics.horizontalAdvance(name) + 16;
-    }
-    const QString unit = tr("time in µs");
-    const int unitWidth = metrics.horizontalAdvance(unit);
-    painter.drawText(QRect(std::max(x, plotRight() - unitWidth), legendY, unitWidth + 2, line), Qt::AlignLeft | Qt::AlignVCenter, unit);
+    drawTimeAxis(painter, metrics, plotLeft(), plotRight(), axisY, m_axisEnd * 1e6, m_tickStep, usText);
+    drawLegend(painter, metrics, plotLeft(), axisY + line + 8, plotRight(), {{hostFill, tr("launch call")}, {kernelFill, tr("kernel")}},
+               tr("time in µs"), text);
 }
 
 } // namespace warpscope::viz

@@ -1,6 +1,12 @@
 #include "models/models_style.h"
 
+#include <QFontMetrics>
 #include <QLabel>
+#include <QPainter>
+#include <QPen>
+#include <QPointF>
+#include <QRect>
+#include <QRectF>
 
 #include <algorithm>
 #include <cmath>
@@ -61,6 +67,40 @@ QLabel* modelTextLabel(const QString& objectName, QWidget* parent)
     label->setWordWrap(true);
     label->setTextInteractionFlags(Qt::TextSelectableByMouse);
     return label;
+}
+
+void drawTimeAxis(QPainter& painter, const QFontMetrics& metrics, double left, double right, int y, double end, double step,
+                  const std::function<QString(double)>& label)
+{
+    painter.drawLine(QPointF(left, y), QPointF(right, y));
+    const int ticks = static_cast<int>(std::llround(end / step));
+    double lastLabelRight = -1e9;
+    for (int t = 0; t <= ticks; ++t) {
+        const double value = t * step;
+        const double x = left + (right - left) * (value / end);
+        painter.drawLine(QPointF(x, y), QPointF(x, y + 4));
+        const QString text = label(value);
+        const double w = metrics.horizontalAdvance(text);
+        if (x - w / 2 > lastLabelRight + 4) {
+            painter.drawText(QRectF(x - w / 2 - 2, y + 4, w + 4, metrics.height()), Qt::AlignCenter, text);
+            lastLabelRight = x + w / 2;
+        }
+    }
+}
+
+void drawLegend(QPainter& painter, const QFontMetrics& metrics, int x, int y, int right,
+                const std::vector<std::pair<QColor, QString>>& entries, const QString& unit, const QColor& text)
+{
+    const int line = metrics.height();
+    for (const auto& [fill, name] : entries) {
+        painter.fillRect(QRect(x, y + (line - 10) / 2, 14, 10), fill);
+        painter.setPen(text);
+        painter.drawText(QRect(x + 18, y, metrics.horizontalAdvance(name) + 2, line), Qt::AlignLeft | Qt::AlignVCenter, name);
+        x += 18 + metrics.horizontalAdvance(name) + 16;
+    }
+    const int unitWidth = metrics.horizontalAdvance(unit);
+    painter.setPen(text);
+    painter.drawText(QRect(std::max(x, right - unitWidth), y, unitWidth + 2, line), Qt::AlignLeft | Qt::AlignVCenter, unit);
 }
 
 } // namespace warpscope::viz

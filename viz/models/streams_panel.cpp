@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace warpscope::viz {
 namespace {
@@ -475,35 +476,12 @@ void StreamTimelineView::paintEvent(QPaintEvent*)
     // The time axis in ms.
     const int axisY = axisTop();
     painter.setPen(QPen(text, 1));
-    painter.drawLine(QPointF(plotLeft(), axisY), QPointF(plotRight(), axisY));
-    const double endMs = m_axisEnd * 1000.0;
-    const int ticks = static_cast<int>(std::llround(endMs / m_tickStep));
-    double lastLabelRight = -1e9;
-    for (int t = 0; t <= ticks; ++t) {
-        const double ms = t * m_tickStep;
-        const double x = timeToX(ms / 1000.0);
-        painter.drawLine(QPointF(x, axisY), QPointF(x, axisY + 4));
-        const QString label = msText(ms);
-        const double w = metrics.horizontalAdvance(label);
-        if (x - w / 2 > lastLabelRight + 4) {
-            painter.drawText(QRectF(x - w / 2 - 2, axisY + 4, w + 4, line), Qt::AlignCenter, label);
-            lastLabelRight = x + w / 2;
-        }
-    }
+    drawTimeAxis(painter, metrics, plotLeft(), plotRight(), axisY, m_axisEnd * 1000.0, m_tickStep, msText);
 
-    // Legend.
-    int x = plotLeft();
-    const int legendY = axisY + line + 8;
-    for (perf::StreamStageKind kind : {perf::StreamStageKind::HostToDevice, perf::StreamStageKind::Kernel, perf::StreamStageKind::DeviceToHost}) {
-        painter.fillRect(QRect(x, legendY + (line - 10) / 2, 14, 10), modelColour(kindColour(kind), dark));
-        painter.setPen(text);
-        const QString name = kindName(kind);
-        painter.drawText(QRect(x + 18, legendY, metrics.horizontalAdvance(name) + 2, line), Qt::AlignLeft | Qt::AlignVCenter, name);
-        x += 18 + metrics.horizontalAdvance(name) + 16;
-    }
-    const QString unit = tr("time in ms");
-    const int unitWidth = metrics.horizontalAdvance(unit);
-    painter.drawText(QRect(std::max(x, plotRight() - unitWidth), legendY, unitWidth + 2, line), Qt::AlignLeft | Qt::AlignVCenter, unit);
+    std::vector<std::pair<QColor, QString>> legend;
+    for (perf::StreamStageKind kind : {perf::StreamStageKind::HostToDevice, perf::StreamStageKind::Kernel, perf::StreamStageKind::DeviceToHost})
+        legend.emplace_back(modelColour(kindColour(kind), dark), kindName(kind));
+    drawLegend(painter, metrics, plotLeft(), axisY + line + 8, plotRight(), legend, tr("time in ms"), text);
 }
 
 } // namespace warpscope::viz
