@@ -127,13 +127,13 @@ int reportSupport(const std::string& file, const std::string& ptxText, std::ostr
     for (const std::string& entry : module.entryNames()) {
         const std::vector<const ptx::UnsupportedConstruct*> found = module.unsupportedFor(*module.findFunction(entry));
         const std::size_t blocking = found.size();
-        const bool cooperative = std::any_of(found.begin(), found.end(), [](const ptx::UnsupportedConstruct* construct) {
-            return ptx::needsCooperativeLaunch(*construct);
-        });
+        // grid.sync() runs, but only in a cooperative launch (sim and step --cooperative).
+        const bool cooperative = static_cast<bool>(ptx::findGridWorkspaceRead(module, *module.findFunction(entry)));
         out << file << ": kernel " << entry
-            << (blocking == 0 ? std::string(" can run on the simulator")
+            << (blocking == 0 ? std::string(" can run on the simulator") +
+                                    (cooperative ? " in a cooperative launch (--cooperative): it synchronises the whole grid" : "")
                               : " cannot run yet (" + std::to_string(blocking) + " unsupported construct" +
-                                    (blocking == 1 ? ")" : "s)") + (cooperative ? ": it needs a cooperative launch" : ""))
+                                    (blocking == 1 ? ")" : "s)"))
             << "\n";
     }
     if (constructs.empty())

@@ -142,31 +142,52 @@ std::vector<const UnsupportedConstruct*> Module::allUnsupported() const
     return found;
 }
 
-bool needsCooperativeLaunch(const UnsupportedConstruct& construct)
+namespace {
+
+// "PTX line 212 (reduce.cu:17)", with " in device function f" when `function` is not `context`.
+std::string locationText(const Module& module, int ptxLine, const SourceLocation& source, const std::string& function,
+                         std::string_view context)
 {
-    return construct.kind == "special register" && (construct.construct == "%envreg1" || construct.construct == "%envreg2");
+    std::string text = "PTX line " + std::to_string(ptxLine);
+    if (auto file = module.files.find(source.file); file != module.files.end() && source.line > 0)
+        text += " (" + std::filesystem::path(file->second).filename().string() + ":" + std::to_string(source.line) + ")";
+    const Function* found = function.empty() ? nullptr : module.findFunction(function);
+    if (!function.empty() && function != context)
+        text += std::string(" in ") + (found && found->isEntry ? "kernel " : "device function ") + function;
+    return text;
+}
+
+} // namespace
+
+GridWorkspaceRead findGridWorkspaceRead(const Module& module, const Function& entry)
+{
+    for (const Function* function : module.reachableFrom(entry))
+        for (const Instruction& instruction : function->instructions)
+            for (const Operand& operand : instruction.operands)
+                if (operand.kind == Operand::Kind::Special &&
+                    (operand.special == SpecialReg::EnvReg1 || operand.special == SpecialReg::EnvReg2))
+                    return {function, &instruction};
+    return {};
+}
+
+std::string describeCooperativeNeed(const Module& module, const Function& entry, const GridWorkspaceRead& read)
+{
+    const Operand* workspace = nullptr;
+    for (const Operand& operand : read.instruction->operands)
+        if (operand.kind == Operand::Kind::Special && !workspace)
+            workspace = &operand;
+    const char* name = workspace && workspace->special == SpecialReg::EnvReg2 ? "%envreg2" : "%envreg1";
+    return locationText(module, read.instruction->ptxLine, read.instruction->source, read.function->name, entry.name) +
+           ": kernel " + entry.name +
+           " synchronises the whole grid (cooperative groups' grid.sync() or grid.is_valid(), which read the grid "
+           "workspace in '" + name + "'), so it needs a cooperative launch (cudaLaunchCooperativeKernel): every block "
+           "of the grid must be resident on the GPU at once";
 }
 
 std::string describeUnsupported(const Module& module, const UnsupportedConstruct& construct, std::string_view context)
 {
-    std::string text = "PTX line " + std::to_string(construct.ptxLine);
-    if (auto file = module.files.find(construct.source.file); file != module.files.end() && construct.source.line > 0)
-        text += " (" + std::filesystem::path(file->second).filename().string() + ":" + std::to_string(construct.source.line) + ")";
-    const Function* function = construct.function.empty() ? nullptr : module.findFunction(construct.function);
-    if (!construct.function.empty() && construct.function != context)
-        text += std::string(" in ") + (function && function->isEntry ? "kernel " : "device function ") + construct.function;
-    if (needsCooperativeLaunch(construct)) {
-        // cooperative_groups/details/driver_abi.h: grid.sync() and grid.is_valid() read the grid
-        // workspace the driver passes in %envreg1:%envreg2, which only a cooperative launch sets up.
-        const std::string kernel = !context.empty() ? std::string(context) : construct.function;
-        return text + ": " + (kernel.empty() ? std::string("the kernel") : "kernel " + kernel) +
-               " synchronises the whole grid (cooperative groups' grid.sync() or grid.is_valid(), which read the grid "
-               "workspace in '" + construct.construct + "'), so it needs a cooperative launch "
-               "(cudaLaunchCooperativeKernel): every block of the grid must be resident on the GPU at once, so the grid "
-               "can have no more blocks than the GPU's SMs hold together, and the simulator, which runs blocks one "
-               "after another, does not run cooperative launches yet";
-    }
-    text += ": '" + construct.construct + "'";
+    std::string text = locationText(module, construct.ptxLine, construct.source, construct.function, context) + ": '" +
+                       construct.construct + "'";
     if (construct.kind != "instruction")
         text += " (" + construct.kind + ")";
     return text + " is not supported by the simulator yet";
@@ -177,13 +198,8 @@ void requireSupported(const Module& module, const Function& entry, const std::st
     const std::vector<const UnsupportedConstruct*> blocking = module.unsupportedFor(entry);
     if (blocking.empty())
         return;
-    // A kernel that needs a cooperative launch is refused for that first: its other constructs (the
-    // trap grid.sync() runs without one) follow from it.
-    const auto cooperative = std::find_if(blocking.begin(), blocking.end(),
-                                          [](const UnsupportedConstruct* construct) { return needsCooperativeLaunch(*construct); });
-    std::string message = prefix + describeUnsupported(module, cooperative != blocking.end() ? **cooperative : *blocking.front(),
-                                                       entry.name);
-    if (blocking.size() > 1 && cooperative == blocking.end())
+    std::string message = prefix + describeUnsupported(module, *blocking.front(), entry.name);
+    if (blocking.size() > 1)
         message += " (and " + std::to_string(blocking.size() - 1) + " more: 'warpscope compile --check' lists them)";
     std::vector<UnsupportedConstruct> copies;
     for (const UnsupportedConstruct* construct : blocking)

@@ -61,6 +61,9 @@ enum class SpecialReg : std::uint8_t {
     LaneId, WarpId, NWarpId, SmId, NSmId, GridId,
     LanemaskEq, LanemaskLt, LanemaskLe, LanemaskGt, LanemaskGe,
     Clock, Clock64, GlobalTimer,
+    // The driver's grid workspace address, high and low 32 bits (cooperative launches only):
+    // cooperative_groups/details/driver_abi.h reads it for grid.sync() and grid.is_valid().
+    EnvReg1, EnvReg2,
 };
 
 enum class Op : std::uint8_t {
@@ -341,8 +344,20 @@ struct Module {
     std::vector<const UnsupportedConstruct*> allUnsupported() const;
 };
 
-// %envreg1 / %envreg2: the grid workspace of a cooperative launch (cooperative groups' grid.sync()).
-bool needsCooperativeLaunch(const UnsupportedConstruct& construct);
+// Where `entry`, or a function it calls, first reads %envreg1 or %envreg2: the address of the grid
+// workspace that only a cooperative launch (cudaLaunchCooperativeKernel) provides. Cooperative
+// groups' grid.sync() and grid.is_valid() read it (cooperative_groups/details/driver_abi.h).
+struct GridWorkspaceRead {
+    const Function* function = nullptr; // null: the kernel never reads it
+    const Instruction* instruction = nullptr;
+    explicit operator bool() const { return instruction != nullptr; }
+};
+GridWorkspaceRead findGridWorkspaceRead(const Module& module, const Function& entry);
+
+// Why `entry` needs a cooperative launch, one sentence from the read's PTX and source line:
+// "PTX line 57 (sum.cu:9): kernel gridSum synchronises the whole grid (...), so it needs a
+// cooperative launch (cudaLaunchCooperativeKernel): every block of the grid must be resident ...".
+std::string describeCooperativeNeed(const Module& module, const Function& entry, const GridWorkspaceRead& read);
 
 // "PTX line 212 (reduce.cu:17): 'bfind.shiftamt.u32' is not supported by the simulator yet", with
 // " in device function f" when `context` names a function other than the construct's own.

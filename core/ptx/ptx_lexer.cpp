@@ -153,6 +153,7 @@ std::optional<SpecialReg> specialFromName(std::string_view name)
         {"%lanemask_le", SpecialReg::LanemaskLe}, {"%lanemask_gt", SpecialReg::LanemaskGt},
         {"%lanemask_ge", SpecialReg::LanemaskGe}, {"%clock", SpecialReg::Clock},
         {"%clock64", SpecialReg::Clock64},  {"%globaltimer", SpecialReg::GlobalTimer},
+        {"%envreg1", SpecialReg::EnvReg1},  {"%envreg2", SpecialReg::EnvReg2},
     };
     auto found = specials.find(name);
     if (found == specials.end())

@@ -119,6 +119,17 @@ struct RecordedPrintf {
     std::string text;      // with its newline, if the format had one
 };
 
+// A cooperative launch's grid barrier (grid.sync(), sim/grid_barrier.h) where the recorded block
+// waited: at position `step` (after its polling thread found the barrier closed) it was set aside
+// until the other blocks had arrived, and it runs on from the same position.
+struct RecordedGridWait {
+    std::size_t step = 0;          // the position it waited at (the state before steps[step])
+    std::uint32_t barrier = 0;     // which grid barrier of the block: 0 for its first grid.sync()
+    std::uint64_t arrived = 0;     // blocks that had arrived then, this one included
+    std::uint64_t blocks = 0;      // blocks in the grid
+    std::vector<std::uint64_t> notArrived; // linear indices of blocks still on their way then (the first 256)
+};
+
 struct BlockRecording {
     std::uint64_t linearBlock = 0;
     std::int32_t warpCount = 0;
@@ -132,6 +143,7 @@ struct BlockRecording {
     std::vector<std::size_t> barrierReleases; // the step positions at which a barrier released
     std::vector<RecordedPrintf> printfs;      // in the order the threads printed (by step)
     std::vector<RecordedCarry> carries;       // by step
+    std::vector<RecordedGridWait> gridWaits;  // cooperative launches: where the block waited for the grid, by step
     std::uint64_t printfTextBytes = 0;        // what their texts hold
     bool truncated = false;                   // the byte limit was reached: later steps are missing
     std::uint64_t bytes = 0;                  // what the recording's vectors hold (capacities)

@@ -111,12 +111,26 @@ void BlockRunner::setUpBlock(std::uint64_t linearBlock)
 
 RunOutcome BlockRunner::runBlock(std::uint64_t linearBlock)
 {
+    beginBlock(linearBlock);
+    return resume();
+}
+
+void BlockRunner::beginBlock(std::uint64_t linearBlock)
+{
     setUpBlock(linearBlock);
     m_stats.blocksSimulated += 1;
     m_stats.warpsSimulated += m_warps.size();
-    std::uint64_t issuedSinceCheck = 0;
+    m_issuedSinceCheck = 0;
+    m_gridArrivals = 0;
+    m_gridArrived = false;
+}
+
+RunOutcome BlockRunner::resume()
+{
+    std::uint64_t& issuedSinceCheck = m_issuedSinceCheck;
     while (true) {
         bool anyRunnable = false;
+        bool onlyPolledGrid = true; // every warp's turn ended polling a closed grid barrier (grid_barrier.cpp)
         bool onlyWaited = true; // every warp's turn ended in a wait (mbarrier or nanosleep), with no progress
         const std::uint64_t eventsBefore = m_asyncEvents;
         for (WarpState& warp : m_warps) {
@@ -124,11 +138,13 @@ RunOutcome BlockRunner::runBlock(std::uint64_t linearBlock)
                 continue;
             anyRunnable = true;
             warp.yielded = false;
+            const std::uint64_t pollsBefore = m_gridPolls;
             for (int i = 0; i < kWarpQuantum && !warp.done && !warp.atBarrier && !warp.yielded; ++i) {
                 step(warp);
                 ++issuedSinceCheck;
             }
             onlyWaited = onlyWaited && warp.yielded;
+            onlyPolledGrid = onlyPolledGrid && m_gridPolls != pollsBefore;
         }
         // Warps that only test mbarrier phases nobody completes would spin until the block budget:
         // after enough such rounds the block is reported and stopped (exec_async.cpp).
@@ -137,7 +153,8 @@ RunOutcome BlockRunner::runBlock(std::uint64_t linearBlock)
             if (m_stalledRounds >= kStalledRoundsForDeadlock && detectMbarrierDeadlock())
                 m_stalledRounds = 0;
         }
-        if (issuedSinceCheck >= 4096 || !anyRunnable) {
+        const bool atGridBarrier = anyRunnable && onlyPolledGrid && m_context.gridWorkspace != 0;
+        if (issuedSinceCheck >= 4096 || !anyRunnable || atGridBarrier) {
             const std::uint64_t used = m_context.budgetUsed->fetch_add(issuedSinceCheck) + issuedSinceCheck;
             issuedSinceCheck = 0;
             if (used > m_context.stepBudget)
@@ -148,6 +165,8 @@ RunOutcome BlockRunner::runBlock(std::uint64_t linearBlock)
                 return finishRecording(RunOutcome::Cancelled);
             checkTimingLog();
         }
+        if (atGridBarrier)
+            return RunOutcome::AtGridBarrier; // the other blocks run until they arrive (runCooperativeGrid)
         if (!anyRunnable) {
             const bool waiting = std::any_of(m_warps.begin(), m_warps.end(), [](const WarpState& w) { return w.atBarrier; });
             if (!waiting)
@@ -203,6 +222,10 @@ void BlockRunner::step(WarpState& warp)
     const bool recording = m_recordingActive;
     if (recording)
         beginRecordedStep(warp);
+    // grid.sync()'s arrival and polls on the grid workspace (grid_barrier.cpp), found before the
+    // instruction may overwrite its address register.
+    const bool gridAccess = m_context.gridWorkspace != 0 && touchesGridWorkspace(warp, instruction, mask);
+    const std::uint32_t gridWordBefore = gridAccess ? gridBarrierWord() : 0;
 
     switch (instruction.op) {
     case ptx::Op::Bra:
@@ -335,6 +358,8 @@ void BlockRunner::step(WarpState& warp)
         advance(warp);
         break;
     }
+    if (gridAccess)
+        afterGridWorkspaceAccess(warp, instruction, gridWordBefore);
     if (m_tracing)
         recordTrace(warp, TraceEventKind::Issue, pc, active, mask, traceMemory, conflictDegree);
     if (recording && m_recordingActive)

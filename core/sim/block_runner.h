@@ -60,6 +60,7 @@ struct LaunchContext {
     std::int64_t recordBlock = -1;                     // linear block to record for stepping, -1 for none
     BlockRecordingLimits recordLimits;
     std::uint64_t printfBytes = 1 << 20;               // printf output one runner keeps (SimOptions)
+    std::uint64_t gridWorkspace = 0;                   // cooperative launches: the grid workspace's address (grid_barrier.h), else 0
 };
 
 // A device-function call in progress (ptx::FunctionRegion): where the callee's entries start on the
@@ -130,14 +131,24 @@ struct SharedWordState {
     std::uint16_t asyncWrites = 0;       // cp.async copies into this word that have not landed
 };
 
-enum class RunOutcome { Completed, BudgetExceeded, BlockBudgetExceeded, Cancelled };
+// AtGridBarrier: a cooperative launch's block waits for the others at a grid barrier (grid_barrier.h).
+enum class RunOutcome { Completed, BudgetExceeded, BlockBudgetExceeded, Cancelled, AtGridBarrier };
 
 class BlockRunner {
 public:
     explicit BlockRunner(const LaunchContext& context);
 
-    // Runs one block to completion (or until the launch's step budget is spent).
+    // Runs one block to completion (or until the launch's step budget is spent): beginBlock, then resume.
     RunOutcome runBlock(std::uint64_t linearBlock);
+    // Sets up a block and counts it; resume() runs it until it completes, stops, or (in a cooperative
+    // launch) waits at a grid barrier, and runs it on from there when called again.
+    void beginBlock(std::uint64_t linearBlock);
+    RunOutcome resume();
+    // grid_barrier.cpp: the recorded block's wait at a grid barrier, noted at the recording's end (no-op
+    // otherwise); grid barriers the block has arrived at; a block left unfinished ends its recording.
+    void noteGridWait(RecordedGridWait wait);
+    std::uint32_t gridArrivals() const { return m_gridArrivals; }
+    void abandonBlock();
 
     KernelStats& stats() { return m_stats; }
     Trace& trace() { return m_trace; }
@@ -161,6 +172,11 @@ public:
 private:
     // block_runner.cpp
     void setUpBlock(std::uint64_t linearBlock);
+    // grid_barrier.cpp: a load, atomic or reduction of the grid workspace (grid.sync()'s arrival or a
+    // poll); the workspace's barrier word; what the access means for the barrier.
+    bool touchesGridWorkspace(const WarpState& warp, const ptx::Instruction& instruction, std::uint32_t mask) const;
+    std::uint32_t gridBarrierWord() const;
+    void afterGridWorkspaceAccess(WarpState& warp, const ptx::Instruction& instruction, std::uint32_t wordBefore);
     void tryReleaseBarrier();
     void releaseWaiters(std::int32_t barrier, bool counted);
     bool settleCountedBarriers(); // true when it released or stopped warps waiting for a thread count
@@ -364,6 +380,11 @@ private:
     std::uint64_t m_asyncSequence = 0;
     std::uint64_t m_asyncEvents = 0;                   // arrivals, phases, landings: progress for deadlock detection
     int m_stalledRounds = 0;                           // scheduling rounds in which every warp only waited
+    std::uint64_t m_issuedSinceCheck = 0;              // warp-instructions not yet added to the launch's budget
+    std::uint64_t m_gridPolls = 0;                     // polls that found the grid barrier closed
+    std::uint32_t m_gridArrivals = 0;                  // grid barriers the block has arrived at
+    bool m_gridArrived = false;                        // the block has arrived at a grid barrier ...
+    std::uint32_t m_gridArrivalWord = 0;               // ... and the barrier word was this before its arrival
 };
 
 } // namespace warpscope::sim

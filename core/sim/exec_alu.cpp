@@ -95,6 +95,10 @@ void BlockRunner::read(const WarpState& warp, const ptx::Operand& operand, LaneV
         case S::Clock: case S::Clock64: case S::GlobalTimer:
             // The functional model has no clock: the block's warp-instructions issued so far.
             fill(static_cast<std::int64_t>(m_blockIssued)); return;
+        // The grid workspace's address, high and low halves; 0 outside a cooperative launch, where
+        // grid.is_valid() is then false (grid_barrier.h).
+        case S::EnvReg1: fill(static_cast<std::int64_t>(m_context.gridWorkspace >> 32)); return;
+        case S::EnvReg2: fill(static_cast<std::int64_t>(m_context.gridWorkspace & 0xffffffffull)); return;
         }
         return;
     }

@@ -2,6 +2,8 @@
 
 #include "ptx/ptx_error.h"
 #include "sim/block_runner.h"
+#include "sim/grid_barrier.h"
+#include "sim/launch_run.h"
 #include "util/input_error.h"
 #include "util/parse.h"
 
@@ -157,8 +159,6 @@ void summarizeSampleReplay(const SmTimingModel& model, const SampleReplay& plan,
     summary.blocksPerSm = plan.blocksPerSm;
     summary.waveScale = plan.waveScale;
 }
-
-using TraceTimes = std::vector<std::pair<std::uint64_t, std::vector<std::vector<IssueTiming>>>>;
 
 // The recorded block's issue cycles (and where its global accesses were served), in each warp's issue order.
 void applyIssueTimes(const TraceTimes& traceTimes, BlockRecording& recording)
@@ -317,6 +317,9 @@ void validateLaunchRequest(const LaunchRequest& request)
     if (!function.isEntry)
         throw InputError("'" + function.name + "' is a device function, not a kernel (.entry)");
     ptx::requireSupported(*request.module, function); // UnsupportedPtx: PTX the simulator cannot run yet
+    if (const ptx::GridWorkspaceRead read = ptx::findGridWorkspaceRead(*request.module, function); read && !request.options.cooperative)
+        throw InputError(ptx::describeCooperativeNeed(*request.module, function, read) +
+                         "; simulate it as one with --cooperative");
     launch::validateLaunch({request.grid, request.block});
     const std::int64_t threads = request.block.volume();
     if (threads > request.preset.maxThreadsPerBlock)
@@ -363,33 +366,28 @@ void validateLaunchRequest(const LaunchRequest& request)
                              " but parameter " + std::to_string(i + 1) + " of " + function.name + " is " +
                              describeParam(param) + " (" + std::to_string(param.size) + " bytes)");
     }
+    if (request.options.cooperative) {
+        if (request.options.sampleBlocks > 0 && request.options.sampleBlocks < static_cast<std::uint64_t>(request.grid.volume()))
+            throw InputError("a cooperative launch runs every block of the grid at once: it cannot be simulated from a "
+                             "sample of blocks (leave out --sample-blocks)");
+        requireCooperativeFits(request);
+    }
 }
 
-SimResult simulate(LaunchRequest request, const std::atomic<bool>* cancel,
-                   const std::function<void(const SimProgress&)>& progress)
-{
-    validateLaunchRequest(request);
-    const auto started = std::chrono::steady_clock::now();
-    const ptx::Function& function = *request.function;
+namespace {
 
-    SimResult result;
-    GlobalMemory memory;
+// The launch's memory: each buffer argument's allocation, the module variables the kernel uses,
+// the parameter buffer and, for a cooperative launch, the grid workspace (allocated last, so every
+// other address is what it is without one).
+void setUpMemory(LaunchRequest& request, LaunchRun& run, SimResult& result)
+{
+    const ptx::Function& function = *request.function;
+    LaunchContext& context = run.context;
     result.bufferAddresses.assign(request.args.size(), 0);
     for (std::size_t i = 0; i < request.args.size(); ++i)
         if (request.args[i].isBuffer)
-            result.bufferAddresses[i] = memory.allocate(request.args[i].name, std::move(request.args[i].bytes),
-                                                        declaredType(request.args[i].type));
-
-    LaunchContext context;
-    context.module = request.module;
-    context.function = &function;
-    context.grid = request.grid;
-    context.block = request.block;
-    context.sharedBytes = function.staticSharedBytes +
-        (request.dynamicSharedBytes > 0
-             ? (function.staticSharedBytes + function.dynamicSharedAlignment - 1) / function.dynamicSharedAlignment *
-                       function.dynamicSharedAlignment - function.staticSharedBytes + request.dynamicSharedBytes
-             : 0);
+            result.bufferAddresses[i] = run.memory.allocate(request.args[i].name, std::move(request.args[i].bytes),
+                                                            declaredType(request.args[i].type));
     // Module variables (.global / .const) the kernel uses get their own allocations.
     context.symbolAddress.assign(function.symbols.size(), 0);
     std::vector<std::pair<std::int32_t, std::uint64_t>> moduleAllocations;
@@ -405,7 +403,7 @@ SimResult simulate(LaunchRequest request, const std::atomic<bool>* cancel,
         }
         std::vector<std::uint8_t> bytes(symbol.size, 0);
         std::copy(symbol.initializer.begin(), symbol.initializer.end(), bytes.begin());
-        const std::uint64_t address = memory.allocate(symbol.name, std::move(bytes), symbol.type);
+        const std::uint64_t address = run.memory.allocate(symbol.name, std::move(bytes), symbol.type);
         context.symbolAddress[s] = address;
         moduleAllocations.emplace_back(symbol.moduleIndex, address);
     }
@@ -416,14 +414,29 @@ SimResult simulate(LaunchRequest request, const std::atomic<bool>* cancel,
         const std::uint64_t value = request.args[i].isBuffer ? result.bufferAddresses[i] : request.args[i].scalarBits;
         std::memcpy(context.paramBytes.data() + param.offset, &value, param.size);
     }
-    HazardLog hazards;
-    std::mutex atomicMutex;
-    std::atomic<std::uint64_t> budgetUsed{0};
-    context.memory = &memory;
-    context.atomicMutex = &atomicMutex;
-    context.hazards = &hazards;
+    if (request.options.cooperative)
+        context.gridWorkspace = run.memory.allocate("grid workspace", initialGridWorkspace(), ptx::Type::U32);
+    context.memory = &run.memory;
+}
+
+// What else every runner reads: the launch's shape, shared memory, budgets, and what to record and trace.
+void setUpContext(const LaunchRequest& request, const std::atomic<bool>* cancel, LaunchRun& run)
+{
+    const ptx::Function& function = *request.function;
+    LaunchContext& context = run.context;
+    context.module = request.module;
+    context.function = &function;
+    context.grid = request.grid;
+    context.block = request.block;
+    context.sharedBytes = function.staticSharedBytes +
+        (request.dynamicSharedBytes > 0
+             ? (function.staticSharedBytes + function.dynamicSharedAlignment - 1) / function.dynamicSharedAlignment *
+                       function.dynamicSharedAlignment - function.staticSharedBytes + request.dynamicSharedBytes
+             : 0);
+    context.atomicMutex = &run.atomicMutex;
+    context.hazards = &run.hazards;
     context.smCount = std::max(1, request.preset.smCount);
-    context.budgetUsed = &budgetUsed;
+    context.budgetUsed = &run.budgetUsed;
     context.stepBudget = request.options.stepBudget;
     context.blockStepBudget = request.options.blockStepBudget;
     context.maxTimingBytes = request.options.maxTimingBytesPerSm;
@@ -434,222 +447,244 @@ SimResult simulate(LaunchRequest request, const std::atomic<bool>* cancel,
     context.traceRequest = &request.options.trace;
     // The timing model hands out issue cycles for the traced blocks and the recorded one (which is
     // not traced: its steps hold the cycles).
-    std::vector<std::uint64_t> timedBlocks = request.options.trace.blocks;
+    run.timedBlocks = request.options.trace.blocks;
     if (request.options.recordBlock >= 0)
-        timedBlocks.push_back(static_cast<std::uint64_t>(request.options.recordBlock));
+        run.timedBlocks.push_back(static_cast<std::uint64_t>(request.options.recordBlock));
+}
 
-    const std::uint64_t blockCount = static_cast<std::uint64_t>(request.grid.volume());
-    // A sample of blocks: each work item below is one sampled block instead of one SM's blocks.
-    std::vector<std::uint64_t> sample;
-    if (request.options.sampleBlocks > 0 && request.options.sampleBlocks < blockCount) {
+// Which blocks run (every one, or a sample), on how many host threads (one for a cooperative
+// launch: its blocks take turns in a fixed order), and one runner per thread or per block.
+void planBlocks(const LaunchRequest& request, LaunchRun& run)
+{
+    run.blockCount = static_cast<std::uint64_t>(request.grid.volume());
+    if (request.options.sampleBlocks > 0 && request.options.sampleBlocks < run.blockCount) {
         if (request.options.recordBlock >= 0 || !request.options.trace.blocks.empty())
             throw InputError("a block sample cannot be recorded or traced: simulate every block to step or trace one");
-        sample = sampleBlockIndices(blockCount, request.options.sampleBlocks);
+        run.sample = sampleBlockIndices(run.blockCount, request.options.sampleBlocks);
     }
-    const bool sampling = !sample.empty();
-    const std::uint64_t blocksToRun = sampling ? sample.size() : blockCount;
+    run.blocksToRun = run.sampling() ? run.sample.size() : run.blockCount;
     int threads = request.options.hostThreads <= 0 ? static_cast<int>(std::thread::hardware_concurrency())
                                                    : request.options.hostThreads;
-    threads = static_cast<int>(std::clamp<std::uint64_t>(static_cast<std::uint64_t>(std::max(threads, 1)), 1, blocksToRun));
-    context.concurrent = threads > 1;
-
+    threads = static_cast<int>(std::clamp<std::uint64_t>(static_cast<std::uint64_t>(std::max(threads, 1)), 1, run.blocksToRun));
+    if (request.options.cooperative)
+        threads = 1;
+    run.context.concurrent = threads > 1;
     // Work is handed out by SM: SM k runs blocks k, k + SMs, k + 2 SMs, ... in order, and its timing
     // is replayed from what its warps issued (see timing_model.h).
-    const std::uint64_t smCount = static_cast<std::uint64_t>(context.smCount);
-    const std::uint64_t usedSms = sampling ? sample.size() : std::min<std::uint64_t>(smCount, blockCount);
-    const bool timingOn = request.options.timing;
-    const int resident = timingOn ? residentBlocksPerSm(request.preset, function, request.block.volume(),
-                                                        request.dynamicSharedBytes, request.options.registersPerThread)
-                                  : 1;
-    const SmTimingModel timingModel(function, request.preset.timing, resident, context.smCount, context.sharedBytes);
-    std::vector<SmTiming> smTimings(sampling ? 0 : usedSms);
-    std::atomic<bool> timingComplete{timingOn};
-    std::mutex traceTimesMutex;
-    std::vector<std::pair<std::uint64_t, std::vector<std::vector<IssueTiming>>>> traceTimes;
-    // A sample is timed on one SM: the sampled blocks the replay needs keep their issue logs.
-    const SampleReplay replayPlan = sampling && timingOn ? planSampleReplay(sample.size(), blockCount, smCount, resident)
-                                                         : SampleReplay{};
-    std::vector<char> keepsLog(sample.size(), 0);
-    for (std::uint64_t item : replayPlan.items)
-        keepsLog[item] = 1;
-    std::vector<SampledLog> sampledLogs(sample.size());
-    std::atomic<std::uint64_t> sampledLogBytes{0};
-    auto replaySm = [&](std::uint64_t sm, const std::vector<BlockLog>& logs, const std::vector<std::uint64_t>& sectors) {
-        std::vector<std::pair<std::uint64_t, std::vector<std::vector<IssueTiming>>>> times;
-        smTimings[sm] = timingModel.replay(logs, sectors, timedBlocks, timedBlocks.empty() ? nullptr : &times);
-        if (!times.empty()) {
-            std::lock_guard lock(traceTimesMutex);
-            for (auto& entry : times)
-                traceTimes.push_back(std::move(entry));
-        }
-    };
+    run.smCount = static_cast<std::uint64_t>(run.context.smCount);
+    run.usedSms = run.sampling() ? run.sample.size() : std::min<std::uint64_t>(run.smCount, run.blockCount);
+    const std::uint64_t runners = request.options.cooperative ? run.blockCount : static_cast<std::uint64_t>(threads);
+    for (std::uint64_t r = 0; r < runners; ++r)
+        run.runners.push_back(std::make_unique<BlockRunner>(run.context));
+}
 
-    std::atomic<std::uint64_t> nextSm{0};
-    std::atomic<std::uint64_t> blocksDone{0};
-    std::atomic<bool> budgetExceeded{false};
-    std::atomic<std::int64_t> endlessBlock{-1}; // the block that passed blockStepBudget
-    std::atomic<bool> cancelled{false};
-    std::vector<std::unique_ptr<BlockRunner>> runners;
-    for (int t = 0; t < threads; ++t)
-        runners.push_back(std::make_unique<BlockRunner>(context));
-    std::mutex errorMutex;
-    std::exception_ptr error;
+// A sample's timing: the sampled blocks the one-SM replay needs keep their issue logs.
+struct SampledTiming {
+    SampleReplay plan;
+    std::vector<char> keepsLog;       // per sampled block
+    std::vector<SampledLog> logs;     // per sampled block
+    std::atomic<std::uint64_t> logBytes{0};
+};
 
+// After a block: its issue log kept for the timing model, or the timing model given up for the
+// launch when the runner's log or this SM's logs pass their memory cap. False once logging stops.
+bool keepBlockLog(LaunchRun& run, BlockRunner& runner, std::vector<BlockLog>& logs, std::uint64_t recordsBefore)
+{
+    bool overflowed = runner.timingLogOverflowed();
+    if (!overflowed) {
+        logs.push_back(runner.takeBlockLog());
+        const std::uint64_t bytes = (runner.loggedRecords() - recordsBefore) * sizeof(IssueRecord) +
+                                    runner.sectorPool().size() * sizeof(std::uint64_t);
+        overflowed = bytes > run.request->options.maxTimingBytesPerSm;
+    }
+    if (!overflowed)
+        return true;
+    run.timingComplete = false;
+    runner.setLogging(false);
+    logs.clear();
+    runner.sectorPool().clear();
+    return false;
+}
+
+// One SM's blocks in order (or one sampled block), then its timing replayed or its log kept for the sample's.
+void runSm(LaunchRun& run, SampledTiming& sampled, BlockRunner& runner, std::uint64_t sm, bool reportsProgress)
+{
+    std::vector<BlockLog> logs;
+    runner.sectorPool().clear();
+    bool logging = run.timingComplete.load(std::memory_order_relaxed) && (!run.sampling() || sampled.keepsLog[sm]);
+    runner.setLogging(logging);
+    const std::uint64_t recordsBefore = runner.loggedRecords();
+    const std::uint64_t first = run.sampling() ? run.sample[sm] : sm;
+    const std::uint64_t last = run.sampling() ? run.sample[sm] + 1 : run.blockCount;
+    for (std::uint64_t block = first; block < last; block += run.smCount) {
+        if (run.shouldStop() || !run.accept(runner.runBlock(block), block))
+            break;
+        if (logging)
+            logging = keepBlockLog(run, runner, logs, recordsBefore);
+        run.blockDone(reportsProgress);
+    }
+    if (run.sampling() && logging && !logs.empty()) {
+        // One sampled block: its log and sectors wait for the one-SM replay.
+        const std::uint64_t bytes = sampled.logBytes.fetch_add((runner.loggedRecords() - recordsBefore) * sizeof(IssueRecord) +
+                                                               runner.sectorPool().size() * sizeof(std::uint64_t));
+        if (bytes > run.request->options.maxTimingBytesPerSm)
+            run.timingComplete = false;
+        sampled.logs[sm] = {std::move(logs.front()), std::move(runner.sectorPool())};
+        runner.sectorPool().clear();
+    } else if (logging && !run.stopped()) {
+        run.replaySm(sm, logs, runner.sectorPool());
+    }
+}
+
+// Every SM's blocks (or every sampled block), the SMs handed out to the host threads one at a time.
+void runBySm(LaunchRun& run, SampledTiming& sampled)
+{
     auto work = [&](BlockRunner& runner, bool reportsProgress) {
         try {
-            auto lastReport = std::chrono::steady_clock::now();
-            while (!budgetExceeded.load(std::memory_order_relaxed) && !cancelled.load(std::memory_order_relaxed)) {
-                const std::uint64_t sm = nextSm.fetch_add(1);
-                if (sm >= usedSms)
+            while (!run.stopped()) {
+                const std::uint64_t sm = run.nextSm.fetch_add(1);
+                if (sm >= run.usedSms)
                     break;
-                std::vector<BlockLog> logs;
-                runner.sectorPool().clear();
-                bool logging = timingComplete.load(std::memory_order_relaxed) && (!sampling || keepsLog[sm]);
-                runner.setLogging(logging);
-                const std::uint64_t recordsBefore = runner.loggedRecords();
-                const std::uint64_t first = sampling ? sample[sm] : sm;
-                const std::uint64_t last = sampling ? sample[sm] + 1 : blockCount;
-                for (std::uint64_t block = first; block < last; block += smCount) {
-                    if (cancel && cancel->load(std::memory_order_relaxed))
-                        cancelled = true;
-                    if (cancelled || budgetExceeded)
-                        break;
-                    const RunOutcome outcome = runner.runBlock(block);
-                    if (outcome == RunOutcome::BudgetExceeded) {
-                        budgetExceeded = true;
-                        break;
-                    }
-                    if (outcome == RunOutcome::BlockBudgetExceeded) {
-                        endlessBlock = static_cast<std::int64_t>(block);
-                        budgetExceeded = true;
-                        break;
-                    }
-                    if (outcome == RunOutcome::Cancelled) {
-                        cancelled = true;
-                        break;
-                    }
-                    if (logging && runner.timingLogOverflowed()) {
-                        timingComplete = false;
-                        logging = false;
-                        runner.setLogging(false);
-                        logs.clear();
-                        runner.sectorPool().clear();
-                    }
-                    if (logging) {
-                        logs.push_back(runner.takeBlockLog());
-                        // Bounded memory: past the cap the timing model gives up for this launch.
-                        const std::uint64_t bytes = (runner.loggedRecords() - recordsBefore) * sizeof(IssueRecord) +
-                                                    runner.sectorPool().size() * sizeof(std::uint64_t);
-                        if (bytes > request.options.maxTimingBytesPerSm) {
-                            timingComplete = false;
-                            logging = false;
-                            runner.setLogging(false);
-                            logs.clear();
-                            runner.sectorPool().clear();
-                        }
-                    }
-                    const std::uint64_t done = blocksDone.fetch_add(1) + 1;
-                    if (reportsProgress && progress) {
-                        const auto now = std::chrono::steady_clock::now();
-                        if (now - lastReport > std::chrono::milliseconds(100) || done == blocksToRun) {
-                            progress({done, blocksToRun});
-                            lastReport = now;
-                        }
-                    }
-                }
-                if (sampling && logging && !logs.empty()) {
-                    // One sampled block: its log and sectors wait for the one-SM replay below.
-                    const std::uint64_t bytes = sampledLogBytes.fetch_add((runner.loggedRecords() - recordsBefore) * sizeof(IssueRecord) +
-                                                                          runner.sectorPool().size() * sizeof(std::uint64_t));
-                    if (bytes > request.options.maxTimingBytesPerSm)
-                        timingComplete = false;
-                    sampledLogs[sm] = {std::move(logs.front()), std::move(runner.sectorPool())};
-                    runner.sectorPool().clear();
-                } else if (logging && !cancelled && !budgetExceeded) {
-                    replaySm(sm, logs, runner.sectorPool());
-                }
+                runSm(run, sampled, runner, sm, reportsProgress);
             }
         } catch (...) {
-            std::lock_guard lock(errorMutex);
-            if (!error)
-                error = std::current_exception();
-            cancelled = true;
+            run.fail(std::current_exception());
         }
     };
-    if (threads == 1) {
-        work(*runners[0], true);
-    } else {
-        std::vector<std::thread> pool;
-        for (int t = 1; t < threads; ++t)
-            pool.emplace_back(work, std::ref(*runners[static_cast<std::size_t>(t)]), false);
-        work(*runners[0], true);
-        for (std::thread& thread : pool)
-            thread.join();
-    }
-    if (error)
-        std::rethrow_exception(error);
-    mergeRunners(runners, function.instructions.size(), request.options.printfBytes, result);
+    std::vector<std::thread> pool;
+    for (std::size_t t = 1; t < run.runners.size(); ++t)
+        pool.emplace_back(work, std::ref(*run.runners[t]), false);
+    work(*run.runners[0], true);
+    for (std::thread& thread : pool)
+        thread.join();
+}
+
+// Counts of a sample scaled to the grid; issue cycles onto the recording and the trace; the trace's
+// SMs and order; the timing model's summary; the kernel's totals.
+void finishStats(const LaunchRequest& request, LaunchRun& run, SampledTiming& sampled, int resident, SimResult& result)
+{
     KernelStats& stats = result.stats;
-    stats.blocksInGrid = blockCount;
-    if (sampling && stats.blocksSimulated > 0) {
+    stats.blocksInGrid = run.blockCount;
+    if (run.sampling() && stats.blocksSimulated > 0) {
         // blocksSimulated and warpsSimulated stay the sample's: they say what was run.
         for (InstructionCounters& counters : stats.perInstruction)
-            scaleCounters(counters, blockCount, stats.blocksSimulated);
-        stats.barriers = scaleCount(stats.barriers, blockCount, stats.blocksSimulated);
+            scaleCounters(counters, run.blockCount, stats.blocksSimulated);
+        stats.barriers = scaleCount(stats.barriers, run.blockCount, stats.blocksSimulated);
         stats.scaledFromSample = true;
     }
     if (result.recording)
-        applyIssueTimes(traceTimes, *result.recording);
-    applyIssueTimes(traceTimes, result.trace);
+        applyIssueTimes(run.traceTimes, *result.recording);
+    applyIssueTimes(run.traceTimes, result.trace);
     for (TraceEvent& event : result.trace.events)
-        event.sm = static_cast<std::uint16_t>(event.block % smCount);
+        event.sm = static_cast<std::uint16_t>(event.block % run.smCount);
     std::stable_sort(result.trace.events.begin(), result.trace.events.end(), [](const TraceEvent& a, const TraceEvent& b) {
         return a.block != b.block ? a.block < b.block : a.cycle < b.cycle;
     });
-    if (timingOn && timingComplete && !budgetExceeded && !cancelled) {
+    if (request.options.timing && run.timingComplete && !run.stopped() && run.gridDeadlock.empty()) {
         TimingSummary& summary = stats.timing;
         summary.available = true;
         summary.residentBlocksPerSm = resident;
         summary.registersPerThread = request.options.registersPerThread;
-        summary.l1BytesPerSm = timingModel.l1Bytes();
-        if (sampling)
-            summarizeSampleReplay(timingModel, replayPlan, sampledLogs, blockCount, summary);
+        summary.l1BytesPerSm = run.timingModel->l1Bytes();
+        if (run.sampling())
+            summarizeSampleReplay(*run.timingModel, sampled.plan, sampled.logs, run.blockCount, summary);
         else
-            summarizeSms(smTimings, summary);
+            summarizeSms(run.smTimings, summary);
         stats.cyclesEstimate = summary.cycles;
     }
-    sumInstructionCounters(function, stats);
+    sumInstructionCounters(*request.function, stats);
+}
 
-    result.hazards = hazards.hazards();
-    // The arguments with their final contents, moved out of the simulated memory.
+// The arguments with their final contents, moved out of the simulated memory.
+void collectArguments(const LaunchRequest& request, LaunchRun& run, SimResult& result)
+{
     result.args.reserve(request.args.size());
     for (std::size_t i = 0; i < request.args.size(); ++i) {
         const ResolvedArg& arg = request.args[i];
         ResolvedArg final{arg.name, arg.type, arg.isBuffer, arg.scalarBits, arg.integerValue, arg.realValue, arg.count, {}};
         if (arg.isBuffer) {
-            for (DeviceBuffer& buffer : memory.buffers())
+            for (DeviceBuffer& buffer : run.memory.buffers())
                 if (buffer.base == result.bufferAddresses[i])
                     final.bytes = std::move(buffer.bytes);
         }
         result.args.push_back(std::move(final));
     }
-    if (endlessBlock >= 0) {
+}
+
+// Anything but Completed, with its sentence.
+void setStatus(const LaunchRequest& request, const LaunchRun& run, SimResult& result)
+{
+    if (run.endlessBlock >= 0) {
         result.status = SimStatus::BlockBudgetExceeded;
-        result.statusMessage = "block " + launch::formatIndex(launch::indexFromLinear(endlessBlock.load(), request.grid)) +
+        result.statusMessage = "block " + launch::formatIndex(launch::indexFromLinear(run.endlessBlock.load(), request.grid)) +
                                " issued more than " +
                                withThousands(static_cast<std::int64_t>(request.options.blockStepBudget)) +
                                " warp-instructions without finishing: is there a loop that never ends? "
                                "(stopped; raise the block budget if it really is that long)";
-    } else if (budgetExceeded) {
+    } else if (run.budgetExceeded) {
         result.status = SimStatus::StepBudgetExceeded;
         result.statusMessage = "did not finish within " + withThousands(static_cast<std::int64_t>(request.options.stepBudget)) +
                                " warp-instructions (an endless loop, or raise the step budget)";
-    } else if (cancelled) {
+    } else if (run.cancelled) {
         result.status = SimStatus::Cancelled;
-        result.statusMessage = "cancelled after " + withThousands(static_cast<std::int64_t>(blocksDone.load())) + " of " +
-                               withThousands(static_cast<std::int64_t>(blocksToRun)) + (sampling ? " sampled" : "") +
+        result.statusMessage = "cancelled after " + withThousands(static_cast<std::int64_t>(run.blocksDone.load())) + " of " +
+                               withThousands(static_cast<std::int64_t>(run.blocksToRun)) + (run.sampling() ? " sampled" : "") +
                                " blocks";
+    } else if (!run.gridDeadlock.empty()) {
+        result.status = SimStatus::GridBarrierDeadlock;
+        result.statusMessage = run.gridDeadlock;
     }
+}
+
+} // namespace
+
+SimResult simulate(LaunchRequest request, const std::atomic<bool>* cancel,
+                   const std::function<void(const SimProgress&)>& progress)
+{
+    validateLaunchRequest(request);
+    const auto started = std::chrono::steady_clock::now();
+    const ptx::Function& function = *request.function;
+    SimResult result;
+    LaunchRun run;
+    run.request = &request;
+    run.cancel = cancel;
+    run.progress = &progress;
+    setUpMemory(request, run, result);
+    setUpContext(request, cancel, run);
+    planBlocks(request, run);
+
+    const bool timingOn = request.options.timing;
+    const int resident = timingOn ? residentBlocksPerSm(request.preset, function, request.block.volume(),
+                                                        request.dynamicSharedBytes, request.options.registersPerThread)
+                                  : 1;
+    const SmTimingModel timingModel(function, request.preset.timing, resident, run.context.smCount, run.context.sharedBytes);
+    run.timingModel = &timingModel;
+    run.timingComplete = timingOn;
+    run.smTimings.resize(run.sampling() ? 0 : run.usedSms);
+    SampledTiming sampled;
+    if (run.sampling() && timingOn)
+        sampled.plan = planSampleReplay(run.sample.size(), run.blockCount, run.smCount, resident);
+    sampled.keepsLog.assign(run.sample.size(), 0);
+    for (std::uint64_t item : sampled.plan.items)
+        sampled.keepsLog[item] = 1;
+    sampled.logs.resize(run.sample.size());
+
+    if (request.options.cooperative) {
+        try {
+            runCooperativeGrid(run);
+        } catch (...) {
+            run.fail(std::current_exception());
+        }
+    } else {
+        runBySm(run, sampled);
+    }
+    if (run.error)
+        std::rethrow_exception(run.error);
+    mergeRunners(run.runners, function.instructions.size(), request.options.printfBytes, result);
+    finishStats(request, run, sampled, resident, result);
+    result.hazards = run.hazards.hazards();
+    collectArguments(request, run, result);
+    setStatus(request, run, result);
     result.simSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     return result;
 }

@@ -4,7 +4,9 @@
 // Execution model (documented for learners in the app):
 // - Blocks run one after another (or on several host threads; blocks only meet through global
 //   memory and atomics). Within a block, warps take turns; a warp runs until it reaches a barrier,
-//   finishes, or has issued a fixed quantum of instructions.
+//   finishes, or has issued a fixed quantum of instructions. A cooperative launch keeps every block
+//   resident, taking turns on one host thread, so grid.sync() can wait for all of them
+//   (sim/grid_barrier.h).
 // - Each warp executes one instruction for all its active lanes at a time, with a reconvergence
 //   stack: at a divergent branch the warp runs one side, then the other, and the two halves rejoin
 //   at the branch's immediate post-dominator (the classic pre-Volta SIMT model). Volta and later
@@ -68,6 +70,10 @@ struct SimOptions {
     // printf output kept, in bytes: the device's printf buffer (cudaLimitPrintfFifoSize, 1 MB by
     // default, CUDA Runtime API); what does not fit is dropped and counted, as on the GPU.
     std::uint64_t printfBytes = 1 << 20;
+    // A cooperative launch (cudaLaunchCooperativeKernel): every block resident at once, a grid
+    // workspace for grid.sync(), blocks taking turns on one host thread (sim/grid_barrier.h). The grid
+    // must fit the preset's SMs at the occupancy registersPerThread gives; no block sample.
+    bool cooperative = false;
 };
 
 // The blocks a sample of `count` out of `blocks` runs: the first, the last, and the others evenly
@@ -86,7 +92,8 @@ struct LaunchRequest {
     SimOptions options;
 };
 
-enum class SimStatus : std::uint8_t { Completed, StepBudgetExceeded, BlockBudgetExceeded, Cancelled };
+// GridBarrierDeadlock: in a cooperative launch, blocks wait at a grid barrier others never reach.
+enum class SimStatus : std::uint8_t { Completed, StepBudgetExceeded, BlockBudgetExceeded, Cancelled, GridBarrierDeadlock };
 
 struct SimResult {
     SimStatus status = SimStatus::Completed;
@@ -111,8 +118,10 @@ struct SimProgress {
 };
 
 // Checks the launch against the function and the preset (argument count and sizes, block and grid
-// limits, shared memory); throws InputError with one clear sentence, and ptx::UnsupportedPtx when
-// the kernel (or a function it calls) uses PTX the simulator does not support yet.
+// limits, shared memory; a kernel that reads the grid workspace needs options.cooperative, and a
+// cooperative grid must fit the GPU at once); throws InputError with one clear sentence, and
+// ptx::UnsupportedPtx when the kernel (or a function it calls) uses PTX the simulator does not
+// support yet.
 void validateLaunchRequest(const LaunchRequest& request);
 
 // Runs the launch. The request is taken by value: its buffers become the simulated memory (move a

@@ -1,11 +1,12 @@
 // Kernels written the way people write them (issue 15): a layernorm and a softmax with expf and
 // rsqrtf and warp shuffles over warpSize, __ffs, cooperative-groups partitions and __reduce_add_sync,
-// each compiled by NVRTC and checked against a CPU reference; and grid.sync(), which needs a
-// cooperative launch the simulator refuses with one sentence. Tolerances follow from the bounds of
-// the approximate instructions they compile to (core/sim/README.md).
+// each compiled by NVRTC and checked against a CPU reference; and grid.sync(), which without
+// --cooperative the simulator refuses with one sentence. Tolerances follow from the bounds of the
+// approximate instructions they compile to (core/sim/README.md).
 #include "sim_test_support.h"
 
 #include "ptx/ptx_error.h"
+#include "util/input_error.h"
 
 #include <algorithm>
 #include <bit>
@@ -241,9 +242,10 @@ extern "C" __global__ void block_sum(const unsigned* x, unsigned* sums, int* max
     }
 }
 
-// grid.sync() reads the grid workspace of a cooperative launch: the kernel is refused with one
-// sentence that says so (a runtime_error: exit code 1, the simulator's limit, not bad input); a
-// kernel in the same file that only asks for its grid rank runs.
+// grid.sync() reads the grid workspace of a cooperative launch: without one the kernel is refused
+// with one sentence that says so and names --cooperative (an InputError: exit code 2, the launch
+// lacks the flag; cooperative_launch_test.cpp runs it with one); a kernel in the same file that
+// only asks for its grid rank runs.
 TEST(RealWorldKernels, GridSyncNeedsACooperativeLaunch)
 {
     const std::string source = R"(
@@ -276,11 +278,12 @@ extern "C" __global__ void gridRank(unsigned long long* rank)
                           bufferArg("partial", sim::ElementType::F32, std::vector<float>(2, 0)),
                           bufferArg("out", sim::ElementType::F32, std::vector<float>(1, 0)), n});
         FAIL() << "a kernel that calls grid.sync() ran without a cooperative launch";
-    } catch (const ptx::UnsupportedPtx& error) {
+    } catch (const InputError& error) {
         const std::string message = error.what();
         EXPECT_EQ(message.find('\n'), std::string::npos);
         EXPECT_NE(message.find("(test.cu:"), std::string::npos) << message;
         EXPECT_NE(message.find("kernel gridSum synchronises the whole grid"), std::string::npos) << message;
+        EXPECT_NE(message.find("simulate it as one with --cooperative"), std::string::npos) << message;
         EXPECT_NE(message.find("needs a cooperative launch (cudaLaunchCooperativeKernel)"), std::string::npos) << message;
         EXPECT_NE(message.find("every block of the grid must be resident on the GPU at once"), std::string::npos) << message;
         EXPECT_EQ(message.find("more:"), std::string::npos) << message; // the traps grid.sync() carries are not listed
