@@ -3,6 +3,7 @@
 #include "canvas/scene_style.h"
 #include "launch/launch_geometry.h"
 #include "memory/memory_model.h"
+#include "sim/fragment_tiles.h"
 #include "sim/memory_analysis.h"
 #include "sim/timing_model.h"
 
@@ -86,6 +87,8 @@ void ExecutionScene::draw(const SceneFrame& frame)
 
     drawWarps(width);
     ImGui::Separator();
+    if (m_fragments.draw(stepper, width)) // at a Tensor Core step, its tiles come before the rest
+        ImGui::Separator();
     if (stepper.currentHazard()) {
         drawHazard();
         ImGui::Separator();
@@ -389,7 +392,11 @@ void ExecutionScene::drawSharedAccess(float width)
     const Stepper& stepper = *m_stepper;
     const sim::RecordedAccess& access = stepper.recording().accesses[static_cast<std::size_t>(stepper.current()->access)];
     const char* kind = access.isAtomic ? "atomic" : access.isStore ? "store" : "load";
-    ImGui::TextWrapped("Shared %s: %d lanes x %u bytes, %u wavefront%s, %u bank conflict%s", kind,
+    // A matrix instruction is several requests, which the plain caption's numbers do not add up to.
+    if (const std::string matrix = sim::tensor::matrixAccessCaption(*stepper.currentInstruction(), access); !matrix.empty())
+        ImGui::TextWrapped("%s", matrix.c_str());
+    else
+        ImGui::TextWrapped("Shared %s: %d lanes x %u bytes, %u wavefront%s, %u bank conflict%s", kind,
                        std::popcount(access.laneMask), access.bytesPerLane, access.wavefronts,
                        access.wavefronts == 1 ? "" : "s", access.bankConflicts, access.bankConflicts == 1 ? "" : "s");
     const std::vector<SharedPhase> phases = sharedBankGrid(access);
@@ -493,7 +500,10 @@ void ExecutionScene::drawGlobalAccess(float width)
     const sim::RecordedAccess& access = stepper.recording().accesses[static_cast<std::size_t>(stepper.current()->access)];
     const std::uint32_t outOfBounds = outOfBoundsLanes(stepper.recording(), *stepper.currentIndex()) & access.laneMask;
     const char* kind = access.isAtomic ? "atomic" : access.isStore ? "store" : "load";
-    ImGui::TextWrapped("Global %s: %d lanes x %u bytes, %u request%s", kind, std::popcount(access.laneMask), access.bytesPerLane,
+    if (const std::string matrix = sim::tensor::matrixAccessCaption(*stepper.currentInstruction(), access); !matrix.empty())
+        ImGui::TextWrapped("%s", matrix.c_str());
+    else
+        ImGui::TextWrapped("Global %s: %d lanes x %u bytes, %u request%s", kind, std::popcount(access.laneMask), access.bytesPerLane,
                        access.requests, access.requests == 1 ? "" : "s");
     const double used = access.bytesMoved ? 100.0 * static_cast<double>(access.bytesRequested) / static_cast<double>(access.bytesMoved) : 0;
     ImGui::TextWrapped("%u sectors in %u line%s: %llu bytes used of %llu moved (%.0f%%)", access.sectors, access.lines,

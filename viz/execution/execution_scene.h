@@ -9,6 +9,7 @@
 #pragma once
 
 #include "canvas/canvas_scene.h"
+#include "execution/fragment_panel.h"
 #include "execution/stepper.h"
 
 #include <cstddef>
@@ -29,6 +30,7 @@ public:
     std::function<void(std::int32_t warp)> onWarpClicked;           // a warp row was clicked
 
     void draw(const SceneFrame& frame) override;
+    bool animating() const override { return m_fragments.animating(); } // the fragment view's walk along k
 
     // At the last frame: the reconvergence stack's column width and how far past its right edge the
     // stack's header, lines or mask cells ran (0 when they fit; < 0 before a stack was drawn).
@@ -52,6 +54,9 @@ public:
     const std::vector<LaneRow>& lastAccessLaneRows() const { return m_laneRows; }
     // At the last frame: how many lanes' register columns were wholly in view (of 32).
     int lastRegisterLanesShown() const { return m_registerLanesShown; }
+    // The fragment view (Tensor Core steps), for tests and for choosing what it shows.
+    FragmentPanel& fragments() { return m_fragments; }
+    const FragmentPanel& fragments() const { return m_fragments; }
 
 private:
     void drawWarps(float width);
@@ -76,6 +81,7 @@ private:
     std::vector<std::string> m_warpMasks, m_stackMasks;
     std::string m_laneInspection, m_issueMasks;
     std::vector<LaneRow> m_laneRows;
+    FragmentPanel m_fragments; // wmma, mma and ldmatrix steps: their tiles of decoded values
 };
 
 } // namespace warpscope::viz
