@@ -44,6 +44,9 @@ void matmulWarptile(GoldContext& context);
 void matmulPrefetch(GoldContext& context);
 void matmulWmma(GoldContext& context);
 
+// mma
+void matmulMma(GoldContext& context);
+
 // divergence
 void divergenceOddEven(GoldContext& context);
 void divergenceDataLoop(GoldContext& context);

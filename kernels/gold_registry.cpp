@@ -11,7 +11,7 @@ namespace warpscope::kernels {
 
 namespace {
 
-constexpr std::array<std::pair<std::string_view, GoldFunction>, 31> kGoldReferences = {{
+constexpr std::array<std::pair<std::string_view, GoldFunction>, 32> kGoldReferences = {{
     {"vector_add", &gold::vectorAdd},
     {"copy_coalesced", &gold::copyCoalesced},
     {"copy_strided", &gold::copyStrided},
@@ -35,6 +35,7 @@ constexpr std::array<std::pair<std::string_view, GoldFunction>, 31> kGoldReferen
     {"matmul_warptile", &gold::matmulWarptile},
     {"matmul_prefetch", &gold::matmulPrefetch},
     {"matmul_wmma", &gold::matmulWmma},
+    {"matmul_mma", &gold::matmulMma},
     {"divergence_odd_even", &gold::divergenceOddEven},
     {"divergence_data_loop", &gold::divergenceDataLoop},
     {"histogram_shared_atomics", &gold::histogramSharedAtomics},

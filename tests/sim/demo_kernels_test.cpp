@@ -302,6 +302,7 @@ TEST(DemoLaunchSizes, GpuArgsReplaceTheManifestArgsOfTheSameName)
         {"transpose", {"n=i32:8192"}},      {"matmul", {"n=i32:4096"}},          {"stencil", {"n=i32:134217728"}},
         {"histogram", {"n=i32:268435456"}}, {"divergence", {"n=i32:67108864"}},
         {"attention", {"n=i32:4096", "heads=i32:16"}}, // 16 heads: each n x n matrix is 1 GiB
+        {"mma", {"n=i32:4096"}},
     };
     for (const kernels::DemoKernel& demo : kernels::demoKernels()) {
         SCOPED_TRACE(demo.id);
@@ -335,10 +336,10 @@ TEST(DemoLaunchSizes, GpuArgsReplaceTheManifestArgsOfTheSameName)
 // 1 GiB. Only the scalars are resolved here: the buffers' sizes are evaluated, not allocated.
 TEST(DemoLaunchSizes, GpuSizesFillAnH100)
 {
-    // Compute-bound at their GPU size, so a single wave of blocks is no defect: the matmul ladder, and
-    // the fused attention kernel (4 n^2 d FLOP per head on 4 n d floats of Q, K, V and O). The
+    // Compute-bound at their GPU size, so a single wave of blocks is no defect: the matmul ladder,
+    // matmul_mma, and the fused attention kernel (4 n^2 d FLOP per head on 4 n d floats of Q, K, V and O). The
     // unfused attention kernels move the n x n matrices and follow the memory-bound rule.
-    const std::set<std::string> computeBound = {"matmul", "attention_fused"};
+    const std::set<std::string> computeBound = {"matmul", "mma", "attention_fused"};
     for (const kernels::DemoKernel& demo : kernels::demoKernels()) {
         if (demo.gpuArgs.empty())
             continue;
