@@ -1,6 +1,8 @@
 #include "gpu_check.h"
 
 #include "occupancy/occupancy.h"
+#include "ptx/sass.h"
+#include "sim/simulator.h"
 #include "sim/float_math.h"
 #include "util/input_error.h"
 
@@ -10,6 +12,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <exception>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -117,7 +120,7 @@ std::string compareBuffers(const std::vector<sim::ResolvedArg>& gpu, const std::
 
 session::PredictionRecord predictionFrom(const std::string& kernel, const sim::SimResult& result,
                                          const ptx::Function& function, const gpu::GpuPreset& preset,
-                                         const kernels::DemoLaunch& launch)
+                                         const kernels::DemoLaunch& launch, int registers)
 {
     const sim::KernelStats& s = result.stats;
     session::PredictionRecord p;
@@ -149,7 +152,11 @@ session::PredictionRecord predictionFrom(const std::string& kernel, const sim::S
     }
     occupancy::OccupancyInput input;
     input.threadsPerBlock = static_cast<int>(launch.block.volume());
-    input.registersPerThread = 32; // the simulator's assumption (sim::SimOptions::registersPerThread)
+    // Occupancy is the real kernel's: its registers as ptxas allocated them, where the caller knows them.
+    if (registers <= 0)
+        registers = s.timing.available && s.timing.registersPerThread > 0 ? s.timing.registersPerThread
+                                                                          : sim::SimOptions{}.registersPerThread;
+    input.registersPerThread = registers;
     input.dynamicSharedBytes = launch.dynamicSharedBytes;
     input.staticSharedBytes = function.staticSharedBytes;
     try {
@@ -158,6 +165,20 @@ session::PredictionRecord predictionFrom(const std::string& kernel, const sim::S
         p.theoreticalOccupancy = 0;
     }
     return p;
+}
+
+int ptxasRegisters(std::string_view ptx, const std::string& kernel, const std::string& arch)
+{
+    try {
+        ptx::SassOptions options;
+        options.arch = arch;
+        for (const ptx::PtxasResources& resources : ptx::ptxasResources(ptx, options))
+            if (resources.function == kernel)
+                return std::max(0, resources.registers);
+    } catch (const std::exception&) {
+        // No ptxas, or it rejected the PTX: the caller falls back to what it has.
+    }
+    return 0;
 }
 
 } // namespace warpscope::probe

@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace warpscope::probe {
@@ -50,10 +51,15 @@ std::string compareBuffers(const std::vector<sim::ResolvedArg>& gpu, const std::
                            const kernels::DemoKernel* demo = nullptr, double floor = kFloatTolerance);
 
 // The simulator's counts for `kernel` as a prediction record: requests, sectors, wavefronts, bank
-// conflicts, branches, FP32 operations per kind, and the theoretical occupancy at 32 registers per
-// thread (the simulator's assumption).
+// conflicts, branches, FP32 operations per kind, and the theoretical occupancy with `registers` per
+// thread: the kernel's real count (the driver's for the loaded module, or ptxasRegisters'); when 0,
+// the registers the simulation's timing model ran with, else the simulator's assumption of 32.
 session::PredictionRecord predictionFrom(const std::string& kernel, const sim::SimResult& result,
                                          const ptx::Function& function, const gpu::GpuPreset& preset,
-                                         const kernels::DemoLaunch& launch);
+                                         const kernels::DemoLaunch& launch, int registers = 0);
+
+// ptxas -v's registers per thread for `kernel` of `ptx` on `arch` (sm_90); 0 when ptxas is not
+// installed, rejects the PTX or reports no count for it.
+int ptxasRegisters(std::string_view ptx, const std::string& kernel, const std::string& arch);
 
 } // namespace warpscope::probe

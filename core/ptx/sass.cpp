@@ -268,6 +268,22 @@ std::string describeResources(const PtxasResources& resources)
     return text + ", " + std::to_string(resources.barriers) + (resources.barriers == 1 ? " barrier" : " barriers");
 }
 
+std::string describeRegistersAndSpills(const PtxasResources& resources)
+{
+    return (resources.registers >= 0 ? std::to_string(resources.registers) + " registers"
+                                     : std::string("registers not reported")) +
+           ", " + describeSpills(resources);
+}
+
+std::string describeSpills(const PtxasResources& resources)
+{
+    if (resources.spillStoreBytes == 0 && resources.spillLoadBytes == 0)
+        return "no spills";
+    // A spill is a store to local memory and a load back: memory traffic, through L1 and L2.
+    return std::to_string(resources.spillStoreBytes) + " B spill stores and " + std::to_string(resources.spillLoadBytes) +
+           " B spill loads per thread (local-memory traffic)";
+}
+
 std::vector<SassFunction> parseNvdisasm(std::string_view text)
 {
     std::vector<SassFunction> functions;

@@ -97,6 +97,12 @@ struct SassListing {
 // (local memory), 1 barrier": spills named as the local-memory traffic they are.
 std::string describeResources(const PtxasResources& resources);
 
+// The short form for a status line: "10 registers, no spills" or "24 registers, 36 B spill stores and
+// 32 B spill loads per thread (local-memory traffic)".
+std::string describeRegistersAndSpills(const PtxasResources& resources);
+// Its second half: "no spills", or the spill stores and loads per thread (local-memory traffic).
+std::string describeSpills(const PtxasResources& resources);
+
 // ptxas -lineinfo -v then nvdisasm -gi -c. Throws InputError for an arch that is not sm_<digits>,
 // SassToolMissing when ptxas or nvdisasm is not installed, SassToolFailed when one of them fails
 // (ptxas rejects the PTX: its messages, with the PTX named options.ptxName).

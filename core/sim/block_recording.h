@@ -61,12 +61,33 @@ struct RecordedAccess {
     std::uint32_t wavefronts = 0;              // shared
     std::uint32_t bankConflicts = 0;           // shared: wavefronts beyond one per phase
     std::uint32_t conflictDegree = 0;          // shared: the most distinct words one bank served
+    // A scalar shared load ptxas merges with its neighbours into one LDS.64 or LDS.128
+    // (shared_load_merge.h): the wide load's bytes per lane (0: not merged), how far this load's word
+    // lies past the group's first (the wide load reads addresses[lane] - mergedOffset), and whether it
+    // is a member riding on the group's first load, which counts the wavefronts (a member's are 0).
+    std::uint32_t mergedBytesPerLane = 0;
+    std::uint32_t mergedOffset = 0;
+    bool mergedMember = false;
     // Global: where the timing model's caches served the sectors (sim/timing_model.h IssueTiming);
     // `timed` is false when the timing model did not run. Bit i of a mask is sector i, ascending.
     bool timed = false;
     std::uint16_t l1Sectors = 0, l2Sectors = 0, dramSectors = 0;
     std::uint64_t l2Mask = 0, dramMask = 0;
 };
+
+// The load the hardware makes for a merged shared load: the group's wide load (its bytes per lane, each
+// lane's address of the group's first word), as the bank view should draw it; any other access as it is.
+inline RecordedAccess hardwareAccess(const RecordedAccess& access)
+{
+    if (access.mergedBytesPerLane == 0)
+        return access;
+    RecordedAccess wide = access;
+    wide.bytesPerLane = access.mergedBytesPerLane;
+    for (std::uint32_t lane = 0; lane < 32; ++lane)
+        if ((access.laneMask >> lane) & 1u)
+            wide.addresses[lane] -= access.mergedOffset;
+    return wide;
+}
 
 enum class StepFlag : std::uint8_t {
     Diverged = 1,        // a divergent branch: some active lanes jump, the others do not

@@ -124,6 +124,7 @@ std::uint64_t atomicResult(ptx::AtomOp op, Type type, std::uint64_t old, std::ui
 struct SharedMergeCount {
     std::uint32_t bytes = 0;
     bool member = false;
+    std::uint64_t back = 0; // this load's word past the group's first, in bytes
     std::array<LaneAccess, 32> lanes;
 };
 
@@ -146,6 +147,7 @@ SharedMergeCount mergedSharedLoad(const ptx::Function& function, const ptx::Inst
     }
     result.bytes = merge.bytes;
     result.member = !merge.leader;
+    result.back = back;
     return result;
 }
 
@@ -639,6 +641,9 @@ void BlockRunner::executeMemory(WarpState& warp, const ptx::Instruction& in, std
         access.wavefronts = sharedCost.wavefronts;
         access.bankConflicts = sharedCost.bankConflicts;
         access.conflictDegree = sharedCost.conflictDegree;
+        access.mergedBytesPerLane = merged.bytes;
+        access.mergedOffset = static_cast<std::uint32_t>(merged.back);
+        access.mergedMember = merged.member;
         recordAccess(access);
     }
     if (m_tracing && m_trace.events.size() < m_context.traceRequest->maxEvents) {

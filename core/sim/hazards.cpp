@@ -42,7 +42,20 @@ std::string describeHazard(const Hazard& hazard)
             count.insert(static_cast<std::size_t>(at), ",");
         line += " [" + count + " times]";
     }
+    if (const std::string gpu = hazardOnTheGpu(hazard.kind); !gpu.empty())
+        line += ". " + gpu;
     return line;
+}
+
+std::string hazardOnTheGpu(HazardKind kind)
+{
+    if (kind != HazardKind::ShflInactiveSource)
+        return {};
+    // The SASS SHFL reads a register in the source lane whatever that lane did: what it holds there is
+    // up to ptxas (NVIDIA's reduce7 gave an H200 the right sums, and the simulator 4 times them).
+    return "On a GPU the value read is whatever the source lane's register holds, which depends on ptxas's "
+           "register allocation, not on the PTX: a GPU may well give the intended result, so a test that "
+           "passes on one GPU proves nothing";
 }
 
 std::string describeLanes(std::uint32_t mask)

@@ -63,8 +63,14 @@ std::string describeLanes(std::uint32_t mask);
 
 // One line per hazard, as `warpscope sim` prints it in its summary and on standard error with --dump:
 // "shfl_inactive_source at PTX line 212 (reduce.cu:17), block 0 thread 0 (warp 0 lane 0): <message>
-// [1,024 times]" (the place in brackets when the PTX has line information; the count when above one).
+// [1,024 times]" (the place in brackets when the PTX has line information; the count when above one),
+// then hazardOnTheGpu's sentences where the kind has them.
 std::string describeHazard(const Hazard& hazard);
+
+// What a GPU does where the simulator can only pick a value, when the PTX does not decide it: for a
+// shuffle that reads a lane not executing it, the value depends on ptxas's register allocation, so a
+// GPU may well give the intended result and a passing test proves nothing. Empty for other kinds.
+std::string hazardOnTheGpu(HazardKind kind);
 
 // The lanes of one warp-wide access that fell outside their memory, gathered while the instruction
 // runs so that it is reported once, naming every lane; the report names the lowest address (for

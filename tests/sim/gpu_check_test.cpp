@@ -6,6 +6,7 @@
 #include "gpu/gpu_preset.h"
 #include "occupancy/occupancy.h"
 #include "ptx/ptx_parser.h"
+#include "ptx/sass_tools.h"
 #include "sim/simulator.h"
 
 #include <gtest/gtest.h>
@@ -169,4 +170,30 @@ TEST(GpuCheck, ApproximateInstructionsWidenTheFloatTolerance)
     const std::vector<sim::ResolvedArg> reference{buffer<float>("y", f32, {0.5f})};
     EXPECT_EQ(probe::compareBuffers({buffer<float>("y", f32, {0.5005f})}, reference, nullptr, nullptr, nullptr, tanh.tolerance), "");
     EXPECT_NE(probe::compareBuffers({buffer<float>("y", f32, {0.503f})}, reference, nullptr, nullptr, nullptr, tanh.tolerance), "");
+}
+
+// The prediction's theoretical occupancy is the real kernel's: matmul_2d_blocktile (blocks of 256
+// threads, 8 KiB of static shared memory) has ptxas's register count on sm_90, above 128 per thread.
+// By hand for any count from 129 to 255: a warp's registers round up to 256-register units, 4,352 ..
+// 8,192, so 65,536 per SM hold 8 .. 15 warps, one block of 8: 8 of 64 warps, 12.5 %. At the old
+// assumption of 32 registers the same block would have read 100 % (8 blocks of 8 warps).
+TEST(GpuCheck, PredictionOccupancyUsesPtxasRegisters)
+{
+    const kernels::DemoKernel& demo = *kernels::findDemoKernel("matmul_2d_blocktile");
+    const gpu::GpuPreset preset = *gpu::findPreset("sm_90");
+    const int registers = probe::ptxasRegisters(demo.ptx, demo.entry, "sm_90");
+    if (registers == 0)
+        GTEST_SKIP() << ptx::ptxasMissingMessage();
+    ASSERT_GT(registers, 128);
+    ASSERT_LE(registers, 255);
+    const kernels::DemoLaunch launch = kernels::resolveDemoLaunch(demo, {}, 1ull << 30);
+    sim::LaunchRequest request = kernels::demoLaunchRequest(demo, launch, preset);
+    request.options.timing = false;
+    const sim::SimResult result = sim::simulate(std::move(request));
+    ASSERT_EQ(result.status, sim::SimStatus::Completed) << result.statusMessage;
+    const ptx::Function& function = *kernels::demoModule(demo).findFunction(demo.entry);
+    EXPECT_DOUBLE_EQ(probe::predictionFrom(demo.entry, result, function, preset, launch, registers).theoreticalOccupancy, 0.125);
+    // Without a count and without the timing model's: the simulator's 32.
+    EXPECT_DOUBLE_EQ(probe::predictionFrom(demo.entry, result, function, preset, launch).theoreticalOccupancy, 1.0);
+    EXPECT_EQ(probe::ptxasRegisters("not PTX", demo.entry, "sm_90"), 0);
 }

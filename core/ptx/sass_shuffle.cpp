@@ -1,0 +1,112 @@
+#include "ptx/sass_shuffle.h"
+
+#include <cstdint>
+#include <cstdio>
+#include <exception>
+#include <optional>
+#include <string_view>
+
+namespace warpscope::ptx {
+
+namespace {
+
+// nvdisasm's operands, split at the commas: "PT, R0, R7, 0x10, 0x1f" -> {"PT", "R0", "R7", "0x10", "0x1f"}.
+std::vector<std::string> splitOperands(std::string_view operands)
+{
+    std::vector<std::string> parts;
+    while (!operands.empty()) {
+        const std::size_t comma = operands.find(',');
+        std::string_view part = operands.substr(0, comma);
+        while (!part.empty() && part.front() == ' ')
+            part.remove_prefix(1);
+        while (!part.empty() && part.back() == ' ')
+            part.remove_suffix(1);
+        parts.emplace_back(part);
+        if (comma == std::string_view::npos)
+            break;
+        operands.remove_prefix(comma + 1);
+    }
+    return parts;
+}
+
+std::optional<std::uint64_t> number(const std::string& text)
+{
+    if (text.empty() || !(text[0] >= '0' && text[0] <= '9'))
+        return std::nullopt;
+    try {
+        std::size_t used = 0;
+        const std::uint64_t value = std::stoull(text, &used, 0); // 0x10 or 16
+        return used == text.size() ? std::optional<std::uint64_t>(value) : std::nullopt;
+    } catch (const std::exception&) {
+        return std::nullopt;
+    }
+}
+
+const char* modeName(ShflMode mode)
+{
+    switch (mode) {
+    case ShflMode::Up: return "UP";
+    case ShflMode::Down: return "DOWN";
+    case ShflMode::Bfly: return "BFLY";
+    case ShflMode::Idx: return "IDX";
+    case ShflMode::None: break;
+    }
+    return "";
+}
+
+} // namespace
+
+std::string shuffleSourceRegister(const SassInstruction& instruction)
+{
+    if (!instruction.opcode.starts_with("SHFL"))
+        return {};
+    const std::vector<std::string> operands = splitOperands(instruction.operands);
+    if (operands.size() < 3 || operands[2].empty() || operands[2][0] != 'R')
+        return {};
+    return operands[2];
+}
+
+std::vector<const SassInstruction*> sassShufflesOf(const SassFunction& function, const Instruction& shfl)
+{
+    if (shfl.op != Op::Shfl || shfl.shfl == ShflMode::None)
+        return {};
+    const std::string opcode = std::string("SHFL.") + modeName(shfl.shfl);
+    std::optional<std::uint64_t> offset;
+    if (shfl.operandCount > 2 && shfl.operands[2].kind == Operand::Kind::Imm)
+        offset = shfl.operands[2].imm & 0x1f;
+    std::vector<const SassInstruction*> matching, atLine;
+    for (const SassInstruction& instruction : function.instructions) {
+        if (instruction.opcode != opcode && !instruction.opcode.starts_with(opcode + "."))
+            continue;
+        // ptxas keeps a constant offset as an immediate; one in a register may be any.
+        const std::vector<std::string> operands = splitOperands(instruction.operands);
+        if (offset && operands.size() > 3)
+            if (const auto sassOffset = number(operands[3]); sassOffset && *sassOffset != *offset)
+                continue;
+        matching.push_back(&instruction);
+        for (const SassLocation& location : instruction.lines)
+            if (shfl.source.line > 0 && location.line == shfl.source.line) {
+                atLine.push_back(&instruction);
+                break;
+            }
+    }
+    return atLine.empty() ? matching : atLine;
+}
+
+std::string describeSassShuffles(const SassFunction& function, const Instruction& shfl, const std::string& arch)
+{
+    const std::vector<const SassInstruction*> found = sassShufflesOf(function, shfl);
+    if (found.empty())
+        return "SASS for " + arch + ": no SHFL of this mode and offset in " + function.name;
+    std::string text = "SASS for " + arch + ": ";
+    for (std::size_t i = 0; i < found.size(); ++i) {
+        char offset[16];
+        std::snprintf(offset, sizeof offset, "/*%04x*/", found[i]->offset);
+        const std::string source = shuffleSourceRegister(*found[i]);
+        text += (i > 0 ? "; " : "") + found[i]->text() + " (" + offset + ")" +
+                (source.empty() ? std::string() : ": it reads " + source + " in the source lane");
+    }
+    return text;
+}
+
+} // namespace warpscope::ptx

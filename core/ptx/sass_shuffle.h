@@ -1,0 +1,30 @@
+// Which SASS SHFL a PTX shfl became, and the register it reads in the source lane (issue 29,
+// section 5). A lane that reads a lane not executing the shuffle gets, on a GPU, whatever that
+// register holds there: ptxas's allocation decides it, so the SASS is what explains the value.
+// Qt-free.
+#pragma once
+
+#include "ptx/ptx_ir.h"
+#include "ptx/sass.h"
+
+#include <string>
+#include <vector>
+
+namespace warpscope::ptx {
+
+// The register a SHFL reads in its source lane: "R7" of "SHFL.DOWN PT, R0, R7, 0x10, 0x1f" (its
+// operands are the valid predicate, the destination, the source value, the lane or offset and the
+// clamp); empty for an instruction that is not a SHFL or whose source is not a register.
+std::string shuffleSourceRegister(const SassInstruction& instruction);
+
+// The SHFLs of `function` that `shfl` (a PTX shfl.sync) may have become: the same mode (DOWN, UP,
+// BFLY, IDX) and, where the PTX's lane or offset is a number, the same number; of those, the ones
+// nvdisasm names at the PTX instruction's source line (any line of their inlining chain) when any is.
+// In the function's order; empty when none matches.
+std::vector<const SassInstruction*> sassShufflesOf(const SassFunction& function, const Instruction& shfl);
+
+// One line for a hazard's details: "SASS for sm_90: SHFL.DOWN PT, R0, R7, 0x10, 0x1f (/*0060*/): it
+// reads R7 in the source lane", one clause per SHFL found, or why none is named.
+std::string describeSassShuffles(const SassFunction& function, const Instruction& shfl, const std::string& arch);
+
+} // namespace warpscope::ptx
