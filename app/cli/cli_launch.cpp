@@ -23,11 +23,39 @@ void addLaunchOptions(CLI::App* command, LaunchOptions& options)
     command->add_flag("--allow-long", options.allowLong,
                       "simulate even when the estimate (from a few sampled blocks) says the launch would pass the "
                       "step budget or take more than 2 minutes");
+    command->add_option("--warp-model", options.warpModel,
+                        "how a warp's lanes take turns: stack (one path at a time, rejoined at the branch's "
+                        "post-dominator: pre-Volta SIMT) or its (Volta's independent thread scheduling: a lane "
+                        "spinning on another lane of its warp lets that lane run; core/sim/its_scheduler.h)")
+        ->capture_default_str();
+}
+
+sim::WarpModel parseWarpModel(const std::string& value)
+{
+    if (value == "stack")
+        return sim::WarpModel::ReconvergenceStack;
+    if (value == "its")
+        return sim::WarpModel::IndependentThreads;
+    throw InputError("--warp-model '" + value + "' is not a warp model (allowed: stack, its)");
+}
+
+const char* warpModelName(sim::WarpModel model)
+{
+    return model == sim::WarpModel::IndependentThreads ? "its" : "stack";
+}
+
+const sim::Hazard* findLivelock(const std::vector<sim::Hazard>& hazards)
+{
+    for (const sim::Hazard& hazard : hazards)
+        if (hazard.kind == sim::HazardKind::WarpLivelock)
+            return &hazard;
+    return nullptr;
 }
 
 std::optional<PreparedLaunch> prepareLaunch(const LaunchOptions& options, const sim::SimOptions& simOptions,
                                             std::ostream& err)
 {
+    const sim::WarpModel warpModel = parseWarpModel(options.warpModel);
     const auto preset = gpu::findPreset(options.arch);
     if (!preset)
         throw InputError("--arch '" + options.arch + "' is not a known GPU (allowed: " + gpu::knownArchList() + ")");
@@ -52,6 +80,7 @@ std::optional<PreparedLaunch> prepareLaunch(const LaunchOptions& options, const 
     kernels::requireTargetFits(prepared.resolved, *preset);
     prepared.request = kernels::targetLaunchRequest(prepared.resolved, *preset);
     prepared.request.options = simOptions;
+    prepared.request.options.warpModel = warpModel;
     return prepared;
 }
 

@@ -26,12 +26,21 @@ struct LaunchOptions {
     std::string arch = "sm_90";
     std::string compute;           // .cu files: NVRTC's virtual architecture (compute_75 when empty)
     bool allowLong = false;        // simulate even when the work estimate says it is too long
+    std::string warpModel = "stack"; // --warp-model: stack (pre-Volta reconvergence stack) or its
 };
+
+// --warp-model's value: "stack" or "its" (independent thread scheduling); throws InputError otherwise.
+sim::WarpModel parseWarpModel(const std::string& value);
+const char* warpModelName(sim::WarpModel model); // "stack", "its"
+
+// The livelock a run reported (a warp_livelock hazard: the block was stopped), or null.
+const sim::Hazard* findLivelock(const std::vector<sim::Hazard>& hazards);
 
 // A simulation longer than this (estimated before it starts) is refused unless --allow-long.
 inline constexpr double kMaxSimSeconds = 120;
 
-// --kernel, --grid, --block, --smem, --arg, --arch, --compute, --allow-long and the positional target.
+// --kernel, --grid, --block, --smem, --arg, --arch, --compute, --allow-long, --warp-model and the
+// positional target.
 void addLaunchOptions(CLI::App* command, LaunchOptions& options);
 
 struct PreparedLaunch {

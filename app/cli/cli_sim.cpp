@@ -317,6 +317,7 @@ int runSim(const SimOptions& options, std::ostream& out, std::ostream& err)
             {"kernel", kernelName},
             {"entry", function->name},
             {"arch", std::string(preset->arch)},
+            {"warp_model", warpModelName(request.options.warpModel)},
             {"status", result.status == sim::SimStatus::Completed ? "completed" : "did_not_finish"},
             {"status_message", result.statusMessage},
             {"grid", dimJson(launch.grid)},
@@ -365,7 +366,9 @@ int runSim(const SimOptions& options, std::ostream& out, std::ostream& err)
         out << doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     } else {
         out << kernelName << "  grid " << launch::formatDim3(launch.grid) << "  block " << launch::formatDim3(launch.block)
-            << "  on " << preset->arch << " (" << preset->name << ")\n";
+            << "  on " << preset->arch << " (" << preset->name << ")"
+            << (request.options.warpModel == sim::WarpModel::IndependentThreads ? "  with independent thread scheduling" : "")
+            << "\n";
         if (result.status != sim::SimStatus::Completed)
             out << "  " << result.statusMessage << "\n";
         if (stats.scaledFromSample)
@@ -446,6 +449,10 @@ int runSim(const SimOptions& options, std::ostream& out, std::ostream& err)
     }
     if (result.status != sim::SimStatus::Completed) {
         err << "warpscope sim: " << result.statusMessage << "\n";
+        return 1;
+    }
+    if (const sim::Hazard* livelock = findLivelock(result.hazards)) { // the block was stopped: its outputs are unfinished
+        err << "warpscope sim: livelock: " << sim::describeHazard(*livelock) << "\n";
         return 1;
     }
     if (result.assertFailures > 0) { // the GPU stops the kernel with cudaErrorAssert

@@ -27,6 +27,32 @@ nlohmann::ordered_json realJson(double value)
     return value;
 }
 
+// Independent thread scheduling: each lane's next pc in the state before the warp's `at`-th
+// instruction (null: exited or no thread), the lanes the scheduler runs for that instruction, and the
+// warp's groups of lanes then.
+void addLanePcsJson(nlohmann::ordered_json& doc, const sim::BlockRecording& recording, std::int32_t warp, std::uint32_t at)
+{
+    const auto& mine = recording.stepsOfWarp[static_cast<std::size_t>(warp)];
+    if (recording.lanePcs.size() != recording.steps.size())
+        return; // not recorded with independent thread scheduling
+    const std::uint32_t exist = recording.existMask[static_cast<std::size_t>(warp)];
+    nlohmann::ordered_json pcs = nlohmann::ordered_json::array();
+    std::uint32_t groups = exist != 0 ? 1 : 0;
+    for (std::uint32_t lane = 0; lane < 32; ++lane) {
+        std::int32_t pc = ((exist >> lane) & 1u) != 0 ? 0 : -1; // before its first instruction: every thread at 0
+        if (at > 0) {
+            const sim::RecordedLanePcs& after = recording.lanePcs[mine[at - 1]];
+            pc = after.pc[lane];
+            groups = after.groups;
+        }
+        pcs.push_back(pc < 0 ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(pc));
+    }
+    doc["lane_pcs"] = pcs;
+    doc["groups"] = groups;
+    doc["next_group"] = at < mine.size() ? nlohmann::ordered_json(maskText(recording.lanePcs[mine[at]].group))
+                                         : nlohmann::ordered_json(nullptr);
+}
+
 } // namespace
 
 std::string maskText(std::uint32_t mask)
@@ -212,6 +238,7 @@ int runStep(const StepOptions& options, std::ostream& out, std::ostream& err)
 
     sim::LaunchRequest request = std::move(prepared.request);
     request.options.recordBlock = linearBlock;
+    const sim::WarpModel warpModel = request.options.warpModel;
     refuseEndlessWork(options, request, "step through a smaller grid (to show one block, the stepper simulates every block of the launch)");
     const sim::SimResult result = sim::simulate(std::move(request));
     if (!result.recording)
@@ -236,8 +263,13 @@ int runStep(const StepOptions& options, std::ostream& out, std::ostream& err)
     doc["warp"] = warp;
     doc["steps_in_warp"] = mine.size();
     doc["sim_status"] = result.status == sim::SimStatus::Completed ? "completed" : result.statusMessage;
+    doc["warp_model"] = warpModelName(warpModel);
+    if (warpModel == sim::WarpModel::IndependentThreads)
+        addLanePcsJson(doc, *result.recording, warp, static_cast<std::uint32_t>(at));
     if (result.status != sim::SimStatus::Completed)
         err << "warpscope step: " << result.statusMessage << "\n";
+    if (const sim::Hazard* livelock = findLivelock(result.hazards)) // the state is still shown: where it spins
+        err << "warpscope step: livelock: " << sim::describeHazard(*livelock) << "\n";
     if (options.json) {
         out << doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
         return 0;
@@ -254,6 +286,13 @@ int runStep(const StepOptions& options, std::ostream& out, std::ostream& err)
         out << "[pc " << entry["pc"] << " until " << (entry["reconvergence_pc"].is_null() ? std::string("exit") : entry["reconvergence_pc"].dump())
             << " mask " << entry["mask"].get<std::string>() << "] ";
     out << "\n";
+    if (doc.contains("lane_pcs")) { // independent thread scheduling: each lane's own pc
+        out << "  lane pcs ";
+        for (const auto& pc : doc["lane_pcs"])
+            out << " " << (pc.is_null() ? std::string("-") : pc.dump());
+        out << "\n  groups    " << doc["groups"].get<std::uint32_t>() << ", next to run "
+            << (doc["next_group"].is_null() ? std::string("none") : doc["next_group"].get<std::string>()) << "\n";
+    }
     if (!doc["access"].is_null()) {
         const auto& access = doc["access"];
         out << "  access    " << access["space"].get<std::string>() << " " << access["kind"].get<std::string>() << ", "

@@ -151,6 +151,14 @@ struct RecordedGridWait {
     std::vector<std::uint64_t> notArrived; // linear indices of blocks still on their way then (the first 256)
 };
 
+// Independent thread scheduling (WarpModel::IndependentThreads, its_scheduler.h): after a step, the
+// issuing warp's lanes' next instructions and the group that issued it.
+struct RecordedLanePcs {
+    std::array<std::int32_t, 32> pc{}; // each lane's next pc after the step (sim::lanePcs); -1: exited or no thread
+    std::uint32_t group = 0;           // the lanes of the group the scheduler ran for this step
+    std::uint32_t groups = 0;          // the warp's groups after the step (0 once it is done)
+};
+
 struct BlockRecording {
     std::uint64_t linearBlock = 0;
     std::int32_t warpCount = 0;
@@ -164,6 +172,7 @@ struct BlockRecording {
     std::vector<std::size_t> barrierReleases; // the step positions at which a barrier released
     std::vector<RecordedPrintf> printfs;      // in the order the threads printed (by step)
     std::vector<RecordedCarry> carries;       // by step
+    std::vector<RecordedLanePcs> lanePcs;     // independent thread scheduling only: one per step, as `steps`
     std::vector<RecordedGridWait> gridWaits;  // cooperative launches: where the block waited for the grid, by step
     std::uint64_t printfTextBytes = 0;        // what their texts hold
     bool truncated = false;                   // the byte limit was reached: later steps are missing

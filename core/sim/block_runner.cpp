@@ -202,6 +202,9 @@ std::uint32_t BlockRunner::guardMask(const WarpState& warp, const ptx::Instructi
 
 void BlockRunner::step(WarpState& warp)
 {
+    // Independent thread scheduling, and spin watching in both models (its_scheduler.cpp).
+    if ((!warp.parked.empty() || warp.spin.branchPc >= 0) && holdForOtherGroups(warp))
+        return;
     StackEntry& top = warp.stack.back();
     const std::int32_t pc = top.pc;
     if (pc < 0 || pc >= static_cast<std::int32_t>(m_function.instructions.size())) {

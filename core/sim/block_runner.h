@@ -60,6 +60,7 @@ struct LaunchContext {
     std::int64_t recordBlock = -1;                     // linear block to record for stepping, -1 for none
     BlockRecordingLimits recordLimits;
     std::uint64_t printfBytes = 1 << 20;               // printf output one runner keeps (SimOptions)
+    bool independentThreads = false;                   // WarpModel::IndependentThreads (its_scheduler.h)
     std::uint64_t gridWorkspace = 0;                   // cooperative launches: the grid workspace's address (grid_barrier.h), else 0
 };
 
@@ -79,6 +80,28 @@ struct CallFrame {
 // Reconvergence pc of a callee's first stack entry: the function's end, as for a kernel's own entry
 // (StackEntry: -1); the entry ends when its lanes return.
 inline constexpr std::int32_t kReturnsFromCall = -1;
+
+// Independent thread scheduling (its_scheduler.h): a group of a warp's lanes set aside while another
+// group of the warp runs, with its own reconvergence stack and call state, and what it waits for.
+// Released: its members arrived, its warp-synchronous instruction issues when its turn comes.
+enum class GroupWait : std::uint8_t { None, WarpSync, Barrier, Released };
+struct ThreadGroup {
+    std::vector<StackEntry> stack;
+    std::vector<CallFrame> frames;
+    std::uint64_t frameBase = 0;
+    std::int32_t region = 0;
+    GroupWait wait = GroupWait::None; // at a warp-synchronous instruction or bar.sync, for lanes elsewhere
+};
+
+// A backward branch the warp's running path takes again and again with the same registers: it
+// cannot leave that loop by itself (its_scheduler.h).
+struct SpinWatch {
+    std::int32_t branchPc = -1;  // the backward branch, -1: none watched
+    std::int32_t headPc = -1;    // its target, the loop's first instruction
+    std::uint32_t lanes = 0;     // the lanes that took it
+    std::uint64_t state = 0;     // a hash of those lanes' registers then
+    std::uint32_t repeats = 0;   // consecutive times they took it with the same registers
+};
 
 struct WarpState {
     std::int32_t index = 0;          // warp within the block
@@ -105,6 +128,12 @@ struct WarpState {
     bool waitFailed = false;         // the yield was a failed mbarrier wait (deadlock detection)
     std::uint32_t waitBarrier = 0;   // that barrier's shared-memory offset
     std::uint32_t carryFlags = 0;    // each lane's CC.CF (bit = lane): add.cc, addc, sub.cc, ... (exec_carry.cpp)
+    // Independent thread scheduling: the warp's other groups, in the order they take turns (the
+    // running group is stack, frames, frameBase and region above); its warp-synchronous instruction
+    // may issue (its members have arrived).
+    std::vector<ThreadGroup> parked;
+    bool syncReleased = false;
+    SpinWatch spin;                  // both models: a spin of the running path (livelock, ITS turns)
 };
 
 
@@ -268,6 +297,17 @@ private:
     void advance(WarpState& warp);
     void popReconverged(WarpState& warp);
 
+    // its_scheduler.cpp: groups of lanes with their own program counters, spins and livelocks.
+    // Before an instruction: true when the running group must not issue it now (another group runs).
+    bool holdForOtherGroups(WarpState& warp);
+    void watchSpin(WarpState& warp, std::int32_t branchPc, std::int32_t headPc, std::uint32_t lanes);
+    void splitSpinningLanes(WarpState& warp, std::uint32_t spinning);
+    void parkRunningGroup(WarpState& warp, GroupWait wait);
+    bool resumeParkedGroup(WarpState& warp, bool runnableOnly); // false: none to resume
+    void mergeEqualGroups(WarpState& warp);
+    bool reportLivelockIfStuck(const WarpState& warp);
+    std::uint32_t groupLanes(const WarpState& warp) const;      // the running group's lanes
+
     // exec_async.cpp: mbarrier objects, cp.async and its groups
     void executeMbarrier(WarpState& warp, const ptx::Instruction& instruction, std::uint32_t mask);
     void executeAsyncCopy(WarpState& warp, const ptx::Instruction& instruction, std::uint32_t mask,
@@ -364,6 +404,10 @@ private:
     std::size_t m_stepStackSizeBefore = 0;
     std::int32_t m_stepAccess = -1;
     std::int32_t m_stepHazard = -1;
+    std::uint32_t m_stepGroup = 0;   // independent thread scheduling: the running group's lanes at the step
+    // The linear block in which a path spun long enough to be a livelock candidate: from then on whole
+    // warps that loop are watched too, so the candidate can tell whether they spin (its_scheduler.cpp).
+    std::uint64_t m_spinSuspectedBlock = ~std::uint64_t{0};
     std::vector<PrintfLine> m_printf;
     std::uint64_t m_printfBytes = 0;
     std::uint64_t m_printfDropped = 0;

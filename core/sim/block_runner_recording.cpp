@@ -2,6 +2,7 @@
 // the timing model's log inside a block. Only the recorded block pays for any of this: every hook
 // is one test of m_recordingActive.
 #include "sim/block_runner.h"
+#include "sim/its_scheduler.h"
 
 #include <algorithm>
 #include <cstddef>
@@ -22,6 +23,8 @@ void BlockRunner::beginRecordedStep(const WarpState& warp)
     m_stepStackSizeBefore = warp.stack.size();
     m_stepAccess = -1;
     m_stepHazard = -1;
+    if (m_context.independentThreads)
+        m_stepGroup = groupLanes(warp);
 }
 
 void BlockRunner::endRecordedStep(const WarpState& warp, std::int32_t pc, std::uint32_t active, std::uint32_t executed)
@@ -59,6 +62,9 @@ void BlockRunner::endRecordedStep(const WarpState& warp, std::int32_t pc, std::u
         step.flags |= static_cast<std::uint8_t>(StepFlag::DoneAfter);
     if (instruction.carryOut && executed != 0)
         recording.carries.push_back({recording.steps.size(), step.warp, executed, warp.carryFlags});
+    if (m_context.independentThreads)
+        recording.lanePcs.push_back({lanePcs(warp), m_stepGroup,
+                                     static_cast<std::uint32_t>(warp.parked.size() + (warp.stack.empty() ? 0 : 1))});
     recording.stepsOfWarp[static_cast<std::size_t>(warp.index)].push_back(recording.steps.size());
     recording.steps.push_back(step);
     // Capacities, not sizes: a vector's growth can hold twice what it uses.
@@ -66,7 +72,8 @@ void BlockRunner::endRecordedStep(const WarpState& warp, std::int32_t pc, std::u
                       recording.stackPool.capacity() * sizeof(StackEntry) + recording.writes.capacity() * kWriteBytes +
                       recording.accesses.capacity() * kAccessBytes +
                       recording.printfs.capacity() * sizeof(RecordedPrintf) + recording.printfTextBytes +
-                      recording.carries.capacity() * sizeof(RecordedCarry);
+                      recording.carries.capacity() * sizeof(RecordedCarry) +
+                      recording.lanePcs.capacity() * sizeof(RecordedLanePcs);
     if (recording.bytes > m_context.recordLimits.maxBytes) {
         recording.truncated = true;
         m_recordingActive = false;

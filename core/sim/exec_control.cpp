@@ -12,12 +12,20 @@
 
 namespace warpscope::sim {
 
+// An empty stack ends the warp, or under independent thread scheduling the running group: the next
+// group set aside takes its turn (its_scheduler.h).
 void BlockRunner::popReconverged(WarpState& warp)
 {
-    while (!warp.stack.empty() && (warp.stack.back().mask == 0 || warp.stack.back().pc == warp.stack.back().reconvergePc))
-        warp.stack.pop_back();
-    if (warp.stack.empty())
-        warp.done = true;
+    while (true) {
+        while (!warp.stack.empty() && (warp.stack.back().mask == 0 || warp.stack.back().pc == warp.stack.back().reconvergePc))
+            warp.stack.pop_back();
+        if (!warp.stack.empty())
+            return;
+        if (warp.parked.empty() || !(resumeParkedGroup(warp, true) || resumeParkedGroup(warp, false))) {
+            warp.done = true;
+            return;
+        }
+    }
 }
 
 void BlockRunner::advance(WarpState& warp)
@@ -45,6 +53,8 @@ void BlockRunner::executeBranch(WarpState& warp, const ptx::Instruction& instruc
         counters.branchesUniform += 1;
         top.pc = taken != 0 ? targetPc : fallPc;
         popReconverged(warp);
+        if (taken != 0 && targetPc <= pc)
+            watchSpin(warp, pc, targetPc, taken); // a loop: does it spin? (its_scheduler.h)
         return;
     }
     counters.branchesDivergent += 1;
@@ -61,6 +71,8 @@ void BlockRunner::executeBranch(WarpState& warp, const ptx::Instruction& instruc
     if (fallPc != reconvergePc)
         warp.stack.push_back({fallPc, reconvergePc, notTaken});
     popReconverged(warp);
+    if (targetPc <= pc)
+        watchSpin(warp, pc, targetPc, taken);
 }
 
 void BlockRunner::executeExit(WarpState& warp, std::uint32_t exiting)
@@ -256,6 +268,7 @@ void BlockRunner::stopBlock()
             continue;
         warp.exitedMask |= warp.existMask;
         warp.stack.clear();
+        warp.parked.clear();
         warp.atBarrier = false;
         warp.done = true;
     }
@@ -334,7 +347,9 @@ MemberMasks BlockRunner::memberMasks(const WarpState& warp, const LaneValues& me
 }
 
 // bar.warp.sync (__syncwarp): a memory barrier among the named lanes. In the stack model the active
-// lanes are already together; naming a live lane that is on another path is a mismatch.
+// lanes are already together; under independent thread scheduling the groups holding the named lanes
+// have met before it issues (its_scheduler.h). Naming a live lane that is on another path of the
+// running group (or, in mismatched code, of a group that never came) is a mismatch.
 void BlockRunner::executeWarpSync(WarpState& warp, const ptx::Instruction& instruction, std::uint32_t active)
 {
     LaneValues member;

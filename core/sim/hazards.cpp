@@ -24,6 +24,7 @@ const char* hazardKindName(HazardKind kind)
     case HazardKind::AsyncCopyInFlight: return "async_copy_in_flight";
     case HazardKind::MbarrierMisuse: return "mbarrier_misuse";
     case HazardKind::MbarrierDeadlock: return "mbarrier_deadlock";
+    case HazardKind::WarpLivelock: return "warp_livelock";
     }
     return "unknown";
 }

@@ -31,6 +31,7 @@ enum class HazardKind : std::uint8_t {
     AsyncCopyInFlight,       // shared memory read or written while a cp.async into it has not landed
     MbarrierMisuse,          // an mbarrier used before init, or initialised with a count out of range
     MbarrierDeadlock,        // every warp of the block waits on mbarrier phases that cannot complete
+    WarpLivelock,            // lanes spin waiting for lanes of their warp that the warp model never runs
 };
 
 const char* hazardKindName(HazardKind kind); // "shared_race"

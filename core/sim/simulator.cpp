@@ -444,6 +444,7 @@ void setUpContext(const LaunchRequest& request, const std::atomic<bool>* cancel,
     context.recordBlock = request.options.recordBlock;
     context.recordLimits = request.options.recordLimits;
     context.printfBytes = request.options.printfBytes;
+    context.independentThreads = request.options.warpModel == WarpModel::IndependentThreads;
     context.traceRequest = &request.options.trace;
     // The timing model hands out issue cycles for the traced blocks and the recorded one (which is
     // not traced: its steps hold the cycles).

@@ -11,7 +11,9 @@
 //   stack: at a divergent branch the warp runs one side, then the other, and the two halves rejoin
 //   at the branch's immediate post-dominator (the classic pre-Volta SIMT model). Volta and later
 //   GPUs schedule threads independently and may interleave the sides differently; results of
-//   race-free code are the same. A per-thread-PC mode can be added behind WarpModel later.
+//   race-free code are the same. WarpModel::IndependentThreads models that (its_scheduler.h): a
+//   warp's lanes form groups with their own program counters, and a group that spins waiting for
+//   another is set aside so that the other runs.
 // - Memory operations are applied lane by lane in lane order; atomics are exact.
 // - With several host threads, SMs (and so blocks) run at once. Race-free kernels give the same
 //   results and statistics as with one thread. A kernel whose blocks write the same global bytes
@@ -40,7 +42,9 @@
 
 namespace warpscope::sim {
 
-enum class WarpModel : std::uint8_t { ReconvergenceStack };
+// ReconvergenceStack: one path of a warp at a time, rejoined at post-dominators (pre-Volta SIMT).
+// IndependentThreads: Volta's independent thread scheduling, as its_scheduler.h models it.
+enum class WarpModel : std::uint8_t { ReconvergenceStack, IndependentThreads };
 
 struct SimOptions {
     std::uint64_t stepBudget = 4'000'000'000ull; // warp-instructions for the whole launch
