@@ -1,5 +1,6 @@
 #include "predicted_time.h"
 
+#include "session/stall_comparison.h"
 #include "sim/kernel_time.h"
 
 #include <cstdint>
@@ -23,6 +24,7 @@ void fillPredictedTime(session::PredictionRecord& prediction, const sim::SimResu
                             (registers > 0 ? " (the driver's count for this kernel)"
                                            : " assumed (the driver's count was not known)");
     prediction.timeBlindSpots = time.blindSpots;
+    prediction.modelStalls = session::modelStallCycles(result.stats.timing.stalls);
 }
 
 } // namespace warpscope::probe

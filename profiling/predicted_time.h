@@ -9,7 +9,7 @@
 
 namespace warpscope::probe {
 
-// Fills `prediction`'s predictedNs, timeMethod and timeBlindSpots from sim::kernelTime of `result`
+// Fills `prediction`'s predictedNs, timeMethod, timeBlindSpots and modelStalls from sim::kernelTime of `result`
 // (simulated with the timing model on) on `preset`. `registers`: the driver's count the simulation
 // used, or 0 when it ran with its assumed count; the method says which. Leaves them empty (not
 // predicted) when the timing model did not complete.

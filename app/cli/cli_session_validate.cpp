@@ -6,6 +6,7 @@
 #include "session/session.h"
 #include "session/session_io.h"
 #include "session/session_preset.h"
+#include "session/stall_comparison.h"
 #include "sim/kernel_time.h"
 #include "sim/simulator.h"
 #include "sim/work_estimate.h"
@@ -93,6 +94,7 @@ void predict(const session::KernelRecord& k, const session::ActivityRecord& acti
     sample.predictedNs = time.nanoseconds;
     sample.method = time.method;
     sample.blindSpots = time.blindSpots;
+    sample.stalls = session::modelStallCycles(result.stats.timing.stalls);
 }
 
 } // namespace
@@ -215,7 +217,7 @@ void printValidation(const session::TimingValidation& v, std::ostream& out)
             << (l.equal ? "  [same order]" : "  [DIFFERENT order]") << "\n";
 }
 
-// The session of `file` with each prediction record's time, method and blind spots from `v`.
+// The session of `file` with each prediction record's time, method, blind spots and stall cycles from `v`.
 bool writeWithPredictedTimes(const std::string& file, const session::TimingValidation& v, const std::string& path,
                              std::ostream& err)
 {
@@ -226,6 +228,7 @@ bool writeWithPredictedTimes(const std::string& file, const session::TimingValid
                 p.predictedNs = sample.predictedNs;
                 p.timeMethod = sample.method;
                 p.timeBlindSpots = sample.blindSpots;
+                p.modelStalls = sample.stalls;
             }
     AtomicFileWriter writer(path);
     if (!writer.open())

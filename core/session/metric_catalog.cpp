@@ -51,6 +51,26 @@ const std::vector<MetricInfo>& metricCatalog()
         {"sm__cycles_elapsed.avg", "SM cycles elapsed", "SM cycles from the kernel's start to its end, averaged over SMs.", "cycles", false},
         {"smsp__cycles_active.avg", "Sub-partition active cycles", "Cycles in which a scheduler had at least one warp resident.", "cycles", false},
         {"sm__warps_launched.sum", "Warps launched", "Warps the kernel launched across all SMs.", "warps", false},
+        // The warp states (WarpStateStats): the timing model's stall shares are compared with these
+        // (session/stall_comparison.h). Full set only: they cost replay passes.
+        {"smsp__average_warp_latency_issue_stalled_selected.ratio", "Warp state: selected", "Warp cycles per issued instruction spent issuing: the cycle the scheduler picked the warp (no stall).", "cycles/inst", false},
+        {"smsp__average_warp_latency_issue_stalled_long_scoreboard.ratio", "Stall: long scoreboard", "Warp cycles per issued instruction spent waiting for a result from L1TEX: global, local, texture or surface memory.", "cycles/inst", false},
+        {"smsp__average_warp_latency_issue_stalled_short_scoreboard.ratio", "Stall: short scoreboard", "Warp cycles per issued instruction spent waiting for a result from the MIO unit: shared memory or special-function instructions.", "cycles/inst", false},
+        {"smsp__average_warp_latency_issue_stalled_wait.ratio", "Stall: wait", "Warp cycles per issued instruction spent in fixed waits ptxas placed for fixed-latency results.", "cycles/inst", false},
+        {"smsp__average_warp_latency_issue_stalled_lg_throttle.ratio", "Stall: LG throttle", "Warp cycles per issued instruction spent waiting for room in the load/store unit's local and global queue.", "cycles/inst", false},
+        {"smsp__average_warp_latency_issue_stalled_mio_throttle.ratio", "Stall: MIO throttle", "Warp cycles per issued instruction spent waiting for room in the MIO queue (shared memory, special functions).", "cycles/inst", false},
+        {"smsp__average_warp_latency_issue_stalled_barrier.ratio", "Stall: barrier", "Warp cycles per issued instruction spent at a block barrier waiting for the block's other warps.", "cycles/inst", false},
+        {"smsp__average_warp_latency_issue_stalled_not_selected.ratio", "Stall: not selected", "Warp cycles per issued instruction spent ready while the scheduler picked another warp.", "cycles/inst", false},
+        {"smsp__average_warp_latency_issue_stalled_math_pipe_throttle.ratio", "Stall: math pipe throttle", "Warp cycles per issued instruction spent waiting for a busy arithmetic pipe.", "cycles/inst", false},
+        {"smsp__average_warp_latency_issue_stalled_branch_resolving.ratio", "Stall: branch resolving", "Warp cycles per issued instruction spent waiting for a branch target.", "cycles/inst", false},
+        {"smsp__average_warp_latency_issue_stalled_no_instruction.ratio", "Stall: no instruction", "Warp cycles per issued instruction spent waiting for the next instruction to be fetched.", "cycles/inst", false},
+        {"smsp__average_warp_latency_issue_stalled_dispatch_stall.ratio", "Stall: dispatch", "Warp cycles per issued instruction in which a picked instruction could not be dispatched.", "cycles/inst", false},
+        {"smsp__average_warp_latency_issue_stalled_drain.ratio", "Stall: drain", "Warp cycles per issued instruction spent after EXIT waiting for memory writes to drain.", "cycles/inst", false},
+        {"smsp__average_warp_latency_issue_stalled_imc_miss.ratio", "Stall: IMC miss", "Warp cycles per issued instruction spent waiting for the immediate-constant cache.", "cycles/inst", false},
+        {"smsp__average_warp_latency_issue_stalled_membar.ratio", "Stall: memory barrier", "Warp cycles per issued instruction spent at a memory fence.", "cycles/inst", false},
+        {"smsp__average_warp_latency_issue_stalled_misc.ratio", "Stall: misc", "Warp cycles per issued instruction stalled for ncu's other reasons.", "cycles/inst", false},
+        {"smsp__average_warp_latency_issue_stalled_sleeping.ratio", "Stall: sleeping", "Warp cycles per issued instruction spent asleep or with every thread waiting.", "cycles/inst", false},
+        {"smsp__average_warp_latency_issue_stalled_tex_throttle.ratio", "Stall: TEX throttle", "Warp cycles per issued instruction spent waiting for room in the texture unit's queue.", "cycles/inst", false},
     };
     return catalog;
 }

@@ -4,6 +4,7 @@
 
 #include "session/metric_catalog.h"
 #include "session/session.h"
+#include "session/stall_comparison.h"
 #include "util/parse.h"
 
 #include <algorithm>
@@ -14,6 +15,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace warpscope::session {
@@ -660,6 +662,13 @@ std::vector<KernelComparison> comparePredictions(const Session& current, const S
                         "(address arithmetic, predication, unrolling), so only the size of the two counts "
                         "compares.");
             kernel.rows.push_back(instructions);
+        }
+
+        // Where the warps waited: the model's stall shares beside ncu's warp states, when measured.
+        for (ComparisonRow& stall : stallComparisonRows(p, m, numbers)) {
+            if (baseline != nullptr)
+                stall.baselineText = stall.changeText = kDash;
+            kernel.rows.push_back(std::move(stall));
         }
 
         ComparisonRow check;

@@ -130,6 +130,13 @@ struct OccupancyRecord {
     double waves = 0;                  // blocks / (activeBlocksPerSm x SMs)
 };
 
+// The timing model's stall cycles (sim::StallCycles): warp cycles spent waiting before an issue, by
+// what the warp waited for, summed over the blocks the model replayed. All 0: not recorded.
+struct ModelStallCycles {
+    std::uint64_t globalMemory = 0, sharedMemory = 0, execution = 0, loadStoreUnit = 0, barrier = 0, notSelected = 0;
+    std::uint64_t total() const { return globalMemory + sharedMemory + execution + loadStoreUnit + barrier + notSelected; }
+};
+
 // What the simulator predicted for the same launch (whole grid), for "predicted vs measured".
 struct PredictionRecord {
     std::string kernel;
@@ -154,6 +161,8 @@ struct PredictionRecord {
     double predictedNs = 0;
     std::string timeMethod;
     std::vector<std::string> timeBlindSpots;
+    // Where the model's warps waited (shares compare with ncu's warp states: session/stall_comparison.h).
+    ModelStallCycles modelStalls;
 };
 
 // The memory ladder measured on this GPU: pointer-chase latency per level (one thread, clock64

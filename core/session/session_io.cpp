@@ -269,6 +269,12 @@ void SessionWriter::write(const PredictionRecord& p)
         record["time_method"] = p.timeMethod;
         record["time_blind_spots"] = p.timeBlindSpots;
     }
+    if (p.modelStalls.total() > 0) { // only predictions the timing model ran for carry them
+        const ModelStallCycles& m = p.modelStalls;
+        record["model_stall_cycles"] = json{{"global_memory", m.globalMemory}, {"shared_memory", m.sharedMemory},
+                                            {"execution", m.execution},        {"load_store_unit", m.loadStoreUnit},
+                                            {"barrier", m.barrier},            {"not_selected", m.notSelected}};
+    }
     writeLine(record.dump());
 }
 
@@ -561,6 +567,17 @@ PredictionRecord readPrediction(const json& j)
         throw std::runtime_error("'predicted_ns' must be a duration in nanoseconds, 0 or more");
     p.timeMethod = field<std::string>(j, "time_method");
     p.timeBlindSpots = field<std::vector<std::string>>(j, "time_blind_spots");
+    if (auto stalls = j.find("model_stall_cycles"); stalls != j.end() && !stalls->is_null()) {
+        const json& m = *stalls;
+        if (!m.is_object())
+            throw std::runtime_error("'model_stall_cycles' must be an object of cycle counts by reason");
+        p.modelStalls.globalMemory = field<std::uint64_t>(m, "global_memory");
+        p.modelStalls.sharedMemory = field<std::uint64_t>(m, "shared_memory");
+        p.modelStalls.execution = field<std::uint64_t>(m, "execution");
+        p.modelStalls.loadStoreUnit = field<std::uint64_t>(m, "load_store_unit");
+        p.modelStalls.barrier = field<std::uint64_t>(m, "barrier");
+        p.modelStalls.notSelected = field<std::uint64_t>(m, "not_selected");
+    }
     if (p.totalBlocks > 0 && p.simulatedBlocks > p.totalBlocks)
         throw std::runtime_error("'simulated_blocks' " + std::to_string(p.simulatedBlocks) + " exceeds 'total_blocks' " +
                                  std::to_string(p.totalBlocks));

@@ -5,6 +5,8 @@
 // validate-timing` runs the simulator and fills the samples.
 #pragma once
 
+#include "session/session.h"
+
 #include <string>
 #include <vector>
 
@@ -20,6 +22,7 @@ struct TimingSample {
     double predictedNs = 0;     // the timing model's; 0 or NaN: no prediction
     std::string method;         // how the prediction was made ("every block", "scaled from 256 of ...")
     std::vector<std::string> blindSpots; // what the model leaves out that matters for this kernel
+    ModelStallCycles stalls;    // where the model's warps waited (its replayed blocks)
     double ratio() const { return predictedNs / measuredNs; }
     bool predicted() const;
 };

@@ -20,6 +20,7 @@
 #include <qcustomplot.h>
 
 #include <QApplication>
+#include <QLabel>
 #include <QPalette>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -72,6 +73,35 @@ private slots:
         QCOMPARE(agreementOf(4.0, 4.3), Agreement::Close);
         QCOMPARE(agreementOf(512, 0), Agreement::Differs);
         QCOMPARE(agreementOf(0, 0), Agreement::Agrees);
+    }
+
+    void stallSharesBesideNcusWarpStates()
+    {
+        // tests/fixtures/sessions/warp_states.wsprof, its shares worked out in tests/unit/stall_comparison_test.cpp.
+        WindowUnderTest w;
+        QVERIFY(w.panel->openSessionFile(sessionFixture(QStringLiteral("warp_states.wsprof"))));
+        QVERIFY(w.panel->problems().isEmpty());
+        using viz::profile::Agreement;
+        ProfilePredictionPanel* prediction = w.panel->views()->predictionPanel();
+        const QString both = QStringLiteral("stalls_both");
+        const QString key = QStringLiteral("stall_long_scoreboard");
+        QCOMPARE(prediction->cellText(both, key, ProfilePredictionPanel::QuantityColumn).trimmed(),
+                 QStringLiteral("Stall long_scoreboard (model: global memory)"));
+        QCOMPARE(prediction->cellText(both, key, ProfilePredictionPanel::PredictedColumn), QStringLiteral("70.0 %"));
+        QCOMPARE(prediction->cellText(both, key, ProfilePredictionPanel::MeasuredColumn), QStringLiteral("50.0 %"));
+        QCOMPARE(prediction->cellText(both, key, ProfilePredictionPanel::DifferenceColumn), QStringLiteral("\u221220.0 pts"));
+        QCOMPARE(prediction->differenceColour(both, key), viz::profile::agreementColor(Agreement::Differs, prediction->palette()));
+        QCOMPARE(prediction->agreement(both, QStringLiteral("stall_lg_throttle_and_mio_throttle")), Agreement::Agrees);
+        QCOMPARE(prediction->cellText(both, QStringLiteral("stall_not_modelled"), ProfilePredictionPanel::PredictedColumn),
+                 QStringLiteral("not modelled"));
+        QVERIFY(prediction->noteText(both, QStringLiteral("stall_not_modelled")).startsWith(QStringLiteral("the model never predicts these: math_pipe_throttle")));
+        QCOMPARE(prediction->cellText(QStringLiteral("stalls_measured_only"), key, ProfilePredictionPanel::PredictedColumn),
+                 QStringLiteral("no timing model run"));
+        QVERIFY(prediction->findChild<QLabel*>(QStringLiteral("predictionLegend"))->text().contains(QStringLiteral("Stall rows")));
+        // A session without warp states has no stall rows and says nothing of them.
+        QVERIFY(w.panel->openSessionFile(sessionFixture(QStringLiteral("ladder.wsprof"))));
+        QVERIFY(prediction->cellText(QStringLiteral("fixture_naive"), key, ProfilePredictionPanel::PredictedColumn).isNull());
+        QVERIFY(!prediction->findChild<QLabel*>(QStringLiteral("predictionLegend"))->text().contains(QStringLiteral("Stall rows")));
     }
 
     void fixtureFilesMatchTheirBuilders()

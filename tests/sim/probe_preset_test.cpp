@@ -100,6 +100,15 @@ TEST(ProbePredictedTime, IsTheModelsCyclesAtTheClockPlusOverhead)
     probe::fillPredictedTime(p, result, preset, 16);
     EXPECT_NEAR(p.predictedNs, 400.0 + static_cast<double>(result.stats.timing.cycles) / 1980.0 * 1000.0, 1e-6);
     EXPECT_EQ(p.timeMethod, "every block simulated; 16 registers per thread (the driver's count for this kernel)");
+    // Where the model's warps waited goes with it, for the stall rows beside ncu's warp states.
+    const sim::StallCycles& stalls = result.stats.timing.stalls;
+    EXPECT_GT(p.modelStalls.total(), 0u);
+    EXPECT_EQ(p.modelStalls.globalMemory, stalls.globalMemory);
+    EXPECT_EQ(p.modelStalls.sharedMemory, stalls.sharedMemory);
+    EXPECT_EQ(p.modelStalls.execution, stalls.execution);
+    EXPECT_EQ(p.modelStalls.loadStoreUnit, stalls.loadStoreUnit);
+    EXPECT_EQ(p.modelStalls.barrier, stalls.barrier);
+    EXPECT_EQ(p.modelStalls.notSelected, stalls.notSelected);
 
     session::PredictionRecord assumed;
     probe::fillPredictedTime(assumed, result, preset, 0);
@@ -112,4 +121,5 @@ TEST(ProbePredictedTime, IsTheModelsCyclesAtTheClockPlusOverhead)
     probe::fillPredictedTime(none, untimed, preset, 16);
     EXPECT_EQ(none.predictedNs, 0.0);
     EXPECT_TRUE(none.timeMethod.empty());
+    EXPECT_EQ(none.modelStalls.total(), 0u);
 }

@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <fstream>
 #include <string>
 
 using warpscope::testing_support::runWarpscope;
@@ -79,6 +81,22 @@ TEST(CliSessionValidate, OutWritesTheSessionWithItsPredictedTimes)
     EXPECT_NE(shown.out.find("Duration (timing model)"), std::string::npos) << shown.out;
     EXPECT_NE(shown.out.find("(predicted / measured)"), std::string::npos);
     EXPECT_NE(shown.out.find("the model's blind spots here: L2-resident working set"), std::string::npos);
+    // The written predictions carry where the model's warps waited: a copy waits on global memory
+    // most (lesson 10: 93 % at 64 warps).
+    std::ifstream file(out);
+    int predictions = 0;
+    for (std::string line; std::getline(file, line);) {
+        const nlohmann::json record = nlohmann::json::parse(line);
+        if (record.value("type", "") != "prediction")
+            continue;
+        ++predictions;
+        ASSERT_TRUE(record.contains("model_stall_cycles")) << line;
+        std::uint64_t total = 0;
+        for (const auto& [reason, cycles] : record["model_stall_cycles"].items())
+            total += cycles.get<std::uint64_t>();
+        EXPECT_GT(record["model_stall_cycles"]["global_memory"].get<std::uint64_t>() * 2, total) << line;
+    }
+    EXPECT_EQ(predictions, 3);
     // The recorded session itself has no predicted times, so no duration row.
     EXPECT_EQ(runWarpscope("session show " + kRecorded + "ladder-copy.wsprof").out.find("Duration (timing model)"),
               std::string::npos);
@@ -87,4 +105,22 @@ TEST(CliSessionValidate, OutWritesTheSessionWithItsPredictedTimes)
                                   "ladder-matmul.wsprof --out " + out);
     EXPECT_EQ(two.exitCode, 2);
     EXPECT_NE(two.err.find("--out writes one session"), std::string::npos) << two.err;
+}
+
+// A session with Nsight Compute's warp states (tests/fixtures/sessions/warp_states.wsprof; its values are
+// worked out in tests/unit/stall_comparison_test.cpp): `session show` prints the model's stall shares
+// beside them, under ncu's names.
+TEST(CliSessionShow, StallSharesBesideNcusWarpStates)
+{
+    const auto result = runWarpscope("session show " + std::string(WARPSCOPE_FIXTURES_DIR) + "/sessions/warp_states.wsprof");
+    ASSERT_EQ(result.exitCode, 0) << result.err;
+    EXPECT_NE(result.out.find("Stall long_scoreboard (model: global memory) 70.0 % vs 50.0 %: \u221220.0 pts [differs]"),
+              std::string::npos)
+        << result.out;
+    EXPECT_NE(result.out.find("Stall lg_throttle + mio_throttle (model: load/store unit) 5.0 % vs 8.0 %: +3.0 pts [agrees]"),
+              std::string::npos);
+    EXPECT_NE(result.out.find("the model never predicts these: math_pipe_throttle 10.0 %"), std::string::npos);
+    const auto json = runWarpscope("session show --json " + std::string(WARPSCOPE_FIXTURES_DIR) + "/sessions/warp_states.wsprof");
+    ASSERT_EQ(json.exitCode, 0) << json.err;
+    EXPECT_NE(json.out.find("\"stall_not_modelled\""), std::string::npos);
 }

@@ -174,7 +174,10 @@ void ProfilePredictionPanel::setSession(const session::Session& current, const s
     fitColumns();
 
     QString presets;
-    bool sampled = false, timed = false;
+    bool sampled = false, timed = false, stalls = false;
+    for (const PredictionKernel& kernel : m_model)
+        for (const PredictionRow& row : kernel.rows)
+            stalls = stalls || row.key.startsWith(QLatin1String("stall_"));
     for (const session::PredictionRecord& p : current.predictions) {
         if (!presets.contains(QString::fromStdString(p.preset)))
             presets += (presets.isEmpty() ? QString() : QStringLiteral(", ")) + QString::fromStdString(p.preset);
@@ -185,13 +188,17 @@ void ProfilePredictionPanel::setSession(const session::Session& current, const s
                          "occupancy from core/occupancy with the kernel's real registers. Measured: CUPTI counters on "
                          "the GPU, which runs the SASS ptxas made of that PTX. Green: within 2 %; amber: within 10 %; "
                          "red: further apart; blue: they differ for the reason given under the row (hover it for the "
-                         "whole story).%3")
+                         "whole story).%3%4")
                           .arg(sampled ? tr("whole grid or a sample of its blocks, scaled (see each kernel)") : tr("whole grid"),
                                presets.isEmpty() ? QString() : tr(" (preset %1)").arg(presets),
                                timed ? tr(" Duration: the timing model's time (a model) against the median of the runs; "
                                           "green within 10 %, amber within 25 %, and the model's blind spots for the "
                                           "kernel under it.")
-                                     : QString()));
+                                     : QString(),
+                               stalls ? tr(" Stall rows: each side's share of its warps' stall cycles, under ncu's warp-state "
+                                           "names with the timing model's category beside them; green within 5 points, "
+                                           "amber within 15.")
+                                      : QString()));
 }
 
 void ProfilePredictionPanel::fitColumns()
