@@ -15,7 +15,12 @@ namespace {
 //  [DEV]  cudaDeviceProp.reservedSharedMemPerBlock = 1024 on sm_80 and later (CUDA Runtime API).
 //  SM counts: NVIDIA Tesla V100 whitepaper (80 SMs), Turing whitepaper / T4 datasheet (40 SMs),
 //  A100 whitepaper (108 SMs), GA102 whitepaper (RTX 3090: 82 SMs), Ada whitepaper (RTX 4090: 128 SMs),
-//  H100 whitepaper (H100 SXM5: 132 SMs).
+//  H100 whitepaper (H100 SXM5: 132 SMs), NVIDIA RTX Blackwell GPU Architecture whitepaper (RTX 5090: 170
+//  SMs). NVIDIA has published no SM count for the B200: its 148 are what the device reports (a device
+//  query in github.com/pytorch/ao pull request 4002, 2026; Chips and Cheese, "Nvidia's B200: Keeping the
+//  CUDA Juggernaut Rolling", 2025: 74 of 80 SMs on each of two dies).
+//  [PG-A] the Programming Guide's arithmetic-instruction throughput table: 128 FP32 multiply-adds per
+//         clock per SM on compute capability 8.6, 8.9, 9.0, 10.0 and 12.0.
 constexpr std::size_t KiB = 1024;
 constexpr std::size_t MiB = 1024 * KiB;
 
@@ -61,7 +66,36 @@ constexpr TimingParameters timing(double clockMHz, double bandwidthGBps, std::si
     return parameters;
 }
 
-constexpr std::array<GpuPreset, 6> kPresets{{
+// Blackwell: NVIDIA publishes no latencies; the model keeps the Hopper measurements above (a model
+// until Blackwell's are measured) and says so.
+constexpr TimingParameters blackwellTiming(double clockMHz, double bandwidthGBps, std::size_t l1Pool,
+                                           std::size_t l2, int fp32Lanes, const char* source)
+{
+    TimingParameters parameters = timing(clockMHz, bandwidthGBps, l1Pool, l2, fp32Lanes);
+    parameters.source = source;
+    return parameters;
+}
+
+// B200 (an HGX B200 GPU). NVIDIA's Blackwell datasheet, "Individual Blackwell GPU Specifications", HGX
+// B200: FP32 75 TFLOPS, 180 GB of HBM3e at 7.7 TB/s (the device's own 7,680-bit bus at 3,996 MHz gives
+// 7,680 / 8 x 3,996e6 x 2 = 7.67 TB/s: pytorch/ao pull request 4002). NVIDIA publishes no clock: 1,980
+// MHz is the one at which 148 SMs x 128 lanes x 2 give the 75 TFLOPS. L1/shared pool 256 KB per SM, as
+// on H100 (Chips and Cheese 2025; shared memory up to 228 KB of it, as cuda_occupancy.h's steps and the
+// device query say). L2: NVIDIA publishes none; 126.5 MiB (132,644,864 bytes) as the device reports it.
+constexpr const char* kB200TimingSource =
+    "latencies: Hopper microbenchmarks (Luo et al. 2025, arXiv:2501.12084), a model: NVIDIA publishes no Blackwell "
+    "latencies; FP32 peak 75 TFLOPS and 7.7 TB/s: NVIDIA Blackwell datasheet (HGX B200); clock 1,980 MHz: computed "
+    "from the 75 TFLOPS (NVIDIA publishes none); L2 126.5 MiB: as the device reports it (pytorch/ao pull request "
+    "4002; not published by NVIDIA); L1 pool 256 KB: Chips and Cheese 2025; L2 bandwidth, launch overhead and block "
+    "start as for every preset";
+// RTX 5090: NVIDIA RTX Blackwell GPU Architecture whitepaper (2025) and the GeForce RTX 5090 specifications:
+// 2,407 MHz boost, 32 GB GDDR7 at 28 Gbps on 512 bits = 1,792 GB/s, 96 MB L2, 128 KB L1/shared per SM.
+constexpr const char* kRtx5090TimingSource =
+    "latencies: Hopper microbenchmarks (Luo et al. 2025, arXiv:2501.12084), a model: NVIDIA publishes no Blackwell "
+    "latencies; clock 2,407 MHz, 1,792 GB/s, L2 96 MB, L1 pool 128 KB: NVIDIA RTX Blackwell GPU Architecture "
+    "whitepaper (2025); L2 bandwidth, launch overhead and block start as for every preset";
+
+constexpr std::array<GpuPreset, 8> kPresets{{
     {"sm_70", "V100", 7, 0, 80, 32, 1024, 2048, 32, 65536, 65536, 255,
      96 * KiB, 48 * KiB, 96 * KiB, 0,
      "[PG] CC 7.0; [OCC]; SMs: NVIDIA Tesla V100 GPU Architecture whitepaper (2017)",
@@ -86,6 +120,18 @@ constexpr std::array<GpuPreset, 6> kPresets{{
      228 * KiB, 48 * KiB, 227 * KiB, 1 * KiB,
      "[PG] CC 9.0; [OCC]; [DEV]; SMs: NVIDIA H100 Tensor Core GPU Architecture whitepaper (SXM5)",
      timing(1980, 3350, 256 * KiB, 50 * MiB, 128)},
+    // Blocks per SM and the shared-memory steps (up to 228 KB; 100 KB on 12.x) are cuda_occupancy.h's
+    // (cudaOccMaxBlocksPerMultiprocessor, cudaOccAlignUpShmemSizeVoltaPlus); threads per SM and the
+    // opt-in limit (the SM's shared memory less the 1 KB reservation) the Programming Guide's.
+    {"sm_100", "B200", 10, 0, 148, 32, 1024, 2048, 32, 65536, 65536, 255,
+     228 * KiB, 48 * KiB, 227 * KiB, 1 * KiB,
+     "[PG] CC 10.0; [OCC]; [DEV]; [PG-A]; SMs: 148 as the device reports (NVIDIA has not published the count; "
+     "pytorch/ao pull request 4002; Chips and Cheese 2025)",
+     blackwellTiming(1980, 7700, 256 * KiB, 126 * MiB + 512 * KiB, 128, kB200TimingSource)},
+    {"sm_120", "RTX 5090", 12, 0, 170, 32, 1024, 1536, 24, 65536, 65536, 255,
+     100 * KiB, 48 * KiB, 99 * KiB, 1 * KiB,
+     "[PG] CC 12.0; [OCC]; [DEV]; [PG-A]; SMs: NVIDIA RTX Blackwell GPU Architecture whitepaper (RTX 5090)",
+     blackwellTiming(2407, 1792, 128 * KiB, 96 * MiB, 128, kRtx5090TimingSource)},
 }};
 
 // Other GPUs of an architecture listed above: found by name ("H200"), never chosen for an arch.

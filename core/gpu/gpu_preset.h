@@ -69,11 +69,11 @@ std::span<const GpuPreset> allPresets();
 // Other GPUs of an architecture allPresets() lists (H200 SXM, sm_90): found by name only.
 std::span<const GpuPreset> variantPresets();
 
-// The preset for "sm_90" (also accepts "90" and "9.0"), or for a GPU's name ("H200", "h100 sxm";
+// The preset for "sm_90" (also accepts "90" and "9.0"), or for a GPU's name ("H200", "b200", "rtx 5090";
 // case and spaces ignored, a prefix of at least 4 characters); nullopt when unknown.
 std::optional<GpuPreset> findPreset(std::string_view arch);
 
-// "sm_70, sm_75, sm_80, sm_86, sm_89, sm_90" for error messages.
+// "sm_70, sm_75, sm_80, sm_86, sm_89, sm_90, sm_100, sm_120" for error messages.
 std::string knownArchList();
 
 } // namespace warpscope::gpu

@@ -8,6 +8,7 @@
 #include "ptx/cfg.h"
 #include "ptx/contraction.h"
 #include "ptx/ptx_parser.h"
+#include "ptx/ptx_target.h"
 #include "ptx/source_files.h"
 
 #include <algorithm>
@@ -75,6 +76,14 @@ void Parser::parseModuleStatement()
         m_module.target = std::string(expectWord("a target such as sm_75"));
         while (accept(","))
             expectWord("a target option");
+        // The PTX ISA's rule: a target exists from one ISA version on (sm_100 from .version 8.6).
+        try {
+            requireTargetVersion(m_module.target, m_module.version);
+        } catch (const PtxError&) {
+            throw;
+        } catch (const InputError& error) {
+            throw PtxError(error.what(), line);
+        }
         return;
     }
     if (word == ".address_size") {

@@ -23,6 +23,19 @@ TEST(PeakRates, PresetsGiveTheDatasheetsFp32Figures)
     for (const auto& [arch, tflops] : published)
         EXPECT_NEAR(gpu::peakFp32FlopsPerSecond(*gpu::findPreset(arch)) / 1e12, tflops, tflops * 0.01) << arch;
     EXPECT_DOUBLE_EQ(gpu::peakDramBytesPerSecond(*gpu::findPreset("sm_90")), 3350e9);
+    // Blackwell: NVIDIA's Blackwell datasheet, HGX B200: FP32 75 TFLOP/s, 7.7 TB/s; GeForce RTX 5090
+    // specifications: 104.8 shader TFLOP/s, 1,792 GB/s. The B200's clock is derived from its 75 (NVIDIA
+    // publishes none), so only the RTX 5090's product is an independent check.
+    EXPECT_NEAR(gpu::peakFp32FlopsPerSecond(*gpu::findPreset("sm_100")) / 1e12, 75.0, 0.1);
+    EXPECT_NEAR(gpu::peakFp32FlopsPerSecond(*gpu::findPreset("sm_120")) / 1e12, 104.8, 0.1);
+    EXPECT_DOUBLE_EQ(gpu::peakDramBytesPerSecond(*gpu::findPreset("sm_100")), 7700e9);
+    EXPECT_DOUBLE_EQ(gpu::peakDramBytesPerSecond(*gpu::findPreset("sm_120")), 1792e9);
+    // The H200 against issue 31's figures: 132 SMs, 4.8 TB/s, 60 MiB of L2 as the device reports it.
+    const gpu::GpuPreset h200 = *gpu::findPreset("H200");
+    EXPECT_EQ(h200.smCount, 132);
+    EXPECT_DOUBLE_EQ(gpu::peakDramBytesPerSecond(h200), 4800e9);
+    EXPECT_EQ(h200.timing.l2Bytes, 62914560u);
+    EXPECT_EQ(gpu::findPreset("B200")->timing.l2Bytes, 132644864u); // 126.50 MB in the B200's device query
 }
 
 TEST(LittlesLaw, H100NeedsAboutAMegabyteInFlight)

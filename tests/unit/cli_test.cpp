@@ -80,7 +80,7 @@ TEST(Cli, BadInputExitsTwoWithOneLine)
         "occupancy --smem-static -5",
         "occupancy --smem-static 49K",
         "occupancy --smem-dynamic 300K",
-        "occupancy --arch sm_100",
+        "occupancy --arch sm_110",
         "occupancy --carveout 101",
         "occupancy --barriers -1",
         "occupancy --unknown-flag",

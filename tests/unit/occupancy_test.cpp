@@ -4,11 +4,13 @@
 #include "occupancy/occupancy_sweep.h"
 #include "util/input_error.h"
 
+#include <cuda_occupancy.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <climits>
 #include <string>
+#include <vector>
 
 using namespace warpscope;
 using namespace warpscope::occupancy;
@@ -458,6 +460,8 @@ TEST(Occupancy, PresetsMatchTheIssueTable)
         {"sm_86", 1536, 16, 82, 100 * 1024, 99 * 1024, 1024},
         {"sm_89", 1536, 24, 128, 100 * 1024, 99 * 1024, 1024},
         {"sm_90", 2048, 32, 132, 228 * 1024, 227 * 1024, 1024},
+        {"sm_100", 2048, 32, 148, 228 * 1024, 227 * 1024, 1024},
+        {"sm_120", 1536, 24, 170, 100 * 1024, 99 * 1024, 1024},
     };
     ASSERT_EQ(gpu::allPresets().size(), std::size(rows));
     for (const Row& row : rows) {
@@ -474,7 +478,69 @@ TEST(Occupancy, PresetsMatchTheIssueTable)
     }
     EXPECT_TRUE(gpu::findPreset("9.0").has_value());
     EXPECT_TRUE(gpu::findPreset("86").has_value());
-    EXPECT_FALSE(gpu::findPreset("sm_100").has_value());
+    EXPECT_EQ(gpu::findPreset("10.0")->name, "B200");
+    EXPECT_EQ(gpu::findPreset("120")->name, "RTX 5090");
+    EXPECT_EQ(gpu::findPreset("b200")->arch, "sm_100");
+    EXPECT_EQ(gpu::findPreset("RTX 5090")->arch, "sm_120");
+    EXPECT_FALSE(gpu::findPreset("sm_110").has_value());
+    EXPECT_EQ(gpu::knownArchList(), "sm_70, sm_75, sm_80, sm_86, sm_89, sm_90, sm_100, sm_120");
+}
+
+// Every preset against the toolkit's own calculator, queried directly: the limits it applies per
+// architecture must be the preset's, or the explorer would explain limits the calculator does not use.
+TEST(Occupancy, PresetsAgreeWithCudaOccupancyHeader)
+{
+    std::vector<gpu::GpuPreset> all(gpu::allPresets().begin(), gpu::allPresets().end());
+    all.insert(all.end(), gpu::variantPresets().begin(), gpu::variantPresets().end());
+    for (const gpu::GpuPreset& p : all) {
+        SCOPED_TRACE(std::string(p.name));
+        cudaOccDeviceProp prop;
+        prop.computeMajor = p.computeMajor;
+        prop.computeMinor = p.computeMinor;
+        int blocks = 0, subPartitions = 0, granularity = 0;
+        ASSERT_EQ(cudaOccMaxBlocksPerMultiprocessor(&blocks, &prop), CUDA_OCC_SUCCESS);
+        EXPECT_EQ(p.maxBlocksPerSm, blocks);
+        ASSERT_EQ(cudaOccSubPartitionsPerMultiprocessor(&subPartitions, &prop), CUDA_OCC_SUCCESS);
+        EXPECT_EQ(subPartitions, 4);
+        ASSERT_EQ(cudaOccSMemAllocationGranularity(&granularity, &prop), CUDA_OCC_SUCCESS);
+        EXPECT_EQ(granularity, p.computeMajor >= 8 ? 128 : 256);
+        // The SM's shared memory is the largest carveout step the calculator knows: it rounds it to
+        // itself, and one byte more is beyond every step.
+        std::size_t size = p.sharedPerSm;
+        ASSERT_EQ(cudaOccAlignUpShmemSizeVoltaPlus(&size, &prop), CUDA_OCC_SUCCESS);
+        EXPECT_EQ(size, p.sharedPerSm);
+        size = p.sharedPerSm + 1;
+        EXPECT_EQ(cudaOccAlignUpShmemSizeVoltaPlus(&size, &prop), CUDA_OCC_ERROR_INVALID_INPUT);
+        // Opt-in: the SM's shared memory less the per-block reservation from sm_80.
+        EXPECT_EQ(p.sharedPerBlockOptin + p.reservedSharedPerBlock, p.sharedPerSm);
+        EXPECT_EQ(p.maxThreadsPerSm % p.warpSize, 0);
+    }
+}
+
+TEST(Occupancy, BlackwellPresetsHandWorked)
+{
+    // B200 (sm_100) has Hopper's SM limits: 96 threads, 40 regs -> 1280 per warp, 12 warps per
+    // sub-partition -> 48 warps -> 16 blocks, as on sm_90.
+    const auto b200 = computeOccupancy(preset("sm_100"), launchOf(96, 40));
+    EXPECT_EQ(b200.activeBlocksPerSm, 16);
+    EXPECT_DOUBLE_EQ(b200.occupancy, 0.75);
+    // RTX 5090 (sm_120): 48 warps and 24 blocks per SM. 32 threads, 16 regs: blocks bind at 24 = 24
+    // of 48 warps = 50 %. cuda_occupancy.h gives 12.x one barrier per block slot (sm_90 two), so the
+    // default one barrier per block allows 24 blocks too: both bind.
+    const auto small = computeOccupancy(preset("sm_120"), launchOf(32, 16));
+    EXPECT_EQ(small.activeBlocksPerSm, 24);
+    EXPECT_DOUBLE_EQ(small.occupancy, 0.5);
+    EXPECT_EQ(small.binding, (std::vector<Limiter>{Limiter::Blocks, Limiter::Barriers}));
+    EXPECT_EQ(limitOf(small, Limiter::Barriers), 24);
+    // 256 threads with 32 KB dynamic shared: 32768 + 1024 = 33792 per block; 100 KB = 102400 / 33792
+    // = 3 blocks = 24 of 48 warps = 50 % (sm_90's 228 KB holds 6).
+    const auto shared = computeOccupancy(preset("sm_120"), launchOf(256, 32, 0, 32 * 1024));
+    EXPECT_EQ(shared.activeBlocksPerSm, 3);
+    EXPECT_DOUBLE_EQ(shared.occupancy, 0.5);
+    EXPECT_EQ(shared.binding, only(Limiter::SharedMemory));
+    // Its opt-in limit is 99 KB: one byte more cannot launch.
+    EXPECT_EQ(computeOccupancy(preset("sm_120"), launchOf(256, 32, 0, 99 * 1024)).activeBlocksPerSm, 1);
+    EXPECT_THROW(computeOccupancy(preset("sm_120"), launchOf(256, 32, 0, 99 * 1024 + 1)), InputError);
 }
 
 TEST(OccupancySweep, PointsAgreeWithSingleComputations)
