@@ -20,6 +20,10 @@ void addLaunchOptions(CLI::App* command, LaunchOptions& options)
     command->add_option("--compute", options.compute,
                         "FILE.cu: the virtual architecture NVRTC compiles for, compute_75 (the default) .. compute_90; "
                         "the --arch GPU must be at least as new");
+    command->add_flag("--cooperative", options.cooperative,
+                      "a cooperative launch (cudaLaunchCooperativeKernel), needed by kernels that call cooperative "
+                      "groups' grid.sync(): every block resident at once, so the grid may have at most SMs x blocks per "
+                      "SM blocks (occupancy with 32 registers per thread, or sim's --regs); blocks take turns on one host thread");
     command->add_flag("--allow-long", options.allowLong,
                       "simulate even when the estimate (from a few sampled blocks) says the launch would pass the "
                       "step budget or take more than 2 minutes");
@@ -80,12 +84,19 @@ std::optional<PreparedLaunch> prepareLaunch(const LaunchOptions& options, const 
     kernels::requireTargetFits(prepared.resolved, *preset);
     prepared.request = kernels::targetLaunchRequest(prepared.resolved, *preset);
     prepared.request.options = simOptions;
+    prepared.request.options.cooperative = options.cooperative;
     prepared.request.options.warpModel = warpModel;
     return prepared;
 }
 
 void refuseEndlessWork(const LaunchOptions& options, const sim::LaunchRequest& request, const std::string& instead)
 {
+    // A sample of a cooperative grid cannot pass its grid barriers, so nothing is estimated; the
+    // occupancy limit, checked first, bounds its blocks.
+    if (request.options.cooperative) {
+        sim::validateLaunchRequest(request);
+        return;
+    }
     if (options.allowLong || request.options.sampleBlocks != 0 || static_cast<std::uint64_t>(request.grid.volume()) <= sim::kEstimateAboveBlocks)
         return;
     const std::string why = sim::workRefusal(sim::estimateWork(request), request.options, kMaxSimSeconds);

@@ -23,6 +23,7 @@ struct LaunchOptions {
     std::string block;
     std::string smem;
     std::vector<std::string> args;
+    bool cooperative = false;      // --cooperative: every block resident at once, grid.sync() (sim/grid_barrier.h)
     std::string arch = "sm_90";
     std::string compute;           // .cu files: NVRTC's virtual architecture (compute_75 when empty)
     bool allowLong = false;        // simulate even when the work estimate says it is too long

@@ -4,6 +4,7 @@
 #include "demo_kernels.h"
 #include "kernel_target.h"
 #include "gpu/gpu_preset.h"
+#include "sim/grid_barrier.h"
 #include "sim/kernel_time.h"
 #include "sim/hazards.h"
 #include "sim/perfetto_trace.h"
@@ -138,6 +139,19 @@ nlohmann::json timingJson(const sim::KernelStats& stats, const gpu::GpuPreset& p
                           {"not_selected", stalls.notSelected}}},
         {"parameters_source", std::string(preset.timing.source)},
     };
+}
+
+// A cooperative launch: how many blocks the GPU holds at once (grid_barrier.h); null otherwise.
+nlohmann::json cooperativeJson(const sim::LaunchRequest& request)
+{
+    if (!request.options.cooperative)
+        return nullptr;
+    const sim::CooperativeCapacity capacity = sim::cooperativeCapacity(request);
+    return {{"resident_blocks_at_most", capacity.blocks},
+            {"sms", capacity.sms},
+            {"blocks_per_sm", capacity.blocksPerSm},
+            {"registers_per_thread", request.options.registersPerThread},
+            {"limited_by", capacity.limitedBy}};
 }
 
 } // namespace
@@ -323,6 +337,7 @@ int runSim(const SimOptions& options, std::ostream& out, std::ostream& err)
             {"grid", dimJson(launch.grid)},
             {"block", dimJson(launch.block)},
             {"dynamic_shared_bytes", launch.dynamicSharedBytes},
+            {"cooperative", cooperativeJson(request)},
             {"blocks_simulated", stats.blocksSimulated},
             {"blocks_in_grid", stats.blocksInGrid},
             {"scaled_from_sample", stats.scaledFromSample},
@@ -371,6 +386,12 @@ int runSim(const SimOptions& options, std::ostream& out, std::ostream& err)
             << "\n";
         if (result.status != sim::SimStatus::Completed)
             out << "  " << result.statusMessage << "\n";
+        if (request.options.cooperative) {
+            const sim::CooperativeCapacity capacity = sim::cooperativeCapacity(request);
+            out << "  cooperative launch  every block resident at once: " << withThousands(launch.grid.volume()) << " of at most "
+                << withThousands(static_cast<std::int64_t>(capacity.blocks)) << " (" << capacity.sms << " SMs x "
+                << capacity.blocksPerSm << " per SM with " << request.options.registersPerThread << " registers per thread)\n";
+        }
         if (stats.scaledFromSample)
             out << "  sample              " << withThousands(static_cast<std::int64_t>(stats.blocksSimulated)) << " of "
                 << withThousands(static_cast<std::int64_t>(stats.blocksInGrid))

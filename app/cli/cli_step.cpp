@@ -204,6 +204,28 @@ nlohmann::ordered_json stepStateJson(const sim::BlockReplay& replay, const ptx::
     return doc;
 }
 
+// A cooperative launch's grid barriers (sim/grid_barrier.h): every wait of the block, and the one it
+// waited at between the warp's previous instruction and this one (null when none).
+void addGridWaitsJson(nlohmann::ordered_json& doc, const sim::BlockRecording& recording, std::int32_t warp, std::uint32_t at,
+                      std::size_t position)
+{
+    const auto& mine = recording.stepsOfWarp[static_cast<std::size_t>(warp)];
+    const std::size_t previous = at > 0 && at - 1 < mine.size() ? mine[at - 1] : 0;
+    nlohmann::ordered_json waits = nlohmann::ordered_json::array();
+    doc["grid_wait_before_this_step"] = nullptr;
+    for (const sim::RecordedGridWait& wait : recording.gridWaits) {
+        const nlohmann::ordered_json entry = {{"position", wait.step},
+                                              {"grid_sync", wait.barrier + 1},
+                                              {"arrived", wait.arrived},
+                                              {"blocks", wait.blocks},
+                                              {"not_arrived", wait.notArrived}};
+        if ((at == 0 || wait.step > previous) && wait.step <= position)
+            doc["grid_wait_before_this_step"] = entry;
+        waits.push_back(entry);
+    }
+    doc["grid_waits"] = waits;
+}
+
 CLI::App* addStepCommand(CLI::App& app, StepOptions& options)
 {
     CLI::App* command = app.add_subcommand(
@@ -263,6 +285,8 @@ int runStep(const StepOptions& options, std::ostream& out, std::ostream& err)
     doc["warp"] = warp;
     doc["steps_in_warp"] = mine.size();
     doc["sim_status"] = result.status == sim::SimStatus::Completed ? "completed" : result.statusMessage;
+    if (options.cooperative)
+        addGridWaitsJson(doc, *result.recording, warp, static_cast<std::uint32_t>(at), position);
     doc["warp_model"] = warpModelName(warpModel);
     if (warpModel == sim::WarpModel::IndependentThreads)
         addLanePcsJson(doc, *result.recording, warp, static_cast<std::uint32_t>(at));
@@ -305,6 +329,11 @@ int runStep(const StepOptions& options, std::ostream& out, std::ostream& err)
     }
     if (!doc["hazard"].is_null())
         out << "  hazard    " << doc["hazard"]["kind"].get<std::string>() << ": " << doc["hazard"]["message"].get<std::string>() << "\n";
+    if (doc.contains("grid_wait_before_this_step") && !doc["grid_wait_before_this_step"].is_null()) {
+        const auto& wait = doc["grid_wait_before_this_step"];
+        out << "  grid      before this step the block waited at grid.sync() number " << wait["grid_sync"] << ": "
+            << wait["arrived"] << " of " << wait["blocks"] << " blocks had arrived; the others ran until all had\n";
+    }
     if (!doc["printf"].empty()) {
         out << "  printf    " << doc["printf"].size() << " line" << (doc["printf"].size() == 1 ? "" : "s")
             << " printed so far in the block\n";
