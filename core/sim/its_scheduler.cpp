@@ -227,6 +227,8 @@ void BlockRunner::splitSpinningLanes(WarpState& warp, std::uint32_t spinning)
 // After the running path took a backward branch (exec_control.cpp, executeBranch).
 void BlockRunner::watchSpin(WarpState& warp, std::int32_t branchPc, std::int32_t headPc, std::uint32_t lanes)
 {
+    if (!m_context.independentThreads && m_blockIssued < kStackModelWatchesAfter)
+        return;
     const std::uint32_t live = warp.existMask & ~warp.exitedMask;
     const bool wholeWarp = lanes == live;
     if (wholeWarp && m_spinSuspectedBlock != m_linearBlock) {

@@ -30,7 +30,8 @@
 // - Livelock: a path that spins kSpinRepeatsForLivelock times with nothing changing, while every
 //   other warp of the block has finished, waits at a barrier or spins too, is a warp_livelock
 //   hazard and the block stops. Under the stack model this is the intra-warp spin lock: the stack
-//   runs the spinning side and never the lane that would release it.
+//   runs the spinning side and never the lane that would release it (watched from the block's
+//   kStackModelWatchesAfter-th warp-instruction on, so that the default model pays nothing before).
 //
 // What it leaves out: groups switch only at the points above, not at every instruction as a GPU may,
 // so a race between lanes of one warp gives the stack model's result; the race check (exec_memory.cpp)
@@ -48,6 +49,10 @@ struct WarpState; // block_runner.h
 // Identical iterations of a spin, with every other warp stuck too, before it is a livelock: enough
 // that each other warp has had several turns (32 instructions each) since the spin began.
 inline constexpr std::uint32_t kSpinRepeatsForLivelock = 64;
+// Under the stack model spins matter only for the livelock report, so loops are watched only once a
+// block has issued this many warp-instructions (the demo kernels' blocks issue a few thousand): the
+// default model pays nothing for the watch until a block runs that long.
+inline constexpr std::uint64_t kStackModelWatchesAfter = 1ull << 16;
 
 // Each lane's next instruction: the pc of the topmost stack entry that holds the lane, in the
 // running group or a set-aside one; -1 for a lane that exited or holds no thread.

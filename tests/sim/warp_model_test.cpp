@@ -193,6 +193,34 @@ extern "C" __global__ void lock_then_shuffle(int* lock, int* total, int* out)
     EXPECT_EQ(hazardsOf(stack, sim::HazardKind::WarpLivelock).size(), 1u);
 }
 
+// After the lock, __syncthreads(): each warp's groups wait for each other at the barrier and arrive
+// as one (bar.sync issued once per warp, with all 32 lanes), and every thread then reads the total.
+TEST(WarpModel, GroupsArriveAtSyncthreadsAsOneWarp)
+{
+    const CompiledKernel kernel = compileKernel(R"(
+extern "C" __global__ void lock_then_barrier(int* lock, int* total, int* seen)
+{
+    const int i = threadIdx.x;
+    while (atomicCAS(lock, 0, 1) != 0) { }
+    volatile int* sum = total;
+    *sum = *sum + i + 1;
+    __threadfence();
+    atomicExch(lock, 0);
+    __syncthreads();
+    seen[i] = *sum;
+}
+)",
+                                                "lock_then_barrier");
+    const sim::SimResult result = simulateKernel(kernel, {1, 1, 1}, {64, 1, 1}, {"lock=i32[1]", "total=i32[1]", "seen=i32[64]"}, 0,
+                                                 withModel(sim::WarpModel::IndependentThreads));
+    ASSERT_EQ(result.status, sim::SimStatus::Completed) << result.statusMessage;
+    EXPECT_TRUE(result.hazards.empty()) << (result.hazards.empty() ? "" : result.hazards.front().message);
+    EXPECT_EQ(bufferValues<std::int32_t>(result, "seen"), std::vector<std::int32_t>(64, 2080));
+    EXPECT_EQ(result.stats.barriers, 1u);
+    EXPECT_EQ(countersOf(result, *kernel.function, ptx::Op::BarSync).warpExecutions, 2u);
+    EXPECT_EQ(countersOf(result, *kernel.function, ptx::Op::BarSync).threadExecutions, 64u);
+}
+
 // The last warp without __syncwarp: one lane's store and another lane's load of the next step race,
 // whichever model runs it (any interleaving is allowed since Volta); the sums still equal the gold
 // reference, as the lanes run together here. With __syncwarp (reduce_unroll_last_warp): no hazard.
