@@ -33,6 +33,8 @@ std::string probeUsage()
            "  --sample-blocks N   blocks the prediction simulates, counts scaled to the grid (N >= 2);\n"
            "                      0 (default): every block up to 256, else a sample of 16 to 256\n"
            "                      blocks, as many as simulate in about 20 s on this machine\n"
+           "  --cooperative       launch with cuLaunchCooperativeKernel (kernels that call cooperative groups'\n"
+           "                      grid.sync()): every block resident at once; the prediction simulates every block\n"
            "  --kernel NAME       the kernel in FILE.cu / FILE.ptx\n"
            "  --compute compute_XX\n"
            "                      FILE.cu: the virtual architecture NVRTC compiles for, compute_75 (default) ..\n"
@@ -79,6 +81,7 @@ ProbeOptions parseProbeOptions(int argc, char** argv)
                                  "the automatic choice");
         }
         else if (arg == "--compute") options.compute = value(i, arg);
+        else if (arg == "--cooperative") options.cooperative = true;
         else if (arg == "--kernel") options.kernel = value(i, arg);
         else if (arg == "--grid") options.grid = value(i, arg);
         else if (arg == "--block") options.block = value(i, arg);
@@ -92,6 +95,9 @@ ProbeOptions parseProbeOptions(int argc, char** argv)
         throw InputError("name at least one kernel: a demo kernel id, ladder:NAME, FILE.cu or FILE.ptx (or --devices)");
     if (options.json && !options.listDevices)
         throw InputError("--json is for --devices; the session stream is already JSON Lines");
+    if (options.cooperative && options.sampleBlocks > 0)
+        throw InputError("--sample-blocks cannot be combined with --cooperative: a cooperative launch's prediction "
+                         "simulates every block (a sample cannot pass its grid barriers)");
     if (!options.help && !options.version && !options.listDevices)
         kernels::requireComputeOption(options.compute, options.targets);
     return options;

@@ -28,6 +28,7 @@ struct ProbeOptions {
     std::string cacheControl = "all"; // --cache-control all|none: flush L2 before every timed run and replay pass
     std::uint64_t sampleBlocks = 0; // --sample-blocks N: blocks the prediction simulates; 0 = automatic
     std::string compute;            // --compute compute_XX: NVRTC's virtual architecture for FILE.cu (compute_75 when empty)
+    bool cooperative = false;       // --cooperative: cuLaunchCooperativeKernel, for kernels that call grid.sync()
     std::string kernel, grid, block, smem;
     std::vector<std::string> args;
     std::vector<std::string> targets; // demo ids, ladder:NAME, FILE.cu, FILE.ptx

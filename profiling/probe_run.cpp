@@ -388,7 +388,10 @@ bool ProbeSession::profileKernel(Target& target, const DriverApi& d, const sessi
     request.options.maxBufferBytes = kMaxBufferBytes;
     const std::uint64_t blocks = static_cast<std::uint64_t>(r.launch.grid.volume());
     request.options.sampleBlocks = m_options.sampleBlocks;
-    if (m_options.sampleBlocks == 0 && blocks > kAutoSampleBlocks) {
+    // A cooperative launch is simulated whole: a sample of blocks cannot pass its grid barriers, and the
+    // grid is at most what the GPU holds at once (sim/grid_barrier.h, checked with the driver's registers).
+    request.options.cooperative = m_options.cooperative;
+    if (m_options.sampleBlocks == 0 && blocks > kAutoSampleBlocks && !m_options.cooperative) {
         // Automatic: as many blocks as fit in kAutoSampleSeconds on this machine, from a
         // few-block estimate (a 4096² register-tiled matmul would otherwise take minutes).
         try {
@@ -430,11 +433,17 @@ bool ProbeSession::profileKernel(Target& target, const DriverApi& d, const sessi
 
     KernelArguments args(d, r.launch.args);
     auto launchAsync = [&] {
-        WS_CU(d.cuLaunchKernel(function, static_cast<unsigned>(r.launch.grid.x), static_cast<unsigned>(r.launch.grid.y),
-                               static_cast<unsigned>(r.launch.grid.z), static_cast<unsigned>(r.launch.block.x),
-                               static_cast<unsigned>(r.launch.block.y), static_cast<unsigned>(r.launch.block.z),
-                               static_cast<unsigned>(r.launch.dynamicSharedBytes),
-                               nullptr, args.params(), nullptr));
+        const auto gx = static_cast<unsigned>(r.launch.grid.x), gy = static_cast<unsigned>(r.launch.grid.y),
+                   gz = static_cast<unsigned>(r.launch.grid.z);
+        const auto bx = static_cast<unsigned>(r.launch.block.x), by = static_cast<unsigned>(r.launch.block.y),
+                   bz = static_cast<unsigned>(r.launch.block.z);
+        const auto shared = static_cast<unsigned>(r.launch.dynamicSharedBytes);
+        // --cooperative: the driver provides the grid workspace grid.sync() reads, and refuses a grid
+        // larger than the GPU holds at once (CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE).
+        if (m_options.cooperative)
+            WS_CU(d.cuLaunchCooperativeKernel(function, gx, gy, gz, bx, by, bz, shared, nullptr, args.params()));
+        else
+            WS_CU(d.cuLaunchKernel(function, gx, gy, gz, bx, by, bz, shared, nullptr, args.params(), nullptr));
     };
     auto launch = [&] {
         launchAsync();
