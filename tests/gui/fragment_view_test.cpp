@@ -16,11 +16,15 @@
 #include "sim/kernel_args.h"
 #include "window/application_setup.h"
 
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QMouseEvent>
 #include <QStandardPaths>
 #include <QStringList>
 #include <QTest>
 
 #include <cmath>
+#include <cstdio>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -187,6 +191,75 @@ private slots:
         const auto& d = view->tiles[3].at(9, 5);
         QCOMPARE(d.lane, 6);
         QCOMPARE(d.registerIndex, 3);
+    }
+
+    // Hovering D(2, 3) of matmul_mma's first mma lights row 2 of A, column 3 of B and C(2, 3), and
+    // nothing else of A and B; a click makes it the walk's element, and the walk at k = 4 names
+    // A(2, 4) x B(4, 3) and the sum of the first five products (C is 0), computed here from the
+    // inputs. Play advances the walk and animates only until it ends.
+    void hoveringDLightsItsRowAndColumnAndTheWalkSumsThem()
+    {
+        const int n = 64;
+        const std::vector<float> a = initialFloats("A=f32[n*n]:random(1)", n), b = initialFloats("B=f32[n*n]:random(2)", n);
+        ShownWindow shown(QSize(1280, 800));
+        QVERIFY(openStep(shown, QStringLiteral("warpscope:step?kernel=matmul_mma&block=0&warp=0&at=364")));
+        viz::ExecutionPanel& panel = *shown.panel();
+        QWidget* canvas = panel.canvasWidget();
+        gui_test::settle(*canvas, 200);
+        viz::FragmentPanel& fragments = panel.scene()->fragments();
+        QCOMPARE(fragments.lastFocusedTile(), 'D');
+        QElapsedTimer waited;
+        waited.start();
+        QPointF at;
+        while (waited.elapsed() < 2000 && !fragments.lastLit('A', 2, 0)) {
+            const auto grid = fragments.lastFocusedGrid();
+            at = QPointF(grid.left + 3.5 * grid.cellWidth, grid.top + 2.5 * grid.cellHeight);
+            QVERIFY(canvas->rect().contains(at.toPoint()));
+            QMouseEvent move(QEvent::MouseMove, at, canvas->mapToGlobal(at), Qt::NoButton, Qt::NoButton, Qt::NoModifier);
+            QApplication::sendEvent(canvas, &move);
+            QTest::qWait(30);
+        }
+        for (int k = 0; k < 8; ++k) {
+            QVERIFY(fragments.lastLit('A', 2, k));
+            QVERIFY(fragments.lastLit('B', k, 3));
+            QVERIFY(!fragments.lastLit('A', 3, k));
+            QVERIFY(!fragments.lastLit('B', k, 2));
+        }
+        QVERIFY(fragments.lastLit('C', 2, 3));
+        QVERIFY(fragments.lastLit('D', 2, 3));
+        QVERIFY(!fragments.lastLit('D', 2, 4));
+
+        QMouseEvent press(QEvent::MouseButtonPress, at, canvas->mapToGlobal(at), Qt::LeftButton, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(canvas, &press);
+        QTest::qWait(40);
+        QMouseEvent release(QEvent::MouseButtonRelease, at, canvas->mapToGlobal(at), Qt::LeftButton, Qt::NoButton, Qt::NoModifier);
+        QApplication::sendEvent(canvas, &release);
+        QTest::qWait(40);
+        const QPointF away(2, 2); // off the tiles: the walk, not the hover, lights the cells
+        QMouseEvent leave(QEvent::MouseMove, away, canvas->mapToGlobal(away), Qt::NoButton, Qt::NoButton, Qt::NoModifier);
+        QApplication::sendEvent(canvas, &leave);
+        fragments.walkTo(4);
+        gui_test::settle(*canvas, 150);
+        double sum = 0.0;
+        for (int k = 0; k <= 4; ++k)
+            sum += static_cast<double>(numerics::roundToFp16Fast(a[static_cast<std::size_t>(2 * n + k)])) *
+                   numerics::roundToFp16Fast(b[static_cast<std::size_t>(k * n + 3)]);
+        const double x = numerics::roundToFp16Fast(a[static_cast<std::size_t>(2 * n + 4)]);
+        const double y = numerics::roundToFp16Fast(b[static_cast<std::size_t>(4 * n + 3)]);
+        char expected[200];
+        std::snprintf(expected, sizeof expected, "k = 4: A(2, 4) x B(4, 3) = %.6g x %.6g = %.6g; sum so far %.9g", x, y, x * y, sum);
+        QCOMPARE(QString::fromStdString(fragments.lastTermsText()), QString::fromLatin1(expected));
+        QVERIFY(fragments.lastLit('A', 2, 4));
+        QVERIFY(fragments.lastLit('B', 4, 3));
+        QVERIFY(!fragments.lastLit('A', 2, 5));
+
+        fragments.play();
+        QVERIFY(panel.scene()->animating());
+        gui_test::settle(*canvas, 1000); // 0.4 s a product
+        QVERIFY2(fragments.walkStep() > 4, qPrintable(QString::number(fragments.walkStep())));
+        gui_test::settle(*canvas, 1500);
+        QCOMPARE(fragments.walkStep(), 7); // the last product of k = 0..7
+        QVERIFY(!panel.scene()->animating());
     }
 };
 

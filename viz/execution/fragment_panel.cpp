@@ -136,8 +136,8 @@ bool FragmentPanel::draw(const Stepper& stepper, float width)
         m_focus = view.multiply ? 'D' : view.tiles.front().name;
     m_nextHover = Hover();
 
-    if (arriving) // at a Tensor Core step, its tiles at the top of the page
-        ImGui::SetScrollHereY(0.0f);
+    if (arriving) // at a Tensor Core step, its tiles at the top of the page (from the next frame)
+        ImGui::SetScrollY(ImGui::GetCursorPosY() - ImGui::GetStyle().ItemSpacing.y);
     ImGui::TextWrapped("Fragments: %s", view.title.c_str());
     std::string types;
     for (const FragmentTile& tile : view.tiles) {
@@ -200,6 +200,16 @@ bool FragmentPanel::lit(const FragmentTile& tile, int row, int col) const
             return row == m_walk && col == m_outCol;
         return row == m_outRow && col == m_outCol;
     }
+    return false;
+}
+
+bool FragmentPanel::lastLit(char tile, int row, int col) const
+{
+    if (!m_view)
+        return false;
+    for (const FragmentTile& t : m_view->tiles)
+        if (t.name == tile && row >= 0 && row < t.rows && col >= 0 && col < t.cols)
+            return lit(t, row, col);
     return false;
 }
 
@@ -334,6 +344,7 @@ void FragmentPanel::drawFocused(float width)
                 tile.written ? ", after the instruction" : "");
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     const float left = origin.x + indexWidth, top = origin.y + cellHeight;
+    m_grid = {left, top, cellWidth, cellHeight};
     const ImVec2 mouse = ImGui::GetIO().MousePos;
     const double largest = largestMagnitude(tile);
     char index[8];

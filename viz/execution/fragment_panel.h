@@ -30,6 +30,16 @@ public:
     char lastFocusedTile() const { return m_focus; }
     const std::vector<std::string>& lastCellTexts() const { return m_cellTexts; }
     const std::string& lastTermsText() const { return m_termsText; }
+    // Where the large tile's cells were at the last frame (screen px), to aim the pointer; and
+    // whether element (row, col) of `tile` is lit by the hover or the walk.
+    struct CellGrid {
+        float left = 0, top = 0, cellWidth = 0, cellHeight = 0;
+    };
+    const CellGrid& lastFocusedGrid() const { return m_grid; }
+    bool lastLit(char tile, int row, int col) const;
+    int walkStep() const { return m_walk; } // products summed in the walk so far, -1 before any
+    void walkTo(int k) { m_walk = k; m_playing = false; }
+    void play() { m_playing = true; m_clock = 0.0f; }
 
     enum class CellLabel : int { Value, Lane, Register };
     void setCellLabel(CellLabel label) { m_label = label; }
@@ -59,6 +69,7 @@ private:
     bool m_playing = false;
     float m_clock = 0.0f;
     std::vector<std::string> m_cellTexts;
+    CellGrid m_grid;
     std::string m_termsText;
 };
 
