@@ -10,6 +10,7 @@
 #include "occupancy/occupancy.h"
 #include "occupancy/occupancy_panel.h"
 #include "ptx/ptx_ir.h"
+#include "ptx/sass.h"
 
 #include <QAbstractTextDocumentLayout>
 #include <QAction>
@@ -28,6 +29,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <cstddef>
 #include <exception>
 #include <utility>
 
@@ -241,10 +243,26 @@ void MainWindow::followSteppedLaunch(bool ok)
     const QScopedValueRollback applying(m_applyingLink, true); // not a re-run of the memory view
     occupancy::OccupancyInput input = m_occupancy->inputs();
     input.threadsPerBlock = static_cast<int>(shape.threadsPerBlock());
+    // Registers and static shared memory as ptxas reports them for this kernel and GPU (the stepper
+    // ran with ptxas's registers unless the explorer's what-if asked for others); without ptxas, the
+    // run's assumption, and the explorer says there is no report.
     input.registersPerThread = run.registersPerThread;
     input.staticSharedBytes = run.function ? run.function->staticSharedBytes : 0;
+    if (run.ptxas)
+        input.staticSharedBytes = static_cast<std::size_t>(run.ptxas->staticSharedBytes);
     input.dynamicSharedBytes = run.dynamicSharedBytes;
     const QString arch = QString::fromLatin1(run.preset.arch.data(), static_cast<qsizetype>(run.preset.arch.size()));
+    viz::OccupancyPanel::PtxasCounts counts;
+    counts.kernel = QString::fromStdString(run.kernelName);
+    counts.arch = arch;
+    if (run.ptxas) {
+        counts.registers = run.ptxas->registers;
+        counts.staticSharedBytes = static_cast<std::size_t>(run.ptxas->staticSharedBytes);
+        counts.spills = QString::fromStdString(ptx::describeSpills(*run.ptxas));
+    } else {
+        counts.problem = QString::fromStdString(run.ptxasProblem);
+    }
+    m_occupancy->setPtxasCounts(counts);
     const auto preset = gpu::findPreset(run.preset.arch);
     if (preset) {
         try {

@@ -42,6 +42,9 @@ std::optional<std::uint64_t> number(const std::string& text)
     }
 }
 
+std::string describeFound(const SassFunction& function, const std::vector<const SassInstruction*>& found,
+                          const std::string& arch);
+
 const char* modeName(ShflMode mode)
 {
     switch (mode) {
@@ -64,6 +67,38 @@ std::string shuffleSourceRegister(const SassInstruction& instruction)
     if (operands.size() < 3 || operands[2].empty() || operands[2][0] != 'R')
         return {};
     return operands[2];
+}
+
+std::vector<const SassInstruction*> sassShufflesOf(const SassFunction& function, const Function& ptxFunction,
+                                                   std::int32_t index)
+{
+    if (index < 0 || static_cast<std::size_t>(index) >= ptxFunction.instructions.size())
+        return {};
+    Instruction shfl = ptxFunction.instructions[static_cast<std::size_t>(index)];
+    const std::int32_t offsetRegister =
+        shfl.operandCount > 2 && shfl.operands[2].kind == Operand::Kind::Reg ? shfl.operands[2].reg : -1;
+    const std::int32_t first = static_cast<std::size_t>(index) < ptxFunction.blockOfInstruction.size()
+                                   ? ptxFunction.blocks[static_cast<std::size_t>(
+                                                            ptxFunction.blockOfInstruction[static_cast<std::size_t>(index)])]
+                                         .first
+                                   : index;
+    // The last write of the offset's register before the shuffle, within its basic block.
+    for (std::int32_t i = index - 1; offsetRegister >= 0 && i >= first; --i) {
+        const Instruction& writer = ptxFunction.instructions[static_cast<std::size_t>(i)];
+        if (writer.operandCount == 0 || writer.operands[0].kind != Operand::Kind::Reg ||
+            writer.operands[0].reg != offsetRegister || firstOperandIsRead(writer))
+            continue;
+        if (writer.op == Op::Mov && writer.guard < 0 && writer.operandCount > 1 && writer.operands[1].kind == Operand::Kind::Imm)
+            shfl.operands[2] = writer.operands[1];
+        break;
+    }
+    return sassShufflesOf(function, shfl);
+}
+
+std::string describeSassShuffles(const SassFunction& function, const Function& ptxFunction, std::int32_t index,
+                                 const std::string& arch)
+{
+    return describeFound(function, sassShufflesOf(function, ptxFunction, index), arch);
 }
 
 std::vector<const SassInstruction*> sassShufflesOf(const SassFunction& function, const Instruction& shfl)
@@ -95,7 +130,14 @@ std::vector<const SassInstruction*> sassShufflesOf(const SassFunction& function,
 
 std::string describeSassShuffles(const SassFunction& function, const Instruction& shfl, const std::string& arch)
 {
-    const std::vector<const SassInstruction*> found = sassShufflesOf(function, shfl);
+    return describeFound(function, sassShufflesOf(function, shfl), arch);
+}
+
+namespace {
+
+std::string describeFound(const SassFunction& function, const std::vector<const SassInstruction*>& found,
+                          const std::string& arch)
+{
     if (found.empty())
         return "SASS for " + arch + ": no SHFL of this mode and offset in " + function.name;
     std::string text = "SASS for " + arch + ": ";
@@ -108,5 +150,7 @@ std::string describeSassShuffles(const SassFunction& function, const Instruction
     }
     return text;
 }
+
+} // namespace
 
 } // namespace warpscope::ptx

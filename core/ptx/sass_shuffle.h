@@ -7,6 +7,7 @@
 #include "ptx/ptx_ir.h"
 #include "ptx/sass.h"
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -22,9 +23,15 @@ std::string shuffleSourceRegister(const SassInstruction& instruction);
 // nvdisasm names at the PTX instruction's source line (any line of their inlining chain) when any is.
 // In the function's order; empty when none matches.
 std::vector<const SassInstruction*> sassShufflesOf(const SassFunction& function, const Instruction& shfl);
+// The same for instruction `index` of `ptxFunction`, whose offset may be a register that a mov of a
+// number set earlier in its basic block (NVRTC's unrolled loops: mov.u32 %r8, 16): that number counts.
+std::vector<const SassInstruction*> sassShufflesOf(const SassFunction& function, const Function& ptxFunction,
+                                                   std::int32_t index);
 
 // One line for a hazard's details: "SASS for sm_90: SHFL.DOWN PT, R0, R7, 0x10, 0x1f (/*0060*/): it
 // reads R7 in the source lane", one clause per SHFL found, or why none is named.
 std::string describeSassShuffles(const SassFunction& function, const Instruction& shfl, const std::string& arch);
+std::string describeSassShuffles(const SassFunction& function, const Function& ptxFunction, std::int32_t index,
+                                 const std::string& arch);
 
 } // namespace warpscope::ptx

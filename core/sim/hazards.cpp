@@ -54,9 +54,8 @@ std::string hazardOnTheGpu(HazardKind kind)
         return {};
     // The SASS SHFL reads a register in the source lane whatever that lane did: what it holds there is
     // up to ptxas (NVIDIA's reduce7 gave an H200 the right sums, and the simulator 4 times them).
-    return "On a GPU the value read is whatever the source lane's register holds, which depends on ptxas's "
-           "register allocation, not on the PTX: a GPU may well give the intended result, so a test that "
-           "passes on one GPU proves nothing";
+    return "On a GPU the value depends on ptxas's register allocation, not on the PTX: a GPU may well give the "
+           "intended result, so a test that passes on one GPU proves nothing";
 }
 
 std::string describeLanes(std::uint32_t mask)

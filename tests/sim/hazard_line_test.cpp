@@ -23,18 +23,17 @@ TEST(HazardLine, namesKindPlaceThreadMessageAndCount)
     hazard.occurrences = 1024;
     EXPECT_EQ(sim::describeHazard(hazard),
               "shfl_inactive_source at PTX line 212 (reduce.cu:17), block 3 thread 64 (warp 2 lane 0): lanes 0-7 read "
-              "lanes 16-23, which do not execute the shuffle [1,024 times]. On a GPU the value read is whatever the "
-              "source lane's register holds, which depends on ptxas's register allocation, not on the PTX: a GPU may "
-              "well give the intended result, so a test that passes on one GPU proves nothing");
+              "lanes 16-23, which do not execute the shuffle [1,024 times]. On a GPU the value depends on ptxas's "
+              "register allocation, not on the PTX: a GPU may well give the intended result, so a test that passes "
+              "on one GPU proves nothing");
     // Without line information and seen once: no place in brackets, no count.
     hazard.sourceFile.clear();
     hazard.occurrences = 1;
     hazard.block = {0, 2, 1};
     EXPECT_EQ(sim::describeHazard(hazard),
               "shfl_inactive_source at PTX line 212, block 0,2 thread 64 (warp 2 lane 0): lanes 0-7 read lanes 16-23, "
-              "which do not execute the shuffle. On a GPU the value read is whatever the source lane's register holds, "
-              "which depends on ptxas's register allocation, not on the PTX: a GPU may well give the intended result, "
-              "so a test that passes on one GPU proves nothing");
+              "which do not execute the shuffle. On a GPU the value depends on ptxas's register allocation, not on the "
+              "PTX: a GPU may well give the intended result, so a test that passes on one GPU proves nothing");
     // Other kinds: the line alone.
     hazard.kind = sim::HazardKind::SharedRace;
     EXPECT_EQ(sim::describeHazard(hazard).find("On a GPU"), std::string::npos);

@@ -12,6 +12,8 @@
 #include "precision/precision_lab_worker.h"
 #include "ptx/cuda_compiler.h"
 #include "ptx/ptx_parser.h"
+#include "ptx/sass.h"
+#include "ptx/sass_shuffle.h"
 #include "sim/work_estimate.h"
 #include "util/input_error.h"
 #include "util/parse.h"
@@ -56,6 +58,57 @@ extern "C" __global__ void scale(float* x, int n)
         x[i] = 2.0f * x[i];
 }
 )";
+
+// ptxas -v's report for the stepped kernel on the run's GPU (cached, about 0.1 s the first time), or
+// why there is none: the registers the occupancy explorer and the timing model then use are ptxas's.
+void stepperPtxasResources(StepperRun& run, const std::string& ptx, const std::string& kernel, const std::string& arch)
+{
+    try {
+        ptx::SassOptions options;
+        options.arch = arch;
+        for (const ptx::PtxasResources& resources : ptx::ptxasResources(ptx, options))
+            if (resources.function == kernel)
+                run.ptxas = resources;
+        if (!run.ptxas)
+            run.ptxasProblem = "ptxas reported nothing for " + kernel;
+    } catch (const std::exception& failed) {
+        run.ptxasProblem = failed.what();
+    }
+}
+
+// What a GPU runs where the simulator found a shuffle reading a lane that does not execute it: the
+// SASS SHFL and the register it reads (ptxas and nvdisasm, cached; compiled only for such a hazard).
+void stepperHazardSass(StepperRun& run, const std::string& ptx, const std::string& arch)
+{
+    if (!run.function || !run.module)
+        return;
+    std::vector<const sim::Hazard*> shuffles;
+    for (const sim::Hazard& hazard : run.hazards)
+        if (hazard.kind == sim::HazardKind::ShflInactiveSource)
+            shuffles.push_back(&hazard);
+    if (shuffles.empty())
+        return;
+    std::optional<ptx::SassListing> listing;
+    std::string problem;
+    try {
+        ptx::SassOptions options;
+        options.arch = arch;
+        listing = ptx::compileSass(ptx, options);
+    } catch (const std::exception& failed) {
+        problem = std::string("no SASS: ") + failed.what();
+    }
+    for (const sim::Hazard* hazard : shuffles) {
+        std::string& text = run.hazardSass[hazard->ptxLine];
+        text = problem;
+        for (const ptx::Function* function : run.module->reachableFrom(*run.function))
+            for (std::size_t i = 0; listing && i < function->instructions.size(); ++i)
+                if (function->instructions[i].ptxLine == hazard->ptxLine && function->instructions[i].op == ptx::Op::Shfl) {
+                    const ptx::SassFunction* sass = listing->findFunction(function->name);
+                    text = sass ? ptx::describeSassShuffles(*sass, *function, static_cast<std::int32_t>(i), arch)
+                                : "no SASS function " + function->name + " for " + arch;
+                }
+    }
+}
 
 std::vector<std::string> splitSpecs(const QString& text)
 {
@@ -387,8 +440,11 @@ void ExecutionPanel::startRun(std::optional<sim::Hazard> then)
     const std::string blockIndexText = this->blockIndexText();
     setPlaying(false);
     m_status->setText(QStringLiteral("Simulating..."));
-    const int registers = m_registersPerThread;
-    m_worker->submit([this, target, blockIndexText, registers, then](const LabWorker::Progress& progress,
+    // Registers per thread for resident blocks: ptxas's for this kernel and GPU, unless the occupancy
+    // explorer asked for others for the kernel stepped now (a what-if); 32 where ptxas is missing.
+    const int explorerRegisters = m_registersPerThread;
+    const std::string whatIfKernel = m_registersFromExplorer && m_stepper ? m_stepper->run().kernelName : std::string();
+    m_worker->submit([this, target, blockIndexText, explorerRegisters, whatIfKernel, then](const LabWorker::Progress& progress,
                                                                       const std::atomic<bool>& cancel) -> LabWorker::Delivery {
         auto run = std::make_shared<StepperRun>();
         QString error;
@@ -397,6 +453,10 @@ void ExecutionPanel::startRun(std::optional<sim::Hazard> then)
             const launch::Dim3 blockIndex = launch::parseIndex(blockIndexText, "block index", resolved.launch.grid);
             const gpu::GpuPreset preset = *gpu::findPreset("sm_90");
             sim::LaunchRequest request = kernels::targetLaunchRequest(resolved, preset);
+            stepperPtxasResources(*run, resolved.ptxText, resolved.kernelName, std::string(preset.arch));
+            const int registers = run->ptxas && run->ptxas->registers > 0 && whatIfKernel != resolved.kernelName
+                                      ? run->ptxas->registers
+                                      : explorerRegisters;
             request.options.registersPerThread = registers;
             request.options.recordBlock = launch::linearIndex(blockIndex, resolved.launch.grid);
             requestTimelineTrace(request); // the memory view's latency-hiding timeline
@@ -433,6 +493,7 @@ void ExecutionPanel::startRun(std::optional<sim::Hazard> then)
                     run->buffers.push_back({result.args[i].name, result.bufferAddresses[i], result.args[i].bytes.size(),
                                             sim::elementBytes(result.args[i].type)});
             run->statusMessage = result.statusMessage;
+            stepperHazardSass(*run, resolved.ptxText, std::string(preset.arch));
             run->preset = preset;
             run->registersPerThread = registers;
             run->dynamicSharedBytes = resolved.launch.dynamicSharedBytes;
@@ -476,6 +537,9 @@ void ExecutionPanel::deliver(std::shared_ptr<StepperRun> run, QString error, std
             compilePlayground();
         return;
     }
+    // The next run keeps these registers; an explorer's what-if only while its kernel is stepped.
+    m_registersFromExplorer = run->ptxas && run->ptxas->registers != run->registersPerThread;
+    m_registersPerThread = run->registersPerThread;
     m_stepper = std::make_unique<Stepper>(std::move(*run));
     m_scene->setStepper(m_stepper.get());
     m_memoryScene->setStepper(m_stepper.get());
@@ -610,6 +674,23 @@ void ExecutionPanel::refresh()
                                 .arg(current->warpStep));
     else
         m_position->setText(QStringLiteral("step %1 of %2 · the end").arg(stepper.position()).arg(stepper.size()));
+    // What the GPU would really give each thread: ptxas's registers and spills, not the PTX's virtual registers.
+    if (const auto& ptxas = stepper.run().ptxas) {
+        m_position->setText(m_position->text() + QStringLiteral(" · ptxas: %1")
+                                                     .arg(QString::fromStdString(ptx::describeRegistersAndSpills(*ptxas))));
+        const int registers = stepper.run().registersPerThread;
+        m_position->setToolTip(QStringLiteral("%1 for %2. The simulator counts blocks per SM with %3 registers per thread%4.")
+                                   .arg(QString::fromStdString(ptx::describeResources(*ptxas)),
+                                        QString::fromLatin1(stepper.run().preset.arch.data(),
+                                                            static_cast<qsizetype>(stepper.run().preset.arch.size())))
+                                   .arg(registers)
+                                   .arg(registers == ptxas->registers ? QStringLiteral(", ptxas's")
+                                                                      : QStringLiteral(", the occupancy explorer's what-if")));
+    } else {
+        m_position->setToolTip(QStringLiteral("No ptxas report (%1): blocks per SM assume %2 registers per thread.")
+                                   .arg(QString::fromStdString(stepper.run().ptxasProblem))
+                                   .arg(stepper.run().registersPerThread));
+    }
     QString status;
     const sim::RecordedHazard* hazard = stepper.currentHazard();
     if (hazard) {
@@ -623,6 +704,13 @@ void ExecutionPanel::refresh()
                      .arg(QString::fromLatin1(sim::hazardKindName(h.kind)), where)
                      .arg(h.address ? QStringLiteral(", address 0x%1").arg(h.address, 0, 16) : QString())
                      .arg(QString::fromStdString(h.message).toHtmlEscaped());
+        // Where the PTX does not decide the value: what a GPU does, and the SASS instruction it runs.
+        if (const QString gpu = hazardOnTheGpu(stepper.run(), h); !gpu.isEmpty()) {
+            const qsizetype sass = gpu.indexOf(QLatin1Char('\n'));
+            status += QStringLiteral(". %1").arg(gpu.left(sass).toHtmlEscaped());
+            if (sass >= 0)
+                status += QStringLiteral("<br><tt>%1</tt>").arg(gpu.mid(sass + 1).toHtmlEscaped());
+        }
     } else if (!stepper.run().statusMessage.empty()) {
         status = QString::fromStdString(stepper.run().statusMessage).toHtmlEscaped();
     } else if (!stepper.recording().hazards.empty()) {
@@ -698,7 +786,8 @@ void ExecutionPanel::setSession(const session::Session* session)
 
 bool ExecutionPanel::applyOccupancy(int threadsPerBlock, int registersPerThread)
 {
-    m_registersPerThread = registersPerThread; // the next run assumes it in any case
+    m_registersPerThread = registersPerThread; // the next run of this kernel assumes it in any case
+    m_registersFromExplorer = !m_stepper || !m_stepper->run().ptxas || m_stepper->run().ptxas->registers != registersPerThread;
     if (!m_stepper || !memoryViewShown() || busy())
         return false;
     const StepperRun& current = m_stepper->run();

@@ -174,6 +174,8 @@ private:
     void startRun(std::optional<sim::Hazard> then);
     void deliver(std::shared_ptr<StepperRun> run, QString error, std::optional<sim::Hazard> then);
     void fillHazardList();
+    // What a GPU does with the hazard where the PTX does not decide it, and the SASS it ran (plain text; empty for none).
+    static QString hazardOnTheGpu(const StepperRun& run, const sim::Hazard& hazard);
     void startHazardCensus();                             // every block's hazards, for a small launch
     void deliverCensus(const std::vector<sim::Hazard>& found, const QStringList& key);
     const sim::Hazard* hazardOfItem(QTreeWidgetItem* item) const; // a row's, or an instance's
@@ -241,7 +243,8 @@ private:
     std::unique_ptr<ExecutionScene> m_scene;
     std::unique_ptr<MemoryScene> m_memoryScene;
     QTabBar* m_canvasTabs = nullptr;
-    int m_registersPerThread = 32;
+    int m_registersPerThread = 32;                        // the last run's, or the explorer's what-if
+    bool m_registersFromExplorer = false;                 // the explorer changed them: the next run of this kernel uses them, not ptxas's
     QWidget* m_canvasWidget = nullptr;
     LabWorker* m_worker = nullptr;
     QTimer* m_timer = nullptr;

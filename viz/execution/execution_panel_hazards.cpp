@@ -5,6 +5,7 @@
 #include "execution/code_view.h"
 #include "execution/stepper.h"
 #include "launch/launch_geometry.h"
+#include "sim/hazards.h"
 #include "util/parse.h"
 
 #include <QComboBox>
@@ -99,6 +100,17 @@ void ExecutionPanel::syncFollow()
     m_follow->setCurrentIndex(m_stepper ? m_stepper->followed() + 1 : 0);
 }
 
+QString ExecutionPanel::hazardOnTheGpu(const StepperRun& run, const sim::Hazard& hazard)
+{
+    QString text = QString::fromStdString(sim::hazardOnTheGpu(hazard.kind));
+    if (text.isEmpty())
+        return text;
+    text += QLatin1Char('.');
+    if (const auto sass = run.hazardSass.find(hazard.ptxLine); sass != run.hazardSass.end() && !sass->second.empty())
+        text += QLatin1Char('\n') + QString::fromStdString(sass->second);
+    return text;
+}
+
 void ExecutionPanel::fillHazardList()
 {
     m_hazardList->clear();
@@ -114,6 +126,8 @@ void ExecutionPanel::fillHazardList()
         if (hazard.occurrences > 1)
             tip += QStringLiteral(" [%1 times in the launch]")
                        .arg(QString::fromStdString(withThousands(static_cast<std::int64_t>(hazard.occurrences))));
+        if (const QString gpu = hazardOnTheGpu(m_stepper->run(), hazard); !gpu.isEmpty())
+            tip += QStringLiteral("<br>") + gpu.toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>"));
         for (int column = 0; column < item->columnCount(); ++column)
             item->setToolTip(column, tip);
         // Every block's instances, folded under the row (a launch of many blocks stays one row each).

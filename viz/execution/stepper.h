@@ -9,6 +9,7 @@
 #include "gpu/gpu_preset.h"
 #include "launch/launch_geometry.h"
 #include "ptx/ptx_ir.h"
+#include "ptx/sass.h"
 #include "sim/block_recording.h"
 #include "sim/hazards.h"
 #include "sim/sim_stats.h"
@@ -49,7 +50,12 @@ struct StepperRun {
     // (with the timing model's cache figures) and the latency-hiding timeline of the first blocks
     // on the recorded block's SM.
     gpu::GpuPreset preset;
-    int registersPerThread = 32;                  // the simulator's assumption for resident blocks
+    int registersPerThread = 32;                  // for resident blocks: ptxas's, the explorer's what-if, or 32 without ptxas
+    std::optional<ptx::PtxasResources> ptxas;     // ptxas -v for the preset's GPU; nullopt without ptxas (ptxasProblem says why)
+    std::string ptxasProblem;
+    // Shuffles that read lanes not executing them: per hazard PTX line, the SASS SHFL and the register it
+    // reads there (ptx::describeSassShuffles), or why the SASS is not at hand.
+    std::map<std::int32_t, std::string> hazardSass;
     std::uint64_t dynamicSharedBytes = 0;
     std::vector<std::string> argSpecs;
     sim::KernelStats stats;

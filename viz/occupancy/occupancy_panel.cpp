@@ -138,6 +138,41 @@ void OccupancyPanel::setLaunchNote(const QString& note)
 
 QString OccupancyPanel::launchNote() const { return m_launchNote->text(); }
 
+void OccupancyPanel::setPtxasCounts(std::optional<PtxasCounts> counts)
+{
+    m_ptxasCounts = std::move(counts);
+    updatePtxasNote();
+}
+
+QString OccupancyPanel::ptxasNote() const { return m_ptxasNote->isHidden() ? QString() : m_ptxasNote->text(); }
+
+void OccupancyPanel::updatePtxasNote()
+{
+    if (!m_ptxasCounts) {
+        m_ptxasNote->hide();
+        return;
+    }
+    const PtxasCounts& counts = *m_ptxasCounts;
+    QString note;
+    if (counts.registers < 0) {
+        note = tr("No ptxas report for %1 (%2): the registers per thread are an assumption, not what the GPU allocates.")
+                   .arg(counts.kernel, counts.problem);
+    } else {
+        const QString ptxas = tr("%1 registers per thread (%2) and %3 of static shared memory")
+                                  .arg(counts.registers)
+                                  .arg(counts.spills, QString::fromStdString(formatBytes(counts.staticSharedBytes)));
+        // Occupancy is only as right as its inputs: say when they are no longer what ptxas reported.
+        if (m_arch == counts.arch && m_input.registersPerThread == counts.registers &&
+            m_input.staticSharedBytes == counts.staticSharedBytes)
+            note = tr("ptxas's counts for %1 on %2: %3 (ptxas -v).").arg(counts.kernel, counts.arch, ptxas);
+        else
+            note = tr("Not ptxas's counts: for %1 on %2 ptxas reports %3; these inputs are your own.")
+                       .arg(counts.kernel, counts.arch, ptxas);
+    }
+    m_ptxasNote->setText(note);
+    m_ptxasNote->show();
+}
+
 occupancy::OccupancyInput OccupancyPanel::inputs() const { return m_input; }
 
 const std::optional<occupancy::OccupancyResult>& OccupancyPanel::result() const { return m_result; }
@@ -280,6 +315,7 @@ void OccupancyPanel::recompute()
     }
     setStale(false);
     showResult();
+    updatePtxasNote();
     m_plotTimer->start();
     emit resultChanged(m_arch, *m_result);
 }

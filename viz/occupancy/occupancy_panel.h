@@ -10,6 +10,7 @@
 #include <QWidget>
 
 #include <array>
+#include <cstddef>
 #include <functional>
 #include <optional>
 #include <utility>
@@ -54,6 +55,18 @@ public:
     // A line above the fields naming the launch these inputs describe (the window's); empty hides it.
     void setLaunchNote(const QString& note);
     QString launchNote() const;
+    // Where a kernel's registers per thread and static shared memory come from: ptxas -v for one GPU.
+    struct PtxasCounts {
+        QString kernel, arch;               // "matmul_tiled", "sm_90"
+        int registers = -1;                 // -1: no report (problem says why)
+        std::size_t staticSharedBytes = 0;
+        QString spills;                     // "no spills", or the spill stores and loads (local-memory traffic)
+        QString problem;                    // why ptxas gave no report (ptxas missing, the PTX rejected)
+    };
+    // A line under the fields says whether the inputs are ptxas's for that kernel, or the user's own;
+    // nullopt hides it.
+    void setPtxasCounts(std::optional<PtxasCounts> counts);
+    QString ptxasNote() const;
 
 signals:
     // After every recompute that succeeded (the placement view and the status bar listen).
@@ -142,6 +155,9 @@ private:
     QLabel* m_explanationLabel = nullptr;
     QLabel* m_footnoteLabel = nullptr;
     QLabel* m_launchNote = nullptr;
+    QLabel* m_ptxasNote = nullptr;           // whose registers: ptxas's for the stepped kernel, or the user's
+    std::optional<PtxasCounts> m_ptxasCounts;
+    void updatePtxasNote();
     QBoxLayout* m_fieldColumns = nullptr; // launch and shared memory fields: side by side, or stacked
     QGridLayout* m_plotGrid = nullptr;    // the four plots: 2 x 2, or one column
     bool m_narrow = false;

@@ -104,6 +104,12 @@ OccupancyPanel::OccupancyPanel(QWidget* parent) : QWidget(parent)
     m_launchNote->hide();
     layout->addWidget(m_launchNote);
     layout->addWidget(buildControls());
+    m_ptxasNote = new QLabel(content);
+    m_ptxasNote->setObjectName(QStringLiteral("occupancyPtxasNote"));
+    m_ptxasNote->setWordWrap(true);
+    m_ptxasNote->setTextFormat(Qt::PlainText);
+    m_ptxasNote->hide();
+    layout->addWidget(m_ptxasNote);
     layout->addWidget(buildResultArea());
     layout->addWidget(buildPlots(), 1);
     m_footnoteLabel = new QLabel(tr("Theoretical occupancy from the CUDA toolkit's cuda_occupancy.h. "
