@@ -23,6 +23,7 @@
 #include <QStringList>
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstddef>
@@ -191,6 +192,15 @@ private slots:
         const auto& d = view->tiles[3].at(9, 5);
         QCOMPARE(d.lane, 6);
         QCOMPARE(d.registerIndex, 3);
+        // The large tile's cells name the lane, then the ISA's element name, when asked.
+        viz::FragmentPanel& fragments = panel.scene()->fragments();
+        fragments.setCellLabel(viz::FragmentPanel::CellLabel::Lane);
+        gui_test::settle(*panel.canvasWidget(), 100);
+        QCOMPARE(fragments.lastCellTexts().at(9 * 8 + 5), std::string("6"));
+        fragments.setCellLabel(viz::FragmentPanel::CellLabel::Register);
+        gui_test::settle(*panel.canvasWidget(), 100);
+        QCOMPARE(fragments.lastCellTexts().at(9 * 8 + 5), std::string("d3"));
+        fragments.setCellLabel(viz::FragmentPanel::CellLabel::Value);
     }
 
     // Hovering D(2, 3) of matmul_mma's first mma lights row 2 of A, column 3 of B and C(2, 3), and

@@ -40,6 +40,15 @@ ImU32 valueColour(double value, double largest)
                                                  base.z + (to.z - base.z) * strength, 1.0f));
 }
 
+// Lane `lane`'s colour in the lanes view: neighbours apart on the hue wheel, dark enough for light text.
+ImU32 laneColour(int lane)
+{
+    const double turns = 0.58 + lane * 0.618033988749895;
+    float r, g, b;
+    ImGui::ColorConvertHSVtoRGB(static_cast<float>(turns - std::floor(turns)), 0.65f, 0.52f, r, g, b);
+    return ImGui::ColorConvertFloat4ToU32(ImVec4(r, g, b, 1.0f));
+}
+
 double largestMagnitude(const FragmentTile& tile)
 {
     double largest = 0.0;
@@ -136,8 +145,14 @@ bool FragmentPanel::draw(const Stepper& stepper, float width)
         m_focus = view.multiply ? 'D' : view.tiles.front().name;
     m_nextHover = Hover();
 
-    if (arriving) // at a Tensor Core step, its tiles at the top of the page (from the next frame)
+    // Arriving at a Tensor Core step: its tiles at the top of the page. For two more frames too, as
+    // the page's height (which bounds the scroll) is known only once the tiles have been drawn.
+    if (arriving)
+        m_scrollFrames = 3;
+    if (m_scrollFrames > 0) {
+        --m_scrollFrames;
         ImGui::SetScrollY(ImGui::GetCursorPosY() - ImGui::GetStyle().ItemSpacing.y);
+    }
     ImGui::TextWrapped("Fragments: %s", view.title.c_str());
     std::string types;
     for (const FragmentTile& tile : view.tiles) {
@@ -295,7 +310,7 @@ void FragmentPanel::drawStrip(float width)
                 const ImVec2 a(x + static_cast<float>(c) * cell, top + static_cast<float>(r) * cell);
                 const ImVec2 b(a.x + cell - 1.0f, a.y + cell - 1.0f);
                 const TileElement& element = tile.at(r, c);
-                const ImU32 fill = m_label == CellLabel::Lane ? style::waveColour(element.lane)
+                const ImU32 fill = m_label == CellLabel::Lane ? laneColour(element.lane)
                                                                : valueColour(element.value, largest);
                 list->AddRectFilled(a, b, lit(tile, r, c) ? style::kHover : fill);
                 if (ImGui::IsWindowHovered() && mouse.x >= a.x && mouse.x < a.x + cell && mouse.y >= a.y && mouse.y < a.y + cell) {
@@ -363,7 +378,7 @@ void FragmentPanel::drawFocused(float width)
             const ImVec2 b(a.x + cellWidth, a.y + cellHeight);
             const TileElement& element = tile.at(r, c);
             const bool isLit = lit(tile, r, c);
-            const ImU32 fill = m_label == CellLabel::Lane ? style::waveColour(element.lane) : valueColour(element.value, largest);
+            const ImU32 fill = m_label == CellLabel::Lane ? laneColour(element.lane) : valueColour(element.value, largest);
             list->AddRectFilled(a, b, fill);
             list->AddRect(a, ImVec2(b.x + 1.0f, b.y + 1.0f), isLit ? style::kHover : kCellEdge, 0.0f, 0, isLit ? 2.0f : 1.0f);
             const std::string text = cellText(tile, element, cellWidth - 3.0f);

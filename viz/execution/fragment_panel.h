@@ -68,6 +68,7 @@ private:
     int m_walk = -1;                // products summed so far in the walk; -1: no walk
     bool m_playing = false;
     float m_clock = 0.0f;
+    int m_scrollFrames = 0; // frames left that scroll the page to the view's title
     std::vector<std::string> m_cellTexts;
     CellGrid m_grid;
     std::string m_termsText;
