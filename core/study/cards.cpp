@@ -29,6 +29,7 @@ std::string expandCitations(std::string source)
     const std::pair<std::string_view, std::string_view> codes[] = {
         {"[PG] CC ", "CUDA C++ Programming Guide, Technical Specifications per Compute Capability, compute capability "},
         {"[PG]", "CUDA C++ Programming Guide, Technical Specifications per Compute Capability"},
+        {"[PG-A]", "CUDA C++ Programming Guide, arithmetic instruction throughput (128 FP32 results per clock per SM)"},
         {"[OCC]", "the CUDA toolkit's cuda_occupancy.h (blocks per SM per architecture)"},
         {"[DEV]", "CUDA Runtime API, cudaDeviceProp.reservedSharedMemPerBlock (1 KB per block from sm_80)"},
     };
@@ -42,20 +43,25 @@ std::vector<Card> buildDeck()
 {
     const gpu::GpuPreset h100 = *gpu::findPreset("sm_90");
     const gpu::GpuPreset a100 = *gpu::findPreset("sm_80");
+    const gpu::GpuPreset b200 = *gpu::findPreset("sm_100");
+    const gpu::GpuPreset rtx5090 = *gpu::findPreset("sm_120");
     const gpu::TimingParameters& t = h100.timing;
     const std::string latencySource = std::string(t.source);
     std::vector<Card> cards;
     auto add = [&](Card card) { cards.push_back(std::move(card)); };
 
     // Key numbers: GPUs (presets, datasheets).
-    for (const gpu::GpuPreset& p : {a100, h100}) {
+    for (const gpu::GpuPreset& p : {a100, h100, b200, rtx5090}) {
+        // The Blackwell presets' clocks and L2 are partly derived or device-reported: their cards cite that.
+        const bool blackwell = p.computeMajor >= 10;
         const std::string arch(p.arch);
         add({"gpu." + arch + ".sms", "hierarchy", "How many SMs does the " + std::string(p.name) + " have?", to_string(p.smCount) + " SMs",
              "GPU preset " + arch + ": " + std::string(p.source), "", true});
         add({"gpu." + arch + ".fp32", "roofline", "Peak FP32 (non-Tensor-Core) rate of the " + std::string(p.name) + "?",
              number(gpu::peakFp32FlopsPerSecond(p) / 1e12, 3) + " TFLOP/s = " + to_string(p.smCount) + " SMs x " +
                  to_string(p.timing.fp32LanesPerSm) + " lanes x 2 x " + number(p.timing.coreClockMHz) + " MHz",
-             "gpu::peakFp32FlopsPerSecond; the GPU's whitepaper", "An FMA counts as two FLOPs.", true});
+             blackwell ? "gpu::peakFp32FlopsPerSecond; " + std::string(p.timing.source) : "gpu::peakFp32FlopsPerSecond; the GPU's whitepaper",
+             "An FMA counts as two FLOPs.", true});
         add({"gpu." + arch + ".bandwidth", "roofline", "Peak DRAM bandwidth of the " + std::string(p.name) + "?",
              number(p.timing.dramBandwidthGBps) + " GB/s; ridge point " +
                  number(gpu::peakFp32FlopsPerSecond(p) / gpu::peakDramBytesPerSecond(p), 3) + " FP32 FLOP/byte",
@@ -69,6 +75,17 @@ std::vector<Card> buildDeck()
     }
     add({"gpu.h200", "coalescing", "HBM capacity and bandwidth of the H200?", "141 GB of HBM3e at 4.8 TB/s",
          "NVIDIA H200 Tensor Core GPU datasheet", "H200 = H100's SM with more, faster HBM.", true});
+    add({"gpu.b200", "blackwell", "HBM capacity and bandwidth of the B200?",
+         "180 GB of HBM3e at " + number(b200.timing.dramBandwidthGBps / 1000, 2) + " TB/s per GPU (HGX B200)",
+         "NVIDIA Blackwell datasheet, Individual Blackwell GPU Specifications (HGX B200); the sm_100 preset", "", true});
+    add({"blackwell.unpublished", "blackwell", "Which B200 numbers has NVIDIA not published?",
+         "Its SM count (" + to_string(b200.smCount) + "), clock and L2 size (" +
+             number(static_cast<double>(b200.timing.l2Bytes) / (1024.0 * 1024.0)) +
+             " MB): a B200's own device query gives them; the preset derives the clock from the 75 TFLOP/s FP32",
+         "github.com/pytorch/ao pull request 4002 (a device query); NVIDIA Blackwell datasheet; core/gpu/gpu_preset.cpp", "", true});
+    add({"tensor-cores.fp16-peaks", "tensor-cores", "Dense FP16 Tensor Core peak of the A100, H100 SXM and B200?",
+         "312, 989 and 2,250 TFLOP/s; each narrower input (FP8, FP4) doubles it",
+         "NVIDIA A100 and H100 datasheets (SXM); NVIDIA Blackwell datasheet, HGX B200 (given with sparsity, halved)", "", true});
 
     // Key numbers: latencies (published microbenchmarks; replaced by measurements when a session has them).
     add({"latency.shared", "latency", "Latency of a shared-memory load (Volta to Hopper)?", "about " + to_string(t.sharedLatency) + " cycles",
@@ -168,6 +185,18 @@ std::vector<Card> buildDeck()
     add({"multi-gpu.fsdp-traffic", "multi-gpu", "Bytes each GPU moves per step, FSDP against DDP?",
          "1.5x: two all-gathers of the parameters and a reduce-scatter of the gradients, against one all-reduce",
          "perf::dataParallelTraffic; Rajbhandari et al., ZeRO, SC 2020, section 7", "", true});
+    add({"cuda-graphs.overhead", "cuda-graphs", "Launch overhead one by one, against a CUDA graph (one measurement)?",
+         "about 2.7 us of host time per launch call and 6.4 us of GPU time per kernel; a graph: 15 us once, then 0.58 us between nodes",
+         "perf::KernelChainInput defaults (core/perf/kernel_chain.h), measured in github.com/ahrefs/ocannl issue 488", "", true});
+    add({"fsdp.states-per-gpu", "fsdp", "Model states per GPU with mixed-precision Adam under ZeRO-3 over N GPUs?",
+         "16 bytes x parameters / N: weights, gradients, master weights and moments all partitioned",
+         "training::memoryBudget; Rajbhandari et al., ZeRO, SC 2020, section 5", "", true});
+    add({"serving.decode-intensity", "serving", "FLOP per byte of FP16 decode at batch B?",
+         "B: 2 FLOP per weight per sequence over 2 bytes per weight; the H100 SXM's FP16 Tensor Core ridge is 295",
+         "the serving lesson; Kaplan et al. 2020 (2 FLOP per parameter per token); NVIDIA H100 datasheet", "", true});
+    add({"microscaling.nvfp4-scale", "microscaling", "How does NVFP4 scale a block?",
+         "One FP8 E4M3 scale per 16 E2M1 values, about amax / 6, under one FP32 scale per tensor",
+         "NVIDIA Technical Blog, Introducing NVFP4 for Efficient and Accurate Low-Precision Inference, 2025", "", true});
     for (Card& card : cards)
         card.source = expandCitations(std::move(card.source));
     return cards;

@@ -50,6 +50,9 @@ const std::vector<Topic>& topics()
         {"serving", "Serving: the KV cache and batching", "serving"},
         {"fusion", "Kernel fusion and FlashAttention", "flash-attention"},
         {"microscaling", "Block-scaled formats: MX and NVFP4", "microscaling"},
+        {"cuda-graphs", "CUDA graphs and launch overhead", "streams"},
+        {"fsdp", "FSDP and ZeRO", "multi-gpu"},
+        {"blackwell", "Blackwell: the B200 and RTX 5090", "tensor-cores"},
     };
     return list;
 }
@@ -95,6 +98,7 @@ const std::vector<Question>& questionBank()
         bank::addMemoryQuestions(questions);
         bank::addNumericsQuestions(questions);
         bank::addTrainingQuestions(questions);
+        bank::addSecondCurriculumQuestions(questions);
         return questions;
     }();
     return bank;

@@ -13,6 +13,7 @@ void addExecutionQuestions(std::vector<Question>& bank); // hierarchy, occupancy
 void addMemoryQuestions(std::vector<Question>& bank);    // coalescing, shared memory, reduction, roofline, tensor cores
 void addNumericsQuestions(std::vector<Question>& bank);  // formats, mixed precision, quantization, sparsity
 void addTrainingQuestions(std::vector<Question>& bank);  // training memory, multi-GPU, inference
+void addSecondCurriculumQuestions(std::vector<Question>& bank); // CUDA graphs, FSDP, serving, fusion, Tensor Cores, MX, Blackwell
 
 // Fills a multiple-choice item: the correct text and the wrong ones, shuffled by `rng`.
 void setChoices(QuizItem& item, QuizRng& rng, const std::string& correct, const std::vector<std::string>& wrong);
