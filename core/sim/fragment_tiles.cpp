@@ -180,10 +180,10 @@ std::optional<FragmentView> fragmentView(const ptx::Instruction& in, const LaneR
     return view;
 }
 
-Type ldmatrixElementType(const ptx::Function& function, std::size_t pc)
+std::optional<Type> ldmatrixElementType(const ptx::Function& function, std::size_t pc)
 {
     if (pc >= function.instructions.size())
-        return Type::F16;
+        return std::nullopt;
     const ptx::Instruction& load = function.instructions[pc];
     const ptx::Operand& destination = load.operands[load.op == Op::Ldmatrix ? 0 : 1];
     auto names = [&](const ptx::Operand& list) {
@@ -203,7 +203,7 @@ Type ldmatrixElementType(const ptx::Function& function, std::size_t pc)
         if (names(in.operands[2]))
             return fragmentType(in, Role::B, false);
     }
-    return Type::F16;
+    return std::nullopt;
 }
 
 MultiplyTerms multiplyTerms(const FragmentView& view, int row, int col)

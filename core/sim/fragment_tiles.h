@@ -59,8 +59,8 @@ bool showsFragments(const ptx::Instruction& in);
 std::optional<FragmentView> fragmentView(const ptx::Instruction& in, const LaneRegisters& registers,
                                          ptx::Type halfType = ptx::Type::F16);
 // The type an ldmatrix's (or stmatrix's) .b16 elements are used as: that of the first mma after
-// instruction `pc` whose A or B list names one of its registers, else .f16.
-ptx::Type ldmatrixElementType(const ptx::Function& function, std::size_t pc);
+// instruction `pc` whose A or B list names one of its registers; nullopt when none does.
+std::optional<ptx::Type> ldmatrixElementType(const ptx::Function& function, std::size_t pc);
 
 // D(row, col) of a multiply view, term by term as the simulator sums it: C first, then A(row, i) x
 // B(i, col) for i = 0 .. k-1, each partial sum exact in double (see exec_tensor.cpp).

@@ -215,7 +215,8 @@ TEST_F(FragmentTiles, WmmaF16FragmentHoldsEachElementTwice)
 // An ldmatrix's .b16 elements are decoded as the type of the mma that reads its registers.
 TEST_F(FragmentTiles, LdmatrixElementsTakeTheTypeOfTheMmaThatReadsThem)
 {
-    EXPECT_EQ(sim::tensor::ldmatrixElementType(*kernel.function, 3), ptx::Type::BF16); // %r1, %r2 -> the bf16 mma's A
+    EXPECT_EQ(sim::tensor::ldmatrixElementType(*kernel.function, 3), std::optional(ptx::Type::BF16)); // %r1, %r2 -> the bf16 mma's A
+    EXPECT_EQ(sim::tensor::ldmatrixElementType(*kernel.function, 5), std::nullopt); // the last mma: nothing after it reads them
 }
 
 // D(i, j) term by term: A all ones, B(k, j) = k, C = 0.5: 0.5 + 0 + 1 + ... + 15 = 120.5.

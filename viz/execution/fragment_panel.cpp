@@ -81,6 +81,12 @@ std::string fittedNumber(double value, float room, float fontSize)
 
 const char* typeText(ptx::Type type) { return ptx::typeName(type); }
 
+// "A", or "matrix 0" for ldmatrix's and stmatrix's numbered matrices.
+std::string tileName(const FragmentTile& tile)
+{
+    return tile.name < 'A' ? std::string("matrix ") + tile.name : std::string(1, tile.name);
+}
+
 // A register's 32 lanes after the step: the step's recorded write where it wrote the lane, else the
 // value before it.
 std::array<std::uint64_t, 32> lanesAfter(const Stepper& stepper, std::size_t index, std::int32_t warp, std::int32_t reg)
@@ -127,7 +133,8 @@ bool FragmentPanel::draw(const Stepper& stepper, float width)
             at->second = lanesAfter(stepper, *index, warp, reg);
         return at->second.data();
     };
-    const ptx::Type halfType = sim::tensor::ldmatrixElementType(*stepper.run().function, static_cast<std::size_t>(step.pc));
+    const std::optional<ptx::Type> usedAs = sim::tensor::ldmatrixElementType(*stepper.run().function, static_cast<std::size_t>(step.pc));
+    const ptx::Type halfType = usedAs.value_or(ptx::Type::F16);
     const bool arriving = !m_view; // from a step without fragments
     m_view = sim::tensor::fragmentView(*in, registers, halfType);
     m_instruction = in;
@@ -155,13 +162,11 @@ bool FragmentPanel::draw(const Stepper& stepper, float width)
     }
     ImGui::TextWrapped("Fragments: %s", view.title.c_str());
     std::string types;
-    for (const FragmentTile& tile : view.tiles) {
-        const std::string name = view.multiply || tile.name < 'A' ? std::string(tile.name < 'A' ? "matrix " : "") + tile.name
-                                                                   : std::string(1, tile.name);
-        types += (types.empty() ? "" : ", ") + name + " ." + typeText(tile.type) + (tile.written ? " (after)" : "");
-    }
+    for (const FragmentTile& tile : view.tiles)
+        types += (types.empty() ? "" : ", ") + tileName(tile) + " ." + typeText(tile.type) + (tile.written ? " (after)" : "");
     if (in->op == ptx::Op::Ldmatrix || in->matrixCount > 0)
-        types += "; .b16 elements shown as ." + std::string(typeText(halfType)) + ", the type the next mma reads them as";
+        types += "; .b16 elements shown as ." + std::string(typeText(halfType)) +
+                 (usedAs ? ", the type the next mma reads them as" : " (no later mma reads these registers)");
     const bool model = view.layoutSource.starts_with("A model");
     types += model ? ". Layout: the simulator's model (hover)" : ". Layout: the PTX ISA's (hover)";
     style::textDisabledWrapped(types.c_str());
@@ -252,7 +257,7 @@ std::string FragmentPanel::cellText(const FragmentTile& tile, const TileElement&
 void FragmentPanel::tooltip(const FragmentTile& tile, int row, int col)
 {
     const TileElement& element = tile.at(row, col);
-    const std::string name = tile.name < 'A' ? std::string("matrix ") + tile.name : std::string(1, tile.name);
+    const std::string name = tileName(tile);
     if (!element.held) {
         ImGui::SetTooltip("%s(%d, %d): no lane holds it", name.c_str(), row, col);
         return;
@@ -354,7 +359,7 @@ void FragmentPanel::drawFocused(float width)
     ImFont* font = ImGui::GetFont();
     const float cellFont = std::max(9.0f, std::floor(ImGui::GetFontSize() * 0.85f)); // a digit more per cell
     const float cellHeight = cellFont + 5.0f;
-    const std::string name = tile.name < 'A' ? std::string("matrix ") + tile.name : std::string(1, tile.name);
+    const std::string name = tileName(tile);
     ImGui::Text("%s: %d x %d .%s%s", name.c_str(), tile.rows, tile.cols, typeText(tile.type),
                 tile.written ? ", after the instruction" : "");
     const ImVec2 origin = ImGui::GetCursorScreenPos();
