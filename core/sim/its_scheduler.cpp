@@ -288,23 +288,23 @@ bool BlockRunner::reportLivelockIfStuck(const WarpState& warp)
             return std::filesystem::path(file->second).filename().string() + ":" + std::to_string(instruction.source.line);
         return "PTX line " + std::to_string(instruction.ptxLine);
     };
-    const std::string warpName = "warp " + std::to_string(warp.index);
+    const bool one = std::popcount(spinning) == 1;
+    const std::string spins = describeLanes(spinning) + " of warp " + std::to_string(warp.index) +
+                              (one ? " spins in this loop and nothing it reads changes" : " spin in this loop and nothing they read changes");
     std::string message;
     if (!m_context.independentThreads) {
         const std::int32_t waitPc = lanePcs(warp)[static_cast<std::size_t>(std::countr_zero(waiting | 0x80000000u))];
         const std::string others = describeLanes(waiting);
-        message = describeLanes(spinning) + " of " + warpName + " spin in this loop and nothing they read changes; " +
-                  others + " of the same warp, which could change it, " + (std::popcount(waiting) == 1 ? "waits" : "wait") +
-                  " at " + place(waitPc) +
-                  " for them to rejoin. The reconvergence stack (pre-Volta SIMT) runs the spinning path until it "
-                  "leaves the loop and never runs " + others +
+        message = spins + "; " + others + " of the same warp, which could change it, " +
+                  (std::popcount(waiting) == 1 ? "waits" : "wait") + " at " + place(waitPc) +
+                  " until the spinning path is done. The reconvergence stack (pre-Volta SIMT) runs one path of a warp "
+                  "at a time, this one never ends, so it never runs " + others +
                   ": a livelock, the block is stopped. With independent thread scheduling (Volta and later, "
                   "--warp-model its) " + others + " would run and the loop could end";
     } else {
-        message = describeLanes(spinning) + " of " + warpName +
-                  " spin in this loop and nothing they read changes; no other lane of the block can run to change "
-                  "it (the other groups of the warp and the other warps have finished, wait, or spin too): a "
-                  "livelock even with independent thread scheduling, the block is stopped";
+        message = spins + "; no other lane of the block can run to change it (the other groups of the warp and the "
+                          "other warps have finished, wait, or spin too): a livelock even with independent thread "
+                          "scheduling, the block is stopped";
     }
     reportHazard(HazardKind::WarpLivelock, warp, std::countr_zero(spinning | 0x80000000u), 0, "", std::move(message), -1,
                  false, spinning, waiting);

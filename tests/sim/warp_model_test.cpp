@@ -193,6 +193,50 @@ extern "C" __global__ void lock_then_shuffle(int* lock, int* total, int* out)
     EXPECT_EQ(hazardsOf(stack, sim::HazardKind::WarpLivelock).size(), 1u);
 }
 
+// A hand-off inside a warp: lane 0 waits for a flag that lane 1 sets after writing the data. The PTX
+// branches to lane 1's side (`@%p1 bra` on lane == 1) and falls through to the other lanes', so the
+// stack runs lane 0's loop first, which never ends while lane 1 waits its turn on the stack: a
+// livelock. Under ITS lane 0 is set aside, lane 1 writes, and lane 0 reads 42.
+TEST(WarpModel, HandOffFromALaterPathCompletesOnlyWithIndependentScheduling)
+{
+    const CompiledKernel kernel = compileKernel(R"(
+extern "C" __global__ void hand_off(volatile int* flag, volatile int* data, int* out)
+{
+    const int lane = threadIdx.x % 32;
+    if (lane == 1) {
+        *data = 42;
+        __threadfence();
+        *flag = 1;
+    } else if (lane == 0) {
+        while (*flag == 0) { }
+        out[0] = *data;
+    }
+}
+)",
+                                                "hand_off");
+    const std::vector<std::string> args = {"flag=i32[1]", "data=i32[1]", "out=i32[1]"};
+    const sim::SimResult its =
+        simulateKernel(kernel, {1, 1, 1}, {32, 1, 1}, args, 0, withModel(sim::WarpModel::IndependentThreads));
+    ASSERT_EQ(its.status, sim::SimStatus::Completed) << its.statusMessage;
+    EXPECT_TRUE(its.hazards.empty()) << (its.hazards.empty() ? "" : its.hazards.front().message);
+    EXPECT_EQ(bufferValues<std::int32_t>(its, "out"), std::vector<std::int32_t>{42});
+
+    const sim::SimResult stack =
+        simulateKernel(kernel, {1, 1, 1}, {32, 1, 1}, args, 0, withModel(sim::WarpModel::ReconvergenceStack));
+    const std::vector<sim::Hazard> livelocks = hazardsOf(stack, sim::HazardKind::WarpLivelock);
+    ASSERT_EQ(livelocks.size(), 1u);
+    // Lanes 2-31 jump to the ret block, an early return (cfg.cpp): they return before lane 0 goes on.
+    EXPECT_EQ(livelocks.front().lanes, 0x1u);
+    EXPECT_EQ(livelocks.front().otherLanes, 0x2u);
+    EXPECT_NE(livelocks.front().message.find("lane 0 of warp 0 spins in this loop and nothing it reads changes"), std::string::npos) << livelocks.front().message;
+    // Line 6 of the source is lane 1's `*data = 42;`.
+    EXPECT_NE(livelocks.front().message.find("lane 1 of the same warp, which could change it, waits at test.cu:6 until the "
+                                             "spinning path is done"),
+              std::string::npos)
+        << livelocks.front().message;
+    EXPECT_EQ(bufferValues<std::int32_t>(stack, "out"), std::vector<std::int32_t>{0});
+}
+
 // After the lock, __syncthreads(): each warp's groups wait for each other at the barrier and arrive
 // as one (bar.sync issued once per warp, with all 32 lanes), and every thread then reads the total.
 TEST(WarpModel, GroupsArriveAtSyncthreadsAsOneWarp)

@@ -22,7 +22,8 @@ TEST(CliWarpModel, SpinLockIsALivelockUnderTheStackModelAndSaysWhy)
     EXPECT_TRUE(r.err.starts_with("warpscope sim: livelock: warp_livelock at PTX line ")) << r.err;
     EXPECT_NE(r.err.find("(warp_scheduling.cu:14)"), std::string::npos) << r.err; // the while (atomicCAS ...) line
     EXPECT_NE(r.err.find("lanes 1-31 of warp 0 spin in this loop"), std::string::npos) << r.err;
-    EXPECT_NE(r.err.find("never runs lane 0"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("waits at warp_scheduling.cu:18 until the spinning path is done"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("so it never runs lane 0"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("--warp-model its"), std::string::npos) << r.err;
 }
 
