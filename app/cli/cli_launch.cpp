@@ -1,9 +1,35 @@
 #include "cli/cli_launch.h"
 
+#include "ptx/sass.h"
 #include "sim/work_estimate.h"
 #include "util/input_error.h"
 
+#include <exception>
+
 namespace warpscope::cli {
+
+namespace {
+
+// --cooperative: the driver checks the grid against occupancy at the kernel's real register count,
+// which ptxas gives for the preset's GPU (PTX does not fix it). A count above the one assumed (32,
+// or sim's --regs) replaces it for the check and the timing model; without ptxas the assumption
+// stands. The summary, the JSON and any refusal name the count they used.
+void useCooperativeRegisters(PreparedLaunch& prepared)
+{
+    int& assumed = prepared.request.options.registersPerThread;
+    try {
+        ptx::SassOptions sass;
+        sass.arch = std::string(prepared.preset.arch);
+        sass.ptxName = prepared.resolved.kernelName + ".ptx";
+        for (const ptx::PtxasResources& resources : ptx::ptxasResources(prepared.resolved.ptxText, sass))
+            if (resources.function == prepared.resolved.function->name && resources.registers > assumed)
+                assumed = resources.registers;
+    } catch (const std::exception&) {
+        // No ptxas, or it refused the PTX: the assumed count stands.
+    }
+}
+
+} // namespace
 
 void addLaunchOptions(CLI::App* command, LaunchOptions& options)
 {
@@ -23,7 +49,8 @@ void addLaunchOptions(CLI::App* command, LaunchOptions& options)
     command->add_flag("--cooperative", options.cooperative,
                       "a cooperative launch (cudaLaunchCooperativeKernel), needed by kernels that call cooperative "
                       "groups' grid.sync(): every block resident at once, so the grid may have at most SMs x blocks per "
-                      "SM blocks (occupancy with 32 registers per thread, or sim's --regs); blocks take turns on one host thread");
+                      "SM blocks (occupancy at ptxas's register count for the GPU where it is above 32 or sim's --regs); blocks "
+                      "take turns on one host thread");
     command->add_flag("--allow-long", options.allowLong,
                       "simulate even when the estimate (from a few sampled blocks) says the launch would pass the "
                       "step budget or take more than 2 minutes");
@@ -85,6 +112,8 @@ std::optional<PreparedLaunch> prepareLaunch(const LaunchOptions& options, const 
     prepared.request = kernels::targetLaunchRequest(prepared.resolved, *preset);
     prepared.request.options = simOptions;
     prepared.request.options.cooperative = options.cooperative;
+    if (options.cooperative)
+        useCooperativeRegisters(prepared);
     prepared.request.options.warpModel = warpModel;
     return prepared;
 }

@@ -87,6 +87,40 @@ TEST(CliCooperative, AGridTheGpuCannotHoldIsRefusedWithTheNumbers)
     EXPECT_EQ(lineCount(step.err), 1) << step.err;
 }
 
+// 40 floats kept across grid.sync() take ptxas past 32 registers (56 with CUDA 13 for sm_90); 33 to 64
+// registers leave room for 1 block of 32 warps per SM (a warp's registers in 256-register units,
+// 16,384 per sub-partition), so 264 blocks of 1,024 threads no longer fit an H100: 132 do.
+TEST(CliCooperative, TheOccupancyCheckUsesPtxassRegisterCount)
+{
+    const std::string path = testing::TempDir() + "/grid_heavy.cu";
+    std::ofstream(path) << R"(
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+extern "C" __global__ void heavy(const float* in, float* out, int n)
+{
+    float v[40];
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+#pragma unroll
+    for (int k = 0; k < 40; ++k) v[k] = in[(i * 40 + k) % n];
+    cg::this_grid().sync();
+    float s = 0;
+#pragma unroll
+    for (int k = 0; k < 40; ++k) s += v[k] * v[(k * 7) % 40];
+    out[i % n] = s;
+}
+)";
+    const std::string launchOf = path + " --kernel heavy --block 1024 --arg 'in=f32[4096]:random(1)' --arg out=f32[4096] "
+                                        "--arg n=i32:4096 --cooperative --no-timing --grid ";
+    const CommandResult r = runWarpscope("sim " + launchOf + "264");
+    if (r.exitCode == 0 && r.out.find("with 32 registers per thread") != std::string::npos)
+        GTEST_SKIP() << "ptxas is not installed: the assumed 32 registers stand";
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_EQ(lineCount(r.err), 1) << r.err;
+    EXPECT_NE(r.err.find("more than the 132 the H100 SXM holds: 132 SMs x 1 block per SM (Registers"), std::string::npos) << r.err;
+    const CommandResult fits = runWarpscope("sim " + launchOf + "132");
+    EXPECT_EQ(fits.exitCode, 0) << fits.err;
+}
+
 // Blocks take turns in order: block 2 waits at its grid.sync() when blocks 0-2 have arrived.
 TEST(CliCooperative, TheStepperSaysWhereTheBlockWaitedForTheGrid)
 {
