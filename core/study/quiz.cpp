@@ -198,6 +198,30 @@ bool parsePlain(std::string text, double& value)
     return true;
 }
 
+// The letters after a typed number ("warps" in "21 warps", "GB" in "1.5GB", "FLOP/byte"), or "" when
+// the answer ends in a digit. Hexadecimal answers (0x7F) have none.
+std::string trailingUnit(const std::string& answer)
+{
+    const std::string lower = lowered(answer);
+    if (lower.starts_with("0x") || lower.starts_with("-0x") || lower.starts_with("+0x"))
+        return "";
+    std::size_t end = answer.size();
+    while (end > 0 && !std::isdigit(static_cast<unsigned char>(answer[end - 1])) && answer[end - 1] != '.')
+        --end;
+    return end == 0 ? "" : trimmed(std::string_view(answer).substr(end));
+}
+
+// "warps" and "warp", "GB" and "gb"; "us" also as "µs"; "bytes" also as "B" and "byte".
+bool sameUnit(const std::string& typed, std::string_view unit)
+{
+    const std::string t = lowered(typed), u = lowered(std::string(unit));
+    if (u.empty())
+        return false;
+    if (t == u || (u.size() > 1 && u.back() == 's' && t == u.substr(0, u.size() - 1)))
+        return true;
+    return (u == "us" && t == "\xc2\xb5s") || (u == "bytes" && t == "b");
+}
+
 } // namespace
 
 double parseNumericAnswer(std::string_view text, std::string_view unit)
@@ -210,6 +234,22 @@ double parseNumericAnswer(std::string_view text, std::string_view unit)
     if (answer.empty())
         return fail("is empty (allowed: a number such as 1024, 0.75, 3e-8" +
                     std::string(unit == "%" ? ", 75%" : unit == "bytes" ? ", 32K" : "") + ")");
+    // A unit typed after the number ("21 warps", "1.5 GB"): the question's own unit (or its singular)
+    // is dropped; any other word is refused with the accepted form.
+    if (const std::string unitTyped = trailingUnit(answer); !unitTyped.empty() && unitTyped != "%" && unit != "mask") {
+        const std::string suffix = lowered(unitTyped);
+        const bool byteSuffix = unit == "bytes" && (suffix == "k" || suffix == "m" || suffix == "g" || suffix == "kib" ||
+                                                    suffix == "mib" || suffix == "gib");
+        if (!byteSuffix) {
+            const std::string number = trimmed(std::string_view(answer).substr(0, answer.size() - unitTyped.size()));
+            if (!sameUnit(unitTyped, unit)) {
+                const std::string accepted = unit.empty() ? "a plain number such as " + number
+                                                          : std::string(unit) + " (type " + number + " or " + number + " " + std::string(unit) + ")";
+                return fail("is in '" + unitTyped + "', but this question asks for " + accepted);
+            }
+            answer = number;
+        }
+    }
     double multiplier = 1;
     if (answer.back() == '%') {
         if (unit != "%")
@@ -294,8 +334,9 @@ AnswerResult checkAnswer(const QuizItem& item, std::string_view answer)
     const double value = parseNumericAnswer(answer, item.unit);
     result.given = formatNumber(value, 10) + (item.unit.empty() || item.unit == "mask" ? "" : " " + item.unit);
     result.expected = item.expectedText;
-    // The tolerance is absolute; a little slack for the decimal the learner typed.
-    const double slack = 1e-12 * std::max(1.0, std::fabs(item.expected));
+    // The tolerance is absolute; a little slack, relative to the value, for the decimal the learner
+    // typed. (An absolute 1e-12 once let 0 pass for BF16's 9.984e-31.)
+    const double slack = 1e-12 * std::fabs(item.expected);
     result.correct = std::fabs(value - item.expected) <= item.tolerance + slack;
     return result;
 }

@@ -225,6 +225,59 @@ TEST(QuizAnswers, NumbersAsLearnersTypeThem)
     EXPECT_THROW(parseNumericAnswer("32K", "sectors"), InputError);
 }
 
+// Issue 30, section 9: an answer typed with its unit is read; another unit is refused with the form.
+TEST(QuizAnswers, UnitsTypedWithTheNumber)
+{
+    EXPECT_EQ(parseNumericAnswer("21 warps", "warps"), 21);
+    EXPECT_EQ(parseNumericAnswer("1 warp", "warps"), 1);
+    EXPECT_EQ(parseNumericAnswer("1.5 GB", "GB"), 1.5);
+    EXPECT_EQ(parseNumericAnswer("1.5gb", "GB"), 1.5);
+    EXPECT_EQ(parseNumericAnswer("292 FLOP/byte", "FLOP/byte"), 292);
+    EXPECT_EQ(parseNumericAnswer("4096 B", "bytes"), 4096);
+    EXPECT_EQ(parseNumericAnswer("4,096 bytes", "bytes"), 4096);
+    EXPECT_EQ(parseNumericAnswer("3 \xc2\xb5s", "us"), 3);
+    EXPECT_EQ(parseNumericAnswer("32 KiB", "bytes"), 32768);
+    try {
+        parseNumericAnswer("21 blocks", "warps");
+        FAIL() << "a wrong unit was accepted";
+    } catch (const InputError& error) {
+        EXPECT_STREQ(error.what(), "answer '21 blocks' is in 'blocks', but this question asks for warps (type 21 or 21 warps)");
+    }
+    try {
+        parseNumericAnswer("12 apples", "");
+        FAIL() << "a unit was accepted for a plain number";
+    } catch (const InputError& error) {
+        EXPECT_STREQ(error.what(), "answer '12 apples' is in 'apples', but this question asks for a plain number such as 12");
+    }
+}
+
+// Issue 30, section 9: no value other than the expected one, within the stated tolerance, is
+// accepted, whatever its magnitude (0 once passed for BF16's 9.984e-31), and the expected value typed
+// with the question's unit is.
+TEST(QuizBank, EveryNumericAnswerAcceptsOnlyItsValueWithinTheTolerance)
+{
+    for (const Question& question : questionBank()) {
+        if (question.kind == QuestionKind::Choice)
+            continue;
+        for (std::uint64_t seed : {0ULL, 1ULL, 2ULL, 3ULL, 5ULL, 7ULL, 11ULL, 42ULL, 1000ULL, 123456789ULL}) {
+            const QuizItem item = askQuestion(question.id, seed);
+            SCOPED_TRACE(std::string(question.id) + " seed " + std::to_string(seed) + " expected " + exactText(item.expected));
+            const double e = item.expected, t = item.tolerance;
+            const double beyond = t + std::max(std::fabs(e) * 1e-9, 1e-300);
+            // Relative steps that fall on no question's tolerance boundary (those are 0.1, 0.5 and 1 %).
+            for (double candidate : {0.0, -e, 2 * e, e / 2, e + beyond, e - beyond, e * 1.0137, e * 0.9863, e * 1.0007, e * 0.9993}) {
+                EXPECT_EQ(checkAnswer(item, exactText(candidate)).correct, std::fabs(candidate - e) <= t) << exactText(candidate);
+            }
+            if (!item.unit.empty() && item.unit != "mask") {
+                EXPECT_TRUE(checkAnswer(item, exactText(e) + " " + item.unit).correct) << item.unit;
+            }
+        }
+    }
+    // The two reported cases.
+    EXPECT_FALSE(checkAnswer(askQuestion("formats.bf16-stored", 7), "0").correct);
+    EXPECT_FALSE(checkAnswer(askQuestion("formats.min-subnormal", 1), "0").correct);
+}
+
 TEST(QuizAnswers, ChoiceOutsideTheListIsAnInputError)
 {
     const QuizItem item = askQuestion("divergence.syncwarp", 1);
