@@ -236,6 +236,16 @@ TEST(CooperativeLaunch, ManyBarriersInALoop)
                          cooperative());
     EXPECT_EQ(again.stats.warpInstructions, result.stats.warpInstructions);
     EXPECT_EQ(again.stats.timing.cycles, result.stats.timing.cycles);
+    // Under independent thread scheduling the polls are the same PTX: the same values.
+    sim::SimOptions its = cooperative();
+    its.warpModel = sim::WarpModel::IndependentThreads;
+    const sim::SimResult independent =
+        simulateWithArgs(kernel("ringRounds"), {blocks, 1, 1}, {32, 1, 1},
+                         {bufferArg("value", sim::ElementType::I32, std::vector<int>{1, 2, 3, 4, 5}),
+                          bufferArg("next", sim::ElementType::I32, std::vector<int>(blocks, 0)), intArg("rounds", rounds)},
+                         its);
+    ASSERT_EQ(independent.status, sim::SimStatus::Completed) << independent.statusMessage;
+    EXPECT_EQ(bufferValues<int>(independent, "value"), value);
 }
 
 TEST(CooperativeLaunch, ABlockThatNeverArrivesIsADeadlockNamedInOneSentence)
