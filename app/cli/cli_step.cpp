@@ -27,30 +27,20 @@ nlohmann::ordered_json realJson(double value)
     return value;
 }
 
-// Independent thread scheduling: each lane's next pc in the state before the warp's `at`-th
-// instruction (null: exited or no thread), the lanes the scheduler runs for that instruction, and the
-// warp's groups of lanes then.
-void addLanePcsJson(nlohmann::ordered_json& doc, const sim::BlockRecording& recording, std::int32_t warp, std::uint32_t at)
+// Independent thread scheduling: each lane's next pc in the state shown (null: exited or no thread),
+// the warp's groups of lanes then, and the lanes the scheduler runs for its next instruction.
+void addLanePcsJson(nlohmann::ordered_json& doc, const sim::BlockRecording& recording, std::int32_t warp, std::size_t position)
 {
-    const auto& mine = recording.stepsOfWarp[static_cast<std::size_t>(warp)];
-    if (recording.lanePcs.size() != recording.steps.size())
+    const std::optional<sim::LaneSchedule> schedule = sim::laneScheduleAt(recording, position, warp);
+    if (!schedule)
         return; // not recorded with independent thread scheduling
-    const std::uint32_t exist = recording.existMask[static_cast<std::size_t>(warp)];
     nlohmann::ordered_json pcs = nlohmann::ordered_json::array();
-    std::uint32_t groups = exist != 0 ? 1 : 0;
-    for (std::uint32_t lane = 0; lane < 32; ++lane) {
-        std::int32_t pc = ((exist >> lane) & 1u) != 0 ? 0 : -1; // before its first instruction: every thread at 0
-        if (at > 0) {
-            const sim::RecordedLanePcs& after = recording.lanePcs[mine[at - 1]];
-            pc = after.pc[lane];
-            groups = after.groups;
-        }
+    for (const std::int32_t pc : schedule->pc)
         pcs.push_back(pc < 0 ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(pc));
-    }
     doc["lane_pcs"] = pcs;
-    doc["groups"] = groups;
-    doc["next_group"] = at < mine.size() ? nlohmann::ordered_json(maskText(recording.lanePcs[mine[at]].group))
-                                         : nlohmann::ordered_json(nullptr);
+    doc["groups"] = schedule->groups;
+    doc["next_group"] = schedule->nextGroup != 0 ? nlohmann::ordered_json(maskText(schedule->nextGroup))
+                                                 : nlohmann::ordered_json(nullptr);
 }
 
 } // namespace
@@ -289,7 +279,7 @@ int runStep(const StepOptions& options, std::ostream& out, std::ostream& err)
         addGridWaitsJson(doc, *result.recording, warp, static_cast<std::uint32_t>(at), position);
     doc["warp_model"] = warpModelName(warpModel);
     if (warpModel == sim::WarpModel::IndependentThreads)
-        addLanePcsJson(doc, *result.recording, warp, static_cast<std::uint32_t>(at));
+        addLanePcsJson(doc, *result.recording, warp, position);
     if (result.status != sim::SimStatus::Completed)
         err << "warpscope step: " << result.statusMessage << "\n";
     if (const sim::Hazard* livelock = findLivelock(result.hazards)) // the state is still shown: where it spins

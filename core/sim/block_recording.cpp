@@ -25,6 +25,28 @@ std::size_t BlockRecording::printfsBefore(std::size_t position) const
     return static_cast<std::size_t>(end - printfs.begin());
 }
 
+std::optional<LaneSchedule> laneScheduleAt(const BlockRecording& recording, std::size_t position, std::int32_t warp)
+{
+    if (recording.lanePcs.size() != recording.steps.size() || recording.lanePcs.empty() || warp < 0 ||
+        static_cast<std::size_t>(warp) >= recording.stepsOfWarp.size())
+        return std::nullopt;
+    const auto& mine = recording.stepsOfWarp[static_cast<std::size_t>(warp)];
+    const auto next = std::lower_bound(mine.begin(), mine.end(), position);
+    LaneSchedule schedule;
+    if (next == mine.begin()) {
+        const std::uint32_t exist = recording.existMask[static_cast<std::size_t>(warp)];
+        for (std::size_t lane = 0; lane < 32; ++lane)
+            schedule.pc[lane] = ((exist >> lane) & 1u) != 0 ? 0 : -1;
+        schedule.groups = exist != 0 ? 1 : 0;
+    } else {
+        const RecordedLanePcs& after = recording.lanePcs[*(next - 1)];
+        schedule.pc = after.pc;
+        schedule.groups = after.groups;
+    }
+    schedule.nextGroup = next == mine.end() ? 0 : recording.lanePcs[*next].group;
+    return schedule;
+}
+
 bool usesCarryFlag(const ptx::Function& function)
 {
     return std::any_of(function.instructions.begin(), function.instructions.end(),

@@ -194,6 +194,17 @@ struct BlockRecordingLimits {
     std::uint64_t maxBytes = 96ull << 20;
 };
 
+// Independent thread scheduling: `warp`'s lanes in the state before step `position` (each lane's next
+// pc, -1 once exited; every thread at pc 0 before the warp's first step), how many groups its lanes
+// form then, and the lanes of the group that issues the warp's next step (0 when it issues no more).
+// nullopt for a recording without lane pcs (the stack model).
+struct LaneSchedule {
+    std::array<std::int32_t, 32> pc{};
+    std::uint32_t groups = 0;
+    std::uint32_t nextGroup = 0;
+};
+std::optional<LaneSchedule> laneScheduleAt(const BlockRecording& recording, std::size_t position, std::int32_t warp);
+
 // Whether `function` has an instruction that writes or reads CC.CF (the stepper then shows it).
 bool usesCarryFlag(const ptx::Function& function);
 

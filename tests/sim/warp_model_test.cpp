@@ -11,8 +11,10 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -149,11 +151,29 @@ TEST(WarpModel, IndependentSchedulingHandsTheLockOnLaneByLane)
     EXPECT_EQ(recording.lanePcs[27].groups, 1u);
     EXPECT_EQ(recording.lanePcs[28].group, 0xfffffffeu);
 
+    // What the stepper shows at a position: before warp 0's first step every thread is at pc 0 in one
+    // group that runs whole; before step 21, lane 0 at the section runs next, alone, of two groups.
+    const std::optional<sim::LaneSchedule> start = sim::laneScheduleAt(recording, 0, 0);
+    ASSERT_TRUE(start);
+    EXPECT_EQ(start->pc, (std::array<std::int32_t, 32>{}));
+    EXPECT_EQ(start->groups, 1u);
+    EXPECT_EQ(start->nextGroup, 0xffffffffu);
+    const std::optional<sim::LaneSchedule> handOver = sim::laneScheduleAt(recording, 21, 0);
+    ASSERT_TRUE(handOver);
+    EXPECT_EQ(handOver->pc, after.pc);
+    EXPECT_EQ(handOver->groups, 2u);
+    EXPECT_EQ(handOver->nextGroup, 0x1u);
+    // Warp 1 (threads past n) starts at position 32, after warp 0's first turn, and returns.
+    EXPECT_EQ(sim::laneScheduleAt(recording, 32, 1)->pc[5], 0);
+    EXPECT_EQ(sim::laneScheduleAt(recording, recording.steps.size(), 1)->pc[5], -1);
+    EXPECT_EQ(sim::laneScheduleAt(recording, recording.steps.size(), 1)->nextGroup, 0u);
+
     // The stack model records no lane pcs.
     const sim::SimResult stack =
         runDemo("warp_spin_lock", sim::WarpModel::ReconvergenceStack, {"n=i32:32"}, 0);
     ASSERT_TRUE(stack.recording);
     EXPECT_TRUE(stack.recording->lanePcs.empty());
+    EXPECT_FALSE(sim::laneScheduleAt(*stack.recording, 0, 0));
 }
 
 // After the lock, __syncwarp and a shuffle: the groups wait for each other at the __syncwarp, merge
