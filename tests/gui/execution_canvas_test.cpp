@@ -117,6 +117,42 @@ private slots:
                      seen.contains(QStringLiteral("exited")),
                  qPrintable(QStringList(seen.begin(), seen.end()).join(QLatin1Char(','))));
     }
+
+    // matmul_tiled's As[ty][k + 1] read (warp 0, its instruction 56) is a scalar ld.shared.f32 that
+    // ptxas merges with As[ty][k .. k + 3] into one LDS.128 (sim/shared_load_merge.h): the bank grid
+    // draws that 16-byte load, in four phases of 8 lanes (a 4-byte load would be one phase of 32),
+    // and the caption says this load adds no wavefronts of its own.
+    void aMergedSharedLoadIsDrawnAsTheWideLoad()
+    {
+        ShownWindow shown(QSize(1366, 768));
+        QVERIFY(openStep(shown, QStringLiteral("warpscope:step?kernel=matmul_tiled&block=0&warp=0&at=56")));
+        viz::ExecutionPanel& panel = *shown.panel();
+        gui_test::settle(*panel.canvasWidget(), 300);
+        const sim::RecordedStep* step = panel.stepper()->current();
+        QVERIFY(step && step->access >= 0);
+        const sim::RecordedAccess& access = panel.stepper()->recording().accesses[static_cast<std::size_t>(step->access)];
+        QCOMPARE(access.bytesPerLane, 4u);
+        QCOMPARE(access.mergedBytesPerLane, 16u);
+        QVERIFY(access.mergedMember);
+        const auto rows = panel.scene()->lastAccessLaneRows();
+        QCOMPARE(rows.size(), std::size_t{4});
+        for (const auto& row : rows)
+            QCOMPARE(row.lanes, 8u);
+        // The caption's column (the bank grid's), read line by line, letters and digits only (a
+        // punctuation glyph's top is not its line's).
+        std::vector<gui_test::PaintedGlyph> glyphs;
+        for (const gui_test::PaintedGlyph& glyph : gui_test::paintedGlyphs(*panel.canvas()))
+            if (glyph.left >= rows.front().left - 1.0f && glyph.top < rows.front().top)
+                glyphs.push_back(glyph);
+        std::sort(glyphs.begin(), glyphs.end(), [](const auto& a, const auto& b) {
+            return std::abs(a.top - b.top) > 2.0f ? a.top < b.top : a.left < b.left;
+        });
+        QString text;
+        for (const gui_test::PaintedGlyph& glyph : glyphs)
+            if (glyph.character.isLetterOrNumber())
+                text += glyph.character;
+        QVERIFY2(text.contains(QStringLiteral("LDS128")) && text.contains(QStringLiteral("addsnone")), qPrintable(text));
+    }
 };
 
 QTEST_MAIN(ExecutionCanvasTest)

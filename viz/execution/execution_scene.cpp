@@ -3,7 +3,9 @@
 #include "canvas/scene_style.h"
 #include "launch/launch_geometry.h"
 #include "memory/memory_model.h"
+#include "sim/block_recording.h"
 #include "sim/fragment_tiles.h"
+#include "sim/hazards.h"
 #include "sim/memory_analysis.h"
 #include "sim/timing_model.h"
 
@@ -360,6 +362,8 @@ void ExecutionScene::drawHazard()
     }
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
     ImGui::TextWrapped("Why it is a bug: %s", hazardWhy(hazard.kind));
+    if (const std::string gpu = sim::hazardOnTheGpu(hazard.kind); !gpu.empty())
+        ImGui::TextWrapped("%s.", gpu.c_str());
     ImGui::PopStyleColor();
 }
 
@@ -390,11 +394,24 @@ void ExecutionScene::drawAccess(float width)
 void ExecutionScene::drawSharedAccess(float width)
 {
     const Stepper& stepper = *m_stepper;
-    const sim::RecordedAccess& access = stepper.recording().accesses[static_cast<std::size_t>(stepper.current()->access)];
+    const sim::RecordedAccess& recorded = stepper.recording().accesses[static_cast<std::size_t>(stepper.current()->access)];
+    // A scalar load ptxas merges with its neighbours is drawn as the wide load the hardware makes.
+    const sim::RecordedAccess access = sim::hardwareAccess(recorded);
     const char* kind = access.isAtomic ? "atomic" : access.isStore ? "store" : "load";
     // A matrix instruction is several requests, which the plain caption's numbers do not add up to.
-    if (const std::string matrix = sim::tensor::matrixAccessCaption(*stepper.currentInstruction(), access); !matrix.empty())
+    if (const std::string matrix = sim::tensor::matrixAccessCaption(*stepper.currentInstruction(), recorded); !matrix.empty())
         ImGui::TextWrapped("%s", matrix.c_str());
+    else if (recorded.mergedMember)
+        ImGui::TextWrapped("Shared load: %d lanes x %u bytes. ptxas merges it into one LDS.%u with the group's first load, "
+                           "%u bytes before it, which counts the wavefronts: this one adds none. Drawn: the %u-byte load.",
+                           std::popcount(recorded.laneMask), recorded.bytesPerLane, recorded.mergedBytesPerLane * 8,
+                           recorded.mergedOffset, recorded.mergedBytesPerLane);
+    else if (recorded.mergedBytesPerLane > 0)
+        ImGui::TextWrapped("Shared load: %d lanes x %u bytes, which ptxas merges with the loads after it into one LDS.%u "
+                           "(%u bytes per lane): %u wavefront%s, %u bank conflict%s for the group. Drawn: that load.",
+                           std::popcount(recorded.laneMask), recorded.bytesPerLane, recorded.mergedBytesPerLane * 8,
+                           recorded.mergedBytesPerLane, recorded.wavefronts, recorded.wavefronts == 1 ? "" : "s",
+                           recorded.bankConflicts, recorded.bankConflicts == 1 ? "" : "s");
     else
         ImGui::TextWrapped("Shared %s: %d lanes x %u bytes, %u wavefront%s, %u bank conflict%s", kind,
                        std::popcount(access.laneMask), access.bytesPerLane, access.wavefronts,

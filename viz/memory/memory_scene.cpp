@@ -541,7 +541,11 @@ void MemoryScene::drawTimeline(float width)
     const StepperRun& run = m_stepper->run();
     const std::string launchText = "The stepped launch: " + run.kernelName + ", grid (" + launch::formatDim3(run.grid) +
                                    ") x block (" + launch::formatDim3(run.block) + "), " + std::to_string(run.registersPerThread) +
-                                   " registers per thread, on the " + std::string(run.preset.name) + " preset.";
+                                   (run.ptxas && run.ptxas->registers == run.registersPerThread
+                                        ? " registers per thread (ptxas's count)"
+                                        : run.ptxas ? " registers per thread (the occupancy explorer's, not ptxas's)"
+                                                    : " registers per thread (assumed: no ptxas report)") +
+                                   ", on the " + std::string(run.preset.name) + " preset.";
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
     ImGui::TextWrapped("%s", launchText.c_str());
     ImGui::PopStyleColor();
