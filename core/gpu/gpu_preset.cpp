@@ -37,8 +37,8 @@ constexpr std::size_t MiB = 1024 * KiB;
 constexpr const char* kTimingSource =
     "latencies: Hopper microbenchmarks (Luo et al. 2025, arXiv:2501.12084; Chips and Cheese 2023), "
     "used for all presets; clock, bandwidth, L2 and L1 pool: the GPU's whitepaper/datasheet; L2 bandwidth "
-    "5,120 B/clock: A100 whitepaper; launch overhead 400 ns and block start 600 cycles: fitted to the recorded "
-    "H200 sessions (assets/recorded/h200)";
+    "5,120 B/clock: A100 whitepaper; launch overhead 400 ns, block start 600 cycles and partly written sectors "
+    "merged at L2 at 32 per clock: fitted to the recorded H200 sessions (assets/recorded/h200)";
 
 // L2 bandwidth: 5,120 bytes per clock for the whole GPU (NVIDIA A100 Tensor Core GPU Architecture
 // whitepaper, 2020: "L2 cache read bandwidth"), used for every preset until measured per GPU.
@@ -49,6 +49,11 @@ constexpr double kL2BytesPerCycle = 5120;
 // sessions held out. Used for every preset until measured per GPU.
 constexpr double kLaunchOverheadNs = 400;
 constexpr int kBlockLaunchCycles = 600;
+// Fitted to the recorded H200 transpose_naive sessions (assets/recorded/h200, demo-kernels.wsprof at
+// n = 512 and gpu-size-transpose_naive.wsprof at n = 8,192): a store that writes only part of a
+// sector is merged into it at L2, and the GPU merged about 30 and 32 such sector writes per clock,
+// L2-resident and DRAM-bound alike, where full sectors move at 160 per clock (kL2BytesPerCycle / 32).
+constexpr double kL2PartialSectorsPerCycle = 32;
 
 constexpr TimingParameters timing(double clockMHz, double bandwidthGBps, std::size_t l1Pool, std::size_t l2,
                                   int fp32Lanes)
@@ -60,6 +65,7 @@ constexpr TimingParameters timing(double clockMHz, double bandwidthGBps, std::si
     parameters.l1PoolBytes = l1Pool;
     parameters.l2Bytes = l2;
     parameters.l2BytesPerCycle = kL2BytesPerCycle;
+    parameters.l2PartialSectorsPerCycle = kL2PartialSectorsPerCycle;
     parameters.launchOverheadNs = kLaunchOverheadNs;
     parameters.blockLaunchCycles = kBlockLaunchCycles;
     parameters.source = kTimingSource;

@@ -69,8 +69,9 @@ struct IssueOutcome {
 // bandwidth and its share of L2 bandwidth are free again.
 struct MemoryPath {
     MemoryPath(const gpu::TimingParameters& parameters, std::uint64_t l1Bytes, std::uint64_t l2Bytes, double dramBytesPerCycle,
-               double l2SectorsPerCycle)
-        : p(parameters), l1(l1Bytes, 4), l2(l2Bytes, 16), dramBytesPerCycle(dramBytesPerCycle), l2SectorsPerCycle(l2SectorsPerCycle)
+               double l2SectorsPerCycle, double l2PartialSectorsPerCycle)
+        : p(parameters), l1(l1Bytes, 4), l2(l2Bytes, 16), dramBytesPerCycle(dramBytesPerCycle),
+          l2SectorsPerCycle(l2SectorsPerCycle), l2PartialSectorsPerCycle(l2PartialSectorsPerCycle)
     {
     }
 
@@ -101,7 +102,7 @@ struct MemoryPath {
         case TimingClass::GlobalLoad:
         case TimingClass::GlobalStore:
         case TimingClass::GlobalAtomic:
-            return {global(s.kind, record, cycle, sectorPool, timing, where) - cycle, StallReason::GlobalMemory};
+            return {global(s, record, cycle, sectorPool, timing, where) - cycle, StallReason::GlobalMemory};
         case TimingClass::Barrier:
         case TimingClass::Control:
             break;
@@ -111,11 +112,11 @@ struct MemoryPath {
 
     // When a global access's results arrive: each sector from L1, L2 or DRAM (loads allocate in L1;
     // stores and atomics go to L2), behind the SM's shares of L2 and DRAM bandwidth.
-    std::uint64_t global(TimingClass kind, const IssueRecord& record, std::uint64_t cycle, const std::vector<std::uint64_t>& sectorPool,
+    std::uint64_t global(const StaticInfo& s, const IssueRecord& record, std::uint64_t cycle, const std::vector<std::uint64_t>& sectorPool,
                          SmTiming& timing, IssueTiming* where)
     {
-        const bool isStore = kind == TimingClass::GlobalStore;
-        const bool isAtomic = kind == TimingClass::GlobalAtomic;
+        const bool isStore = s.kind == TimingClass::GlobalStore;
+        const bool isAtomic = s.kind == TimingClass::GlobalAtomic;
         std::uint64_t level = static_cast<std::uint64_t>(isAtomic ? p.l2HitLatency : p.l1HitLatency);
         std::uint64_t dramSectors = 0;
         IssueTiming served; // per sector, for the traced blocks' memory view
@@ -153,13 +154,16 @@ struct MemoryPath {
             where->l2Mask = served.l2Mask;
             where->dramMask = served.dramMask;
         }
-        if (isStore) // written back to DRAM eventually: it uses bandwidth either way
-            dramSectors = record.sectorCount;
+        // A store that misses L2 allocates a dirty sector, written back to DRAM once: its bandwidth is
+        // charged now. One that finds its sector in L2 merges into it and costs DRAM nothing more.
         std::uint64_t arrives = cycle + level;
-        // Every sector past L1 crosses to L2: the SM's share of its bandwidth.
+        // Every sector past L1 crosses to L2: the SM's share of its bandwidth. A store that writes
+        // only part of its sectors has them merged at L2, slower than whole sectors move.
         const std::uint32_t pastL1 = record.sectorCount - served.l1Sectors;
+        const std::uint32_t partial = isStore && l2PartialSectorsPerCycle > 0 ? partlyWrittenSectors(s, record.sectorCount) : 0;
         if (pastL1 > 0 && l2SectorsPerCycle > 0) {
-            l2Free = std::max(l2Free, static_cast<double>(cycle)) + pastL1 / l2SectorsPerCycle;
+            l2Free = std::max(l2Free, static_cast<double>(cycle)) + (pastL1 - partial) / l2SectorsPerCycle +
+                     (partial > 0 ? partial / l2PartialSectorsPerCycle : 0.0);
             arrives = std::max(arrives, static_cast<std::uint64_t>(l2Free + 0.999));
         }
         if (dramSectors > 0) {
@@ -174,9 +178,21 @@ struct MemoryPath {
         return arrives;
     }
 
+    // The sectors a store writes only part of, at least: its lanes write at most 32 x laneBytes bytes
+    // (the record does not say how many lanes were active), a full sector takes 32 of them and a
+    // partial one at least 1, so at most (32 x laneBytes - sectors) / 31 of its sectors are full.
+    static std::uint32_t partlyWrittenSectors(const StaticInfo& s, std::uint32_t sectors)
+    {
+        const std::int64_t bytes = 32 * static_cast<std::int64_t>(s.laneBytes);
+        if (s.laneBytes == 0 || sectors == 0 || static_cast<std::int64_t>(sectors) * 32 <= bytes)
+            return 0;
+        const std::int64_t full = std::max<std::int64_t>(0, (bytes - sectors) / 31);
+        return static_cast<std::uint32_t>(std::max<std::int64_t>(0, sectors - full));
+    }
+
     const gpu::TimingParameters& p;
     SectorCache l1, l2;
-    double dramBytesPerCycle, l2SectorsPerCycle;
+    double dramBytesPerCycle, l2SectorsPerCycle, l2PartialSectorsPerCycle;
     std::uint64_t lsuFree = 0, dramFree = 0;
     double l2Free = 0; // fractional cycles
 };
@@ -426,6 +442,7 @@ SmTimingModel::SmTimingModel(const ptx::Function& function, const gpu::TimingPar
     m_l1Bytes = parameters.l1PoolBytes > sharedInUse ? parameters.l1PoolBytes - sharedInUse : 0;
     m_l2Bytes = parameters.l2Bytes / static_cast<std::uint64_t>(m_smCount);
     m_l2SectorsPerCycle = parameters.l2BytesPerCycle / 32.0 / m_smCount;
+    m_l2PartialSectorsPerCycle = parameters.l2PartialSectorsPerCycle / m_smCount;
     if (parameters.coreClockMHz > 0 && parameters.dramBandwidthGBps > 0)
         m_dramBytesPerCycle = parameters.dramBandwidthGBps * 1e9 / (parameters.coreClockMHz * 1e6) / m_smCount;
     m_info.reserve(function.instructions.size());
@@ -527,7 +544,7 @@ SmTiming SmTimingModel::replay(const std::vector<BlockLog>& blocks, const std::v
     const gpu::TimingParameters& p = m_parameters;
     const int schedulers = std::max(1, p.schedulersPerSm);
 
-    MemoryPath memory(p, m_l1Bytes, m_l2Bytes, m_dramBytesPerCycle, m_l2SectorsPerCycle);
+    MemoryPath memory(p, m_l1Bytes, m_l2Bytes, m_dramBytesPerCycle, m_l2SectorsPerCycle, m_l2PartialSectorsPerCycle);
 
     std::vector<Warp> warps;
     warps.reserve(static_cast<std::size_t>(m_residentBlocks) * 64);

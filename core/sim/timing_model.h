@@ -116,6 +116,7 @@ private:
     std::uint64_t m_l2Bytes = 0;
     double m_dramBytesPerCycle = 1;
     double m_l2SectorsPerCycle = 0; // 0: L2 bandwidth not modelled
+    double m_l2PartialSectorsPerCycle = 0; // partly written store sectors merged per cycle, this SM's share
 };
 
 // Blocks one SM can hold for this kernel: the occupancy calculator with the function's shared

@@ -140,6 +140,8 @@ StaticInfo describe(const ptx::Instruction& in)
     if ((isLoad && info.load) || isStore)
         info.space = shared ? 2 : global ? 1 : 0;
     info.store = isStore && info.space != 0;
+    if (in.op == ptx::Op::St)
+        info.laneBytes = static_cast<std::uint8_t>(std::min<std::uint32_t>(255, static_cast<std::uint32_t>(ptx::typeBits(in.type)) / 8 * std::max<std::uint32_t>(1, in.vectorWidth)));
     if (in.op == ptx::Op::Ld && shared && in.vectorWidth == 1 && ptx::typeBits(in.type) == 32)
         for (int i = 0; i < in.operandCount; ++i) {
             const ptx::Operand& operand = in.operands[static_cast<std::size_t>(i)];

@@ -36,6 +36,7 @@ struct StaticInfo {
     std::int64_t addressOffset = 0;
     std::uint8_t aluSteps = 0, sfuSteps = 0; // an expanded sequence's dependent chain: its latency
     bool load = false;              // a load: scheduled as early as its operands allow
+    std::uint8_t laneBytes = 0;     // st.global: bytes each lane writes (type x vector width)
 };
 
 // What the timing model needs of one instruction, worked out once per launch.

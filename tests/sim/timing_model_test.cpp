@@ -284,3 +284,53 @@ TEST(TimingModel, IntegerRemainderIsALongSequence)
     log.warps.push_back({{0, 0, 0, 0}, {1, 0, 0, 0}, {2, 0, 0, 0}, {3, 0, 0, 0}});
     EXPECT_EQ(model.replay({log}, {}, {}, nullptr).cycles, 116u);
 }
+
+// A store whose lanes write only part of each sector (transpose_naive's column writes): the sectors are
+// merged at L2 at the preset's partly-written rate, and a sector that is already in L2 costs DRAM
+// nothing more. pc 0: ld.param; 1: mov; 2: st.global.u32 (needs 0 and 1); 3: ret.
+TEST(TimingModel, PartlyWrittenSectorsMergeAtL2AndReachDramOnce)
+{
+    const ptx::Module module = ptx::parseModule(R"(
+.version 9.0
+.target sm_75
+.address_size 64
+.visible .entry store(.param .u64 p)
+{
+	.reg .b32 	%r<2>;
+	.reg .b64 	%rd<2>;
+	ld.param.u64 	%rd1, [p];
+	mov.u32 	%r1, 7;
+	st.global.u32 	[%rd1], %r1;
+	ret;
+}
+)");
+    gpu::TimingParameters parameters = h100().timing;
+    parameters.blockLaunchCycles = 0;
+    ASSERT_EQ(parameters.l2PartialSectorsPerCycle, 32.0);
+    const sim::SmTimingModel model(module.functions.front(), parameters, 1, 132, 0);
+    // Eight warps each write one 4-byte word into the same 32 sectors, 4 KiB apart: at most 128 bytes
+    // for 32 sectors, so at most (128 - 32) / 31 = 3 of them can be full and 29 are partly written.
+    // This SM's share of L2: 5,120 / 32 / 132 = 1.2121 whole sectors and 32 / 132 = 0.2424 partly
+    // written ones per cycle, so each store holds L2 for 3 / 1.2121 + 29 / 0.2424 = 122.1 cycles. The
+    // first store issues at 5 (ptxas's order puts the mov at 0 and the ld.param at 1, its result at
+    // 5); the load/store unit takes each store for 32 / 4 = 8 cycles, so the others issue by cycle 61,
+    // each behind the one before at L2: the last is merged at 5 + 8 x 122.1 = 981.8, cycle 982 (after
+    // its 260-cycle L2 hit). Only the first store misses L2 and allocates the 32 sectors DRAM will
+    // receive once: 1,024 bytes.
+    sim::BlockLog log;
+    std::vector<std::uint64_t> sectors;
+    for (std::uint64_t s = 0; s < 32; ++s)
+        sectors.push_back(0x100000 + s * 4096);
+    for (int w = 0; w < 8; ++w)
+        log.warps.push_back({{0, 0, 0, 0}, {1, 0, 0, 0}, {2, 32, 32, 0}, {3, 0, 0, 0}});
+    const sim::SmTiming timing = model.replay({log}, sectors, {}, nullptr);
+    EXPECT_EQ(timing.cycles, 982u);
+    EXPECT_EQ(timing.dramBytes, 1024u);
+
+    // The same stores writing whole sectors would have held L2 for 8 x 32 / 1.2121 = 211 cycles: the
+    // first store's DRAM miss (5 + 700 cycles) ends the launch instead.
+    gpu::TimingParameters whole = parameters;
+    whole.l2PartialSectorsPerCycle = 0;
+    const sim::SmTimingModel wholeModel(module.functions.front(), whole, 1, 132, 0);
+    EXPECT_EQ(wholeModel.replay({log}, sectors, {}, nullptr).cycles, 705u);
+}
