@@ -24,6 +24,7 @@
 #include <QTest>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdio>
 #include <cstddef>
@@ -238,6 +239,16 @@ private slots:
         QVERIFY(fragments.lastLit('C', 2, 3));
         QVERIFY(fragments.lastLit('D', 2, 3));
         QVERIFY(!fragments.lastLit('D', 2, 4));
+        // Its tooltip: the ISA puts D(2, 3) in lane 4 x 2 + 1 = 9 (groupID 2, threadID_in_group 1) as
+        // d1, the second register of the list {%f54, %f53, %f52, %f51}; its bits are its float's.
+        const auto& d23 = fragments.lastView()->tiles[3].at(2, 3);
+        char bits[16];
+        std::snprintf(bits, sizeof bits, "0x%08x", std::bit_cast<std::uint32_t>(static_cast<float>(d23.value)));
+        char value[40];
+        std::snprintf(value, sizeof value, "%.9g", d23.value);
+        QCOMPARE(QString::fromStdString(fragments.lastTooltip()),
+                 QStringLiteral("D(2, 3) = %1 (f32 %2)\nlane 9 (thread 9 of the block), d1: register 1 of the list, %f53\n"
+                                "The value after the instruction.").arg(QString::fromLatin1(value), QString::fromLatin1(bits)));
 
         QMouseEvent press(QEvent::MouseButtonPress, at, canvas->mapToGlobal(at), Qt::LeftButton, Qt::LeftButton, Qt::NoModifier);
         QApplication::sendEvent(canvas, &press);

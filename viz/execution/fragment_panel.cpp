@@ -139,6 +139,7 @@ bool FragmentPanel::draw(const Stepper& stepper, float width)
     m_view = sim::tensor::fragmentView(*in, registers, halfType);
     m_instruction = in;
     m_function = stepper.run().function;
+    m_warp = warp;
     if (m_step != index) { // a new step: the walk starts over, on D(0, 0)
         m_step = index;
         m_walk = -1;
@@ -151,6 +152,7 @@ bool FragmentPanel::draw(const Stepper& stepper, float width)
     if (!known)
         m_focus = view.multiply ? 'D' : view.tiles.front().name;
     m_nextHover = Hover();
+    m_tooltip.clear();
 
     // Arriving at a Tensor Core step: its tiles at the top of the page. For two more frames too, as
     // the page's height (which bounds the scroll) is known only once the tiles have been drawn.
@@ -269,7 +271,7 @@ void FragmentPanel::tooltip(const FragmentTile& tile, int row, int col)
                                 : std::string(element.reg == ptx::kVectorImmediate ? "an immediate" : "no register");
     std::string text = name + "(" + std::to_string(row) + ", " + std::to_string(col) + ") = " + value + " (" +
                        sim::tensor::elementBitsText(tile, element) + ")\nlane " + std::to_string(element.lane) + " (thread " +
-                       std::to_string(element.lane) + " of the warp), " + sim::tensor::fragmentElementName(*m_instruction, tile, element) +
+                       std::to_string(m_warp * 32 + element.lane) + " of the block), " + sim::tensor::fragmentElementName(*m_instruction, tile, element) +
                        ": register " + std::to_string(element.registerIndex) + " of the list, " + reg;
     const int perRegister = sim::tensor::elementsPerRegister(tile.type);
     if (perRegister > 1)
@@ -281,6 +283,7 @@ void FragmentPanel::tooltip(const FragmentTile& tile, int row, int col)
     if (tile.written)
         text += "\nThe value after the instruction.";
     style::wrappedTooltip(text.c_str());
+    m_tooltip = std::move(text);
 }
 
 // Every tile, small, side by side: their shapes and how the hover or the walk relates them. A click

@@ -11,6 +11,7 @@
 #include "sim/fragment_tiles.h"
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -30,6 +31,7 @@ public:
     char lastFocusedTile() const { return m_focus; }
     const std::vector<std::string>& lastCellTexts() const { return m_cellTexts; }
     const std::string& lastTermsText() const { return m_termsText; }
+    const std::string& lastTooltip() const { return m_tooltip; } // the hovered element's, "" when none
     // Where the large tile's cells were at the last frame (screen px), to aim the pointer; and
     // whether element (row, col) of `tile` is lit by the hover or the walk.
     struct CellGrid {
@@ -60,6 +62,7 @@ private:
     std::optional<sim::tensor::FragmentView> m_view;
     const ptx::Instruction* m_instruction = nullptr;
     const ptx::Function* m_function = nullptr;
+    std::int32_t m_warp = 0; // the warp whose registers hold the tiles
     std::optional<std::size_t> m_step; // the step shown: a new one resets the walk
     char m_focus = 0;
     CellLabel m_label = CellLabel::Value;
@@ -71,7 +74,7 @@ private:
     int m_scrollFrames = 0; // frames left that scroll the page to the view's title
     std::vector<std::string> m_cellTexts;
     CellGrid m_grid;
-    std::string m_termsText;
+    std::string m_termsText, m_tooltip;
 };
 
 } // namespace warpscope::viz
