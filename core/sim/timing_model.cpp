@@ -532,242 +532,301 @@ std::vector<std::uint32_t> SmTimingModel::issueOrder(const std::vector<IssueReco
 
 SmTimingModel::~SmTimingModel() = default;
 
-SmTiming SmTimingModel::replay(const std::vector<BlockLog>& blocks, const std::vector<std::uint64_t>& sectorPool,
-                               const std::vector<std::uint64_t>& traced,
-                               std::vector<std::pair<std::uint64_t, std::vector<std::vector<IssueTiming>>>>* traceTimes) const
+// One SM's replay: its resident blocks and warps, its schedulers and its memory path, stepped from
+// cycle to cycle until the last block is done. replay() builds one and runs it.
+class SmTimingModel::Replay {
+public:
+    Replay(const SmTimingModel& model, const std::vector<BlockLog>& blocks, const std::vector<std::uint64_t>& sectorPool,
+           const std::vector<std::uint64_t>& traced, TraceTimes* traceTimes)
+        : m_model(model), m_info(model.m_info), m_blocks(blocks), m_sectorPool(sectorPool), m_traced(traced),
+          m_traceTimes(traceTimes), m_schedulers(std::max(1, model.m_parameters.schedulersPerSm)),
+          m_memory(model.m_parameters, model.m_l1Bytes, model.m_l2Bytes, model.m_dramBytesPerCycle, model.m_l2SectorsPerCycle,
+                   model.m_l2PartialSectorsPerCycle),
+          m_byScheduler(static_cast<std::size_t>(m_schedulers)), m_greedy(static_cast<std::size_t>(m_schedulers), kNone),
+          m_busyUntil(static_cast<std::size_t>(m_schedulers), 0), m_wakeAt(static_cast<std::size_t>(m_schedulers), 0)
+    {
+        m_warps.reserve(static_cast<std::size_t>(model.m_residentBlocks) * 64);
+    }
+
+    SmTiming run();
+
+private:
+    static constexpr std::size_t kNone = ~std::size_t{0};
+
+    const StaticInfo& next(const Warp& warp) const { return m_info[static_cast<std::size_t>(warp.current().pc)]; }
+    std::uint64_t operandsReady(const Warp& warp, StallReason& reason) const { return warp.operandsReady(next(warp), reason); }
+    bool isMemory(const Warp& warp) const;
+    void refresh(Warp& warp);
+    std::uint64_t readyAt(const Warp& warp) const
+    {
+        return warp.nextIsMemory ? std::max(warp.readyCache, m_memory.lsuFree) : warp.readyCache;
+    }
+
+    void activate(std::uint64_t at);
+    void fill(std::uint64_t at);
+    void finishWarp(std::size_t slot);
+    void releaseBarrierIfComplete(Resident& block);
+    std::size_t pick(std::size_t s, std::uint64_t& nextEvent);
+    void issue(std::size_t s, std::size_t chosen);
+
+    const SmTimingModel& m_model;
+    const std::vector<StaticInfo>& m_info;
+    const std::vector<BlockLog>& m_blocks;
+    const std::vector<std::uint64_t>& m_sectorPool;
+    const std::vector<std::uint64_t>& m_traced;
+    TraceTimes* m_traceTimes;
+    const int m_schedulers;
+    MemoryPath m_memory;
+    SmTiming m_timing;
+    std::vector<Warp> m_warps;
+    std::vector<Resident> m_resident;
+    std::vector<std::vector<std::size_t>> m_byScheduler;
+    std::vector<std::size_t> m_greedy;          // per scheduler: the warp it keeps issuing from while ready
+    std::vector<std::uint64_t> m_busyUntil;     // per scheduler: issuing an expanded sequence until then
+    std::vector<std::uint64_t> m_wakeAt;        // per scheduler: no warp ready before
+    std::vector<std::size_t> m_freeWarpSlots;
+    std::size_t m_nextBlock = 0;
+    std::uint64_t m_age = 0, m_cycle = 0, m_lastCycle = 0;
+    int m_residentCount = 0;
+};
+
+bool SmTimingModel::Replay::isMemory(const Warp& warp) const
 {
-    SmTiming timing;
-    if (blocks.empty())
-        return timing;
-    const std::vector<timing::StaticInfo>& info = m_info;
-    const std::size_t registers = m_function.registers.size();
-    const gpu::TimingParameters& p = m_parameters;
-    const int schedulers = std::max(1, p.schedulersPerSm);
+    if (warp.nextWidened())
+        return false; // merged into an earlier load: no turn of its own at the load/store unit
+    const TimingClass kind = next(warp).kind;
+    return kind == TimingClass::Shared || kind == TimingClass::SharedAtomic || kind == TimingClass::GlobalLoad ||
+           kind == TimingClass::GlobalStore || kind == TimingClass::GlobalAtomic || kind == TimingClass::Local;
+}
 
-    MemoryPath memory(p, m_l1Bytes, m_l2Bytes, m_dramBytesPerCycle, m_l2SectorsPerCycle, m_l2PartialSectorsPerCycle);
+// A warp's readiness changes only when it issues, is released from a barrier or arrives; the cache
+// keeps the scheduler's scan to a few compares per warp.
+void SmTimingModel::Replay::refresh(Warp& warp)
+{
+    if (warp.done || warp.next >= warp.records->size())
+        return;
+    warp.beginRunIfStarting();
+    StallReason reason;
+    warp.readyCache = std::max(warp.earliest, operandsReady(warp, reason));
+    warp.nextIsMemory = isMemory(warp);
+}
 
-    std::vector<Warp> warps;
-    warps.reserve(static_cast<std::size_t>(m_residentBlocks) * 64);
-    std::vector<Resident> resident;
-    std::vector<std::vector<std::size_t>> byScheduler(static_cast<std::size_t>(schedulers));
-    std::vector<std::size_t> greedy(static_cast<std::size_t>(schedulers), ~std::size_t{0});
-    std::vector<std::size_t> freeWarpSlots;
-    std::size_t nextBlock = 0;
-    std::uint64_t age = 0, cycle = 0;
-    std::vector<std::uint64_t> busyUntil(static_cast<std::size_t>(schedulers), 0); // issuing an expanded sequence
-    int residentCount = 0;
-
-    auto operandsReady = [&](const Warp& warp, StallReason& reason) {
-        return warp.operandsReady(info[static_cast<std::size_t>(warp.current().pc)], reason);
-    };
-    auto isMemory = [&](const Warp& warp) {
-        const TimingClass kind = info[static_cast<std::size_t>(warp.current().pc)].kind;
-        if (warp.nextWidened())
-            return false; // merged into an earlier load: no turn of its own at the load/store unit
-        return kind == TimingClass::Shared || kind == TimingClass::SharedAtomic || kind == TimingClass::GlobalLoad ||
-               kind == TimingClass::GlobalStore || kind == TimingClass::GlobalAtomic || kind == TimingClass::Local;
-    };
-    // A warp's readiness changes only when it issues, is released from a barrier or arrives; the
-    // cache keeps the scheduler's scan to a few compares per warp.
-    auto refresh = [&](Warp& warp) {
-        if (warp.done || warp.next >= warp.records->size())
-            return;
-        warp.beginRunIfStarting();
-        StallReason reason;
-        warp.readyCache = std::max(warp.earliest, operandsReady(warp, reason));
-        warp.nextIsMemory = isMemory(warp);
-    };
-    auto readyAt = [&](const Warp& warp) {
-        return warp.nextIsMemory ? std::max(warp.readyCache, memory.lsuFree) : warp.readyCache;
-    };
-    std::vector<std::uint64_t> wakeAt(static_cast<std::size_t>(schedulers), 0); // no warp ready before
-
-    auto activate = [&](std::uint64_t at) {
-        const BlockLog& log = blocks[nextBlock];
-        Resident block;
-        block.log = nextBlock++;
-        std::vector<IssueTiming>* times = nullptr;
-        if (traceTimes && std::find(traced.begin(), traced.end(), log.linearBlock) != traced.end()) {
-            traceTimes->push_back({log.linearBlock, std::vector<std::vector<IssueTiming>>(log.warps.size())});
-            times = traceTimes->back().second.data();
+// The next block of the SM's list becomes resident at `at`: its warps join the schedulers.
+void SmTimingModel::Replay::activate(std::uint64_t at)
+{
+    const BlockLog& log = m_blocks[m_nextBlock];
+    Resident block;
+    block.log = m_nextBlock++;
+    std::vector<IssueTiming>* times = nullptr;
+    if (m_traceTimes && std::find(m_traced.begin(), m_traced.end(), log.linearBlock) != m_traced.end()) {
+        m_traceTimes->push_back({log.linearBlock, std::vector<std::vector<IssueTiming>>(log.warps.size())});
+        times = m_traceTimes->back().second.data();
+    }
+    const std::size_t registers = m_model.m_function.registers.size();
+    const std::size_t residentIndex = m_resident.size();
+    for (std::size_t w = 0; w < log.warps.size(); ++w) {
+        Warp warp;
+        warp.records = &log.warps[w];
+        warp.block = residentIndex;
+        warp.earliest = at + static_cast<std::uint64_t>(std::max(0, m_model.m_parameters.blockLaunchCycles));
+        warp.age = m_age++;
+        warp.ready.assign(registers, 0);
+        warp.producer.assign(registers, 0);
+        warp.done = log.warps[w].empty();
+        warp.order = m_model.issueOrder(log.warps[w], warp.runs);
+        if (times) {
+            warp.times = times + w;
+            warp.times->reserve(log.warps[w].size());
         }
-        const std::size_t residentIndex = resident.size();
-        for (std::size_t w = 0; w < log.warps.size(); ++w) {
-            Warp warp;
-            warp.records = &log.warps[w];
-            warp.block = residentIndex;
-            warp.earliest = at + static_cast<std::uint64_t>(std::max(0, m_parameters.blockLaunchCycles));
-            warp.age = age++;
-            warp.ready.assign(registers, 0);
-            warp.producer.assign(registers, 0);
-            warp.done = log.warps[w].empty();
-            warp.order = issueOrder(log.warps[w], warp.runs);
-            if (times) {
-                warp.times = times + w;
-                warp.times->reserve(log.warps[w].size());
-            }
-            std::size_t slot;
-            if (!freeWarpSlots.empty()) {
-                slot = freeWarpSlots.back();
-                freeWarpSlots.pop_back();
-                warps[slot] = std::move(warp);
-            } else {
-                slot = warps.size();
-                warps.push_back(std::move(warp));
-            }
-            refresh(warps[slot]);
-            if (!warps[slot].done) {
-                block.warps.push_back(slot);
-                block.live += 1;
-                byScheduler[slot % static_cast<std::size_t>(schedulers)].push_back(slot);
-                wakeAt[slot % static_cast<std::size_t>(schedulers)] = 0;
-            } else {
-                freeWarpSlots.push_back(slot);
-            }
+        std::size_t slot;
+        if (!m_freeWarpSlots.empty()) {
+            slot = m_freeWarpSlots.back();
+            m_freeWarpSlots.pop_back();
+            m_warps[slot] = std::move(warp);
+        } else {
+            slot = m_warps.size();
+            m_warps.push_back(std::move(warp));
         }
-        const bool empty = block.live == 0;
-        if (empty)
-            block.log = ~std::size_t{0}; // nothing to run: done on arrival
-        resident.push_back(std::move(block));
-        if (!empty)
-            residentCount += 1;
-    };
-    auto fill = [&](std::uint64_t at) {
-        while (nextBlock < blocks.size() && residentCount < m_residentBlocks)
-            activate(at);
-    };
+        refresh(m_warps[slot]);
+        if (!m_warps[slot].done) {
+            block.warps.push_back(slot);
+            block.live += 1;
+            m_byScheduler[slot % static_cast<std::size_t>(m_schedulers)].push_back(slot);
+            m_wakeAt[slot % static_cast<std::size_t>(m_schedulers)] = 0;
+        } else {
+            m_freeWarpSlots.push_back(slot);
+        }
+    }
+    const bool empty = block.live == 0;
+    if (empty)
+        block.log = kNone; // nothing to run: done on arrival
+    m_resident.push_back(std::move(block));
+    if (!empty)
+        m_residentCount += 1;
+}
+
+// Blocks become resident while the SM has room for them (occupancy).
+void SmTimingModel::Replay::fill(std::uint64_t at)
+{
+    while (m_nextBlock < m_blocks.size() && m_residentCount < m_model.m_residentBlocks)
+        activate(at);
+}
+
+void SmTimingModel::Replay::finishWarp(std::size_t slot)
+{
+    Warp& warp = m_warps[slot];
+    warp.done = true;
+    warp.timesInRecordOrder();
+    Resident& block = m_resident[warp.block];
+    block.live -= 1;
+    block.warps.erase(std::find(block.warps.begin(), block.warps.end(), slot)); // the slot may be reused
+    auto& list = m_byScheduler[slot % static_cast<std::size_t>(m_schedulers)];
+    list.erase(std::find(list.begin(), list.end(), slot));
+    m_freeWarpSlots.push_back(slot);
+}
+
+// When every unfinished warp of the block waits at the barrier, all of them go on next cycle.
+void SmTimingModel::Replay::releaseBarrierIfComplete(Resident& block)
+{
+    if (block.waiting == 0 || block.waiting < block.live)
+        return;
+    for (std::size_t slot : block.warps) {
+        Warp& warp = m_warps[slot];
+        if (!warp.done && warp.atBarrier) {
+            warp.atBarrier = false;
+            warp.pendingBarrierStall = m_cycle + 1 - warp.barrierSince;
+            warp.earliest = m_cycle + 1;
+            refresh(warp);
+            m_wakeAt[slot % static_cast<std::size_t>(m_schedulers)] = 0;
+        }
+    }
+    block.waiting = 0;
+}
+
+// The warp scheduler `s` issues from this cycle, greedy-then-oldest, or kNone; `nextEvent` learns
+// when it could issue again when it cannot now.
+std::size_t SmTimingModel::Replay::pick(std::size_t s, std::uint64_t& nextEvent)
+{
+    if (m_busyUntil[s] > m_cycle) {
+        nextEvent = std::min(nextEvent, m_busyUntil[s]);
+        return kNone;
+    }
+    if (m_wakeAt[s] > m_cycle) {
+        nextEvent = std::min(nextEvent, m_wakeAt[s]);
+        return kNone;
+    }
+    const std::size_t preferred = m_greedy[s];
+    if (preferred != kNone && !m_warps[preferred].done && !m_warps[preferred].atBarrier && readyAt(m_warps[preferred]) <= m_cycle)
+        return preferred;
+    std::size_t chosen = kNone;
+    std::uint64_t soonest = std::numeric_limits<std::uint64_t>::max();
+    std::uint64_t bestAge = std::numeric_limits<std::uint64_t>::max();
+    for (std::size_t slot : m_byScheduler[s]) {
+        const Warp& warp = m_warps[slot];
+        if (warp.done || warp.atBarrier)
+            continue;
+        const std::uint64_t at = readyAt(warp);
+        if (at <= m_cycle) {
+            if (warp.age < bestAge) {
+                bestAge = warp.age;
+                chosen = slot;
+            }
+        } else {
+            soonest = std::min(soonest, at);
+        }
+    }
+    if (chosen == kNone) {
+        // Nothing can issue here before `soonest` unless a warp arrives or is released.
+        m_wakeAt[s] = soonest == std::numeric_limits<std::uint64_t>::max() ? m_cycle + 1 : soonest;
+        nextEvent = std::min(nextEvent, m_wakeAt[s]);
+    }
+    return chosen;
+}
+
+// Scheduler `s` issues the next instruction of warp `chosen`: where its wait went, when its results
+// arrive, and what follows for the warp (done, at a barrier) and its block.
+void SmTimingModel::Replay::issue(std::size_t s, std::size_t chosen)
+{
+    m_greedy[s] = chosen;
+    Warp& warp = m_warps[chosen];
+    const IssueRecord& record = warp.current();
+    const StaticInfo& info = m_info[static_cast<std::size_t>(record.pc)];
+
+    StallReason dependency;
+    const std::uint64_t operands = operandsReady(warp, dependency);
+    const IssueTiming issued = attributeWait({m_cycle, warp.earliest, operands, dependency, isMemory(warp), m_memory.lsuFree,
+                                              warp.pendingBarrierStall},
+                                             m_timing.stalls);
+    if (warp.times)
+        warp.times->push_back(issued);
+    warp.pendingBarrierStall = 0;
+
+    const IssueOutcome outcome = m_memory.issue(info, record, warp.nextWidened(), m_cycle, m_sectorPool, m_timing,
+                                                warp.times ? &warp.times->back() : nullptr);
+    const std::uint64_t latency = outcome.latency;
+    trackCopyGroups(info, m_cycle + latency, warp.openGroupLands, warp.groupLands);
+    warp.issued(info, m_cycle + latency, outcome.produces);
+    warp.earliest = m_cycle + info.issueSlots;
+    if (info.issueSlots > 1)
+        m_busyUntil[s] = m_cycle + info.issueSlots;
+    ++m_timing.issued;
+    m_lastCycle = std::max(m_lastCycle, m_cycle + latency);
+    warp.next += 1;
+
+    Resident& block = m_resident[warp.block];
+    if (warp.next == warp.records->size()) {
+        finishWarp(chosen);
+        m_greedy[s] = kNone;
+        releaseBarrierIfComplete(block);
+    } else if (info.kind == TimingClass::Barrier) {
+        warp.atBarrier = true;
+        warp.barrierSince = m_cycle + 1;
+        block.waiting += 1;
+        m_greedy[s] = kNone;
+        refresh(warp);
+        releaseBarrierIfComplete(block);
+    } else {
+        refresh(warp);
+    }
+    if (block.live == 0 && block.log != kNone) {
+        block.log = kNone;
+        m_residentCount -= 1;
+        fill(m_cycle + 1);
+    }
+}
+
+SmTiming SmTimingModel::Replay::run()
+{
+    if (m_blocks.empty())
+        return m_timing;
     // traceTimes entries must not move while warps point into them.
-    if (traceTimes)
-        traceTimes->reserve(traceTimes->size() + traced.size());
+    if (m_traceTimes)
+        m_traceTimes->reserve(m_traceTimes->size() + m_traced.size());
     fill(0);
-
-
-    auto finishWarp = [&](std::size_t slot) {
-        Warp& warp = warps[slot];
-        warp.done = true;
-        warp.timesInRecordOrder();
-        Resident& block = resident[warp.block];
-        block.live -= 1;
-        block.warps.erase(std::find(block.warps.begin(), block.warps.end(), slot)); // the slot may be reused
-        auto& list = byScheduler[slot % static_cast<std::size_t>(schedulers)];
-        list.erase(std::find(list.begin(), list.end(), slot));
-        freeWarpSlots.push_back(slot);
-    };
-    auto releaseBarrierIfComplete = [&](Resident& block) {
-        if (block.waiting == 0 || block.waiting < block.live)
-            return;
-        for (std::size_t slot : block.warps) {
-            Warp& warp = warps[slot];
-            if (!warp.done && warp.atBarrier) {
-                warp.atBarrier = false;
-                warp.pendingBarrierStall = cycle + 1 - warp.barrierSince;
-                warp.earliest = cycle + 1;
-                refresh(warp);
-                wakeAt[slot % static_cast<std::size_t>(schedulers)] = 0;
-            }
-        }
-        block.waiting = 0;
-    };
-
-    std::uint64_t lastCycle = 0;
-    while (residentCount > 0) {
+    while (m_residentCount > 0) {
         bool issuedAny = false;
         std::uint64_t nextEvent = std::numeric_limits<std::uint64_t>::max();
-        for (int s = 0; s < schedulers; ++s) {
-            auto& list = byScheduler[static_cast<std::size_t>(s)];
-            if (busyUntil[static_cast<std::size_t>(s)] > cycle) {
-                nextEvent = std::min(nextEvent, busyUntil[static_cast<std::size_t>(s)]);
+        for (std::size_t s = 0; s < static_cast<std::size_t>(m_schedulers); ++s) {
+            const std::size_t chosen = pick(s, nextEvent);
+            if (chosen == kNone)
                 continue;
-            }
-            if (wakeAt[static_cast<std::size_t>(s)] > cycle) {
-                nextEvent = std::min(nextEvent, wakeAt[static_cast<std::size_t>(s)]);
-                continue;
-            }
-            std::size_t chosen = ~std::size_t{0};
-            std::uint64_t soonest = std::numeric_limits<std::uint64_t>::max();
-            const std::size_t preferred = greedy[static_cast<std::size_t>(s)];
-            if (preferred != ~std::size_t{0} && !warps[preferred].done && !warps[preferred].atBarrier &&
-                readyAt(warps[preferred]) <= cycle)
-                chosen = preferred;
-            if (chosen == ~std::size_t{0}) {
-                std::uint64_t bestAge = std::numeric_limits<std::uint64_t>::max();
-                for (std::size_t slot : list) {
-                    const Warp& warp = warps[slot];
-                    if (warp.done || warp.atBarrier)
-                        continue;
-                    const std::uint64_t at = readyAt(warp);
-                    if (at <= cycle) {
-                        if (warp.age < bestAge) {
-                            bestAge = warp.age;
-                            chosen = slot;
-                        }
-                    } else {
-                        soonest = std::min(soonest, at);
-                    }
-                }
-            }
-            if (chosen == ~std::size_t{0}) {
-                // Nothing can issue here before `soonest` unless a warp arrives or is released.
-                wakeAt[static_cast<std::size_t>(s)] = soonest == std::numeric_limits<std::uint64_t>::max() ? cycle + 1 : soonest;
-                nextEvent = std::min(nextEvent, wakeAt[static_cast<std::size_t>(s)]);
-                continue;
-            }
-            greedy[static_cast<std::size_t>(s)] = chosen;
             issuedAny = true;
-            Warp& warp = warps[chosen];
-            const IssueRecord& record = warp.current();
-            const StaticInfo& s_info = info[static_cast<std::size_t>(record.pc)];
-
-            // Where the wait before this issue went.
-            StallReason dependency;
-            const std::uint64_t operands = operandsReady(warp, dependency);
-            const IssueTiming issued = attributeWait({cycle, warp.earliest, operands, dependency, isMemory(warp),
-                                                      memory.lsuFree, warp.pendingBarrierStall},
-                                                     timing.stalls);
-            if (warp.times)
-                warp.times->push_back(issued);
-            warp.pendingBarrierStall = 0;
-
-            // Issue: when its results arrive.
-            const IssueOutcome outcome = memory.issue(s_info, record, warp.nextWidened(), cycle, sectorPool, timing,
-                                                      warp.times ? &warp.times->back() : nullptr);
-            const std::uint64_t latency = outcome.latency;
-            trackCopyGroups(s_info, cycle + latency, warp.openGroupLands, warp.groupLands);
-            warp.issued(s_info, cycle + latency, outcome.produces);
-            warp.earliest = cycle + s_info.issueSlots;
-            if (s_info.issueSlots > 1)
-                busyUntil[static_cast<std::size_t>(s)] = cycle + s_info.issueSlots;
-            ++timing.issued;
-            lastCycle = std::max(lastCycle, cycle + latency);
-            warp.next += 1;
-            Resident& block = resident[warp.block];
-            if (warp.next == warp.records->size()) {
-                finishWarp(chosen);
-                greedy[static_cast<std::size_t>(s)] = ~std::size_t{0};
-                releaseBarrierIfComplete(block);
-            } else if (s_info.kind == TimingClass::Barrier) {
-                warp.atBarrier = true;
-                warp.barrierSince = cycle + 1;
-                block.waiting += 1;
-                greedy[static_cast<std::size_t>(s)] = ~std::size_t{0};
-                refresh(warp);
-                releaseBarrierIfComplete(block);
-            } else {
-                refresh(warp);
-            }
-            if (block.live == 0 && block.log != ~std::size_t{0}) {
-                block.log = ~std::size_t{0};
-                residentCount -= 1;
-                fill(cycle + 1);
-            }
+            issue(s, chosen);
         }
+        // Nothing issued: jump to the next cycle any scheduler can issue in.
         if (issuedAny || nextEvent == std::numeric_limits<std::uint64_t>::max())
-            cycle += 1;
+            m_cycle += 1;
         else
-            cycle = std::max(cycle + 1, nextEvent);
+            m_cycle = std::max(m_cycle + 1, nextEvent);
     }
-    timing.cycles = std::max(cycle, lastCycle);
-    return timing;
+    m_timing.cycles = std::max(m_cycle, m_lastCycle);
+    return m_timing;
+}
+
+SmTiming SmTimingModel::replay(const std::vector<BlockLog>& blocks, const std::vector<std::uint64_t>& sectorPool,
+                               const std::vector<std::uint64_t>& traced, TraceTimes* traceTimes) const
+{
+    return Replay(*this, blocks, sectorPool, traced, traceTimes).run();
 }
 
 } // namespace warpscope::sim

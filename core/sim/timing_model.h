@@ -94,14 +94,15 @@ public:
 
     // Replays one SM's blocks (in order). For blocks listed in `traced`, `traceTimes` receives the
     // issue timing of every record (indexed like BlockLog::warps).
+    using TraceTimes = std::vector<std::pair<std::uint64_t, std::vector<std::vector<IssueTiming>>>>;
     SmTiming replay(const std::vector<BlockLog>& blocks, const std::vector<std::uint64_t>& sectorPool,
-                    const std::vector<std::uint64_t>& traced,
-                    std::vector<std::pair<std::uint64_t, std::vector<std::vector<IssueTiming>>>>* traceTimes) const;
+                    const std::vector<std::uint64_t>& traced, TraceTimes* traceTimes) const;
 
     int residentBlocks() const { return m_residentBlocks; }
     std::uint64_t l1Bytes() const { return m_l1Bytes; }
 
 private:
+    class Replay; // one SM's replay, step by step (timing_model.cpp)
     std::vector<std::uint32_t> issueOrder(const std::vector<IssueRecord>& records, std::vector<timing::ScheduledRun>& runs) const;
 
     const timing::RunSchedule& scheduleFor(const std::vector<std::int32_t>& pcs) const;
