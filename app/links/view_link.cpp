@@ -49,7 +49,8 @@ const std::vector<ViewSpec>& viewSpecs()
         {"sparsity", LinkView::Sparsity, {"layer"}},
         {"step", LinkView::Step, {"kernel", "block", "warp", "at"}},
         {"memory", LinkView::Memory, {"kernel", "block", "warp", "at"}},
-        {"streams", LinkView::Streams, {"h2d", "kernel", "d2h", "chunks", "engines"}},
+        {"streams", LinkView::Streams,
+         {"h2d", "kernel", "d2h", "chunks", "engines", "chain", "kernel_us", "launch_us", "gap_us", "graph_us", "node_us"}},
         {"pipeline", LinkView::Pipeline, {"stages", "microbatches"}},
         {"memory-budget", LinkView::MemoryBudget,
          {"params", "precision", "optimizer", "zero", "gpus", "layers", "hidden", "heads", "seq", "batch", "recompute"}},
@@ -238,6 +239,15 @@ double parseMilliseconds(const std::string& text, const std::string& field)
     return ms;
 }
 
+// A time of the CUDA-graph model, in microseconds: 0 to 1e6 (GraphLaunchPanel's range).
+double parseMicroseconds(const std::string& text, const std::string& field)
+{
+    const double us = parseReal(text, field);
+    if (!(us >= 0 && us <= kLinkMaxChainUs))
+        throw InputError(field + ": " + text + " is out of range (allowed: 0 to 1e6 us, a decimal such as 2.7)");
+    return us;
+}
+
 // A buffer size: an integer number of bytes, or with a K, M or G suffix (KiB, MiB, GiB), 1 byte..1 TiB.
 double parseBufferBytes(const std::string& text, const std::string& field)
 {
@@ -289,6 +299,18 @@ void parseModelKey(ViewLink& link, const std::string& key, const std::string& va
             link.chunks = integer(1, kLinkMaxStreamChunks);
         else if (key == "engines")
             link.copyEngines = integer(1, 2);
+        else if (key == "chain")
+            link.chainKernels = integer(1, kLinkMaxChainKernels);
+        else if (key == "kernel_us")
+            link.chainKernelUs = parseMicroseconds(value, field);
+        else if (key == "launch_us")
+            link.launchUs = parseMicroseconds(value, field);
+        else if (key == "gap_us")
+            link.gapUs = parseMicroseconds(value, field);
+        else if (key == "graph_us")
+            link.graphUs = parseMicroseconds(value, field);
+        else if (key == "node_us")
+            link.nodeUs = parseMicroseconds(value, field);
         return;
     case LinkView::Pipeline:
         if (key == "stages")

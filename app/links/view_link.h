@@ -11,6 +11,7 @@
 //   warpscope:memory?kernel=copy_strided&warp=0&at=9 (the step keys; the memory hierarchy in front)
 // The Performance Models dock (streams, pipeline, memory-budget, allreduce) and recorded sessions:
 //   warpscope:streams?h2d=4&kernel=6&d2h=4&chunks=4&engines=2
+//       &chain=20&kernel_us=2&launch_us=2.7&gap_us=6.4&graph_us=15&node_us=0.58 (the CUDA-graph model below it)
 //   warpscope:pipeline?stages=4&microbatches=8
 //   warpscope:memory-budget?params=7e9&precision=mixed&optimizer=adam&zero=0&gpus=1&layers=32&hidden=4096
 //       &heads=32&seq=4096&batch=1&recompute=0
@@ -79,6 +80,12 @@ struct ViewLink {
     std::optional<double> deviceToHostMs;       // streams: d2h
     std::optional<int> chunks;                  // streams: chunks (= streams)
     std::optional<int> copyEngines;             // streams: engines, 1 or 2
+    std::optional<int> chainKernels;            // streams: chain, the graph model's kernels, 1..1000
+    std::optional<double> chainKernelUs;        // streams: kernel_us, each kernel's own work
+    std::optional<double> launchUs;             // streams: launch_us, host time per launch call
+    std::optional<double> gapUs;                // streams: gap_us, GPU time per launched kernel beyond its work
+    std::optional<double> graphUs;              // streams: graph_us, from cudaGraphLaunch to the first kernel
+    std::optional<double> nodeUs;               // streams: node_us, between one graph node and the next
     std::optional<int> stages;                  // pipeline: P
     std::optional<int> microbatches;            // pipeline: M
     std::optional<double> parameters;           // memory-budget: params
@@ -104,6 +111,8 @@ inline constexpr std::size_t kLinkMinQuantValues = 16;       // quant n
 inline constexpr std::size_t kLinkMaxQuantValues = 10000000;
 inline constexpr double kLinkMaxStreamMs = 1e6;               // streams h2d, kernel, d2h
 inline constexpr int kLinkMaxStreamChunks = 64;
+inline constexpr int kLinkMaxChainKernels = 1000;              // streams chain (perf::planKernelChain's limit)
+inline constexpr double kLinkMaxChainUs = 1e6;                 // streams kernel_us, launch_us, gap_us, graph_us, node_us
 inline constexpr int kLinkMaxPipelineStages = 16;
 inline constexpr int kLinkMaxMicrobatches = 64;
 inline constexpr double kLinkMaxParameters = 1e13;            // memory-budget params

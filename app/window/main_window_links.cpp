@@ -8,11 +8,13 @@
 #include "execution/execution_panel.h"
 #include "links/view_link.h"
 #include "models/allreduce_panel.h"
+#include "models/graph_launch_panel.h"
 #include "models/memory_budget_panel.h"
 #include "models/models_dock.h"
 #include "models/pipeline_panel.h"
 #include "models/streams_panel.h"
 #include "numerics/quant_config.h"
+#include "perf/kernel_chain.h"
 #include "precision/amp/amp_panel.h"
 #include "formats/format_explorer_panel.h"
 #include "occupancy/occupancy_panel.h"
@@ -36,6 +38,7 @@
 #include <QUrl>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace warpscope::app {
@@ -250,7 +253,18 @@ void MainWindow::applyModelLink(const ViewLink& link, const QUrl& url)
             settings.deviceToHostMs = link.deviceToHostMs.value_or(settings.deviceToHostMs);
             settings.chunks = link.chunks.value_or(settings.chunks);
             settings.copyEngines = link.copyEngines.value_or(settings.copyEngines);
+            // The CUDA-graph model under the figure: every key checked at parse time (ranges as its fields').
+            perf::KernelChainInput chain = m_models->streams()->graphLaunch()->input();
+            chain.kernels = link.chainKernels.value_or(chain.kernels);
+            const auto seconds = [](const std::optional<double>& us, double current) { return us ? *us * 1e-6 : current; };
+            chain.kernelSeconds = seconds(link.chainKernelUs, chain.kernelSeconds);
+            chain.launchSeconds = seconds(link.launchUs, chain.launchSeconds);
+            chain.perKernelGpuSeconds = seconds(link.gapUs, chain.perKernelGpuSeconds);
+            chain.graphFixedSeconds = seconds(link.graphUs, chain.graphFixedSeconds);
+            chain.graphNodeSeconds = seconds(link.nodeUs, chain.graphNodeSeconds);
+            perf::planKernelChain(chain); // throws before anything changes
             m_models->streams()->setSettings(settings);
+            m_models->streams()->graphLaunch()->setInput(chain);
             focusModels(viz::ModelsTab::Streams);
             return;
         }

@@ -197,6 +197,16 @@ private slots:
         QCOMPARE(panel->field("d2h")->text(), QStringLiteral("4"));
         QCOMPARE(panel->field("chunks")->text(), QStringLiteral("4"));
         QCOMPARE(panel->field("engines")->text(), QStringLiteral("2"));
+        // The CUDA-graph model's keys set its fields and its plan (50 kernels of 1 us, the cited overheads:
+        // one by one 2.7 + 50 x (6.4 + 1) = 372.7 us; as a graph 15 + 50 x 1 + 49 x 0.58 = 93.42 us).
+        QVERIFY(!window.openLink(QUrl(QStringLiteral("warpscope:streams?chain=50&kernel_us=1&launch_us=2.7&gap_us=6.4&graph_us=15&node_us=0.58"))));
+        viz::GraphLaunchPanel* graph = panel->graphLaunch();
+        QCOMPARE(graph->input().kernels, 50);
+        QCOMPARE(graph->field("kernels")->text(), QStringLiteral("50"));
+        QCOMPARE(graph->field("kernel")->text(), QStringLiteral("1"));
+        QVERIFY(qAbs(graph->plan().streamSeconds - 372.7e-6) < 1e-12);
+        QVERIFY(qAbs(graph->plan().graphSeconds - 93.42e-6) < 1e-12);
+        QCOMPARE(panel->field("kernel")->text(), QStringLiteral("6")); // the streams model's kernel is untouched
 
         // The figure is the engine's plan: planStreams called here, the closed form, and by hand:
         // chunks of 1, 1.5 and 1 ms; the last D2H ends at 4 x 1.5 + 1 + 1 = 8 ms.

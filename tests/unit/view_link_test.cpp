@@ -100,6 +100,16 @@ TEST(ViewLink, ParsesThePerformanceModelViews)
     EXPECT_TRUE(streams.kernel.empty()); // the stepper's kernel id is another key's
     EXPECT_EQ(*parseViewLink("warpscope:streams?chunks=64&engines=1").chunks, 64);
     EXPECT_DOUBLE_EQ(*parseViewLink("warpscope:streams?kernel=1e6").kernelMs, 1e6);
+    // The CUDA-graph model under the streams figure: its own keys, times in microseconds.
+    const ViewLink chain = parseViewLink("warpscope:streams?chain=50&kernel_us=1&launch_us=2.7&gap_us=6.4&graph_us=15&node_us=0.58");
+    EXPECT_EQ(*chain.chainKernels, 50);
+    EXPECT_DOUBLE_EQ(*chain.chainKernelUs, 1.0);
+    EXPECT_DOUBLE_EQ(*chain.launchUs, 2.7);
+    EXPECT_DOUBLE_EQ(*chain.gapUs, 6.4);
+    EXPECT_DOUBLE_EQ(*chain.graphUs, 15.0);
+    EXPECT_DOUBLE_EQ(*chain.nodeUs, 0.58);
+    EXPECT_FALSE(chain.kernelMs.has_value()); // kernel (ms) is the streams model's, kernel_us the chain's
+    EXPECT_EQ(*parseViewLink("warpscope:streams?chain=1000").chainKernels, 1000);
 
     const ViewLink pipeline = parseViewLink("warpscope:pipeline?stages=4&microbatches=8");
     EXPECT_EQ(pipeline.view, LinkView::Pipeline);
@@ -166,6 +176,14 @@ TEST(ViewLink, RejectsMalformedPerformanceModelLinks)
         "warpscope:streams?chunks=4&chunks=4",
         "warpscope:streams?streams=4",
         "warpscope:streams?at=1",
+        "warpscope:streams?chain=0",
+        "warpscope:streams?chain=1001",
+        "warpscope:streams?kernel_us=-1",
+        "warpscope:streams?launch_us=1000001",
+        "warpscope:streams?gap_us=abc",
+        "warpscope:streams?graph_us=nan",
+        "warpscope:streams?node_us=inf",
+        "warpscope:streams?kernels=20",
         "warpscope:pipeline?stages=0",
         "warpscope:pipeline?stages=17",
         "warpscope:pipeline?microbatches=0",
@@ -229,7 +247,8 @@ TEST(ViewLink, PerformanceModelMessagesNameTheKeyAndWhatIsAllowed)
     EXPECT_EQ(message("warpscope:streams?h2d=0&kernel=0&d2h=0"),
               "link 'warpscope:streams?h2d=0&kernel=0&d2h=0': h2d, kernel and d2h are all 0 (allowed: at least one above 0 ms)");
     EXPECT_EQ(message("warpscope:streams?streams=4"),
-              "link 'warpscope:streams?streams=4': unknown key 'streams' for streams (allowed: h2d, kernel, d2h, chunks, engines)");
+              "link 'warpscope:streams?streams=4': unknown key 'streams' for streams (allowed: h2d, kernel, d2h, chunks, engines, "
+              "chain, kernel_us, launch_us, gap_us, graph_us, node_us)");
     EXPECT_EQ(message("warpscope:pipeline?stages=17"),
               "link 'warpscope:pipeline?stages=17': stages: 17 is out of range (allowed: 1..16)");
     EXPECT_EQ(message("warpscope:memory-budget?precision=fp16"),
