@@ -99,8 +99,9 @@ struct SpinWatch {
     std::int32_t branchPc = -1;  // the backward branch, -1: none watched
     std::int32_t headPc = -1;    // its target, the loop's first instruction
     std::uint32_t lanes = 0;     // the lanes that took it
-    std::uint64_t state = 0;     // a hash of those lanes' registers then
     std::uint32_t repeats = 0;   // consecutive times they took it with the same registers
+    std::vector<std::uint64_t> registers; // the warp's registers then (only the running path changes them)
+    void clear() { branchPc = headPc = -1; lanes = repeats = 0; } // keeps the registers' storage
 };
 
 struct WarpState {

@@ -75,15 +75,6 @@ void trimStack(std::vector<StackEntry>& stack)
         stack.pop_back();
 }
 
-std::uint64_t mix(std::uint64_t hash, std::uint64_t value)
-{
-    // splitmix64's finaliser over the running hash and the next value
-    std::uint64_t z = hash ^ (value + 0x9e3779b97f4a7c15ull + (hash << 6) + (hash >> 2));
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
 bool runnable(const ThreadGroup& group) { return group.wait == GroupWait::None || group.wait == GroupWait::Released; }
 
 } // namespace
@@ -110,7 +101,7 @@ bool BlockRunner::holdForOtherGroups(WarpState& warp)
 {
     const std::int32_t pc = warp.stack.back().pc;
     if (warp.spin.branchPc >= 0 && (pc < warp.spin.headPc || pc > warp.spin.branchPc))
-        warp.spin = SpinWatch{}; // the path left the loop
+        warp.spin.clear(); // the path left the loop
     if (warp.parked.empty())
         return false;
     mergeEqualGroups(warp);
@@ -173,7 +164,7 @@ void BlockRunner::parkRunningGroup(WarpState& warp, GroupWait wait)
     warp.stack.clear();
     warp.frames.clear();
     warp.syncReleased = false;
-    warp.spin = SpinWatch{};
+    warp.spin.clear();
 }
 
 bool BlockRunner::resumeParkedGroup(WarpState& warp, bool runnableOnly)
@@ -189,7 +180,7 @@ bool BlockRunner::resumeParkedGroup(WarpState& warp, bool runnableOnly)
     warp.frameBase = group.frameBase;
     warp.region = group.region;
     warp.syncReleased = group.wait == GroupWait::Released;
-    warp.spin = SpinWatch{};
+    warp.spin.clear();
     return true;
 }
 
@@ -220,7 +211,7 @@ void BlockRunner::splitSpinningLanes(WarpState& warp, std::uint32_t spinning)
     warp.parked.push_back(std::move(spinners));
     for (StackEntry& entry : warp.stack)
         entry.mask &= ~spinning;
-    warp.spin = SpinWatch{};
+    warp.spin.clear();
     popReconverged(warp);
 }
 
@@ -232,19 +223,20 @@ void BlockRunner::watchSpin(WarpState& warp, std::int32_t branchPc, std::int32_t
     const std::uint32_t live = warp.existMask & ~warp.exitedMask;
     const bool wholeWarp = lanes == live;
     if (wholeWarp && m_spinSuspectedBlock != m_linearBlock) {
-        warp.spin = SpinWatch{}; // the whole warp loops together: no lane of it waits on another path
+        warp.spin.clear(); // the whole warp loops together: no lane of it waits on another path
         return;
     }
-    std::uint64_t state = mix(static_cast<std::uint64_t>(branchPc), lanes);
-    const std::size_t registers = m_function.registers.size();
-    for (std::size_t reg = 0; reg < registers; ++reg) {
-        const std::uint64_t* values = warp.regs + reg * 32;
-        for (std::uint32_t rest = lanes; rest != 0; rest &= rest - 1)
-            state = mix(state, values[std::countr_zero(rest)]);
-    }
+    // The whole register file: lanes off the running path do not run, so only its lanes' can differ,
+    // and one comparison of contiguous memory is cheaper than visiting their registers one by one.
+    const std::size_t words = m_function.registers.size() * 32;
     SpinWatch& spin = warp.spin;
-    if (spin.branchPc != branchPc || spin.lanes != lanes || spin.state != state) {
-        spin = SpinWatch{branchPc, headPc, lanes, state, 0};
+    if (spin.branchPc != branchPc || spin.lanes != lanes || spin.registers.size() != words ||
+        !std::equal(warp.regs, warp.regs + words, spin.registers.begin())) {
+        spin.branchPc = branchPc;
+        spin.headPc = headPc;
+        spin.lanes = lanes;
+        spin.repeats = 0;
+        spin.registers.assign(warp.regs, warp.regs + words);
         return;
     }
     spin.repeats += 1;

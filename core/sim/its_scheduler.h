@@ -11,9 +11,9 @@
 //   post-dominator. A warp starts as one group, so code that never spins runs exactly as under the
 //   stack model: the same instructions, in the same order, with the same counters.
 // - Spin watch: when the running path takes a backward branch while lanes of the warp are elsewhere,
-//   the simulator hashes the taking lanes' registers. The same branch taken by the same lanes with the
-//   same registers again means they cannot leave the loop by themselves (what they wait for must
-//   come from memory another thread writes).
+//   the simulator keeps the warp's registers. The same branch taken by the same lanes with the same
+//   registers again means they cannot leave the loop by themselves (what they wait for must come
+//   from memory another thread writes).
 // - Splitting: under ITS the spinning lanes are then set aside as a group of their own, with their
 //   copy of the stack, and the other lanes of their group run on from where they waited. (Not inside
 //   a device-function call: there the group stays whole.)
@@ -50,9 +50,10 @@ struct WarpState; // block_runner.h
 // that each other warp has had several turns (32 instructions each) since the spin began.
 inline constexpr std::uint32_t kSpinRepeatsForLivelock = 64;
 // Under the stack model spins matter only for the livelock report, so loops are watched only once a
-// block has issued this many warp-instructions (the demo kernels' blocks issue a few thousand): the
-// default model pays nothing for the watch until a block runs that long.
-inline constexpr std::uint64_t kStackModelWatchesAfter = 1ull << 16;
+// block has issued this many warp-instructions: the default model pays nothing for the watch in
+// blocks shorter than that (most demo kernels' blocks), and the stepper reaches a livelock after a
+// few thousand steps.
+inline constexpr std::uint64_t kStackModelWatchesAfter = 1ull << 12;
 
 // Each lane's next instruction: the pc of the topmost stack entry that holds the lane, in the
 // running group or a set-aside one; -1 for a lane that exited or holds no thread.
