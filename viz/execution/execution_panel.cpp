@@ -11,6 +11,7 @@
 #include "launch/launch_geometry.h"
 #include "precision/precision_lab_worker.h"
 #include "ptx/cuda_compiler.h"
+#include "ptx/ptx_ir.h"
 #include "ptx/ptx_parser.h"
 #include "ptx/sass.h"
 #include "ptx/sass_shuffle.h"
@@ -459,6 +460,9 @@ void ExecutionPanel::startRun(std::optional<sim::Hazard> then)
                                       : explorerRegisters;
             request.options.registersPerThread = registers;
             request.options.recordBlock = launch::linearIndex(blockIndex, resolved.launch.grid);
+            // A kernel that calls grid.sync() runs only as a cooperative launch, as on a GPU; one whose
+            // grid cannot be resident at once is refused with the numbers (sim::requireCooperativeFits).
+            request.options.cooperative = static_cast<bool>(ptx::findGridWorkspaceRead(*resolved.module, *resolved.function));
             requestTimelineTrace(request); // the memory view's latency-hiding timeline
             // A grid of millions of blocks would keep the worker busy for days: estimated first.
             if (static_cast<std::uint64_t>(request.grid.volume()) > sim::kEstimateAboveBlocks) {

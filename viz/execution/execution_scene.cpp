@@ -86,6 +86,7 @@ void ExecutionScene::draw(const SceneFrame& frame)
     }
     if (stepper.recording().truncated)
         ImGui::TextColored(ImVec4(0.95f, 0.65f, 0.25f, 1.0f), "The recording reached its size limit: later steps are missing.");
+    drawGridWait();
 
     drawWarps(width);
     ImGui::Separator();
@@ -225,9 +226,10 @@ void ExecutionScene::drawWarps(float width)
     m_issueMasks.clear();
     if (current) {
         char masks[160];
-        std::snprintf(masks, sizeof masks, "W%u issues pc %d: path mask %s, active mask %s (guard true: %d lanes)",
+        std::snprintf(masks, sizeof masks, "W%u issues pc %d: path mask %s, active mask %s (guard true: %d lane%s)",
                       current->warp, current->pc, laneMaskHex(current->activeMask).c_str(),
-                      laneMaskHex(current->executedMask).c_str(), std::popcount(current->executedMask));
+                      laneMaskHex(current->executedMask).c_str(), std::popcount(current->executedMask),
+                      std::popcount(current->executedMask) == 1 ? "" : "s");
         m_issueMasks = masks;
         ImGui::TextWrapped("%s", masks);
         reachLine();

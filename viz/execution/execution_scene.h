@@ -67,6 +67,7 @@ private:
     void drawGlobalAccess(float width);
     void drawRegisters();
     void drawPrintf();
+    void drawGridWait(); // execution_scene_schedule.cpp
     void reachLine(); // records how far the last item ran past the page's right edge
 
     const Stepper* m_stepper = nullptr;

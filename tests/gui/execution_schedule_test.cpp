@@ -1,0 +1,109 @@
+// How the Execution view shows scheduling beyond one warp's stack (issue 31): a kernel that calls
+// cooperative groups' grid.sync() is stepped as a cooperative launch (every block resident), and at
+// the step where the recorded block waits at the grid barrier the page says so, with how many blocks
+// had arrived.
+#include "canvas_text.h"
+#include "execution_test_support.h"
+#include "gui_test_support.h"
+
+#include "execution/execution_panel.h"
+#include "execution/execution_scene.h"
+#include "execution/stepper.h"
+#include "window/application_setup.h"
+#include "window/main_window.h"
+
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+using namespace warpscope;
+using namespace warpscope::testing_support;
+
+namespace {
+
+// Each block adds its grid-stride share of 0..n-1 into its partial; after grid.sync() thread 0 of
+// the grid adds the partials.
+constexpr const char* kGridTotal = R"(#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+extern "C" __global__ void gridTotal(const int* in, int* partial, int* total, int n)
+{
+    cg::grid_group grid = cg::this_grid();
+    int sum = 0;
+    for (unsigned long long i = grid.thread_rank(); i < n; i += grid.size()) sum += in[i];
+    atomicAdd(&partial[blockIdx.x], sum);
+    grid.sync();
+    if (grid.thread_rank() == 0) {
+        int s = 0;
+        for (int b = 0; b < gridDim.x; ++b) s += partial[b];
+        *total = s;
+    }
+}
+)";
+
+// The page's text, letters and digits only, in painting order.
+QString paintedLettersAndDigits(const viz::ExecutionPanel& panel)
+{
+    QString text;
+    for (const gui_test::PaintedGlyph& glyph : gui_test::paintedGlyphs(*panel.canvas()))
+        if (glyph.character.isLetterOrNumber())
+            text += glyph.character;
+    return text;
+}
+
+} // namespace
+
+class ExecutionScheduleTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        app::configureApplication();
+    }
+
+    // Blocks take turns in block order (sim/grid_barrier.h), so block 2 of 6 reaches grid.sync()
+    // third: 3 of 6 blocks have arrived, and blocks 3, 4 and 5 are on their way.
+    void aBlockWaitingAtTheGridBarrierSaysSo()
+    {
+        QTemporaryDir dir;
+        ShownWindow shown(QSize(1366, 768));
+        shown.window.showCanvasView(app::CanvasView::Execution);
+        viz::ExecutionPanel& panel = *shown.panel();
+        QVERIFY2(runPlayground(panel, dir.filePath(QStringLiteral("grid_total.cu")), QString::fromLatin1(kGridTotal),
+                               QStringLiteral("in=i32[1000]:iota partial=i32[6] total=i32[1] n=i32:1000"),
+                               QStringLiteral("6"), QStringLiteral("64"), QStringLiteral("2")),
+                 qPrintable(panel.lastError()));
+        const viz::Stepper& stepper = *panel.stepper();
+        const std::vector<sim::RecordedGridWait>& waits = stepper.recording().gridWaits;
+        QCOMPARE(waits.size(), std::size_t{1});
+        QCOMPARE(waits.front().arrived, std::uint64_t{3});
+        QCOMPARE(waits.front().blocks, std::uint64_t{6});
+        QCOMPARE(waits.front().notArrived, (std::vector<std::uint64_t>{3, 4, 5}));
+        // Stand at the wait: the state before the step the block resumed with.
+        const std::size_t position = waits.front().step;
+        const std::int32_t warp = static_cast<std::int32_t>(stepper.recording().steps[position].warp);
+        const std::vector<std::size_t>& ofWarp = stepper.recording().stepsOfWarp[static_cast<std::size_t>(warp)];
+        const auto at = std::find(ofWarp.begin(), ofWarp.end(), position);
+        QVERIFY(at != ofWarp.end());
+        panel.seekWarpStep(warp, static_cast<std::uint32_t>(at - ofWarp.begin()));
+        QCOMPARE(stepper.position(), position);
+        gui_test::settle(*panel.canvasWidget(), 300);
+        const QString text = paintedLettersAndDigits(panel);
+        QVERIFY2(text.contains(QStringLiteral("Thisblockwaitshereatgridbarrier0")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("3of6blockshavearrived")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("345")), qPrintable(text));
+        // One step on, it has passed the barrier: the line is gone.
+        QVERIFY(panel.step(sim::StepUnit::Instruction, true));
+        gui_test::settle(*panel.canvasWidget(), 300);
+        QVERIFY(!paintedLettersAndDigits(panel).contains(QStringLiteral("waitshereatgridbarrier")));
+    }
+};
+
+QTEST_MAIN(ExecutionScheduleTest)
+#include "execution_schedule_test.moc"
