@@ -352,7 +352,7 @@ bool ProbeSession::profileKernel(Target& target, const DriverApi& d, const sessi
 
     // The driver compiles the PTX first: its register count sets how many blocks share an SM, which
     // the timing model needs (the simulator does not allocate registers). A module that does not
-    // load still gets its prediction, with the simulator's assumed count, before the error stops the
+    // load still gets its prediction, with ptxas's count (32 without ptxas), before the error stops the
     // session.
     CUmodule module = nullptr;
     char jitLog[8192] = {};
@@ -379,6 +379,9 @@ bool ProbeSession::profileKernel(Target& target, const DriverApi& d, const sessi
         WS_CU(d.cuFuncGetAttribute(&staticShared, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, function));
     }
 
+    // A module the driver did not load: ptxas's count for the preset's GPU, where ptxas is installed.
+    if (registers == 0)
+        registers = ptxasRegisters(r.ptxText, r.function->name, std::string(preset.arch));
     // The simulator's prediction, and its outputs (the reference for files without a gold).
     sim::LaunchRequest request = kernels::targetLaunchRequest(r, preset);
     request.options.timing = true; // the predicted time a session compares with the measured one
@@ -408,7 +411,7 @@ bool ProbeSession::profileKernel(Target& target, const DriverApi& d, const sessi
             log("warning", id + ": no prediction: " + simulated->statusMessage);
             simulated.reset();
         } else {
-            session::PredictionRecord prediction = predictionFrom(id, *simulated, *r.function, preset, r.launch);
+            session::PredictionRecord prediction = predictionFrom(id, *simulated, *r.function, preset, r.launch, registers);
             fillPredictedTime(prediction, *simulated, preset, registers);
             if (prediction.predictedNs <= 0)
                 log("warning", id + ": no predicted time: the timing model did not complete (its records passed "
