@@ -37,8 +37,12 @@ public:
         m_clock.assign(threads, 1);
         m_fenceClock.assign(threads, 0);
         m_fenceWarpEpoch.assign(threads, 0);
-        // Rows are cleared when first used in a block (most threads of most blocks never need one).
-        m_known.resize(static_cast<std::size_t>(threads) * m_width);
+        // Rows are allocated, and cleared, when first used in a block: most threads of most blocks never
+        // need one, and a cooperative launch keeps a runner (with its rows) for every block of the grid.
+        m_known.resize(threads);
+        for (std::vector<std::uint32_t>& row : m_known)
+            if (!row.empty() && row.size() != m_width)
+                row.clear();
         m_knownBlock.resize(threads);
         m_acquired.resize(threads);
         m_strongReads.resize(threads);
@@ -157,7 +161,10 @@ private:
     // What `thread` knows, with its acquires so far joined in.
     std::uint32_t* knownRow(std::uint32_t thread)
     {
-        std::uint32_t* values = m_known.data() + static_cast<std::size_t>(thread) * m_width;
+        std::vector<std::uint32_t>& row = m_known[thread];
+        if (row.empty())
+            row.resize(m_width, 0u);
+        std::uint32_t* values = row.data();
         if (m_knownBlock[thread] != m_block) {
             std::fill(values, values + m_width, 0u);
             m_knownBlock[thread] = m_block;
@@ -182,7 +189,7 @@ private:
     std::vector<std::uint32_t> m_clock;         // per thread: its releases + 1
     std::vector<std::uint32_t> m_fenceClock;    // per thread: its clock at its last release fence (0: none)
     std::vector<std::uint32_t> m_fenceWarpEpoch;
-    std::vector<std::uint32_t> m_known;         // per thread: what happens before it (m_width each)
+    std::vector<std::vector<std::uint32_t>> m_known; // per thread: what happens before it (m_width each; empty until used)
     std::vector<std::uint64_t> m_knownBlock;    // the block a row was last cleared for
     std::vector<std::vector<Kept>> m_acquired;    // per thread: acquired, not yet joined into its row
     std::vector<std::vector<Kept>> m_strongReads; // per thread: strong reads since its last acquire fence
