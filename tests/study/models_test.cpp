@@ -183,6 +183,22 @@ TEST(Cards, EveryCardHasASourceAndUniqueIdAndMeasurementsReplaceLatencies)
     EXPECT_FALSE(study::findCard(measured, "latency.l2")->measured);
 }
 
+// The Blackwell cards quote the presets and say where an unpublished number comes from.
+TEST(Cards, BlackwellCardsQuoteThePresets)
+{
+    const auto& cards = study::deck();
+    // 148 SMs, 126.5 MiB of L2 (132,644,864 B) and the derived 1,980 MHz: a B200's device query and the
+    // datasheet's 75 TFLOP/s; 7,700 GB/s: the datasheet (HGX B200).
+    EXPECT_EQ(study::findCard(cards, "gpu.sm_100.sms")->back, "148 SMs");
+    EXPECT_EQ(study::findCard(cards, "gpu.sm_100.l2")->back, "126.5 MB");
+    EXPECT_NE(study::findCard(cards, "gpu.sm_100.sms")->source.find("NVIDIA has not published the count"), std::string::npos);
+    EXPECT_NE(study::findCard(cards, "gpu.sm_100.fp32")->back.find("148 SMs x 128 lanes x 2 x 1,980 MHz"), std::string::npos);
+    EXPECT_NE(study::findCard(cards, "gpu.sm_100.fp32")->source.find("computed from the 75 TFLOPS"), std::string::npos);
+    EXPECT_EQ(study::findCard(cards, "gpu.b200")->back, "180 GB of HBM3e at 7.7 TB/s per GPU (HGX B200)");
+    EXPECT_EQ(study::findCard(cards, "gpu.sm_120.smem")->back, "100 KB per SM; 99 KB per block with opt-in (48 KB without)");
+    EXPECT_EQ(study::findCard(cards, "gpu.sm_120.sms")->back, "170 SMs");
+}
+
 // Flashcard sources spell out the codes the GPU presets cite ([PG], [OCC], [DEV]; issue 27, section 9).
 TEST(Cards, SourceCodesAreSpelledOut)
 {
