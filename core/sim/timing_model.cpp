@@ -392,6 +392,7 @@ private:
         return warp.nextIsMemory ? std::max(warp.readyCache, m_memory.lsuFree) : warp.readyCache;
     }
 
+    std::vector<std::uint32_t> issueOrderOf(const std::vector<IssueRecord>& records, std::vector<ScheduledRun>& runs);
     void activate(std::uint64_t at);
     void fill(std::uint64_t at);
     void finishWarp(std::size_t slot);
@@ -417,6 +418,9 @@ private:
     std::vector<std::size_t> m_freeWarpSlots;
     std::size_t m_nextBlock = 0;
     std::uint64_t m_age = 0, m_cycle = 0, m_lastCycle = 0;
+    const std::vector<IssueRecord>* m_orderedRecords = nullptr; // the last warp issueOrderOf worked out
+    std::vector<std::uint32_t> m_lastOrder;
+    std::vector<ScheduledRun> m_lastRuns;
     int m_residentCount = 0;
 };
 
@@ -441,6 +445,23 @@ void SmTimingModel::Replay::refresh(Warp& warp)
     warp.nextIsMemory = isMemory(warp);
 }
 
+// A warp's issue order (SmTimingModel::issueOrder). Most warps of a launch issue the same pcs as the
+// warp before them: they take its order without working it out again.
+std::vector<std::uint32_t> SmTimingModel::Replay::issueOrderOf(const std::vector<IssueRecord>& records,
+                                                               std::vector<ScheduledRun>& runs)
+{
+    const std::vector<IssueRecord>* last = m_orderedRecords;
+    const bool samePcs = last != nullptr && last->size() == records.size() &&
+                         std::equal(records.begin(), records.end(), last->begin(),
+                                    [](const IssueRecord& a, const IssueRecord& b) { return a.pc == b.pc; });
+    if (!samePcs) {
+        m_lastOrder = m_model.issueOrder(records, m_lastRuns);
+        m_orderedRecords = &records;
+    }
+    runs = m_lastRuns;
+    return m_lastOrder;
+}
+
 // The next block of the SM's list becomes resident at `at`: its warps join the schedulers.
 void SmTimingModel::Replay::activate(std::uint64_t at)
 {
@@ -463,7 +484,7 @@ void SmTimingModel::Replay::activate(std::uint64_t at)
         warp.ready.assign(registers, 0);
         warp.producer.assign(registers, 0);
         warp.done = log.warps[w].empty();
-        warp.order = m_model.issueOrder(log.warps[w], warp.runs);
+        warp.order = issueOrderOf(log.warps[w], warp.runs);
         if (times) {
             warp.times = times + w;
             warp.times->reserve(log.warps[w].size());
