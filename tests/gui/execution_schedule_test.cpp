@@ -1,7 +1,8 @@
-// How the Execution view shows scheduling beyond one warp's stack (issue 31): a kernel that calls
-// cooperative groups' grid.sync() is stepped as a cooperative launch (every block resident), and at
-// the step where the recorded block waits at the grid barrier the page says so, with how many blocks
-// had arrived.
+// How the Execution view shows scheduling beyond one warp's stack (issue 31): under independent
+// thread scheduling (Warps: ITS) each lane's pc and the lanes issued next; the same spin lock under
+// the reconvergence stack stopped as a livelock; a kernel that calls cooperative groups' grid.sync()
+// stepped as a cooperative launch, and at the step where the recorded block waits at the grid
+// barrier the page says so, with how many blocks had arrived.
 #include "canvas_text.h"
 #include "execution_test_support.h"
 #include "gui_test_support.h"
@@ -12,6 +13,7 @@
 #include "window/application_setup.h"
 #include "window/main_window.h"
 
+#include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -19,6 +21,8 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <string>
 #include <vector>
 
 using namespace warpscope;
@@ -65,6 +69,66 @@ private slots:
     {
         QStandardPaths::setTestModeEnabled(true);
         app::configureApplication();
+    }
+
+    // warp_spin_lock: lanes of one warp take a lock in turn. Under ITS the block completes with no
+    // hazard, and where warp 0's lanes are split the page lists each pc with its lanes (the masks
+    // partition the warp's lanes still running) and marks those the recording issues next; switched
+    // to the stack model the block is re-recorded and stops with a warp_livelock.
+    void independentThreadSchedulingShowsEachLanesPc()
+    {
+        ShownWindow shown(QSize(1366, 768));
+        shown.window.showCanvasView(app::CanvasView::Execution);
+        viz::ExecutionPanel& panel = *shown.panel();
+        QVERIFY(panel.selectKernel(QStringLiteral("warp_spin_lock")));
+        panel.setWarpModel(sim::WarpModel::IndependentThreads);
+        {
+            QSignalSpy finished(&panel, &viz::ExecutionPanel::runFinished);
+            panel.run();
+            QVERIFY(finished.wait(kRunTimeoutMs) && finished.first().first().toBool());
+        }
+        const sim::BlockRecording& recording = panel.stepper()->recording();
+        QCOMPARE(recording.lanePcs.size(), recording.steps.size());
+        QVERIFY(panel.stepper()->run().hazards.empty());
+        // Warp 0's first step after which its lanes are in two groups or more.
+        const std::vector<std::size_t>& ofWarp = recording.stepsOfWarp[0];
+        std::size_t k = 0;
+        while (k < ofWarp.size() && recording.lanePcs[ofWarp[k]].groups < 2)
+            ++k;
+        QVERIFY(k + 1 < ofWarp.size());
+        panel.followWarp(0);
+        panel.seekWarpStep(0, static_cast<std::uint32_t>(k + 1));
+        gui_test::settle(*panel.canvasWidget(), 300);
+        const sim::RecordedLanePcs& after = recording.lanePcs[ofWarp[k]];
+        const std::uint32_t next = recording.lanePcs[ofWarp[k + 1]].group;
+        std::uint32_t running = 0;
+        for (int lane = 0; lane < 32; ++lane)
+            running |= after.pc[static_cast<std::size_t>(lane)] >= 0 ? 1u << lane : 0u;
+        const std::vector<std::string>& lines = panel.scene()->lastLanePcs();
+        QVERIFY2(lines.size() >= 2, qPrintable(QString::number(lines.size())));
+        std::uint32_t covered = 0;
+        for (const std::string& line : lines) {
+            int pc = -1;
+            unsigned mask = 0;
+            QCOMPARE(std::sscanf(line.c_str() + 1, " pc %d 0x%x", &pc, &mask), 2);
+            QVERIFY((covered & mask) == 0);
+            covered |= mask;
+            for (int lane = 0; lane < 32; ++lane)
+                if ((mask >> lane) & 1u)
+                    QCOMPARE(after.pc[static_cast<std::size_t>(lane)], pc);
+            QCOMPARE(line[0] == '>', (mask & next) != 0);
+        }
+        QCOMPARE(covered, running);
+        // The stack model: re-recorded on the switch, stopped as a livelock.
+        QSignalSpy finished(&panel, &viz::ExecutionPanel::runFinished);
+        panel.setWarpModel(sim::WarpModel::ReconvergenceStack);
+        QVERIFY(finished.wait(kRunTimeoutMs) && finished.first().first().toBool());
+        QVERIFY(panel.stepper()->recording().lanePcs.empty());
+        const auto& hazards = panel.stepper()->run().hazards;
+        QVERIFY(std::any_of(hazards.begin(), hazards.end(),
+                            [](const sim::Hazard& h) { return h.kind == sim::HazardKind::WarpLivelock; }));
+        gui_test::settle(*panel.canvasWidget(), 300);
+        QVERIFY(panel.scene()->lastLanePcs().empty());
     }
 
     // Blocks take turns in block order (sim/grid_barrier.h), so block 2 of 6 reaches grid.sync()

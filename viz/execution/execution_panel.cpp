@@ -218,6 +218,7 @@ void ExecutionPanel::buildControls()
     timelineRow->addWidget(m_timeline, 1);
     timelineRow->addWidget(m_follow);
     timelineRow->addWidget(m_heat);
+    timelineRow->addWidget(m_warpModel);
     layout->addLayout(timelineRow);
 
     m_status = new QLabel(this);
@@ -445,7 +446,8 @@ void ExecutionPanel::startRun(std::optional<sim::Hazard> then)
     // explorer asked for others for the kernel stepped now (a what-if); 32 where ptxas is missing.
     const int explorerRegisters = m_registersPerThread;
     const std::string whatIfKernel = m_registersFromExplorer && m_stepper ? m_stepper->run().kernelName : std::string();
-    m_worker->submit([this, target, blockIndexText, explorerRegisters, whatIfKernel, then](const LabWorker::Progress& progress,
+    const sim::WarpModel warpModel = this->warpModel();
+    m_worker->submit([this, target, blockIndexText, explorerRegisters, whatIfKernel, warpModel, then](const LabWorker::Progress& progress,
                                                                       const std::atomic<bool>& cancel) -> LabWorker::Delivery {
         auto run = std::make_shared<StepperRun>();
         QString error;
@@ -460,6 +462,7 @@ void ExecutionPanel::startRun(std::optional<sim::Hazard> then)
                                       : explorerRegisters;
             request.options.registersPerThread = registers;
             request.options.recordBlock = launch::linearIndex(blockIndex, resolved.launch.grid);
+            request.options.warpModel = warpModel;
             // A kernel that calls grid.sync() runs only as a cooperative launch, as on a GPU; one whose
             // grid cannot be resident at once is refused with the numbers (sim::requireCooperativeFits).
             request.options.cooperative = static_cast<bool>(ptx::findGridWorkspaceRead(*resolved.module, *resolved.function));
@@ -516,6 +519,16 @@ void ExecutionPanel::startRun(std::optional<sim::Hazard> then)
             error = QStringLiteral("Cancelled.");
         return [this, run, error, then] { deliver(error.isEmpty() ? run : nullptr, error, then); };
     });
+}
+
+void ExecutionPanel::setWarpModel(sim::WarpModel model)
+{
+    m_warpModel->setCurrentIndex(std::max(0, m_warpModel->findData(static_cast<int>(model))));
+}
+
+sim::WarpModel ExecutionPanel::warpModel() const
+{
+    return static_cast<sim::WarpModel>(m_warpModel->currentData().toInt());
 }
 
 void ExecutionPanel::cancel()

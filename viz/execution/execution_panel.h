@@ -28,6 +28,7 @@
 #include "kernel_target.h"
 #include "memory/memory_scene.h"
 #include "sim/launch_fields_check.h"
+#include "sim/simulator.h"
 
 #include <QStringList>
 #include <QWidget>
@@ -81,6 +82,10 @@ public:
     bool selectKernel(const QString& id);                 // a demo id, or "playground"
     void setLaunchFields(const QString& args, const QString& grid, const QString& block, const QString& blockIndex);
     void setPlaygroundSource(const QString& source);
+    // How a warp's lanes take turns in the next runs: the reconvergence stack (pre-Volta SIMT, the
+    // default) or Volta's independent thread scheduling. Changing it re-records the block.
+    void setWarpModel(sim::WarpModel model);
+    sim::WarpModel warpModel() const;
     void run();                                           // records the block on the worker
     void focusLaunch();                                   // the grid field, selected (Ctrl+L)
     void cancel();
@@ -211,6 +216,7 @@ private:
     QComboBox* m_follow = nullptr;
     QComboBox* m_speed = nullptr;
     QComboBox* m_heat = nullptr;
+    QComboBox* m_warpModel = nullptr;                     // stack | ITS (sim::WarpModel)
     QToolButton* m_play = nullptr;
     QSlider* m_timeline = nullptr;
     QLabel* m_position = nullptr;

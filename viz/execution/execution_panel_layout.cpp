@@ -144,6 +144,17 @@ void ExecutionPanel::buildStepRow(QVBoxLayout* layout)
     m_heat->setToolTip(QStringLiteral("What the source view's heat column shows, for the whole launch: sectors per "
                                       "request (wasted bytes), shared-memory bank conflicts, or divergent branches; or the SASS instructions ptxas made of each line"));
     connect(m_heat, &QComboBox::currentIndexChanged, this, &ExecutionPanel::updateHeat);
+    m_warpModel = new QComboBox(this);
+    m_warpModel->addItem(QStringLiteral("Warps: stack"), static_cast<int>(sim::WarpModel::ReconvergenceStack));
+    m_warpModel->addItem(QStringLiteral("Warps: ITS"), static_cast<int>(sim::WarpModel::IndependentThreads));
+    m_warpModel->setToolTip(QStringLiteral(
+        "How a warp's lanes take turns. Stack: one path at a time, rejoined where the branches meet (pre-Volta "
+        "SIMT). ITS: Volta's independent thread scheduling; lanes that spin waiting for other lanes of their warp "
+        "let those run, and the lanes meet again at __syncwarp and the .sync collectives. Re-records the block."));
+    connect(m_warpModel, &QComboBox::currentIndexChanged, this, [this] {
+        if (m_stepper && !m_runInFlight)
+            run();
+    });
 }
 
 // The listings (CUDA over its compiler messages, PTX) and the launch's hazards on the left, the

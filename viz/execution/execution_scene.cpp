@@ -245,7 +245,12 @@ void ExecutionScene::drawStack()
     m_stackWidth = ImGui::GetContentRegionAvail().x;
     m_stackOverflow = 0.0f;
     auto reach = [&](float x) { m_stackOverflow = std::max(m_stackOverflow, x - right); };
-    ImGui::TextWrapped("Warp %d reconvergence stack (top first)", warp); // in lines where the column is narrow
+    m_lanePcs.clear();
+    const bool independent = drawLanePcs();
+    if (independent)
+        ImGui::TextWrapped("The group's reconvergence stack (top first)");
+    else
+        ImGui::TextWrapped("Warp %d reconvergence stack (top first)", warp); // in lines where the column is narrow
     reach(ImGui::GetItemRectMax().x);
     m_stackMasks.clear();
     if (snapshot.stack.empty()) {
@@ -522,11 +527,12 @@ void ExecutionScene::drawGlobalAccess(float width)
     if (const std::string matrix = sim::tensor::matrixAccessCaption(*stepper.currentInstruction(), access); !matrix.empty())
         ImGui::TextWrapped("%s", matrix.c_str());
     else
-        ImGui::TextWrapped("Global %s: %d lanes x %u bytes, %u request%s", kind, std::popcount(access.laneMask), access.bytesPerLane,
-                       access.requests, access.requests == 1 ? "" : "s");
+        ImGui::TextWrapped("Global %s: %d lane%s x %u bytes, %u request%s", kind, std::popcount(access.laneMask),
+                       std::popcount(access.laneMask) == 1 ? "" : "s", access.bytesPerLane, access.requests,
+                       access.requests == 1 ? "" : "s");
     const double used = access.bytesMoved ? 100.0 * static_cast<double>(access.bytesRequested) / static_cast<double>(access.bytesMoved) : 0;
-    ImGui::TextWrapped("%u sectors in %u line%s: %llu bytes used of %llu moved (%.0f%%)", access.sectors, access.lines,
-                       access.lines == 1 ? "" : "s", static_cast<unsigned long long>(access.bytesRequested),
+    ImGui::TextWrapped("%u sector%s in %u line%s: %llu bytes used of %llu moved (%.0f%%)", access.sectors,
+                       access.sectors == 1 ? "" : "s", access.lines, access.lines == 1 ? "" : "s", static_cast<unsigned long long>(access.bytesRequested),
                        static_cast<unsigned long long>(access.bytesMoved), used);
     if (outOfBounds)
         ImGui::TextColored(ImVec4(0.91f, 0.38f, 0.31f, 1.0f), "%d lanes out of bounds (%s)", std::popcount(outOfBounds),

@@ -49,6 +49,9 @@ public:
     };
     const std::vector<std::string>& lastWarpMasks() const { return m_warpMasks; }
     const std::vector<std::string>& lastStackMasks() const { return m_stackMasks; }
+    // Under independent thread scheduling, the selected warp's lanes by pc: "> pc 12  0x0000ffff"
+    // per pc, ">" on those the scheduler issues next (empty under the stack model).
+    const std::vector<std::string>& lastLanePcs() const { return m_lanePcs; }
     const std::string& lastLaneInspection() const { return m_laneInspection; }
     const std::string& lastIssueMasks() const { return m_issueMasks; } // "W1 issues pc 19: path mask ..."
     const std::vector<LaneRow>& lastAccessLaneRows() const { return m_laneRows; }
@@ -67,9 +70,11 @@ private:
     void drawGlobalAccess(float width);
     void drawRegisters();
     void drawPrintf();
+    bool drawLanePcs();  // execution_scene_schedule.cpp: false under the stack model
     void drawGridWait(); // execution_scene_schedule.cpp
     void reachLine(); // records how far the last item ran past the page's right edge
 
+    std::vector<std::string> m_lanePcs;
     const Stepper* m_stepper = nullptr;
     std::string m_hint = "Choose a kernel and press Run (Ctrl+Shift+R) to record a block.";
     RegisterFormat m_format = RegisterFormat::Short; // narrow columns: more lanes in view

@@ -1,5 +1,6 @@
-// The parts of the Execution view's page that say how the block and its warps were scheduled: in a
-// cooperative launch, where the block waited at a grid barrier for the other blocks.
+// The parts of the Execution view's page that say how the block and its warps were scheduled: under
+// independent thread scheduling, which pc each lane of a warp runs next and which lanes issue next;
+// in a cooperative launch, where the block waited at a grid barrier for the other blocks.
 #include "execution/execution_scene.h"
 
 #include "canvas/scene_style.h"
@@ -8,10 +9,68 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <bit>
+#include <cmath>
 #include <cstdint>
+#include <cstdio>
+#include <map>
+#include <optional>
 #include <string>
 
 namespace warpscope::viz {
+
+bool ExecutionScene::drawLanePcs()
+{
+    const Stepper& stepper = *m_stepper;
+    const std::int32_t warp = stepper.selectedWarp();
+    const std::optional<sim::LaneSchedule> schedule = sim::laneScheduleAt(stepper.recording(), stepper.position(), warp);
+    if (!schedule)
+        return false;
+    ImGui::TextWrapped("Warp %d, independent thread scheduling: %u group%s of lanes, each at its own pc", warp,
+                       schedule->groups, schedule->groups == 1 ? "" : "s");
+    // Lanes by the pc they run next, in pc order; exited lanes (and lanes with no thread) last.
+    std::map<std::int32_t, std::uint32_t> lanesAt;
+    for (std::uint32_t lane = 0; lane < 32; ++lane)
+        lanesAt[schedule->pc[lane]] |= 1u << lane;
+    const ptx::Function& function = *stepper.run().function;
+    const float cell = std::clamp(std::floor((ImGui::GetContentRegionAvail().x - style::textWidth("> pc 0000  0x00000000  ")) / 32.0f),
+                                  3.0f, 6.0f);
+    ImDrawList* list = ImGui::GetWindowDrawList();
+    m_lanePcs.clear();
+    for (const auto& [pc, lanes] : lanesAt) {
+        if (pc < 0)
+            continue;
+        const bool next = (lanes & schedule->nextGroup) != 0;
+        char line[64];
+        std::snprintf(line, sizeof line, "%s pc %d  0x%08x", next ? ">" : " ", pc, lanes);
+        m_lanePcs.push_back(line);
+        ImGui::TextUnformatted(line);
+        if (ImGui::IsItemHovered() && static_cast<std::size_t>(pc) < function.instructions.size())
+            style::wrappedTooltip(function.instructions[static_cast<std::size_t>(pc)].text.c_str());
+        ImGui::SameLine();
+        const ImVec2 p = ImGui::GetCursorScreenPos();
+        const float top = p.y + std::max(0.0f, (ImGui::GetTextLineHeight() - cell) / 2.0f);
+        for (int lane = 0; lane < 32; ++lane) {
+            const ImVec2 a(p.x + static_cast<float>(lane) * cell, top);
+            list->AddRectFilled(a, ImVec2(a.x + cell - 1.0f, a.y + cell - 1.0f),
+                                !((lanes >> lane) & 1u)                 ? IM_COL32(50, 50, 58, 255)
+                                : ((schedule->nextGroup >> lane) & 1u) ? IM_COL32(92, 200, 120, 255)
+                                                                        : IM_COL32(66, 135, 200, 255));
+        }
+        ImGui::Dummy(ImVec2(32 * cell, ImGui::GetTextLineHeight()));
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("%d lane%s at pc %d%s", std::popcount(lanes), std::popcount(lanes) == 1 ? "" : "s", pc,
+                              next ? ": the scheduler issues these next" : ": waiting for their turn");
+    }
+    if (const auto exited = lanesAt.find(-1); exited != lanesAt.end() && exited->second != 0)
+        ImGui::TextDisabled("  exited (or no thread): 0x%08x", exited->second);
+    style::textDisabledWrapped(schedule->nextGroup == 0
+                                   ? "The warp issues nothing more."
+                                   : "> and green: the lanes the scheduler issues next (its turn order: core/sim/"
+                                     "its_scheduler.h). Each group keeps its own reconvergence stack; below, the stack "
+                                     "of the group that issued last.");
+    return true;
+}
 
 void ExecutionScene::drawGridWait()
 {

@@ -390,6 +390,10 @@ const char* hazardWhy(sim::HazardKind kind)
         return "Shared memory starts with whatever was there before: the value read is not defined.";
     case sim::HazardKind::WarpSyncMismatch:
         return "The member mask leaves out a lane that runs this instruction: CUDA leaves the result undefined.";
+    case sim::HazardKind::WarpLivelock:
+        return "Lanes spin waiting for lanes of their own warp that never get to run: under the reconvergence stack "
+               "(before Volta) the warp hangs; since Volta, independent thread scheduling gives the other lanes "
+               "their turn (Warps: ITS).";
     case sim::HazardKind::ShflInactiveSource:
         return "The source lane is not taking part: CUDA leaves the value read undefined.";
     case sim::HazardKind::DivisionByZero:
