@@ -385,6 +385,10 @@ bool ProbeSession::profileKernel(Target& target, const DriverApi& d, const sessi
     // The simulator's prediction, and its outputs (the reference for files without a gold).
     sim::LaunchRequest request = kernels::targetLaunchRequest(r, preset);
     request.options.timing = true; // the predicted time a session compares with the measured one
+    // The GPU schedules a warp's threads independently (every preset is Volta or newer): a kernel whose
+    // lanes wait for each other (a spin lock in a warp) completes there, and so must its reference.
+    // Race-free kernels give the same results and counters under either model (WarpModel tests).
+    request.options.warpModel = sim::WarpModel::IndependentThreads;
     if (registers > 0)
         request.options.registersPerThread = registers;
     request.options.hostThreads = 0;
