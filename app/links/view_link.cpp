@@ -47,8 +47,8 @@ const std::vector<ViewSpec>& viewSpecs()
         {"amp", LinkView::Amp, {"modes", "steps", "growth", "seed", "scale"}},
         {"quant", LinkView::Quant, {"dist", "format", "scheme", "granularity", "calib", "n", "seed", "rows", "layer"}},
         {"sparsity", LinkView::Sparsity, {"layer"}},
-        {"step", LinkView::Step, {"kernel", "block", "warp", "at"}},
-        {"memory", LinkView::Memory, {"kernel", "block", "warp", "at"}},
+        {"step", LinkView::Step, {"kernel", "block", "warp", "at", "warp_model"}},
+        {"memory", LinkView::Memory, {"kernel", "block", "warp", "at", "warp_model"}},
         {"streams", LinkView::Streams,
          {"h2d", "kernel", "d2h", "chunks", "engines", "chain", "kernel_us", "launch_us", "gap_us", "graph_us", "node_us"}},
         {"pipeline", LinkView::Pipeline, {"stages", "microbatches"}},
@@ -200,6 +200,14 @@ void parseStepKey(ViewLink& link, const std::string& key, const std::string& val
         link.warp = static_cast<int>(parseInteger(value, field, 0, 31));
     } else if (key == "at") {
         link.at = static_cast<std::uint64_t>(parseInteger(value, field, 0, INT64_MAX));
+    } else if (key == "warp_model") { // as `warpscope step --warp-model`
+        if (value == "stack")
+            link.warpModel = sim::WarpModel::ReconvergenceStack;
+        else if (value == "its")
+            link.warpModel = sim::WarpModel::IndependentThreads;
+        else
+            throw InputError(field + ": unknown warp model '" + value +
+                             "' (allowed: stack, the pre-Volta reconvergence stack; its, Volta's independent thread scheduling)");
     }
 }
 

@@ -7,7 +7,7 @@
 //   warpscope:amp?modes=fp32,fp16,fp16-dynamic&steps=1000&growth=200&seed=1&scale=65536
 //   warpscope:quant?dist=gaussian&format=int8&scheme=symmetric&granularity=tensor&calib=max&n=100000&seed=1
 //   warpscope:sparsity?layer=1
-//   warpscope:step?kernel=divergence_odd_even&block=0,0,0&warp=1&at=12
+//   warpscope:step?kernel=divergence_odd_even&block=0,0,0&warp=1&at=12&warp_model=stack
 //   warpscope:memory?kernel=copy_strided&warp=0&at=9 (the step keys; the memory hierarchy in front)
 // The Performance Models dock (streams, pipeline, memory-budget, allreduce) and recorded sessions:
 //   warpscope:streams?h2d=4&kernel=6&d2h=4&chunks=4&engines=2
@@ -22,6 +22,7 @@
 #pragma once
 
 #include "launch/launch_geometry.h"
+#include "sim/simulator.h"
 #include "training/memory_budget.h"
 
 #include <cstddef>
@@ -73,6 +74,7 @@ struct ViewLink {
     std::optional<launch::Dim3> blockIndex;     // step: blockIdx of the recorded block ("block=")
     std::optional<int> warp;                    // step: the followed warp, 0..31
     std::optional<std::uint64_t> at;            // step: before the warp's instruction number N
+    std::optional<sim::WarpModel> warpModel;    // step: warp_model=stack|its; the window runs stack without it
     // The Performance Models dock. Values are checked on their own (and against each other when the
     // link gives both); what depends on the figure's current state is the window's to check.
     std::optional<double> hostToDeviceMs;       // streams: h2d, the whole transfer

@@ -26,6 +26,7 @@
 #include "profile/profile_views.h"
 #include "profile/recorded_sessions.h"
 #include "profile/session_file.h"
+#include "sim/simulator.h"
 #include "util/input_error.h"
 #include "util/parse.h"
 
@@ -202,6 +203,9 @@ void MainWindow::applyStepLink(const ViewLink& link, const QUrl& url)
     m_execution->setLaunchFields(QString(), QString(), QString(),
                                  QStringLiteral("%1,%2,%3").arg(index.x).arg(index.y).arg(index.z));
     m_pendingStep = PendingStep{warp, link.at.value_or(0), QString::fromStdString(where)};
+    // A link without warp_model runs the stack model, so a lesson's figure does not depend on the combo.
+    // Set after the fields: a changed model starts the run itself, and run() then sees it in flight.
+    m_execution->setWarpModel(link.warpModel.value_or(sim::WarpModel::ReconvergenceStack));
     m_execution->run();
 }
 

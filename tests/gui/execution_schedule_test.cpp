@@ -17,6 +17,7 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QUrl>
 
 #include <algorithm>
 #include <cstddef>
@@ -129,6 +130,33 @@ private slots:
                             [](const sim::Hazard& h) { return h.kind == sim::HazardKind::WarpLivelock; }));
         gui_test::settle(*panel.canvasWidget(), 300);
         QVERIFY(panel.scene()->lastLanePcs().empty());
+    }
+
+    // A step link chooses the warp model (warp_model=its), and one without the key runs the stack
+    // model whatever the combo shows, so a lesson's figure is the same for every reader.
+    void stepLinksSetTheWarpModel()
+    {
+        ShownWindow shown(QSize(1366, 768));
+        viz::ExecutionPanel& panel = *shown.panel();
+        QVERIFY(openStep(shown, QStringLiteral("warpscope:step?kernel=warp_spin_lock&warp=0&at=20&warp_model=its")));
+        QCOMPARE(panel.warpModel(), sim::WarpModel::IndependentThreads);
+        const sim::BlockRecording& its = panel.stepper()->recording();
+        QVERIFY(!its.lanePcs.empty());
+        QVERIFY(panel.stepper()->run().hazards.empty());
+        QCOMPARE(panel.stepper()->position(), its.stepsOfWarp[0][20]);
+
+        QVERIFY(openStep(shown, QStringLiteral("warpscope:step?kernel=warp_spin_lock&warp=0&at=5")));
+        QCOMPARE(panel.warpModel(), sim::WarpModel::ReconvergenceStack);
+        QVERIFY(panel.stepper()->recording().lanePcs.empty());
+        const auto& hazards = panel.stepper()->run().hazards;
+        QVERIFY(std::any_of(hazards.begin(), hazards.end(),
+                            [](const sim::Hazard& h) { return h.kind == sim::HazardKind::WarpLivelock; }));
+        QCOMPARE(panel.stepper()->position(), panel.stepper()->recording().stepsOfWarp[0][5]);
+
+        const auto error = shown.window.openLink(QUrl(QStringLiteral("warpscope:step?kernel=warp_spin_lock&warp_model=simt")));
+        QVERIFY(error);
+        QVERIFY2(error->contains(QLatin1String("warp_model: unknown warp model 'simt' (allowed: stack")), qPrintable(*error));
+        QCOMPARE(panel.warpModel(), sim::WarpModel::ReconvergenceStack);
     }
 
     // Blocks take turns in block order (sim/grid_barrier.h), so block 2 of 6 reaches grid.sync()

@@ -268,3 +268,29 @@ TEST(ViewLink, PerformanceModelMessagesNameTheKeyAndWhatIsAllowed)
               "link 'warpscope:profile?tab=summary': tab: unknown tab 'summary' "
               "(allowed: metrics, bandwidth, roofline, prediction, session)");
 }
+
+TEST(ViewLink, StepLinksChooseTheWarpModel)
+{
+    const ViewLink its = parseViewLink("warpscope:step?kernel=warp_spin_lock&warp=0&at=5&warp_model=its");
+    EXPECT_EQ(its.view, LinkView::Step);
+    EXPECT_EQ(its.kernel, "warp_spin_lock");
+    ASSERT_TRUE(its.warpModel.has_value());
+    EXPECT_EQ(*its.warpModel, sim::WarpModel::IndependentThreads);
+    EXPECT_EQ(*parseViewLink("warpscope:step?kernel=warp_spin_lock&warp_model=stack").warpModel,
+              sim::WarpModel::ReconvergenceStack);
+    EXPECT_EQ(*parseViewLink("warpscope:memory?kernel=copy_strided&warp_model=its").warpModel,
+              sim::WarpModel::IndependentThreads);
+    // Without the key the link says nothing; the window then runs the stack model.
+    EXPECT_FALSE(parseViewLink("warpscope:step?kernel=warp_spin_lock").warpModel.has_value());
+
+    EXPECT_THROW(parseViewLink("warpscope:step?kernel=warp_spin_lock&warp_model=its&warp_model=stack"), InputError);
+    EXPECT_THROW(parseViewLink("warpscope:hierarchy?warp_model=its"), InputError);
+    try {
+        parseViewLink("warpscope:step?kernel=warp_spin_lock&warp_model=volta");
+        FAIL();
+    } catch (const InputError& error) {
+        EXPECT_STREQ(error.what(), "link 'warpscope:step?kernel=warp_spin_lock&warp_model=volta': warp_model: unknown warp model "
+                                   "'volta' (allowed: stack, the pre-Volta reconvergence stack; its, Volta's independent "
+                                   "thread scheduling)");
+    }
+}
