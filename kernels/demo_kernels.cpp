@@ -239,23 +239,22 @@ sim::LaunchRequest demoLaunchRequest(const DemoKernel& kernel, const DemoLaunch&
     return request;
 }
 
-GoldComparison compareWithGold(const DemoKernel& kernel, const DemoLaunch& launch,
-                               const std::vector<sim::ResolvedArg>& finalArgs)
+GoldExpectation expectGold(const DemoKernel& kernel, DemoLaunch& launch)
 {
-    GoldComparison comparison;
+    GoldExpectation expectation;
     const GoldFunction gold = kernel.gold.empty() ? nullptr : findGold(kernel.gold);
     if (!gold)
-        return comparison;
-    comparison.available = true;
+        return expectation;
+    expectation.available = true;
     std::map<std::string, std::int64_t, std::less<>> integers;
     std::map<std::string, double, std::less<>> reals;
     std::map<std::string, GoldBuffer, std::less<>> buffers;
-    for (const sim::ResolvedArg& arg : launch.args) {
+    // The launch's buffers are lent to the reference (which only reads them) and given back below.
+    for (sim::ResolvedArg& arg : launch.args) {
         if (arg.isBuffer) {
             GoldBuffer buffer;
             buffer.element = goldElement(arg.type);
-            buffer.bytes.resize(arg.bytes.size());
-            std::memcpy(buffer.bytes.data(), arg.bytes.data(), arg.bytes.size());
+            buffer.bytes = std::move(arg.bytes);
             buffers.emplace(arg.name, std::move(buffer));
         } else if (sim::isFloatElement(arg.type)) {
             reals[arg.name] = arg.realValue;
@@ -270,11 +269,31 @@ GoldComparison compareWithGold(const DemoKernel& kernel, const DemoLaunch& launc
                         static_cast<std::uint32_t>(launch.block.z)};
     goldLaunch.dynamicSharedBytes = launch.dynamicSharedBytes;
     GoldContext context(goldLaunch, std::move(integers), std::move(reals), std::move(buffers));
+    std::string failure;
     try {
         gold(context);
     } catch (const std::exception& error) {
-        throw InputError(error.what());
+        failure = error.what();
     }
+    for (const DemoCheck& check : kernel.checks)
+        if (const GoldBuffer* expected = context.expectedBuffer(check.buffer); expected && failure.empty())
+            expectation.checked.emplace(check.buffer, *expected);
+    std::map<std::string, GoldBuffer, std::less<>> inputs = context.takeInputs();
+    for (sim::ResolvedArg& arg : launch.args)
+        if (arg.isBuffer)
+            arg.bytes = std::move(inputs[arg.name].bytes);
+    if (!failure.empty())
+        throw InputError(failure);
+    return expectation;
+}
+
+GoldComparison compareWithExpected(const DemoKernel& kernel, const GoldExpectation& expectation,
+                                   const std::vector<sim::ResolvedArg>& finalArgs)
+{
+    GoldComparison comparison;
+    if (!expectation.available)
+        return comparison;
+    comparison.available = true;
     std::ostringstream detail;
     comparison.matches = true;
     for (const DemoCheck& check : kernel.checks) {
@@ -282,15 +301,16 @@ GoldComparison compareWithGold(const DemoKernel& kernel, const DemoLaunch& launc
         for (const sim::ResolvedArg& arg : finalArgs)
             if (arg.name == check.buffer)
                 actual = &arg;
-        const auto expected = context.expectedBuffers().find(check.buffer);
-        if (!actual || expected == context.expectedBuffers().end())
+        const auto found = expectation.checked.find(check.buffer);
+        if (!actual || found == expectation.checked.end())
             throw std::logic_error(kernel.id + ": checked buffer '" + check.buffer + "' is not an argument");
+        const GoldBuffer* expected = &found->second;
         const std::uint32_t size = sim::elementBytes(actual->type);
         const std::uint64_t count = actual->bytes.size() / size;
         std::uint64_t mismatches = 0;
         for (std::uint64_t i = 0; i < count; ++i) {
             const std::uint8_t* got = actual->bytes.data() + i * size;
-            const auto* want = reinterpret_cast<const std::uint8_t*>(expected->second.bytes.data()) + i * size;
+            const auto* want = reinterpret_cast<const std::uint8_t*>(expected->bytes.data()) + i * size;
             bool same = std::memcmp(got, want, size) == 0;
             if (!same && check.tolerance > 0) {
                 const double g = elementValue(actual->type, got), w = elementValue(actual->type, want);
@@ -316,6 +336,13 @@ GoldComparison compareWithGold(const DemoKernel& kernel, const DemoLaunch& launc
     }
     comparison.detail = detail.str();
     return comparison;
+}
+
+GoldComparison compareWithGold(const DemoKernel& kernel, const DemoLaunch& launch,
+                               const std::vector<sim::ResolvedArg>& finalArgs)
+{
+    DemoLaunch copy = launch;
+    return compareWithExpected(kernel, expectGold(kernel, copy), finalArgs);
 }
 
 } // namespace warpscope::kernels

@@ -7,8 +7,11 @@
 #include "ptx/ptx_ir.h"
 #include "sim/kernel_args.h"
 #include "sim/simulator.h"
+#include "gold_context.h"
 
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -96,5 +99,18 @@ struct GoldComparison {
 // `finalArgs` (the simulator's or a GPU's results, in the same order as `launch.args`).
 GoldComparison compareWithGold(const DemoKernel& kernel, const DemoLaunch& launch,
                                const std::vector<sim::ResolvedArg>& finalArgs);
+
+// The same in two halves, so that a launch's buffers (which may be GBs) are never held twice over
+// for the check: expectGold runs the gold reference on `launch`'s initial arguments before the
+// launch (borrowing its buffers and giving them back unchanged) and keeps only the checked buffers'
+// expected contents; compareWithExpected compares them with the results. Not available: the kernel
+// has no gold reference. expectGold throws InputError when the reference cannot model the launch.
+struct GoldExpectation {
+    bool available = false;
+    std::map<std::string, GoldBuffer, std::less<>> checked; // per checked buffer: what the reference expects
+};
+GoldExpectation expectGold(const DemoKernel& kernel, DemoLaunch& launch);
+GoldComparison compareWithExpected(const DemoKernel& kernel, const GoldExpectation& expectation,
+                                   const std::vector<sim::ResolvedArg>& finalArgs);
 
 } // namespace warpscope::kernels

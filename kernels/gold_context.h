@@ -49,7 +49,7 @@ template <class T> constexpr GoldElement goldElementOf()
 
 struct GoldBuffer {
     GoldElement element = GoldElement::U8;
-    std::vector<std::byte> bytes;
+    std::vector<std::uint8_t> bytes; // as sim::ResolvedArg holds them, so a launch's can be moved in
 };
 
 class GoldContext {
@@ -58,7 +58,7 @@ public:
                 std::map<std::string, double, std::less<>> reals,
                 std::map<std::string, GoldBuffer, std::less<>> inputs)
         : launch_(launch), integers_(std::move(integers)), reals_(std::move(reals)),
-          inputs_(std::move(inputs)), expected_(inputs_)
+          inputs_(std::move(inputs))
     {
     }
 
@@ -76,14 +76,28 @@ public:
         return {reinterpret_cast<const T*>(buffer.bytes.data()), buffer.bytes.size() / sizeof(T)};
     }
 
-    // The contents the gold reference expects after the launch; starts as a copy of the input.
+    // The contents the gold reference expects after the launch; starts as a copy of the input, made
+    // when the reference first asks for it (a launch's inputs are not copied: they may be GBs).
     template <class T> std::span<T> expected(std::string_view name)
     {
+        if (expected_.find(name) == expected_.end())
+            expected_.emplace(std::string(name), typed<T>(inputs_, name));
         GoldBuffer& buffer = const_cast<GoldBuffer&>(typed<T>(expected_, name));
         return {reinterpret_cast<T*>(buffer.bytes.data()), buffer.bytes.size() / sizeof(T)};
     }
 
-    const std::map<std::string, GoldBuffer, std::less<>>& expectedBuffers() const { return expected_; }
+    // After the reference ran: what it expects in buffer `name` (its input where the reference never
+    // asked for it: the launch leaves it as it was); null for a name that is no buffer.
+    // The inputs, given back once the reference has run.
+    std::map<std::string, GoldBuffer, std::less<>> takeInputs() { return std::move(inputs_); }
+
+    const GoldBuffer* expectedBuffer(std::string_view name) const
+    {
+        if (const auto found = expected_.find(name); found != expected_.end())
+            return &found->second;
+        const auto input = inputs_.find(name);
+        return input == inputs_.end() ? nullptr : &input->second;
+    }
 
 private:
     template <class Map>

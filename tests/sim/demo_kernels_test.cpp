@@ -414,3 +414,40 @@ TEST(DemoLaunchSizes, BrokenGpuArgsAreManifestDefects)
     demo.gpuArgs = {"n=i33:64"};
     EXPECT_THROW(kernels::demoArgSpecs(demo, kernels::LaunchSize::Gpu), std::logic_error);
 }
+
+// The gold check in two halves holds a launch's buffers once: expectGold lends the launch's buffers
+// to the reference and gives them back byte for byte, and keeps only the checked buffers' expected
+// contents (vector_add: c = a + b, worked here element by element, not the inputs a and b).
+TEST(GoldExpectation, GivesTheLaunchsBuffersBackAndKeepsOnlyTheCheckedOnes)
+{
+    const kernels::DemoKernel* demo = kernels::findDemoKernel("vector_add");
+    ASSERT_NE(demo, nullptr);
+    kernels::DemoLaunch launch = kernels::resolveDemoLaunch(*demo, {}, 1ull << 30);
+    const kernels::DemoLaunch before = launch;
+    const kernels::GoldExpectation expectation = kernels::expectGold(*demo, launch);
+    ASSERT_TRUE(expectation.available);
+    ASSERT_EQ(launch.args.size(), before.args.size());
+    for (std::size_t i = 0; i < launch.args.size(); ++i)
+        EXPECT_EQ(launch.args[i].bytes, before.args[i].bytes) << launch.args[i].name;
+    ASSERT_EQ(expectation.checked.size(), std::size_t{1});
+    const auto c = expectation.checked.find("c");
+    ASSERT_NE(c, expectation.checked.end());
+    std::map<std::string, const sim::ResolvedArg*> args;
+    for (const sim::ResolvedArg& arg : launch.args)
+        args[arg.name] = &arg;
+    const auto* a = reinterpret_cast<const float*>(args.at("a")->bytes.data());
+    const auto* b = reinterpret_cast<const float*>(args.at("b")->bytes.data());
+    const auto* want = reinterpret_cast<const float*>(c->second.bytes.data());
+    const std::size_t n = args.at("c")->bytes.size() / sizeof(float);
+    ASSERT_EQ(c->second.bytes.size(), n * sizeof(float));
+    for (std::size_t i = 0; i < n; ++i)
+        ASSERT_EQ(want[i], a[i] + b[i]) << i;
+    // The simulator's result compares equal; one changed element does not.
+    const sim::SimResult result = sim::simulate(kernels::demoLaunchRequest(*demo, launch, *gpu::findPreset("sm_90")));
+    EXPECT_TRUE(kernels::compareWithExpected(*demo, expectation, result.args).matches);
+    std::vector<sim::ResolvedArg> changed = result.args;
+    for (sim::ResolvedArg& arg : changed)
+        if (arg.name == "c")
+            arg.bytes[0] ^= 1;
+    EXPECT_FALSE(kernels::compareWithExpected(*demo, expectation, changed).matches);
+}
