@@ -3,6 +3,7 @@
 #include "ptx/cuda_compiler.h"
 #include "ptx/ptx_error.h"
 #include "ptx/ptx_parser.h"
+#include "ptx/ptx_target.h"
 #include "util/input_error.h"
 
 #include <cxxabi.h>
@@ -11,6 +12,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <sstream>
@@ -178,12 +180,33 @@ void requireTargetFits(const ResolvedTarget& target, const gpu::GpuPreset& prese
 {
     if (target.demo || !target.module)
         return;
-    const int needed = architectureNumber(target.module->target);
-    const int available = architectureNumber(preset.arch);
-    if (needed > available)
-        throw InputError(target.sourceName + ": the PTX targets " + target.module->target + ", which " +
-                         std::string(preset.arch) + " (" + std::string(preset.name) +
-                         ") cannot run: choose a newer GPU with --arch, or compile for an older one with --compute");
+    // The PTX ISA's rules, not a comparison of numbers: sm_90a runs only on 9.0, sm_100f on 10.x.
+    const std::optional<ptx::PtxTarget> needed = ptx::parseTarget(target.module->target);
+    if (!needed)
+        throw InputError(target.sourceName + ": the PTX targets '" + target.module->target +
+                         "', which is not a PTX ISA target (allowed: " + ptx::knownTargetList() + ")");
+    if (ptx::targetRunsOn(*needed, preset.computeMajor, preset.computeMinor))
+        return;
+    const std::string gpu = std::string(preset.arch) + " (" + std::string(preset.name) + ")";
+    const std::string capability = std::to_string(needed->major) + "." + std::to_string(needed->minor);
+    const std::string presetCapability = std::to_string(preset.computeMajor) + "." + std::to_string(preset.computeMinor);
+    std::string why;
+    switch (needed->kind) {
+    case ptx::TargetKind::ArchSpecific:
+        why = ", which runs only on compute capability " + capability + ", and " + gpu + " is " + presetCapability +
+              ": choose a " + capability + " GPU with --arch, or compile for a portable target (sm_" +
+              std::to_string(needed->major * 10 + needed->minor) + ")";
+        break;
+    case ptx::TargetKind::FamilySpecific:
+        why = ", which runs only on compute capability " + capability + " and later " + std::to_string(needed->major) +
+              ".x GPUs, and " + gpu + " is " + presetCapability + ": choose such a GPU with --arch, or compile for a "
+              "portable target (sm_" + std::to_string(needed->major * 10 + needed->minor) + ")";
+        break;
+    case ptx::TargetKind::Portable:
+        why = ", which " + gpu + " cannot run: choose a newer GPU with --arch, or compile for an older one with --compute";
+        break;
+    }
+    throw InputError(target.sourceName + ": the PTX targets " + target.module->target + why);
 }
 
 sim::LaunchRequest targetLaunchRequest(const ResolvedTarget& target, const gpu::GpuPreset& preset)

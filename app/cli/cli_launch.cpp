@@ -31,6 +31,15 @@ void useCooperativeRegisters(PreparedLaunch& prepared)
 
 } // namespace
 
+std::string archPresetList()
+{
+    // Built from the presets themselves, so the help cannot fall behind a new GPU.
+    std::string list;
+    for (const gpu::GpuPreset& preset : gpu::allPresets())
+        list += (list.empty() ? "" : ", ") + std::string(preset.arch) + " (" + std::string(preset.name) + ")";
+    return list;
+}
+
 void addLaunchOptions(CLI::App* command, LaunchOptions& options)
 {
     command->add_option("target", options.target, "a demo kernel id (see warpscope sim --list), FILE.cu or FILE.ptx");
@@ -42,14 +51,16 @@ void addLaunchOptions(CLI::App* command, LaunchOptions& options)
                         "an argument spec, e.g. n=i32:4096, a=f32[n]:random(1), h=f16[n]:iota; TYPE is one of i8 u8 i16 "
                         "u16 i32 u32 i64 u64 f16 bf16 f32 f64 (see kernels/README.md); repeatable")
         ->allow_extra_args(false);
-    command->add_option("--arch", options.arch, "GPU preset for limits: sm_70 .. sm_90")->capture_default_str();
+    command->add_option("--arch", options.arch, "GPU preset for limits: " + archPresetList())->capture_default_str();
     command->add_option("--compute", options.compute,
-                        "FILE.cu: the virtual architecture NVRTC compiles for, compute_75 (the default) .. compute_90; "
-                        "the --arch GPU must be at least as new");
+                        "FILE.cu: the virtual architecture NVRTC compiles for, compute_75 by default (compute_80, "
+                        "compute_90, compute_100, ...; an unknown one lists what this NVRTC supports); the --arch GPU "
+                        "must be able to run it");
     command->add_flag("--cooperative", options.cooperative,
                       "a cooperative launch (cudaLaunchCooperativeKernel), needed by kernels that call cooperative "
                       "groups' grid.sync(): every block resident at once, so the grid may have at most SMs x blocks per "
-                      "SM blocks (occupancy at ptxas's register count for the GPU where it is above 32 or sim's --regs); blocks "
+                      "SM blocks (occupancy at ptxas's register count for the GPU, or at sim's --regs or step's assumed 32 where "
+                      "that is higher); blocks "
                       "take turns on one host thread");
     command->add_flag("--allow-long", options.allowLong,
                       "simulate even when the estimate (from a few sampled blocks) says the launch would pass the "

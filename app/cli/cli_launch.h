@@ -40,6 +40,9 @@ const sim::Hazard* findLivelock(const std::vector<sim::Hazard>& hazards);
 // A simulation longer than this (estimated before it starts) is refused unless --allow-long.
 inline constexpr double kMaxSimSeconds = 120;
 
+// "sm_70 (V100), sm_75 (T4), ...": every GPU preset, for --arch's help.
+std::string archPresetList();
+
 // --kernel, --grid, --block, --smem, --arg, --arch, --compute, --allow-long, --warp-model and the
 // positional target.
 void addLaunchOptions(CLI::App* command, LaunchOptions& options);

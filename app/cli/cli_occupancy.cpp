@@ -1,5 +1,6 @@
 #include "cli/cli_occupancy.h"
 
+#include "cli/cli_launch.h"
 #include "launch/launch_geometry.h"
 #include "occupancy/occupancy.h"
 #include "util/input_error.h"
@@ -20,8 +21,7 @@ CLI::App* addOccupancyCommand(CLI::App& app, OccupancyOptions& options)
         "Theoretical occupancy of a launch on a GPU preset (the toolkit's cuda_occupancy.h), with "
         "every limiter and what would lift it.");
     command->add_option("--arch", options.arch,
-                        "GPU preset: sm_70 (V100), sm_75 (T4), sm_80 (A100), sm_86 (RTX 3090), "
-                        "sm_89 (RTX 4090), sm_90 (H100 SXM)")
+                        "GPU preset: " + archPresetList())
         ->capture_default_str();
     command->add_option("--block", options.block, "threads per block, 1..1024, or x,y,z")
         ->capture_default_str();
