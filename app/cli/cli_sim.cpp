@@ -4,6 +4,8 @@
 #include "demo_kernels.h"
 #include "kernel_target.h"
 #include "gpu/gpu_preset.h"
+#include "ptx/sass.h"
+#include "ptx/sass_shuffle.h"
 #include "sim/grid_barrier.h"
 #include "sim/kernel_time.h"
 #include "sim/hazards.h"
@@ -16,7 +18,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include <exception>
+#include <map>
 #include <memory>
+#include <optional>
 
 #include <filesystem>
 #include <fstream>
@@ -109,7 +114,8 @@ std::uint64_t bufferBytes(const std::vector<sim::ResolvedArg>& args)
     return bytes;
 }
 
-nlohmann::json timingJson(const sim::KernelStats& stats, const gpu::GpuPreset& preset, std::uint64_t buffers)
+nlohmann::json timingJson(const sim::KernelStats& stats, const gpu::GpuPreset& preset, std::uint64_t buffers,
+                          const std::string& registersSource)
 {
     const sim::TimingSummary& timing = stats.timing;
     if (!timing.available)
@@ -126,7 +132,8 @@ nlohmann::json timingJson(const sim::KernelStats& stats, const gpu::GpuPreset& p
         {"blind_spots", time.blindSpots},
         {"scaled_from_sample", timing.scaledFromSample},
         {"resident_blocks_per_sm", timing.residentBlocksPerSm},
-        {"registers_per_thread_assumed", timing.registersPerThread},
+        {"registers_per_thread", timing.registersPerThread},
+        {"registers_per_thread_source", registersSource}, // "ptxas", "--regs", or "assumed" (no ptxas)
         {"l1_bytes_per_sm", timing.l1BytesPerSm},
         {"l1_hit_rate", ratio(timing.l1Hits, timing.l1Hits + timing.l1Misses)},
         {"l2_hit_rate", ratio(timing.l2Hits, timing.l2Hits + timing.l2Misses)},
@@ -154,6 +161,88 @@ nlohmann::json cooperativeJson(const sim::LaunchRequest& request)
             {"limited_by", capacity.limitedBy}};
 }
 
+// Where the timing model's registers per thread came from, for the summary and the JSON.
+struct RegisterCount {
+    int registers = 32;
+    std::string source;   // "ptxas", "--regs" or "assumed"
+    std::string why;      // for "assumed": why ptxas gave none
+};
+
+// --regs when given; otherwise ptxas's count for the kernel on the --arch GPU (PTX does not fix
+// registers; ptxas decides them), and 32 assumed where ptxas is missing or refuses the PTX.
+RegisterCount timingRegisters(const SimOptions& options, const kernels::ResolvedTarget& resolved, const gpu::GpuPreset& preset)
+{
+    RegisterCount count;
+    if (!options.regs.empty()) {
+        count.registers = static_cast<int>(parseInteger(options.regs, "--regs", 1, 255));
+        count.source = "--regs";
+        return count;
+    }
+    count.source = "assumed";
+    try {
+        ptx::SassOptions sass;
+        sass.arch = std::string(preset.arch);
+        sass.ptxName = resolved.kernelName + ".ptx";
+        for (const ptx::PtxasResources& resources : ptx::ptxasResources(resolved.ptxText, sass))
+            if (resources.function == resolved.function->name && resources.registers > 0) {
+                count.registers = resources.registers;
+                count.source = "ptxas";
+                return count;
+            }
+        count.why = "ptxas reported no registers for " + resolved.function->name;
+    } catch (const std::exception& error) {
+        count.why = error.what();
+    }
+    return count;
+}
+
+std::string describeRegisters(const RegisterCount& count)
+{
+    if (count.source == "ptxas")
+        return "with ptxas's " + std::to_string(count.registers) + " registers per thread";
+    if (count.source == "--regs")
+        return "with --regs's " + std::to_string(count.registers) + " registers per thread";
+    return "assuming " + std::to_string(count.registers) + " registers per thread (no count from ptxas)";
+}
+
+// For each shfl_inactive_source hazard (by PTX line): the SASS SHFL the shuffle became and the
+// register it reads in the source lane, since on a GPU that register's value is what the reading lane
+// gets (ptx/sass_shuffle.h); or one line saying why there is no SASS and how to get it.
+std::map<int, std::string> shuffleHazardSass(const std::vector<sim::Hazard>& hazards, const kernels::ResolvedTarget& resolved,
+                                             const gpu::GpuPreset& preset)
+{
+    std::map<int, std::string> byLine;
+    for (const sim::Hazard& hazard : hazards)
+        if (hazard.kind == sim::HazardKind::ShflInactiveSource)
+            byLine[hazard.ptxLine];
+    if (byLine.empty() || !resolved.module || !resolved.function)
+        return byLine;
+    const std::string arch(preset.arch);
+    std::optional<ptx::SassListing> listing;
+    std::string problem;
+    try {
+        ptx::SassOptions options;
+        options.arch = arch;
+        options.ptxName = resolved.kernelName + ".ptx";
+        listing = ptx::compileSass(resolved.ptxText, options);
+    } catch (const ptx::SassToolMissing& missing) {
+        problem = std::string("SASS not available: ") + missing.what();
+    } catch (const std::exception& failed) {
+        problem = std::string("SASS not available: ") + failed.what();
+    }
+    for (auto& [ptxLine, text] : byLine) {
+        text = problem;
+        for (const ptx::Function* function : resolved.module->reachableFrom(*resolved.function))
+            for (std::size_t i = 0; listing && i < function->instructions.size(); ++i)
+                if (function->instructions[i].ptxLine == ptxLine && function->instructions[i].op == ptx::Op::Shfl) {
+                    const ptx::SassFunction* sass = listing->findFunction(function->name);
+                    text = sass ? ptx::describeSassShuffles(*sass, *function, static_cast<std::int32_t>(i), arch)
+                                : "no SASS function " + function->name + " for " + arch;
+                }
+    }
+    return byLine;
+}
+
 } // namespace
 
 CLI::App* addSimCommand(CLI::App& app, SimOptions& options)
@@ -176,8 +265,8 @@ CLI::App* addSimCommand(CLI::App& app, SimOptions& options)
                         "host threads, 0 = all cores (use 1 for bit-reproducible float atomics and hazard order)")
         ->capture_default_str();
     command->add_option("--regs", options.regs,
-                        "registers per thread the timing model assumes for blocks per SM (ptxas decides the real count)")
-        ->capture_default_str();
+                        "registers per thread for the timing model's blocks per SM, 1..255; by default ptxas's count for "
+                        "the kernel on the --arch GPU, or 32 assumed without ptxas");
     command->add_option("--sample-blocks", options.sampleBlocks,
                         "simulate only N blocks (the first, the last and N - 2 evenly spread between) and scale the "
                         "counts to the grid (exact when every block does the same work) and the timing model's time by "
@@ -200,7 +289,8 @@ int runSim(const SimOptions& options, std::ostream& out, std::ostream& err)
     simOptions.stepBudget = static_cast<std::uint64_t>(parseInteger(options.budget, "--budget", 1, INT64_MAX));
     simOptions.blockStepBudget = static_cast<std::uint64_t>(parseInteger(options.blockBudget, "--block-budget", 1, INT64_MAX));
     simOptions.hostThreads = static_cast<int>(parseInteger(options.threads, "--threads", 0, 256));
-    simOptions.registersPerThread = static_cast<int>(parseInteger(options.regs, "--regs", 1, 255));
+    if (!options.regs.empty())
+        simOptions.registersPerThread = static_cast<int>(parseInteger(options.regs, "--regs", 1, 255));
     simOptions.timing = !options.noTiming;
     simOptions.sampleBlocks = static_cast<std::uint64_t>(parseInteger(options.sampleBlocks, "--sample-blocks", 0, INT64_MAX));
     if (simOptions.sampleBlocks == 1)
@@ -233,6 +323,13 @@ int runSim(const SimOptions& options, std::ostream& out, std::ostream& err)
     }
 
     sim::LaunchRequest request = std::move(prepared.request);
+    // --cooperative may already have raised the assumed 32 to ptxas's count; without --regs ptxas's
+    // count is the one to use either way.
+    RegisterCount registers = timingRegisters(options, resolved, *preset);
+    if (registers.source == "ptxas")
+        request.options.registersPerThread = registers.registers;
+    else if (request.options.registersPerThread != registers.registers) // --cooperative took ptxas's higher count
+        registers = {request.options.registersPerThread, "ptxas", ""};
     std::optional<AtomicFileWriter> perfetto;
     if (!options.perfetto.empty()) {
         perfetto.emplace(options.perfetto); // checked before simulating; the file is replaced only when written in full
@@ -256,6 +353,8 @@ int runSim(const SimOptions& options, std::ostream& out, std::ostream& err)
     const sim::SimResult result = sim::simulate(request);
 
     const std::uint64_t buffers = bufferBytes(result.args);
+    const std::map<int, std::string> hazardSass =
+        options.dump.empty() ? shuffleHazardSass(result.hazards, resolved, *preset) : std::map<int, std::string>();
     kernels::GoldComparison gold;
     std::string goldNote;
     const sim::KernelStats& stats = result.stats;
@@ -327,6 +426,11 @@ int runSim(const SimOptions& options, std::ostream& out, std::ostream& err)
                                {"lanes", laneList(hazard.lanes)},
                                {"other_lanes", laneList(hazard.otherLanes)},
                                {"message", hazard.message}});
+        for (nlohmann::json& entry : hazards)
+            if (entry["kind"] == sim::hazardKindName(sim::HazardKind::ShflInactiveSource)) {
+                const auto found = hazardSass.find(entry["ptx_line"].get<int>());
+                entry["sass"] = found == hazardSass.end() ? nlohmann::json(nullptr) : nlohmann::json(found->second);
+            }
         const nlohmann::json doc = {
             {"kernel", kernelName},
             {"entry", function->name},
@@ -362,7 +466,7 @@ int runSim(const SimOptions& options, std::ostream& out, std::ostream& err)
             {"branch_efficiency", stats.branchEfficiency()},
             {"barriers", stats.barriers},
             {"cycles_estimate", stats.timing.available ? nlohmann::json(stats.timing.cycles) : nlohmann::json(nullptr)},
-            {"timing_model", timingJson(stats, *preset, buffers)},
+            {"timing_model", timingJson(stats, *preset, buffers, registers.source)},
             // The simulator does not allocate registers; ptxas's own count for this preset's GPU
             // (or why there is none) sits beside the timing model's assumption.
             {"ptxas", ptxasResourcesJson(resolved.ptxText, function->name, std::string(preset->arch))},
@@ -438,12 +542,16 @@ int runSim(const SimOptions& options, std::ostream& out, std::ostream& err)
                 << std::fixed << std::setprecision(1)
                 << static_cast<double>(stats.timing.cycles) / preset->timing.coreClockMHz << " us at "
                 << preset->timing.coreClockMHz << " MHz; " << stats.timing.residentBlocksPerSm
-                << " blocks per SM assuming " << stats.timing.registersPerThread << " registers per thread; L1 hits "
+                << (stats.timing.residentBlocksPerSm == 1 ? " block per SM " : " blocks per SM ") << describeRegisters({stats.timing.registersPerThread, registers.source, ""}) << "; L1 hits "
                 << std::setprecision(0) << 100.0 * ratio(stats.timing.l1Hits, stats.timing.l1Hits + stats.timing.l1Misses)
                 << "%, L2 hits " << 100.0 * ratio(stats.timing.l2Hits, stats.timing.l2Hits + stats.timing.l2Misses) << "%)\n";
         out << "  hazards             " << (result.hazards.empty() ? "none" : std::to_string(result.hazards.size())) << "\n";
-        for (const sim::Hazard& hazard : result.hazards)
+        for (const sim::Hazard& hazard : result.hazards) {
             out << "    " << sim::describeHazard(hazard) << "\n";
+            if (const auto found = hazardSass.find(hazard.ptxLine);
+                hazard.kind == sim::HazardKind::ShflInactiveSource && found != hazardSass.end() && !found->second.empty())
+                out << "      " << found->second << "\n";
+        }
         if (!result.printfLines.empty() || result.printfDropped > 0) {
             out << "  printf              " << withThousands(static_cast<std::int64_t>(result.printfLines.size())) << " line"
                 << (result.printfLines.size() == 1 ? "" : "s")

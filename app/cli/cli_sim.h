@@ -20,7 +20,7 @@ struct SimOptions : LaunchOptions {
     std::string budget = "4000000000";
     std::string blockBudget = "16777216"; // sim::SimOptions::blockStepBudget
     std::string threads = "0";     // all cores
-    std::string regs = "32";       // registers per thread assumed by the timing model
+    std::string regs;              // registers per thread for the timing model; empty: ptxas's count, else 32 assumed
     std::string sampleBlocks = "0"; // 0 = every block; N >= 2: the first, the last and N - 2 between, counts scaled
     bool noTiming = false;
     bool json = false;
