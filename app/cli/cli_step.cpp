@@ -1,6 +1,7 @@
 #include "cli/cli_step.h"
 
 #include "launch/launch_geometry.h"
+#include "sim/fragment_tiles.h"
 #include "util/input_error.h"
 #include "util/parse.h"
 
@@ -154,6 +155,12 @@ nlohmann::ordered_json stepStateJson(const sim::BlockReplay& replay, const ptx::
                          {"bank_conflicts", access.bankConflicts},
                          {"conflict_degree", access.conflictDegree}};
         // Where the timing model's caches served the sectors (global accesses; null without timing).
+        // Matrix instructions count several requests per access: the plain "lanes x bytes" total needs
+        // the caption's breakdown to read right (lesson 07's rule holds per request).
+        std::string caption = instruction ? sim::tensor::matrixAccessCaption(*instruction, access) : std::string();
+        if (const std::size_t figure = caption.find(" The figure shows"); figure != std::string::npos)
+            caption.erase(figure); // the GUI's figure; the CLI lists every lane in --json
+        doc["access"]["caption"] = caption.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(caption);
         if (access.timed && access.space == ptx::Space::Global)
             doc["access"]["served"] = {{"l1_hit_sectors", access.l1Sectors},
                                        {"l2_sectors", access.l2Sectors},
@@ -309,13 +316,18 @@ int runStep(const StepOptions& options, std::ostream& out, std::ostream& err)
     }
     if (!doc["access"].is_null()) {
         const auto& access = doc["access"];
-        out << "  access    " << access["space"].get<std::string>() << " " << access["kind"].get<std::string>() << ", "
-            << access["lanes"].size() << " lanes x " << access["bytes_per_lane"] << " bytes: ";
-        if (access["space"] == "shared")
-            out << access["wavefronts"] << " wavefronts, " << access["bank_conflicts"] << " bank conflicts\n";
-        else
-            out << access["requests"] << " request, " << access["sectors"] << " sectors, " << access["bytes_moved"]
-                << " bytes moved for " << access["bytes_requested"] << " requested\n";
+        if (!access["caption"].is_null()) {
+            // A matrix instruction: its requests, wavefronts and conflicts, per request and all told.
+            out << "  access    " << access["caption"].get<std::string>() << "\n";
+        } else {
+            out << "  access    " << access["space"].get<std::string>() << " " << access["kind"].get<std::string>() << ", "
+                << access["lanes"].size() << " lanes x " << access["bytes_per_lane"] << " bytes: ";
+            if (access["space"] == "shared")
+                out << access["wavefronts"] << " wavefronts, " << access["bank_conflicts"] << " bank conflicts\n";
+            else
+                out << access["requests"] << (access["requests"] == 1 ? " request, " : " requests, ") << access["sectors"]
+                    << " sectors, " << access["bytes_moved"] << " bytes moved for " << access["bytes_requested"] << " requested\n";
+        }
     }
     if (!doc["hazard"].is_null())
         out << "  hazard    " << doc["hazard"]["kind"].get<std::string>() << ": " << doc["hazard"]["message"].get<std::string>() << "\n";

@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -145,6 +147,7 @@ TEST(CliStep, TransposeColumnReadIsThirtyTwoWayWithoutPaddingAndConflictFreeWith
         const bool padded = kernel == "transpose_padded";
         EXPECT_EQ(access["wavefronts"], padded ? 1 : 32) << kernel;
         EXPECT_EQ(access["bank_conflicts"], padded ? 0 : 31) << kernel;
+        EXPECT_TRUE(access["caption"].is_null()) << kernel; // one request: no matrix caption
         // Lane l reads tile[l][0]: row l starts 32 (or 33) words after row l-1.
         const std::uint64_t base = access["lanes"][0]["address"].get<std::uint64_t>();
         for (int lane = 0; lane < 32; ++lane)
@@ -269,4 +272,34 @@ TEST(CliStep, AnEndlessKernelStopsWithAMessageInBoundedMemory)
     EXPECT_LT(children.ru_maxrss, 4L * 1024 * 1024) << "KB at the peak"; // the shadow memory included
 #endif
     std::remove(path.c_str());
+}
+
+// A wmma.load counts one request per fragment register, so the plain "32 lanes x 4 bytes" line would
+// hide 8 requests: the stepper prints the matrix caption instead. matmul_wmma's A tile is __half
+// [.][16], 32 bytes a row; each fragment register's 32 lanes read 4 words of 8 rows (lane 4r + c:
+// row r, word c), 8 banks apart, so rows r and r + 4 share banks: 2 wavefronts per request, 16 for
+// the 8 registers, and 16 - 8 = 8 conflicts by lesson 07's rule applied per request.
+TEST(CliStep, AWmmaLoadShowsItsRequestsAndThePerRequestConflictRule)
+{
+    const nlohmann::json doc = stepJson("matmul_wmma --at 197");
+    const std::string ptx = doc["ptx"];
+    ASSERT_EQ(ptx.rfind("wmma.load.a.", 0), 0u) << ptx;
+    const std::string fragment = ptx.substr(ptx.find('{'), ptx.find('}') - ptx.find('{'));
+    ASSERT_EQ(std::count(fragment.begin(), fragment.end(), '%'), 8) << fragment; // 8 fragment registers
+    const auto& access = doc["access"];
+    EXPECT_EQ(access["lanes"][4]["address"].get<std::uint64_t>() - access["lanes"][0]["address"].get<std::uint64_t>(), 32u);
+    EXPECT_EQ(access["wavefronts"], 16);
+    EXPECT_EQ(access["bank_conflicts"], 8);
+    ASSERT_TRUE(access["caption"].is_string());
+    const std::string caption = access["caption"];
+    EXPECT_NE(caption.find("Shared load (wmma.load.a): the simulator counts 8 requests, one per fragment register, each "
+                           "32 lanes x 4 bytes. All told 16 wavefronts and 8 bank conflicts"),
+              std::string::npos)
+        << caption;
+    EXPECT_NE(caption.find("16 - 8 = 8."), std::string::npos) << caption;
+    EXPECT_EQ(caption.find("figure"), std::string::npos) << caption; // the GUI's figure is not here
+    const CommandResult text = runWarpscope("step matmul_wmma --at 197");
+    ASSERT_EQ(text.exitCode, 0) << text.err;
+    EXPECT_NE(text.out.find("\n  access    " + caption + "\n"), std::string::npos) << text.out;
+    EXPECT_EQ(text.out.find("32 lanes x 4 bytes: 16 wavefronts"), std::string::npos) << text.out;
 }
