@@ -53,7 +53,8 @@ const std::vector<ViewSpec>& viewSpecs()
          {"h2d", "kernel", "d2h", "chunks", "engines", "chain", "kernel_us", "launch_us", "gap_us", "graph_us", "node_us"}},
         {"pipeline", LinkView::Pipeline, {"stages", "microbatches"}},
         {"memory-budget", LinkView::MemoryBudget,
-         {"params", "precision", "optimizer", "zero", "gpus", "layers", "hidden", "heads", "seq", "batch", "recompute"}},
+         {"params", "precision", "optimizer", "zero", "gpus", "layers", "hidden", "heads", "seq", "batch", "recompute",
+          "kv_heads"}},
         {"allreduce", LinkView::AllReduce, {"gpus", "bytes", "link", "step"}},
         {"profile", LinkView::Profile, {"session", "tab"}},
     };
@@ -351,6 +352,8 @@ void parseModelKey(ViewLink& link, const std::string& key, const std::string& va
             link.hidden = integer(1, 1000000);
         } else if (key == "heads") {
             link.heads = integer(1, 1024);
+        } else if (key == "kv_heads") {
+            link.kvHeads = integer(0, 1024);
         } else if (key == "seq") {
             link.sequence = integer(1, 10000000);
         } else if (key == "batch") {
@@ -400,6 +403,9 @@ void checkModelLink(const ViewLink& link, const std::string& where)
     if (link.view == LinkView::Streams && link.hostToDeviceMs && link.kernelMs && link.deviceToHostMs &&
         *link.hostToDeviceMs + *link.kernelMs + *link.deviceToHostMs <= 0)
         throw InputError(where + ": h2d, kernel and d2h are all 0 (allowed: at least one above 0 ms)");
+    if (link.view == LinkView::MemoryBudget && link.heads && link.kvHeads && *link.kvHeads > 0 && *link.heads % *link.kvHeads != 0)
+        throw InputError(where + ": kv_heads " + std::to_string(*link.kvHeads) + " does not divide heads " +
+                         std::to_string(*link.heads) + " (allowed: 0 for one per head, or a divisor of heads)");
     if (link.view == LinkView::MemoryBudget && link.hidden && link.heads && *link.hidden % *link.heads != 0)
         throw InputError(where + ": heads " + std::to_string(*link.heads) + " does not divide hidden " +
                          std::to_string(*link.hidden) + " (each head is hidden / heads wide)");

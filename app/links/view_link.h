@@ -14,7 +14,7 @@
 //       &chain=20&kernel_us=2&launch_us=2.7&gap_us=6.4&graph_us=15&node_us=0.58 (the CUDA-graph model below it)
 //   warpscope:pipeline?stages=4&microbatches=8
 //   warpscope:memory-budget?params=7e9&precision=mixed&optimizer=adam&zero=0&gpus=1&layers=32&hidden=4096
-//       &heads=32&seq=4096&batch=1&recompute=0
+//       &heads=32&seq=4096&batch=1&recompute=0&kv_heads=8
 //   warpscope:allreduce?gpus=4&bytes=1G&link=nvlink4&step=3
 //   warpscope:profile?session=h200/ladder-matmul.wsprof&tab=roofline
 // Parsing is strict: an unknown view or key, a repeated key, or a bad value is an InputError that
@@ -101,6 +101,7 @@ struct ViewLink {
     std::optional<int> sequence;                // memory-budget: seq
     std::optional<int> microBatch;              // memory-budget: batch
     std::optional<bool> recompute;
+    std::optional<int> kvHeads;                 // memory-budget: kv_heads, 0 (one per head) or a divisor of heads
     std::optional<double> bufferBytes;          // allreduce: bytes
     std::optional<std::string> interconnect;    // allreduce: link, a key of training::linkFigures()
     std::optional<int> ringStep;                // allreduce: step, 0..2(N-1)

@@ -290,6 +290,9 @@ void MainWindow::applyModelLink(const ViewLink& link, const QUrl& url)
             settings.shape.layers = link.layers.value_or(settings.shape.layers);
             settings.shape.hidden = link.hidden.value_or(settings.shape.hidden);
             settings.shape.heads = link.heads.value_or(settings.shape.heads);
+            // New heads without kv_heads: one key-value head per head, so the figure does not depend on a
+            // grouping the reader chose for other heads.
+            settings.kvHeads = link.kvHeads.value_or(link.heads ? 0 : settings.kvHeads);
             settings.shape.sequence = link.sequence.value_or(settings.shape.sequence);
             settings.shape.microBatch = link.microBatch.value_or(settings.shape.microBatch);
             settings.shape.recompute = link.recompute.value_or(settings.shape.recompute);

@@ -121,6 +121,7 @@ const std::vector<GpuMemoryCapacity>& gpuMemoryCapacities()
         {"A100 80GB", 80, 80 * gib, "NVIDIA A100 Tensor Core GPU datasheet: GPU memory 80GB HBM2e (A100 80GB)"},
         {"H100 SXM", 80, 80 * gib, "NVIDIA H100 Tensor Core GPU datasheet: GPU memory 80GB (H100 SXM)"},
         {"H200", 141, 141 * gib, "NVIDIA H200 Tensor Core GPU datasheet: GPU memory 141GB HBM3e (H200 SXM and NVL)"},
+        {"B200", 180, 180 * gib, "NVIDIA Blackwell datasheet, Individual Blackwell GPU Specifications: GPU memory 180GB HBM3e (HGX B200)"},
     };
     return gpus;
 }

@@ -70,7 +70,7 @@ bool sameBudget(const MemoryBudgetSettings& a, const MemoryBudgetSettings& b)
     return a.parameters == b.parameters && a.precision == b.precision && a.optimizer == b.optimizer && a.zeroStage == b.zeroStage &&
            a.dataParallel == b.dataParallel && a.shape.layers == b.shape.layers && a.shape.hidden == b.shape.hidden &&
            a.shape.heads == b.shape.heads && a.shape.sequence == b.shape.sequence && a.shape.microBatch == b.shape.microBatch &&
-           a.shape.recompute == b.shape.recompute;
+           a.shape.recompute == b.shape.recompute && a.kvHeads == b.kvHeads;
 }
 
 bool sameRing(const AllReduceSettings& a, const AllReduceSettings& b)
@@ -154,6 +154,19 @@ void ModelsPanelsTest::budgetServingAddsTheKvCache()
     QCOMPARE(panel.componentTable()->item(6, 3)->text(), QStringLiteral("68.7"));
     // 82.7 GB: under the figure's 85.9 GB line for the 80 GB GPUs (their GB read as 2^30 bytes).
     QVERIFY2(panel.fitText().contains(QStringLiteral("H100 SXM (3.18 GB spare of 85.9)")), qPrintable(panel.fitText()));
+    // Grouped-query attention with 8 key-value heads, each serving 4 of the 32 query heads: a quarter of
+    // the cache, 2 x 32 x 8 x 128 x 4096 x 32 x 2 = 17,179,869,184 bytes; multi-query (1 head) an eighth of that.
+    s.kvHeads = 8;
+    panel.setSettings(s);
+    QCOMPARE(panel.kvCacheBytes(), 17179869184.0);
+    QCOMPARE(panel.totalBytes(), 14e9 + 17179869184.0);
+    s.kvHeads = 1;
+    panel.setSettings(s);
+    QCOMPARE(panel.kvCacheBytes(), 2147483648.0);
+    s.kvHeads = 32; // as many as the heads: the same as 0
+    panel.setSettings(s);
+    QCOMPARE(panel.kvCacheBytes(), 68719476736.0);
+    s.kvHeads = 0;
     // Training keeps no KV cache; neither does inference with layers = 0.
     s.shape.layers = 0;
     panel.setSettings(s);
@@ -188,12 +201,14 @@ void ModelsPanelsTest::budgetZeroStagesOfThePaper()
     // Stage 3 over 64 GPUs: 16 / 64 = 0.25 bytes per parameter on each GPU, "÷ 64" on every row.
     QCOMPARE(panel.componentTable()->item(4, 2)->text(), QStringLiteral("0.25"));
     QCOMPARE(panel.componentTable()->item(0, 1)->text(), QStringLiteral("÷ 64"));
-    // 1.875 GB fits everywhere; 120 GB (stage 0) fits only on the H200 (141 x 2^30 bytes = 151.4 GB).
+    // 1.875 GB fits everywhere; 120 GB (stage 0) fits only on the H200 (141 x 2^30 bytes = 151.4 GB) and
+    // the B200 (180 x 2^30 = 193.3 GB).
     QVERIFY(!panel.fitText().contains(QStringLiteral("Does not fit")));
     MemoryBudgetSettings s = panel.settings();
     s.zeroStage = 0;
     panel.setSettings(s);
-    QVERIFY2(panel.fitText().startsWith(QStringLiteral("Fits on H200")), qPrintable(panel.fitText()));
+    QVERIFY2(panel.fitText().startsWith(QStringLiteral("Fits on H200 (31.4 GB spare of 151.4), B200 (73.3 GB spare of 193.3).")),
+             qPrintable(panel.fitText()));
     QVERIFY(panel.fitText().contains(QStringLiteral("H100 SXM (34.1 GB short of 85.9)")));
 }
 
@@ -216,6 +231,9 @@ void ModelsPanelsTest::budgetRefusesBadSettings()
     refuse("hidden", [](auto& s) { s.shape.hidden = 0; });
     refuse("heads", [](auto& s) { s.shape.heads = 2048; });
     refuse("heads", [](auto& s) { s.shape.heads = 7; }); // 4096 % 7 != 0
+    refuse("kv_heads", [](auto& s) { s.kvHeads = 3; });  // 32 % 3 != 0
+    refuse("kv_heads", [](auto& s) { s.kvHeads = -1; });
+    refuse("kv_heads", [](auto& s) { s.kvHeads = 1025; });
     refuse("seq", [](auto& s) { s.shape.sequence = 10000001; });
     refuse("batch", [](auto& s) { s.shape.microBatch = 65537; });
     refuse("precision", [](auto& s) { s.precision = static_cast<training::Precision>(9); });
@@ -248,6 +266,15 @@ void ModelsPanelsTest::budgetFields()
     heads->setTextAsTyped(QStringLiteral("64"));
     QVERIFY(!panel.stale());
     QCOMPARE(panel.settings().shape.heads, 64);
+    auto* kvHeads = panel.findChild<ValidatedField*>(QStringLiteral("memoryBudgetKvHeads"));
+    QVERIFY(kvHeads);
+    kvHeads->setTextAsTyped(QStringLiteral("5"));
+    QVERIFY(panel.stale());
+    QVERIFY2(kvHeads->errorText().contains(QStringLiteral("does not divide heads 64")), qPrintable(kvHeads->errorText()));
+    QVERIFY(heads->errorText().isEmpty());
+    kvHeads->setTextAsTyped(QStringLiteral("8"));
+    QVERIFY(!panel.stale());
+    QCOMPARE(panel.settings().kvHeads, 8);
     params->setTextAsTyped(QStringLiteral("1.3e11"));
     QCOMPARE(panel.settings().parameters, 1.3e11);
     params->setTextAsTyped(QStringLiteral("-5"));

@@ -368,6 +368,16 @@ private slots:
         expected = training::memoryBudget(7e9, training::Precision::Mixed16, training::Optimizer::Adam, shape, {3, 8});
         QCOMPARE(budget->budget().totalBytes(), expected.totalBytes());
         QCOMPARE(budget->budget().modelStateBytes(), 14e9); // 16 B / 8
+        // Serving with grouped-query attention: kv_heads=8 keeps a quarter of the KV cache,
+        // 2 x 32 x 8 x 128 x 4096 x 32 x 2 bytes; a link that sets heads without kv_heads goes back to
+        // one key-value head per head (2 x 32 x 32 x 128 x 4096 x 32 x 2).
+        QVERIFY(!window.openLink(QUrl(QStringLiteral(
+            "warpscope:memory-budget?precision=inference-16&zero=0&gpus=1&seq=4096&batch=32&kv_heads=8"))));
+        QCOMPARE(budget->settings().kvHeads, 8);
+        QCOMPARE(budget->kvCacheBytes(), 17179869184.0);
+        QVERIFY(!window.openLink(QUrl(QStringLiteral("warpscope:memory-budget?heads=32"))));
+        QCOMPARE(budget->settings().kvHeads, 0);
+        QCOMPARE(budget->kvCacheBytes(), 68719476736.0);
 
         viz::AllReducePanel* ring = window.modelsDock()->allReduce();
         QVERIFY(!window.openLink(QUrl(QStringLiteral("warpscope:allreduce?gpus=4&bytes=1G&link=nvlink4&step=3"))));

@@ -68,8 +68,8 @@ TEST(ZeroPartitioning, OtherRecipesAndOneGpu)
 TEST(GpuMemoryCapacities, DatasheetFiguresInBinaryGigabytes)
 {
     const auto& gpus = gpuMemoryCapacities();
-    ASSERT_EQ(gpus.size(), 4u);
-    const double expected[] = {40, 80, 80, 141};
+    ASSERT_EQ(gpus.size(), 5u);
+    const double expected[] = {40, 80, 80, 141, 180};
     for (std::size_t i = 0; i < gpus.size(); ++i) {
         EXPECT_DOUBLE_EQ(gpus[i].datasheetGigabytes, expected[i]) << gpus[i].name;
         EXPECT_DOUBLE_EQ(gpus[i].bytes, expected[i] * 1073741824.0) << gpus[i].name;
@@ -79,6 +79,9 @@ TEST(GpuMemoryCapacities, DatasheetFiguresInBinaryGigabytes)
     // 141 x 10^9, and within 1 % of 141 x 2^30 = 151,397,597,184 (the driver keeps a little for itself).
     EXPECT_GT(150109880320.0, 141e9);
     EXPECT_NEAR(150109880320.0 / gpus[3].bytes, 1.0, 0.01);
+    // A B200 reports 178.35 x 2^30 bytes (github.com/pytorch/ao pull request 4002): within 1 % of 180 x 2^30.
+    EXPECT_EQ(gpus[4].name, "B200");
+    EXPECT_NEAR(178.35 * 1073741824.0 / gpus[4].bytes, 1.0, 0.01);
 }
 
 TEST(RingContributions, ThreeGpusStepByStep)

@@ -294,3 +294,20 @@ TEST(ViewLink, StepLinksChooseTheWarpModel)
                                    "thread scheduling)");
     }
 }
+
+TEST(ViewLink, MemoryBudgetLinksTakeKvHeads)
+{
+    const ViewLink gqa = parseViewLink("warpscope:memory-budget?precision=inference-16&heads=64&kv_heads=8");
+    EXPECT_EQ(*gqa.kvHeads, 8);
+    EXPECT_EQ(*parseViewLink("warpscope:memory-budget?kv_heads=0").kvHeads, 0);
+    EXPECT_FALSE(parseViewLink("warpscope:memory-budget?heads=32").kvHeads.has_value());
+    EXPECT_THROW(parseViewLink("warpscope:memory-budget?kv_heads=1025"), InputError);
+    EXPECT_THROW(parseViewLink("warpscope:memory-budget?kv_heads=-1"), InputError);
+    try {
+        parseViewLink("warpscope:memory-budget?heads=32&kv_heads=3");
+        FAIL();
+    } catch (const InputError& error) {
+        EXPECT_STREQ(error.what(), "link 'warpscope:memory-budget?heads=32&kv_heads=3': kv_heads 3 does not divide heads 32 "
+                                   "(allowed: 0 for one per head, or a divisor of heads)");
+    }
+}

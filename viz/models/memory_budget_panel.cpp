@@ -220,9 +220,11 @@ MemoryBudgetPanel::MemoryBudgetPanel(QWidget* parent) : QWidget(parent)
            "splits the optimizer states (the FP32 master weights among them) over the data-parallel GPUs, stage 2 also "
            "the gradients, stage 3 also the 16-bit weights (section 5). Activations: Korthikanti et al., MLSys 2023, "
            "equation 1 (16-bit, no tensor or sequence parallelism), counted for mixed precision only; never split by ZeRO. "
-           "Capacities: NVIDIA's A100 datasheet (40GB HBM2, 80GB HBM2e), H100 datasheet (H100 SXM 80GB) and H200 datasheet "
-           "(141GB HBM3e). Their GB are 2³⁰ bytes (the H200 recorded in assets/recorded/h200 reports 150.1 × 10⁹ bytes), "
-           "so the lines stand at 42.9, 85.9 and 151.4 GB. Not counted: the CUDA context, framework workspaces, "
+           "Capacities: NVIDIA's A100 datasheet (40GB HBM2, 80GB HBM2e), H100 datasheet (H100 SXM 80GB), H200 datasheet "
+           "(141GB HBM3e) and Blackwell datasheet (HGX B200, 180GB HBM3e). Their GB are 2³⁰ bytes (the H200 recorded in "
+           "assets/recorded/h200 reports 150.1 × 10⁹ bytes), so the lines stand at 42.9, 85.9, 151.4 and 193.3 GB. "
+           "KV cache: 2 × layers × KV heads × head size × tokens × sequences × 2 bytes. Not counted: the CUDA context, "
+           "framework workspaces, "
            "temporary buffers and fragmentation."));
     QFont captionFont = font();
     captionFont.setPointSizeF(kPlotFontPoints);
@@ -248,11 +250,13 @@ QWidget* MemoryBudgetPanel::buildControls()
     m_layersField = new ValidatedField(QStringLiteral("memoryBudgetLayers"), integer("layers", 0, 1000));
     m_hiddenField = new ValidatedField(QStringLiteral("memoryBudgetHidden"), integer("hidden", 1, 1000000));
     m_headsField = new ValidatedField(QStringLiteral("memoryBudgetHeads"), integer("heads", 1, 1024));
+    m_kvHeadsField = new ValidatedField(QStringLiteral("memoryBudgetKvHeads"), integer("kv_heads", 0, 1024));
     m_sequenceField = new ValidatedField(QStringLiteral("memoryBudgetSeq"), integer("seq", 1, 10000000));
     m_batchField = new ValidatedField(QStringLiteral("memoryBudgetBatch"), integer("batch", 1, 65536));
     m_gpusField->setStepping(1, 1, 4096);
     m_layersField->setStepping(1, 0, 1000);
     m_headsField->setStepping(1, 1, 1024);
+    m_kvHeadsField->setStepping(1, 0, 1024);
     m_batchField->setStepping(1, 1, 65536);
     m_parametersField->lineEdit()->setPlaceholderText(tr("such as 7e9"));
     m_parametersField->setToolTip(tr("Parameters of the model, a decimal such as 7e9 or 1.3e11. Allowed: above 0, at most 1e13."));
@@ -260,6 +264,9 @@ QWidget* MemoryBudgetPanel::buildControls()
     m_layersField->setToolTip(tr("Transformer layers; 0 counts no activations (training) and no KV cache (inference). Allowed: 0..1000."));
     m_hiddenField->setToolTip(tr("Hidden size h. Allowed: 1..1000000."));
     m_headsField->setToolTip(tr("Attention heads a; they must divide the hidden size. Allowed: 1..1024."));
+    m_kvHeadsField->setToolTip(tr("Serving: the key-value heads the KV cache keeps. Grouped-query attention shares one between "
+                                  "several query heads (Llama 2 70B: 8 for 64), multi-query attention has 1; 0 keeps one per "
+                                  "attention head. Allowed: 0, or a divisor of the heads."));
     m_sequenceField->setToolTip(tr("Sequence length s in tokens. Allowed: 1..10000000."));
     m_batchField->setToolTip(tr("Micro-batch b: the sequences one GPU holds activations for (training) or a KV cache for (inference). Allowed: 1..65536."));
 
@@ -288,7 +295,7 @@ QWidget* MemoryBudgetPanel::buildControls()
                                   "recomputes the rest in the backward pass."));
 
     for (ValidatedField* field : {m_parametersField, m_gpusField, m_layersField, m_hiddenField, m_headsField,
-                                  m_sequenceField, m_batchField}) {
+                                  m_kvHeadsField, m_sequenceField, m_batchField}) {
         // Marks (heads that do not divide hidden too) and the row follow each keystroke; the figure
         // changes when a value is applied.
         connect(field, &ValidatedField::textChecked, this, [this] {
@@ -326,6 +333,7 @@ QWidget* MemoryBudgetPanel::buildControls()
     add(tr("Heads"), m_headsField);
     add(tr("Sequence"), m_sequenceField);
     add(tr("Micro-batch"), m_batchField);
+    add(tr("KV heads"), m_kvHeadsField);
     layOutForWidth(1200);
     return controls;
 }
@@ -396,6 +404,11 @@ void MemoryBudgetPanel::validate(const MemoryBudgetSettings& s)
     if (s.shape.hidden % s.shape.heads != 0)
         throw InputError("heads: " + std::to_string(s.shape.heads) + " does not divide hidden " + std::to_string(s.shape.hidden) +
                          " (allowed: a divisor of hidden, at most 1024)");
+    checkRange("kv_heads", s.kvHeads, 0, 1024);
+    if (s.kvHeads > 0 && s.shape.heads % s.kvHeads != 0)
+        throw InputError("kv_heads: " + std::to_string(s.kvHeads) + " does not divide heads " + std::to_string(s.shape.heads) +
+                         " (allowed: 0 for one per head, or a divisor of heads: each key-value head serves heads / kv_heads "
+                         "query heads)");
 }
 
 void MemoryBudgetPanel::setSettings(const MemoryBudgetSettings& settings)
@@ -416,9 +429,11 @@ void MemoryBudgetPanel::syncControls()
     m_layersField->setValue(m_settings.shape.layers);
     m_hiddenField->setValue(m_settings.shape.hidden);
     m_headsField->setValue(m_settings.shape.heads);
+    m_kvHeadsField->setValue(m_settings.kvHeads);
     m_sequenceField->setValue(m_settings.shape.sequence);
     m_batchField->setValue(m_settings.shape.microBatch);
     m_headsField->setExternalError({});
+    m_kvHeadsField->setExternalError({});
     m_precisionCombo->setCurrentIndex(m_precisionCombo->findData(static_cast<int>(m_settings.precision)));
     m_optimizerCombo->setCurrentIndex(m_optimizerCombo->findData(static_cast<int>(m_settings.optimizer)));
     m_zeroCombo->setCurrentIndex(m_settings.zeroStage);
@@ -433,7 +448,7 @@ std::optional<MemoryBudgetSettings> MemoryBudgetPanel::readControls()
     for (ValidatedField* field : {m_parametersField, m_gpusField, m_layersField, m_hiddenField, m_sequenceField, m_batchField})
         if (!field->valid())
             return std::nullopt;
-    if (!m_headsField->value())
+    if (!m_headsField->value() || !m_kvHeadsField->value())
         return std::nullopt;
     MemoryBudgetSettings next;
     next.parameters = parseParameters(m_parametersField->text());
@@ -447,14 +462,19 @@ std::optional<MemoryBudgetSettings> MemoryBudgetPanel::readControls()
     next.shape.sequence = static_cast<int>(*m_sequenceField->value());
     next.shape.microBatch = static_cast<int>(*m_batchField->value());
     next.shape.recompute = m_recomputeBox->isChecked();
+    next.kvHeads = static_cast<int>(*m_kvHeadsField->value());
     try {
         validate(next);
     } catch (const InputError& error) {
-        // Every field is in range on its own, so only heads-divides-hidden is left: mark it on heads.
-        m_headsField->setExternalError(QString::fromUtf8(error.what()));
+        // Every field is in range on its own, so only heads-divides-hidden or kv_heads-divides-heads is
+        // left: mark the field the message names.
+        const QString message = QString::fromUtf8(error.what());
+        (message.startsWith(QLatin1String("kv_heads")) ? m_kvHeadsField : m_headsField)->setExternalError(message);
+        (message.startsWith(QLatin1String("kv_heads")) ? m_headsField : m_kvHeadsField)->setExternalError({});
         return std::nullopt;
     }
     m_headsField->setExternalError({});
+    m_kvHeadsField->setExternalError({});
     return next;
 }
 
@@ -500,9 +520,11 @@ void MemoryBudgetPanel::redraw()
 
     const QString precisionName = m_precisionCombo->itemText(m_precisionCombo->findData(static_cast<int>(s.precision)));
     const bool inference = s.precision == Precision::Inference16 || s.precision == Precision::InferenceInt8;
-    // Serving: the KV cache of `batch` sequences of `seq` tokens, one key-value head per attention head, 16-bit.
+    // Serving: the KV cache of `batch` sequences of `seq` tokens, 16-bit, with kvHeads key-value heads
+    // (one per attention head when 0).
+    const int kvHeads = s.kvHeads > 0 ? s.kvHeads : s.shape.heads;
     m_kvCacheBytes = inference && s.shape.layers > 0
-                         ? perf::kvCacheBytes({s.shape.layers, s.shape.heads, s.shape.hidden / s.shape.heads}, s.shape.sequence,
+                         ? perf::kvCacheBytes({s.shape.layers, kvHeads, s.shape.hidden / s.shape.heads}, s.shape.sequence,
                                               s.shape.microBatch, 2)
                          : 0;
     QString recipe = inference ? precisionName : precisionName + QStringLiteral(", ") +
@@ -514,15 +536,18 @@ void MemoryBudgetPanel::redraw()
                       .arg(s.dataParallel)
                       .arg(s.dataParallel == 1 ? QString() : QStringLiteral("s"));
     QString summary = inference && s.shape.layers > 0
-        ? tr("%1 parameters, %2: %3 GB per GPU = %4 GB of weights + %5 GB of KV cache (2 x %6 layers x %7 heads x %8 x %9 "
-             "tokens x %10 sequences x 2 bytes; one key-value head per attention head, no GQA).")
+        ? tr("%1 parameters, %2: %3 GB per GPU = %4 GB of weights + %5 GB of KV cache (2 x %6 layers x %7 KV heads x %8 x %9 "
+             "tokens x %10 sequences x 2 bytes; %11).")
               .arg(parametersText(s.parameters), recipe, gigabytes(totalBytes()), gigabytes(m_budget.modelStateBytes()),
                    gigabytes(m_kvCacheBytes))
               .arg(s.shape.layers)
-              .arg(s.shape.heads)
+              .arg(kvHeads)
               .arg(s.shape.hidden / s.shape.heads)
               .arg(s.shape.sequence)
               .arg(s.shape.microBatch)
+              .arg(kvHeads == s.shape.heads ? tr("one key-value head per attention head, no GQA")
+                                            : tr("grouped-query attention, each key-value head serving %1 query heads")
+                                                  .arg(s.shape.heads / kvHeads))
         : tr("%1 parameters, %2: %3 GB per GPU = %4 GB of model states + %5 GB of activations.")
               .arg(parametersText(s.parameters), recipe, gigabytes(m_budget.totalBytes()),
                    gigabytes(m_budget.modelStateBytes()), gigabytes(m_budget.activationBytes));

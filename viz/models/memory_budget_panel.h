@@ -33,6 +33,7 @@ struct MemoryBudgetSettings {
     int zeroStage = 0;                                    // 0..3
     int dataParallel = 1;                                 // 1..4096
     training::TransformerShape shape{32, 4096, 32, 4096, 1, false}; // layers, hidden, heads, sequence, microBatch, recompute
+    int kvHeads = 0; // serving: key-value heads of the KV cache, a divisor of heads (grouped-query attention); 0: one per head
 };
 
 class MemoryBudgetPanel : public QWidget {
@@ -45,7 +46,7 @@ public:
     void setSettings(const MemoryBudgetSettings& settings);
     MemoryBudgetSettings settings() const { return m_settings; } // what the figure shows
     const training::MemoryBudget& budget() const { return m_budget; } // the per-GPU budget the figure draws
-    double kvCacheBytes() const { return m_kvCacheBytes; } // serving: 2 x layers x heads x hidden/heads x seq x batch x 2 bytes; else 0
+    double kvCacheBytes() const { return m_kvCacheBytes; } // serving: 2 x layers x KV heads x hidden/heads x seq x batch x 2 bytes; else 0
     double totalBytes() const { return m_budget.totalBytes() + m_kvCacheBytes; }
 
     // The same checks as setSettings, without applying anything.
@@ -103,6 +104,7 @@ private:
     ValidatedField* m_layersField = nullptr;
     ValidatedField* m_hiddenField = nullptr;
     ValidatedField* m_headsField = nullptr;
+    ValidatedField* m_kvHeadsField = nullptr;
     ValidatedField* m_sequenceField = nullptr;
     ValidatedField* m_batchField = nullptr;
     QCheckBox* m_recomputeBox = nullptr;
