@@ -38,7 +38,8 @@ constexpr const char* kTimingSource =
     "latencies: Hopper microbenchmarks (Luo et al. 2025, arXiv:2501.12084; Chips and Cheese 2023), "
     "used for all presets; clock, bandwidth, L2 and L1 pool: the GPU's whitepaper/datasheet; L2 bandwidth "
     "5,120 B/clock: A100 whitepaper; launch overhead 400 ns, block start 600 cycles and partly written sectors "
-    "merged at L2 at 32 per clock: fitted to the recorded H200 sessions (assets/recorded/h200)";
+    "merged at L2 at 32 per clock: fitted to the recorded H200 sessions (assets/recorded/h200); atomic updates "
+    "of one address one per clock at L2: an assumption (same-address atomics serialise: Nsight documentation; Maucher et al., PLOS 2025), not yet measured";
 
 // L2 bandwidth: 5,120 bytes per clock for the whole GPU (NVIDIA A100 Tensor Core GPU Architecture
 // whitepaper, 2020: "L2 cache read bandwidth"), used for every preset until measured per GPU.
@@ -54,6 +55,12 @@ constexpr int kBlockLaunchCycles = 600;
 // sector is merged into it at L2, and the GPU merged about 30 and 32 such sector writes per clock,
 // L2-resident and DRAM-bound alike, where full sectors move at 160 per clock (kL2BytesPerCycle / 32).
 constexpr double kL2PartialSectorsPerCycle = 32;
+// Atomic updates of one address are applied one after another at the L2 slice that owns it: the CUDA
+// documentation says same-address atomics of a warp are serialised (Nsight Visual Studio Edition,
+// "Memory Statistics - Atomics"), and the PLOS 2025 microbenchmarks (Maucher et al., "Are Your GPU
+// Atomics Secretly Contending?") measure that contention. One update per address per clock is a model
+// assumption, not a measurement: no recorded session holds a contended global-atomic kernel to fit it to.
+constexpr double kL2AtomicCyclesPerUpdate = 1;
 
 constexpr TimingParameters timing(double clockMHz, double bandwidthGBps, std::size_t l1Pool, std::size_t l2,
                                   int fp32Lanes)
@@ -66,6 +73,7 @@ constexpr TimingParameters timing(double clockMHz, double bandwidthGBps, std::si
     parameters.l2Bytes = l2;
     parameters.l2BytesPerCycle = kL2BytesPerCycle;
     parameters.l2PartialSectorsPerCycle = kL2PartialSectorsPerCycle;
+    parameters.l2AtomicCyclesPerUpdate = kL2AtomicCyclesPerUpdate;
     parameters.launchOverheadNs = kLaunchOverheadNs;
     parameters.blockLaunchCycles = kBlockLaunchCycles;
     parameters.source = kTimingSource;

@@ -31,6 +31,7 @@ struct TimingParameters {
     int blockLaunchCycles = 0;        // from a block slot freeing (or the launch) to the new block's first issue
     double l2BytesPerCycle = 0;       // L2 bandwidth of the whole GPU, shared equally by the SMs (0: unlimited)
     double l2PartialSectorsPerCycle = 0; // sectors a store writes only part of, merged per cycle at L2, whole GPU (0: as full ones)
+    double l2AtomicCyclesPerUpdate = 0;  // cycles the L2 spends on one atomic update of one address; same-address updates queue (0: free)
     std::string_view source;
 };
 

@@ -16,6 +16,7 @@
 #include <cstring>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -149,6 +150,22 @@ SharedMergeCount mergedSharedLoad(const ptx::Function& function, const ptx::Inst
     result.member = !merge.leader;
     result.back = back;
     return result;
+}
+
+// The most lanes of an atomic that update one address, among those in `sector` (a 32-byte sector's
+// address; ~0 for every address).
+std::uint32_t mostLanesAtOneAddress(std::span<const LaneAccess> lanes, std::uint64_t sector)
+{
+    std::uint32_t most = 1;
+    for (std::size_t i = 0; i < lanes.size(); ++i) {
+        if (sector != ~0ull && (lanes[i].address & ~std::uint64_t{31}) != sector)
+            continue;
+        std::uint32_t same = 0;
+        for (std::size_t j = 0; j < lanes.size(); ++j)
+            same += lanes[j].address == lanes[i].address ? 1u : 0u;
+        most = std::max(most, same);
+    }
+    return most;
 }
 
 } // namespace
@@ -604,6 +621,11 @@ void BlockRunner::executeMemory(WarpState& warp, const ptx::Instruction& in, std
             const std::uint32_t count = collectSectors({globalLanes, globalCount}, bytesPerLane, list, 128);
             m_record.sectorOffset = static_cast<std::uint32_t>(m_sectorPool.size());
             m_record.sectorCount = static_cast<std::uint16_t>(std::min<std::uint32_t>(count, 128));
+            // An atomic's sectors carry, in their low five bits (a sector address has them clear), the
+            // most lanes updating one address in the sector, less one: those updates queue at L2.
+            if (isAtomic)
+                for (std::uint32_t i = 0; i < m_record.sectorCount; ++i)
+                    list[i] |= std::min<std::uint32_t>(31, mostLanesAtOneAddress({globalLanes, globalCount}, list[i]) - 1);
             m_sectorPool.insert(m_sectorPool.end(), list, list + m_record.sectorCount);
         }
     }
@@ -623,6 +645,10 @@ void BlockRunner::executeMemory(WarpState& warp, const ptx::Instruction& in, std
         conflictDegree = static_cast<std::uint8_t>(std::min<std::uint32_t>(cost.conflictDegree, 255));
         wavefronts = cost.wavefronts;
         m_record.cost = static_cast<std::uint16_t>(std::min<std::uint32_t>(cost.wavefronts, 0xffff));
+        // Lanes atomically updating one shared address are served one after another, not broadcast.
+        if (isAtomic)
+            m_record.cost = static_cast<std::uint16_t>(
+                std::max<std::uint32_t>(m_record.cost, mostLanesAtOneAddress({sharedLanes, sharedCount}, ~0ull)));
     }
     if (m_recordingActive) {
         RecordedAccess access;

@@ -29,10 +29,12 @@ KernelTime kernelTime(const KernelStats& stats, const gpu::GpuPreset& preset, st
     } else {
         time.method = "every block simulated";
     }
+    // Same-address atomics queue in the model (one update per address per clock at L2, lanes of a
+    // warp one after another in shared memory), but that rate is assumed, not measured.
     if (stats.global.atomicRequests > 0)
-        time.blindSpots.push_back("global atomics");
+        time.blindSpots.push_back("global atomics (contention assumed, not measured)");
     if (stats.shared.atomicRequests > 0)
-        time.blindSpots.push_back("shared atomics");
+        time.blindSpots.push_back("shared atomics (contention assumed, not measured)");
     if (bufferBytes > 0 && bufferBytes <= preset.timing.l2Bytes)
         time.blindSpots.push_back("L2-resident working set");
     if (time.overheadNs > 0.5 * time.nanoseconds)

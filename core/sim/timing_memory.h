@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <unordered_map>
 #include <vector>
 
 namespace warpscope::sim::timing {
@@ -58,16 +59,19 @@ struct IssueOutcome {
 // bandwidth and its share of L2 bandwidth are free again.
 struct MemoryPath {
     MemoryPath(const gpu::TimingParameters& parameters, std::uint64_t l1Bytes, std::uint64_t l2Bytes, double dramBytesPerCycle,
-               double l2SectorsPerCycle, double l2PartialSectorsPerCycle)
+               double l2SectorsPerCycle, double l2PartialSectorsPerCycle, int smCount = 1)
         : p(parameters), l1(l1Bytes, 4), l2(l2Bytes, 16), dramBytesPerCycle(dramBytesPerCycle),
-          l2SectorsPerCycle(l2SectorsPerCycle), l2PartialSectorsPerCycle(l2PartialSectorsPerCycle)
+          l2SectorsPerCycle(l2SectorsPerCycle), l2PartialSectorsPerCycle(l2PartialSectorsPerCycle),
+          smCount(std::max(1, smCount))
     {
     }
 
     // An instruction issued at `cycle`: its latency by class; memory instructions also take their
-    // turn at the units. `where` (traced blocks) receives where a global access's sectors were served.
+    // turn at the units. `where` (traced blocks) receives where a global access's sectors were served;
+    // `block` (1 and up; 0: unknown) tells which of the SM's blocks an atomic comes from.
     IssueOutcome issue(const StaticInfo& s, const IssueRecord& record, bool widened, std::uint64_t cycle,
-                       const std::vector<std::uint64_t>& sectorPool, SmTiming& timing, IssueTiming* where)
+                       const std::vector<std::uint64_t>& sectorPool, SmTiming& timing, IssueTiming* where,
+                       std::uint64_t block = 0)
     {
         const auto cycles = [](int value) { return static_cast<std::uint64_t>(value); };
         switch (s.kind) {
@@ -91,7 +95,16 @@ struct MemoryPath {
         case TimingClass::GlobalLoad:
         case TimingClass::GlobalStore:
         case TimingClass::GlobalAtomic:
-            return {global(s, record, cycle, sectorPool, timing, where) - cycle, StallReason::GlobalMemory};
+        {
+            std::uint64_t arrives = global(s, record, cycle, sectorPool, timing, where);
+            // An atomic's updates start once its sectors are at L2 (the L2 hit's way back is left for
+            // the result) and end after those queued before them.
+            if (s.kind == TimingClass::GlobalAtomic) {
+                const std::uint64_t back = std::min(arrives - cycle, static_cast<std::uint64_t>(p.l2HitLatency));
+                arrives = atomicQueue(record, arrives - back, sectorPool, block) + back;
+            }
+            return {arrives - cycle, StallReason::GlobalMemory};
+        }
         case TimingClass::Barrier:
         case TimingClass::Control:
             break;
@@ -167,6 +180,32 @@ struct MemoryPath {
         return arrives;
     }
 
+    // When an atomic's updates are done: each of its sectors' updates queue behind the earlier ones to
+    // that sector at L2, as many one after another as the most lanes updating one of its addresses
+    // (the low five bits of the pool's entry, less one). A sector that another of this SM's blocks has
+    // updated is taken to be shared by the blocks of every SM alike (the replayed SM stands for them
+    // all), so each update holds it for its time times the SM count: this SM's share of the address.
+    // `cycle`: when the sectors are at L2; returns when the last update is done.
+    std::uint64_t atomicQueue(const IssueRecord& record, std::uint64_t cycle, const std::vector<std::uint64_t>& sectorPool,
+                              std::uint64_t block)
+    {
+        if (p.l2AtomicCyclesPerUpdate <= 0)
+            return cycle;
+        double done = static_cast<double>(cycle);
+        for (std::uint32_t i = 0; i < record.sectorCount; ++i) {
+            const std::uint64_t entry = sectorPool[record.sectorOffset + i];
+            AtomicSector& queue = atomicSectors[entry >> 5];
+            const double lanes = static_cast<double>((entry & 31u) + 1u);
+            if (block != 0 && queue.block != 0 && queue.block != block)
+                queue.shared = true;
+            queue.block = block;
+            const double hold = lanes * p.l2AtomicCyclesPerUpdate * (queue.shared ? smCount : 1);
+            queue.freeAt = std::max(queue.freeAt, static_cast<double>(cycle)) + hold;
+            done = std::max(done, queue.freeAt);
+        }
+        return static_cast<std::uint64_t>(done + 0.999);
+    }
+
     // The sectors a store writes only part of, at least: its lanes write at most 32 x laneBytes bytes
     // (the record does not say how many lanes were active), a full sector takes 32 of them and a
     // partial one at least 1, so at most (32 x laneBytes - sectors) / 31 of its sectors are full.
@@ -182,6 +221,15 @@ struct MemoryPath {
     const gpu::TimingParameters& p;
     SectorCache l1, l2;
     double dramBytesPerCycle, l2SectorsPerCycle, l2PartialSectorsPerCycle;
+    int smCount;
+    // Per sector that atomics updated: when its queue at L2 is free, the last block that updated it
+    // and whether blocks share it.
+    struct AtomicSector {
+        double freeAt = 0;
+        std::uint64_t block = 0;
+        bool shared = false;
+    };
+    std::unordered_map<std::uint64_t, AtomicSector> atomicSectors;
     std::uint64_t lsuFree = 0, dramFree = 0;
     double l2Free = 0; // fractional cycles
 };

@@ -371,7 +371,7 @@ public:
         : m_model(model), m_info(model.m_info), m_blocks(blocks), m_sectorPool(sectorPool), m_traced(traced),
           m_traceTimes(traceTimes), m_schedulers(std::max(1, model.m_parameters.schedulersPerSm)),
           m_memory(model.m_parameters, model.m_l1Bytes, model.m_l2Bytes, model.m_dramBytesPerCycle, model.m_l2SectorsPerCycle,
-                   model.m_l2PartialSectorsPerCycle),
+                   model.m_l2PartialSectorsPerCycle, model.m_smCount),
           m_byScheduler(static_cast<std::size_t>(m_schedulers)), m_greedy(static_cast<std::size_t>(m_schedulers), kNone),
           m_busyUntil(static_cast<std::size_t>(m_schedulers), 0), m_wakeAt(static_cast<std::size_t>(m_schedulers), 0)
     {
@@ -613,7 +613,7 @@ void SmTimingModel::Replay::issue(std::size_t s, std::size_t chosen)
     warp.pendingBarrierStall = 0;
 
     const IssueOutcome outcome = m_memory.issue(info, record, warp.nextWidened(), m_cycle, m_sectorPool, m_timing,
-                                                warp.times ? &warp.times->back() : nullptr);
+                                                warp.times ? &warp.times->back() : nullptr, m_resident[warp.block].log + 1);
     const std::uint64_t latency = outcome.latency;
     trackCopyGroups(info, m_cycle + latency, warp.openGroupLands, warp.groupLands);
     warp.issued(info, m_cycle + latency, outcome.produces);

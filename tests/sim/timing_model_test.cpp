@@ -334,3 +334,62 @@ TEST(TimingModel, PartlyWrittenSectorsMergeAtL2AndReachDramOnce)
     const sim::SmTimingModel wholeModel(module.functions.front(), whole, 1, 132, 0);
     EXPECT_EQ(wholeModel.replay({log}, sectors, {}, nullptr).cycles, 705u);
 }
+
+// pc 0: mov; 1: ld.param; 2: red.global (needs both); 3: ret (ptxas's order, as in the store test)
+const char* kReduce = R"(
+.version 9.0
+.target sm_75
+.address_size 64
+.visible .entry reduce(.param .u64 p)
+{
+	.reg .b32 	%r<2>;
+	.reg .b64 	%rd<2>;
+	ld.param.u64 	%rd1, [p];
+	mov.u32 	%r1, 1;
+	red.global.add.u32 	[%rd1], %r1;
+	ret;
+}
+)";
+
+TEST(TimingModel, SameAddressAtomicsQueueAtL2)
+{
+    const ptx::Module module = ptx::parseModule(kReduce);
+    gpu::TimingParameters parameters = latenciesOnly();
+    ASSERT_EQ(parameters.l2AtomicCyclesPerUpdate, 1.0);
+    const sim::SmTimingModel model(module.functions.front(), parameters, 1, 132, 0);
+    // The red issues at 5 and misses L2: its sectors are at L2 after 700 - 260 = 440 cycles, at 445.
+    // 32 lanes adding to one address (one sector; the pool's low five bits say 31 + 1 lanes) are 32
+    // updates one after another, done at 445 + 32 = 477, the result back 260 cycles later: 737.
+    sim::BlockLog oneAddress;
+    oneAddress.warps.push_back({{0, 0, 0, 0}, {1, 0, 0, 0}, {2, 1, 1, 0}, {3, 0, 0, 0}});
+    EXPECT_EQ(model.replay({oneAddress}, {0x100000 | 31}, {}, nullptr).cycles, 737u);
+    // 32 lanes adding to 32 distinct words (four sectors of eight): one update per sector, in
+    // parallel, done at 446 and back at 706: 31 serial updates fewer.
+    sim::BlockLog distinct;
+    distinct.warps.push_back({{0, 0, 0, 0}, {1, 0, 0, 0}, {2, 4, 4, 0}, {3, 0, 0, 0}});
+    EXPECT_EQ(model.replay({distinct}, {0x100000, 0x100020, 0x100040, 0x100060}, {}, nullptr).cycles, 706u);
+
+    // Without the atomic unit's cost both take the DRAM miss alone: 5 + 700.
+    gpu::TimingParameters free = parameters;
+    free.l2AtomicCyclesPerUpdate = 0;
+    const sim::SmTimingModel freeModel(module.functions.front(), free, 1, 132, 0);
+    EXPECT_EQ(freeModel.replay({oneAddress}, {0x100000 | 31}, {}, nullptr).cycles, 705u);
+}
+
+TEST(TimingModel, AnAddressTwoBlocksUpdateIsSharedWithEverySm)
+{
+    const ptx::Module module = ptx::parseModule(kReduce);
+    const sim::SmTimingModel model(module.functions.front(), latenciesOnly(), 2, 132, 0);
+    // Two resident blocks, one warp each, one lane each adding to the same word. The first block's
+    // update is done at 445 + 1 = 446. The second block's finds the sector updated by another block:
+    // the replayed SM stands for all 132, so this SM gets 1/132 of the address and its update holds
+    // it for 132 cycles behind the first: done at 446 + 132 = 578, back at 838.
+    std::vector<sim::BlockLog> blocks(2);
+    for (std::uint64_t b = 0; b < 2; ++b) {
+        blocks[b].linearBlock = b;
+        blocks[b].warps.push_back({{0, 0, 0, 0}, {1, 0, 0, 0}, {2, 1, 1, static_cast<std::uint32_t>(b)}, {3, 0, 0, 0}});
+    }
+    EXPECT_EQ(model.replay(blocks, {0x100000, 0x100000}, {}, nullptr).cycles, 838u);
+    // Each block updating its own word: no queue, both done by 5 + 701 or so.
+    EXPECT_LE(model.replay(blocks, {0x100000, 0x200000}, {}, nullptr).cycles, 707u);
+}
