@@ -120,7 +120,14 @@ std::optional<PreparedLaunch> prepareLaunch(const LaunchOptions& options, const 
     }
     prepared.preset = *preset;
     kernels::requireTargetFits(prepared.resolved, *preset);
+    // The launch's buffers (which may be GBs) move into the request rather than being copied: the
+    // resolved launch keeps their names, types and scalars, with empty bytes.
+    std::vector<std::vector<std::uint8_t>> buffers;
+    for (sim::ResolvedArg& arg : prepared.resolved.launch.args)
+        buffers.push_back(std::move(arg.bytes));
     prepared.request = kernels::targetLaunchRequest(prepared.resolved, *preset);
+    for (std::size_t i = 0; i < buffers.size(); ++i)
+        prepared.request.args[i].bytes = std::move(buffers[i]);
     prepared.request.options = simOptions;
     prepared.request.options.cooperative = options.cooperative;
     if (options.cooperative)

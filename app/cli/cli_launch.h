@@ -48,7 +48,7 @@ std::string archPresetList();
 void addLaunchOptions(CLI::App* command, LaunchOptions& options);
 
 struct PreparedLaunch {
-    kernels::ResolvedTarget resolved;
+    kernels::ResolvedTarget resolved; // its launch's buffer arguments hold no bytes: they are in `request`
     gpu::GpuPreset preset;
     sim::LaunchRequest request;
 };

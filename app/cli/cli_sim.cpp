@@ -148,6 +148,19 @@ nlohmann::json timingJson(const sim::KernelStats& stats, const gpu::GpuPreset& p
     };
 }
 
+// Simulates `request` with its buffers moved in rather than copied (the results come back in the
+// result's args); `request` keeps the rest of the launch, and its buffer arguments' names and types.
+sim::SimResult simulateTakingBuffers(sim::LaunchRequest& request)
+{
+    std::vector<std::vector<std::uint8_t>> buffers;
+    for (sim::ResolvedArg& arg : request.args)
+        buffers.push_back(std::move(arg.bytes));
+    sim::LaunchRequest running = request;
+    for (std::size_t i = 0; i < buffers.size(); ++i)
+        running.args[i].bytes = std::move(buffers[i]);
+    return sim::simulate(std::move(running));
+}
+
 // A cooperative launch: how many blocks the GPU holds at once (grid_barrier.h); null otherwise.
 nlohmann::json cooperativeJson(const sim::LaunchRequest& request)
 {
@@ -350,27 +363,36 @@ int runSim(const SimOptions& options, std::ostream& out, std::ostream& err)
                       options.trace.empty() ? "simulate a sample of blocks with --sample-blocks 1000 (its counts are "
                                               "scaled to the whole grid), or a smaller grid"
                                             : "trace a smaller grid");
-    const sim::SimResult result = sim::simulate(request);
+    // The gold reference runs first, on the launch's initial buffers lent from the request, and keeps
+    // only the checked buffers' expected contents: the buffers are never held twice over.
+    kernels::GoldExpectation expectation;
+    std::string goldNote;
+    if (demo && request.options.sampleBlocks == 0) {
+        kernels::DemoLaunch initial = launch; // names, types and scalars; its buffers are in the request
+        for (std::size_t i = 0; i < initial.args.size(); ++i)
+            initial.args[i].bytes = std::move(request.args[i].bytes);
+        try {
+            expectation = kernels::expectGold(*demo, initial);
+        } catch (const InputError& error) {
+            // The gold reference cannot model this launch (e.g. a buffer shorter than the launch
+            // touches): report the run without a comparison, and say why.
+            goldNote = std::string("not compared: ") + error.what();
+        }
+        for (std::size_t i = 0; i < initial.args.size(); ++i)
+            request.args[i].bytes = std::move(initial.args[i].bytes);
+    }
+    const sim::SimResult result = simulateTakingBuffers(request);
 
     const std::uint64_t buffers = bufferBytes(result.args);
     const std::map<int, std::string> hazardSass =
         options.dump.empty() ? shuffleHazardSass(result.hazards, resolved, *preset) : std::map<int, std::string>();
     kernels::GoldComparison gold;
-    std::string goldNote;
     const sim::KernelStats& stats = result.stats;
-    if (stats.scaledFromSample) {
+    if (stats.scaledFromSample)
         goldNote = "not compared: only " + withThousands(static_cast<std::int64_t>(stats.blocksSimulated)) +
                    " sampled blocks ran, so the outputs of the others were never written";
-    } else if (demo && result.status == sim::SimStatus::Completed) {
-        try {
-            gold = kernels::compareWithGold(*demo, launch, result.args);
-        } catch (const InputError& error) {
-            // The gold reference cannot model this launch (e.g. a buffer shorter than the launch
-            // touches): report the run without a comparison, and say why.
-            gold = {};
-            goldNote = std::string("not compared: ") + error.what();
-        }
-    }
+    else if (expectation.available && result.status == sim::SimStatus::Completed)
+        gold = kernels::compareWithExpected(*demo, expectation, result.args);
 
     if (!options.trace.empty())
         sim::writeTrace(options.trace, result.trace, *function, kernelName);
