@@ -6,6 +6,7 @@
 #include <charconv>
 #include <cstddef>
 #include <system_error>
+#include <utility>
 
 namespace warpscope::ptx {
 namespace {

@@ -427,7 +427,8 @@ void BlockRunner::executeShuffle(WarpState& warp, const ptx::Instruction& instru
         const std::uint32_t first = static_cast<std::uint32_t>(std::countr_zero(readInactive));
         reportHazard(HazardKind::ShflInactiveSource, warp, static_cast<int>(first), 0, "",
                      describeLanes(readInactive) + " read " + describeLanes(inactiveSources) +
-                         ", which do not execute this shuffle (member mask " + hexMask(masks[first]) +
+                         (std::popcount(inactiveSources) == 1 ? ", which does not" : ", which do not") +
+                         " execute this shuffle (member mask " + hexMask(masks[first]) +
                          "): the value is undefined; the simulator gives each reading lane its own value",
                      -1, false, readInactive, inactiveSources);
     }

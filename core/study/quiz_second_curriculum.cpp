@@ -14,8 +14,10 @@
 #include "perf/serving.h"
 #include "training/memory_budget.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>

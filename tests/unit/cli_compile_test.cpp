@@ -286,13 +286,24 @@ TEST_F(CliCompile, SassOfAPtxFileAsItIs)
 TEST_F(CliCompile, SassWithoutNvdisasmSaysHowToGetIt)
 {
     const std::string empty = prefix + "no-tools";
+    // Each variable is put back as it was, so the tests after this one in the same process find the tools.
+    struct Saved {
+        const char* name;
+        std::optional<std::string> value;
+        ~Saved() { value ? setenv(name, value->c_str(), 1) : unsetenv(name); }
+    };
+    auto save = [](const char* name) {
+        const char* value = std::getenv(name);
+        return Saved{name, value ? std::optional<std::string>(value) : std::nullopt};
+    };
+    const Saved cudaHome = save("CUDA_HOME"), dataHome = save("XDG_DATA_HOME"), path = save("PATH");
     setenv("CUDA_HOME", empty.c_str(), 1);
     setenv("XDG_DATA_HOME", empty.c_str(), 1);
-    const std::string path = std::getenv("PATH") ? std::getenv("PATH") : "";
     setenv("PATH", empty.c_str(), 1); // the child is started by path, and finds neither tool on PATH
     const bool toolkitHasIt = warpscope::ptx::findNvdisasm().has_value();
     const CommandResult r = toolkitHasIt ? CommandResult{} : run("compile " + good + " --sass --arch sm_90");
-    setenv("PATH", path.c_str(), 1);
+    if (path.value)
+        setenv("PATH", path.value->c_str(), 1); // for the checks below; the rest when the test ends
     if (toolkitHasIt)
         GTEST_SKIP() << "the toolkit this build uses has its own nvdisasm, so it cannot be missing here";
     EXPECT_EQ(r.exitCode, 1);
