@@ -15,6 +15,7 @@
 #include "window/application_setup.h"
 #include "window/main_window.h"
 
+#include <QFile>
 #include <QLabel>
 #include <QRegularExpression>
 #include <QStandardPaths>
@@ -54,26 +55,12 @@ QString positionText(viz::ExecutionPanel& panel)
     return {};
 }
 
-constexpr const char* kReduceTail = R"(template <typename T>
-__device__ __forceinline__ T warpReduceSum(unsigned mask, T sum)
+// reduce7's tail (tests/fixtures/kernels/reduce_tail.cu).
+QString reduceTail()
 {
-    for (int offset = 16; offset > 0; offset /= 2)
-        sum += __shfl_down_sync(mask, sum, offset);
-    return sum;
+    QFile file(QStringLiteral(WARPSCOPE_FIXTURES_DIR "/kernels/reduce_tail.cu"));
+    return file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll()) : QString();
 }
-
-extern "C" __global__ void reduce_tail(const int* in, int* out)
-{
-    const int tid = threadIdx.x;
-    int sum = in[tid];
-    const unsigned mask = __ballot_sync(0xffffffff, tid < 8);
-    if (tid < 8) {
-        sum = warpReduceSum<int>(mask, sum);
-        if (tid == 0)
-            out[0] = sum;
-    }
-}
-)";
 
 } // namespace
 
@@ -131,7 +118,7 @@ private slots:
         shown.window.showCanvasView(app::CanvasView::Execution);
         viz::ExecutionPanel& panel = *shown.panel();
         QTemporaryDir dir;
-        QVERIFY2(runPlayground(panel, dir.filePath(QStringLiteral("reduce_tail.cu")), QString::fromLatin1(kReduceTail),
+        QVERIFY2(runPlayground(panel, dir.filePath(QStringLiteral("reduce_tail.cu")), reduceTail(),
                                QStringLiteral("in=i32[32]:iota out=i32[1]"), QStringLiteral("1"), QStringLiteral("32"),
                                QStringLiteral("0")),
                  qPrintable(panel.lastError()));

@@ -13,6 +13,7 @@
 #include "window/application_setup.h"
 #include "window/main_window.h"
 
+#include <QFile>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -31,24 +32,12 @@ using namespace warpscope::testing_support;
 
 namespace {
 
-// Each block adds its grid-stride share of 0..n-1 into its partial; after grid.sync() thread 0 of
-// the grid adds the partials.
-constexpr const char* kGridTotal = R"(#include <cooperative_groups.h>
-namespace cg = cooperative_groups;
-extern "C" __global__ void gridTotal(const int* in, int* partial, int* total, int n)
+// A grid total with grid.sync() (tests/fixtures/kernels/grid_total.cu).
+QString gridTotal()
 {
-    cg::grid_group grid = cg::this_grid();
-    int sum = 0;
-    for (unsigned long long i = grid.thread_rank(); i < n; i += grid.size()) sum += in[i];
-    atomicAdd(&partial[blockIdx.x], sum);
-    grid.sync();
-    if (grid.thread_rank() == 0) {
-        int s = 0;
-        for (int b = 0; b < gridDim.x; ++b) s += partial[b];
-        *total = s;
-    }
+    QFile file(QStringLiteral(WARPSCOPE_FIXTURES_DIR "/kernels/grid_total.cu"));
+    return file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll()) : QString();
 }
-)";
 
 // The page's text, letters and digits only, in painting order.
 QString paintedLettersAndDigits(const viz::ExecutionPanel& panel)
@@ -167,7 +156,7 @@ private slots:
         ShownWindow shown(QSize(1366, 768));
         shown.window.showCanvasView(app::CanvasView::Execution);
         viz::ExecutionPanel& panel = *shown.panel();
-        QVERIFY2(runPlayground(panel, dir.filePath(QStringLiteral("grid_total.cu")), QString::fromLatin1(kGridTotal),
+        QVERIFY2(runPlayground(panel, dir.filePath(QStringLiteral("grid_total.cu")), gridTotal(),
                                QStringLiteral("in=i32[1000]:iota partial=i32[6] total=i32[1] n=i32:1000"),
                                QStringLiteral("6"), QStringLiteral("64"), QStringLiteral("2")),
                  qPrintable(panel.lastError()));

@@ -13,6 +13,8 @@
 
 #include <cstdint>
 #include <numeric>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -52,26 +54,12 @@ ptx::Instruction shuffle(ptx::ShflMode mode, std::uint64_t offset, int line)
 
 // The last stage of reduce7 (cuda-samples, reduction_kernel.cu): the block's 8 warp sums reduced by
 // the first 8 lanes with the member mask of a ballot (0xff) and offsets from 16.
-constexpr const char* kReduceTail = R"(template <typename T>
-__device__ __forceinline__ T warpReduceSum(unsigned mask, T sum)
+// reduce7's tail (tests/fixtures/kernels/reduce_tail.cu).
+std::string reduceTail()
 {
-    for (int offset = 16; offset > 0; offset /= 2)
-        sum += __shfl_down_sync(mask, sum, offset);
-    return sum;
+    std::ifstream file(WARPSCOPE_FIXTURES_DIR "/kernels/reduce_tail.cu");
+    return {std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>()};
 }
-
-extern "C" __global__ void reduce_tail(const int* in, int* out)
-{
-    const int tid = threadIdx.x;
-    int sum = in[tid];
-    const unsigned mask = __ballot_sync(0xffffffff, tid < 8);
-    if (tid < 8) {
-        sum = warpReduceSum<int>(mask, sum);
-        if (tid == 0)
-            out[0] = sum;
-    }
-}
-)";
 
 } // namespace
 
@@ -109,7 +97,7 @@ TEST(SassShuffle, theShflOfTheSameModeAndOffsetAtTheLineAndItsSourceRegister)
 // SASS names the SHFL.DOWN by 16 and the register it reads, as nvdisasm lists it.
 TEST(SassShuffle, reduceSevensHazardNamesTheRegisterAllocationAndTheSass)
 {
-    const CompiledKernel kernel = compileKernel(kReduceTail, "reduce_tail");
+    const CompiledKernel kernel = compileKernel(reduceTail(), "reduce_tail");
     std::vector<std::int32_t> in(32);
     std::iota(in.begin(), in.end(), 1);
     sim::SimOptions options;
@@ -135,7 +123,7 @@ TEST(SassShuffle, reduceSevensHazardNamesTheRegisterAllocationAndTheSass)
 
     if (!ptx::findNvdisasm())
         GTEST_SKIP() << ptx::nvdisasmMissingMessage();
-    const ptx::CompileResult compiled = ptx::compileCuda(kReduceTail, "test.cu", ptx::CompileOptions{});
+    const ptx::CompileResult compiled = ptx::compileCuda(reduceTail(), "test.cu", ptx::CompileOptions{});
     ASSERT_TRUE(compiled.ok) << compiled.log;
     ptx::SassOptions sassOptions;
     sassOptions.arch = "sm_90";

@@ -21,25 +21,7 @@ namespace {
 // adds the partials.
 std::string gridTotalFile()
 {
-    const std::string path = testing::TempDir() + "/grid_total.cu";
-    std::ofstream(path) << R"(
-#include <cooperative_groups.h>
-namespace cg = cooperative_groups;
-extern "C" __global__ void gridTotal(const int* in, int* partial, int* total, int n)
-{
-    cg::grid_group grid = cg::this_grid();
-    int sum = 0;
-    for (unsigned long long i = grid.thread_rank(); i < n; i += grid.size()) sum += in[i];
-    atomicAdd(&partial[blockIdx.x], sum);
-    grid.sync();
-    if (grid.thread_rank() == 0) {
-        int s = 0;
-        for (int b = 0; b < gridDim.x; ++b) s += partial[b];
-        *total = s;
-    }
-}
-)";
-    return path;
+    return WARPSCOPE_FIXTURES_DIR "/kernels/grid_total.cu";
 }
 
 std::string launch(const std::string& grid, const std::string& block)

@@ -25,28 +25,7 @@ namespace {
 // so lanes 0-7 read lanes 16-23, which do not execute the shuffle.
 std::string reduceTailFile()
 {
-    const std::string path = testing::TempDir() + "/reduce_tail_cli.cu";
-    std::ofstream(path) << R"(template <typename T>
-__device__ __forceinline__ T warpReduceSum(unsigned mask, T sum)
-{
-    for (int offset = 16; offset > 0; offset /= 2)
-        sum += __shfl_down_sync(mask, sum, offset);
-    return sum;
-}
-
-extern "C" __global__ void reduce_tail(const int* in, int* out)
-{
-    const int tid = threadIdx.x;
-    int sum = in[tid];
-    const unsigned mask = __ballot_sync(0xffffffff, tid < 8);
-    if (tid < 8) {
-        sum = warpReduceSum<int>(mask, sum);
-        if (tid == 0)
-            out[0] = sum;
-    }
-}
-)";
-    return path;
+    return WARPSCOPE_FIXTURES_DIR "/kernels/reduce_tail.cu";
 }
 
 } // namespace
