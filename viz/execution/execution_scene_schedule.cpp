@@ -33,8 +33,11 @@ bool ExecutionScene::drawLanePcs()
     for (std::uint32_t lane = 0; lane < 32; ++lane)
         lanesAt[schedule->pc[lane]] |= 1u << lane;
     const ptx::Function& function = *stepper.run().function;
-    const float cell = std::clamp(std::floor((ImGui::GetContentRegionAvail().x - style::textWidth("> pc 0000  0x00000000  ")) / 32.0f),
-                                  3.0f, 6.0f);
+    // The lane cells beside each line where 4 px cells fit there, else on a line of their own.
+    const float avail = ImGui::GetContentRegionAvail().x;
+    const float beside = std::floor((avail - style::textWidth("> pc 0000  0x00000000  ")) / 32.0f);
+    const bool ownLine = beside < 4.0f;
+    const float cell = std::clamp(ownLine ? std::floor(avail / 32.0f) : beside, 3.0f, 6.0f);
     ImDrawList* list = ImGui::GetWindowDrawList();
     m_lanePcs.clear();
     for (const auto& [pc, lanes] : lanesAt) {
@@ -47,7 +50,8 @@ bool ExecutionScene::drawLanePcs()
         ImGui::TextUnformatted(line);
         if (ImGui::IsItemHovered() && static_cast<std::size_t>(pc) < function.instructions.size())
             style::wrappedTooltip(function.instructions[static_cast<std::size_t>(pc)].text.c_str());
-        ImGui::SameLine();
+        if (!ownLine)
+            ImGui::SameLine();
         const ImVec2 p = ImGui::GetCursorScreenPos();
         const float top = p.y + std::max(0.0f, (ImGui::GetTextLineHeight() - cell) / 2.0f);
         for (int lane = 0; lane < 32; ++lane) {
@@ -57,7 +61,7 @@ bool ExecutionScene::drawLanePcs()
                                 : ((schedule->nextGroup >> lane) & 1u) ? IM_COL32(92, 200, 120, 255)
                                                                         : IM_COL32(66, 135, 200, 255));
         }
-        ImGui::Dummy(ImVec2(32 * cell, ImGui::GetTextLineHeight()));
+        ImGui::Dummy(ImVec2(32 * cell, ownLine ? cell + 2.0f : ImGui::GetTextLineHeight()));
         if (ImGui::IsItemHovered())
             ImGui::SetTooltip("%d lane%s at pc %d%s", std::popcount(lanes), std::popcount(lanes) == 1 ? "" : "s", pc,
                               next ? ": the scheduler issues these next" : ": waiting for their turn");
