@@ -328,10 +328,16 @@ void ExecutionScene::drawStack()
         ImGui::EndTable();
     }
     if (const sim::RecordedStep* step = stepper.current(); step && static_cast<std::int32_t>(step->warp) == warp) {
+        // Wrapped: the column beside the memory access is narrow at 1280 and 1366 px.
+        const auto colouredLine = [](ImVec4 colour, const char* text) {
+            ImGui::PushStyleColor(ImGuiCol_Text, colour);
+            ImGui::TextWrapped("%s", text);
+            ImGui::PopStyleColor();
+        };
         if (step->has(sim::StepFlag::Diverged))
-            ImGui::TextColored(ImVec4(0.95f, 0.75f, 0.3f, 1.0f), "This branch diverges: the stack grows.");
+            colouredLine(ImVec4(0.95f, 0.75f, 0.3f, 1.0f), "This branch diverges: the stack grows.");
         else if (step->has(sim::StepFlag::Reconverged))
-            ImGui::TextColored(ImVec4(0.5f, 0.85f, 0.6f, 1.0f), "After this instruction, paths rejoin: the stack shrinks.");
+            colouredLine(ImVec4(0.5f, 0.85f, 0.6f, 1.0f), "After this instruction, paths rejoin: the stack shrinks.");
     }
 }
 
