@@ -26,8 +26,11 @@ bool ExecutionScene::drawLanePcs()
     const std::optional<sim::LaneSchedule> schedule = sim::laneScheduleAt(stepper.recording(), stepper.position(), warp);
     if (!schedule)
         return false;
-    ImGui::TextWrapped("Warp %d, independent thread scheduling: %u group%s of lanes, each at its own pc", warp,
-                       schedule->groups, schedule->groups == 1 ? "" : "s");
+    if (schedule->groups == 1)
+        ImGui::TextWrapped("Warp %d, independent thread scheduling: its lanes run together, as one group", warp);
+    else
+        ImGui::TextWrapped("Warp %d, independent thread scheduling: %u groups of lanes, each at its own pc", warp,
+                           schedule->groups);
     // Lanes by the pc they run next, in pc order; exited lanes (and lanes with no thread) last.
     std::map<std::int32_t, std::uint32_t> lanesAt;
     for (std::uint32_t lane = 0; lane < 32; ++lane)
