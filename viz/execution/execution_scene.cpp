@@ -1,6 +1,7 @@
 #include "execution/execution_scene.h"
 
 #include "canvas/scene_style.h"
+#include "execution/lane_cells.h"
 #include "launch/launch_geometry.h"
 #include "memory/memory_model.h"
 #include "sim/block_recording.h"
@@ -27,24 +28,15 @@ namespace warpscope::viz {
 
 namespace {
 
-constexpr ImU32 kExecuting = IM_COL32(92, 200, 120, 255);  // on the path, guard true: runs this instruction
+constexpr ImU32 kExecuting = kLaneExecuting;
 constexpr ImU32 kGuardedOff = IM_COL32(46, 110, 70, 255);  // on the path, guard false
-constexpr ImU32 kOnPath = IM_COL32(66, 135, 200, 255);     // active, not the warp about to issue
+constexpr ImU32 kOnPath = kLaneOnPath;
 constexpr ImU32 kDiverged = IM_COL32(88, 88, 98, 255);     // waiting on the stack for the other side
 constexpr ImU32 kExited = IM_COL32(34, 34, 38, 255);
 constexpr ImU32 kBarrier = IM_COL32(224, 168, 56, 255);
 constexpr ImU32 kConflict = IM_COL32(232, 96, 80, 255);
 constexpr ImU32 kOutOfBounds = IM_COL32(214, 48, 96, 255); // a lane whose bytes no allocation holds
 constexpr ImU32 kChangedRow = IM_COL32(120, 96, 24, 110);
-
-// 32 small squares, lane 0 on the left, filled where `mask` has the lane.
-void drawMaskCells(ImDrawList* list, ImVec2 origin, float cell, std::uint32_t mask, ImU32 on, ImU32 off)
-{
-    for (int lane = 0; lane < 32; ++lane) {
-        const ImVec2 a(origin.x + static_cast<float>(lane) * cell, origin.y);
-        list->AddRectFilled(a, ImVec2(a.x + cell - 1.0f, a.y + cell - 1.0f), ((mask >> lane) & 1u) ? on : off);
-    }
-}
 
 const char* stallName(std::uint8_t reason)
 {
@@ -245,7 +237,6 @@ void ExecutionScene::drawStack()
     m_stackWidth = ImGui::GetContentRegionAvail().x;
     m_stackOverflow = 0.0f;
     auto reach = [&](float x) { m_stackOverflow = std::max(m_stackOverflow, x - right); };
-    m_lanePcs.clear();
     const bool independent = drawLanePcs();
     if (independent)
         ImGui::TextWrapped("The group's reconvergence stack (top first)");
@@ -289,7 +280,7 @@ void ExecutionScene::drawStack()
             }
             const ImVec2 p = ImGui::GetCursorScreenPos();
             const float top = p.y + std::max(0.0f, (ImGui::GetTextLineHeight() - cell) / 2.0f);
-            drawMaskCells(list, ImVec2(p.x, top), cell, entry.mask, kOnPath, IM_COL32(50, 50, 58, 255));
+            drawMaskCells(list, ImVec2(p.x, top), cell, entry.mask, kOnPath, kLaneOff);
             ImGui::Dummy(ImVec2(32 * cell, std::max(cell + 2, ImGui::GetTextLineHeight())));
             reach(ImGui::GetItemRectMax().x);
             if (ImGui::IsItemHovered())
@@ -319,7 +310,7 @@ void ExecutionScene::drawStack()
             ImGui::TextUnformatted(mask.c_str());
             ImGui::TableSetColumnIndex(3);
             const ImVec2 p = ImGui::GetCursorScreenPos();
-            drawMaskCells(list, ImVec2(p.x, p.y + 2), maskCell, entry.mask, kOnPath, IM_COL32(50, 50, 58, 255));
+            drawMaskCells(list, ImVec2(p.x, p.y + 2), maskCell, entry.mask, kOnPath, kLaneOff);
             reach(p.x + 32 * maskCell); // the table clips what runs past the column: the cells' own edge
             ImGui::Dummy(ImVec2(32 * maskCell, 10));
             if (ImGui::IsItemHovered())
@@ -464,7 +455,7 @@ void ExecutionScene::drawSharedAccess(float width)
             const bool active = (access.laneMask >> lane) & 1u;
             const ImVec2 a(origin.x + static_cast<float>(lane - phase.firstLane) * laneCell, origin.y);
             const ImVec2 b(a.x + laneCell - 1.0f, a.y + laneCell - 1.0f);
-            list->AddRectFilled(a, b, active ? kOnPath : IM_COL32(50, 50, 58, 255));
+            list->AddRectFilled(a, b, active ? kOnPath : kLaneOff);
             if (!active)
                 continue;
             const bool isHovered = static_cast<int>(lane) == hovered;
@@ -594,7 +585,7 @@ void ExecutionScene::drawGlobalAccess(float width)
         const ImVec2 b(a.x + laneCell - 1, a.y + laneCell - 1);
         const bool active = (access.laneMask >> lane) & 1u;
         const bool outside = (outOfBounds >> lane) & 1u;
-        list->AddRectFilled(a, b, outside ? kOutOfBounds : active ? kExecuting : IM_COL32(50, 50, 58, 255));
+        list->AddRectFilled(a, b, outside ? kOutOfBounds : active ? kExecuting : kLaneOff);
         if (!active)
             continue;
         const bool isHovered = static_cast<int>(lane) == hovered;

@@ -4,6 +4,7 @@
 #include "execution/execution_scene.h"
 
 #include "canvas/scene_style.h"
+#include "execution/lane_cells.h"
 #include "sim/block_recording.h"
 
 #include <imgui.h>
@@ -21,6 +22,7 @@ namespace warpscope::viz {
 
 bool ExecutionScene::drawLanePcs()
 {
+    m_lanePcs.clear();
     const Stepper& stepper = *m_stepper;
     const std::int32_t warp = stepper.selectedWarp();
     const std::optional<sim::LaneSchedule> schedule = sim::laneScheduleAt(stepper.recording(), stepper.position(), warp);
@@ -42,7 +44,6 @@ bool ExecutionScene::drawLanePcs()
     const bool ownLine = beside < 4.0f;
     const float cell = std::clamp(ownLine ? std::floor(avail / 32.0f) : beside, 3.0f, 6.0f);
     ImDrawList* list = ImGui::GetWindowDrawList();
-    m_lanePcs.clear();
     for (const auto& [pc, lanes] : lanesAt) {
         if (pc < 0)
             continue;
@@ -57,13 +58,7 @@ bool ExecutionScene::drawLanePcs()
             ImGui::SameLine();
         const ImVec2 p = ImGui::GetCursorScreenPos();
         const float top = p.y + std::max(0.0f, (ImGui::GetTextLineHeight() - cell) / 2.0f);
-        for (int lane = 0; lane < 32; ++lane) {
-            const ImVec2 a(p.x + static_cast<float>(lane) * cell, top);
-            list->AddRectFilled(a, ImVec2(a.x + cell - 1.0f, a.y + cell - 1.0f),
-                                !((lanes >> lane) & 1u)                 ? IM_COL32(50, 50, 58, 255)
-                                : ((schedule->nextGroup >> lane) & 1u) ? IM_COL32(92, 200, 120, 255)
-                                                                        : IM_COL32(66, 135, 200, 255));
-        }
+        drawMaskCells(list, ImVec2(p.x, top), cell, lanes, kLaneOnPath, kLaneOff, schedule->nextGroup, kLaneExecuting);
         ImGui::Dummy(ImVec2(32 * cell, ownLine ? cell + 2.0f : ImGui::GetTextLineHeight()));
         if (ImGui::IsItemHovered())
             ImGui::SetTooltip("%d lane%s at pc %d%s", std::popcount(lanes), std::popcount(lanes) == 1 ? "" : "s", pc,
