@@ -224,34 +224,21 @@ std::string describeRegisters(const RegisterCount& count)
 std::map<int, std::string> shuffleHazardSass(const std::vector<sim::Hazard>& hazards, const kernels::ResolvedTarget& resolved,
                                              const gpu::GpuPreset& preset)
 {
-    std::map<int, std::string> byLine;
+    std::vector<int> lines;
     for (const sim::Hazard& hazard : hazards)
         if (hazard.kind == sim::HazardKind::ShflInactiveSource)
-            byLine[hazard.ptxLine];
-    if (byLine.empty() || !resolved.module || !resolved.function)
+            lines.push_back(hazard.ptxLine);
+    std::map<int, std::string> byLine;
+    if (lines.empty() || !resolved.module || !resolved.function)
         return byLine;
-    const std::string arch(preset.arch);
-    std::optional<ptx::SassListing> listing;
-    std::string problem;
+    ptx::SassOptions options;
+    options.arch = std::string(preset.arch);
+    options.ptxName = resolved.kernelName + ".ptx";
     try {
-        ptx::SassOptions options;
-        options.arch = arch;
-        options.ptxName = resolved.kernelName + ".ptx";
-        listing = ptx::compileSass(resolved.ptxText, options);
-    } catch (const ptx::SassToolMissing& missing) {
-        problem = std::string("SASS not available: ") + missing.what();
-    } catch (const std::exception& failed) {
-        problem = std::string("SASS not available: ") + failed.what();
-    }
-    for (auto& [ptxLine, text] : byLine) {
-        text = problem;
-        for (const ptx::Function* function : resolved.module->reachableFrom(*resolved.function))
-            for (std::size_t i = 0; listing && i < function->instructions.size(); ++i)
-                if (function->instructions[i].ptxLine == ptxLine && function->instructions[i].op == ptx::Op::Shfl) {
-                    const ptx::SassFunction* sass = listing->findFunction(function->name);
-                    text = sass ? ptx::describeSassShuffles(*sass, *function, static_cast<std::int32_t>(i), arch)
-                                : "no SASS function " + function->name + " for " + arch;
-                }
+        byLine = ptx::describeSassShufflesAt(resolved.ptxText, *resolved.module, *resolved.function, lines, options);
+    } catch (const std::exception& failed) { // SassToolMissing says how to get nvdisasm
+        for (const int line : lines)
+            byLine[line] = std::string("SASS not available: ") + failed.what();
     }
     return byLine;
 }

@@ -1,8 +1,10 @@
 #include "ptx/sass_shuffle.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <exception>
+#include <map>
 #include <optional>
 #include <string_view>
 
@@ -152,5 +154,25 @@ std::string describeFound(const SassFunction& function, const std::vector<const 
 }
 
 } // namespace
+
+std::map<int, std::string> describeSassShufflesAt(std::string_view ptx, const Module& module, const Function& entry,
+                                                  const std::vector<int>& ptxLines, const SassOptions& options)
+{
+    std::map<int, std::string> byLine;
+    for (const int line : ptxLines)
+        byLine[line];
+    if (byLine.empty())
+        return byLine;
+    const SassListing listing = compileSass(ptx, options);
+    for (auto& [ptxLine, text] : byLine)
+        for (const Function* function : module.reachableFrom(entry))
+            for (std::size_t i = 0; i < function->instructions.size(); ++i)
+                if (function->instructions[i].ptxLine == ptxLine && function->instructions[i].op == Op::Shfl) {
+                    const SassFunction* sass = listing.findFunction(function->name);
+                    text = sass ? describeSassShuffles(*sass, *function, static_cast<std::int32_t>(i), options.arch)
+                                : "no SASS function " + function->name + " for " + options.arch;
+                }
+    return byLine;
+}
 
 } // namespace warpscope::ptx

@@ -8,7 +8,9 @@
 #include "ptx/sass.h"
 
 #include <cstdint>
+#include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace warpscope::ptx {
@@ -33,5 +35,11 @@ std::vector<const SassInstruction*> sassShufflesOf(const SassFunction& function,
 std::string describeSassShuffles(const SassFunction& function, const Instruction& shfl, const std::string& arch);
 std::string describeSassShuffles(const SassFunction& function, const Function& ptxFunction, std::int32_t index,
                                  const std::string& arch);
+
+// For each PTX line of `ptxLines` (a hazard's): describeSassShuffles of the shfl at that line in
+// `entry` or a function it calls, with `ptx` compiled for options.arch (compileSass, cached); an empty
+// text where no shfl is at the line. Throws what compileSass throws (SassToolMissing, ...).
+std::map<int, std::string> describeSassShufflesAt(std::string_view ptx, const Module& module, const Function& entry,
+                                                  const std::vector<int>& ptxLines, const SassOptions& options);
 
 } // namespace warpscope::ptx

@@ -10,6 +10,7 @@
 #include <exception>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace warpscope::viz {
@@ -37,31 +38,20 @@ void stepperHazardSass(StepperRun& run, const std::string& ptx, const std::strin
 {
     if (!run.function || !run.module)
         return;
-    std::vector<const sim::Hazard*> shuffles;
+    std::vector<int> lines;
     for (const sim::Hazard& hazard : run.hazards)
         if (hazard.kind == sim::HazardKind::ShflInactiveSource)
-            shuffles.push_back(&hazard);
-    if (shuffles.empty())
+            lines.push_back(hazard.ptxLine);
+    if (lines.empty())
         return;
-    std::optional<ptx::SassListing> listing;
-    std::string problem;
+    ptx::SassOptions options;
+    options.arch = arch;
     try {
-        ptx::SassOptions options;
-        options.arch = arch;
-        listing = ptx::compileSass(ptx, options);
+        for (auto& [line, text] : ptx::describeSassShufflesAt(ptx, *run.module, *run.function, lines, options))
+            run.hazardSass[line] = std::move(text);
     } catch (const std::exception& failed) {
-        problem = std::string("no SASS: ") + failed.what();
-    }
-    for (const sim::Hazard* hazard : shuffles) {
-        std::string& text = run.hazardSass[hazard->ptxLine];
-        text = problem;
-        for (const ptx::Function* function : run.module->reachableFrom(*run.function))
-            for (std::size_t i = 0; listing && i < function->instructions.size(); ++i)
-                if (function->instructions[i].ptxLine == hazard->ptxLine && function->instructions[i].op == ptx::Op::Shfl) {
-                    const ptx::SassFunction* sass = listing->findFunction(function->name);
-                    text = sass ? ptx::describeSassShuffles(*sass, *function, static_cast<std::int32_t>(i), arch)
-                                : "no SASS function " + function->name + " for " + arch;
-                }
+        for (const int line : lines)
+            run.hazardSass[line] = std::string("no SASS: ") + failed.what();
     }
 }
 
