@@ -94,6 +94,12 @@ const sim::Hazard* findLivelock(const std::vector<sim::Hazard>& hazards)
     return nullptr;
 }
 
+void moveBufferBytes(std::vector<sim::ResolvedArg>& from, std::vector<sim::ResolvedArg>& to)
+{
+    for (std::size_t i = 0; i < from.size() && i < to.size(); ++i)
+        to[i].bytes = std::move(from[i].bytes);
+}
+
 std::optional<PreparedLaunch> prepareLaunch(const LaunchOptions& options, const sim::SimOptions& simOptions,
                                             std::ostream& err)
 {
@@ -122,12 +128,10 @@ std::optional<PreparedLaunch> prepareLaunch(const LaunchOptions& options, const 
     kernels::requireTargetFits(prepared.resolved, *preset);
     // The launch's buffers (which may be GBs) move into the request rather than being copied: the
     // resolved launch keeps their names, types and scalars, with empty bytes.
-    std::vector<std::vector<std::uint8_t>> buffers;
-    for (sim::ResolvedArg& arg : prepared.resolved.launch.args)
-        buffers.push_back(std::move(arg.bytes));
+    std::vector<sim::ResolvedArg> held(prepared.resolved.launch.args.size());
+    moveBufferBytes(prepared.resolved.launch.args, held);
     prepared.request = kernels::targetLaunchRequest(prepared.resolved, *preset);
-    for (std::size_t i = 0; i < buffers.size(); ++i)
-        prepared.request.args[i].bytes = std::move(buffers[i]);
+    moveBufferBytes(held, prepared.request.args);
     prepared.request.options = simOptions;
     prepared.request.options.cooperative = options.cooperative;
     if (options.cooperative)

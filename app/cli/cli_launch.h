@@ -55,6 +55,11 @@ struct PreparedLaunch {
 
 // Resolves the target (compiling a .cu with NVRTC) and builds the request with `simOptions`. Throws
 // InputError for bad input; compiler errors go to `err`, one per line, and give nullopt (exit 1).
+// Moves each argument's bytes from `from` to `to` (as many arguments, in the same order; `to` may be
+// default arguments that only hold them a while): a launch's buffers, which may be GBs, change hands
+// without a copy.
+void moveBufferBytes(std::vector<sim::ResolvedArg>& from, std::vector<sim::ResolvedArg>& to);
+
 std::optional<PreparedLaunch> prepareLaunch(const LaunchOptions& options, const sim::SimOptions& simOptions,
                                             std::ostream& err);
 

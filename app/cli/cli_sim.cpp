@@ -152,12 +152,10 @@ nlohmann::json timingJson(const sim::KernelStats& stats, const gpu::GpuPreset& p
 // result's args); `request` keeps the rest of the launch, and its buffer arguments' names and types.
 sim::SimResult simulateTakingBuffers(sim::LaunchRequest& request)
 {
-    std::vector<std::vector<std::uint8_t>> buffers;
-    for (sim::ResolvedArg& arg : request.args)
-        buffers.push_back(std::move(arg.bytes));
+    std::vector<sim::ResolvedArg> held(request.args.size());
+    moveBufferBytes(request.args, held);
     sim::LaunchRequest running = request;
-    for (std::size_t i = 0; i < buffers.size(); ++i)
-        running.args[i].bytes = std::move(buffers[i]);
+    moveBufferBytes(held, running.args);
     return sim::simulate(std::move(running));
 }
 
@@ -356,8 +354,7 @@ int runSim(const SimOptions& options, std::ostream& out, std::ostream& err)
     std::string goldNote;
     if (demo && request.options.sampleBlocks == 0) {
         kernels::DemoLaunch initial = launch; // names, types and scalars; its buffers are in the request
-        for (std::size_t i = 0; i < initial.args.size(); ++i)
-            initial.args[i].bytes = std::move(request.args[i].bytes);
+        moveBufferBytes(request.args, initial.args);
         try {
             expectation = kernels::expectGold(*demo, initial);
         } catch (const InputError& error) {
@@ -365,8 +362,7 @@ int runSim(const SimOptions& options, std::ostream& out, std::ostream& err)
             // touches): report the run without a comparison, and say why.
             goldNote = std::string("not compared: ") + error.what();
         }
-        for (std::size_t i = 0; i < initial.args.size(); ++i)
-            request.args[i].bytes = std::move(initial.args[i].bytes);
+        moveBufferBytes(initial.args, request.args);
     }
     const sim::SimResult result = simulateTakingBuffers(request);
 
