@@ -658,7 +658,8 @@ SimResult simulate(LaunchRequest request, const std::atomic<bool>* cancel,
     const int resident = timingOn ? residentBlocksPerSm(request.preset, function, request.block.volume(),
                                                         request.dynamicSharedBytes, request.options.registersPerThread)
                                   : 1;
-    const SmTimingModel timingModel(function, request.preset.timing, resident, run.context.smCount, run.context.sharedBytes);
+    const SmTimingModel timingModel(function, request.preset.timing, resident, run.context.smCount, run.context.sharedBytes,
+                                    request.options.registersPerThread);
     run.timingModel = &timingModel;
     run.timingComplete = timingOn;
     run.smTimings.resize(run.sampling() ? 0 : run.usedSms);

@@ -264,9 +264,9 @@ int residentBlocksPerSm(const gpu::GpuPreset& preset, const ptx::Function& funct
 }
 
 SmTimingModel::SmTimingModel(const ptx::Function& function, const gpu::TimingParameters& parameters,
-                             int residentBlocks, int smCount, std::uint64_t sharedBytesPerBlock)
-    : m_function(function), m_parameters(parameters), m_residentBlocks(std::max(1, residentBlocks)),
-      m_smCount(std::max(1, smCount))
+                             int residentBlocks, int smCount, std::uint64_t sharedBytesPerBlock, int registersPerThread)
+    : m_function(function), m_registersPerThread(std::max(0, registersPerThread)), m_parameters(parameters),
+      m_residentBlocks(std::max(1, residentBlocks)), m_smCount(std::max(1, smCount))
 {
     const std::uint64_t sharedInUse = sharedBytesPerBlock * static_cast<std::uint64_t>(m_residentBlocks);
     m_l1Bytes = parameters.l1PoolBytes > sharedInUse ? parameters.l1PoolBytes - sharedInUse : 0;
@@ -278,6 +278,11 @@ SmTimingModel::SmTimingModel(const ptx::Function& function, const gpu::TimingPar
     m_info.reserve(function.instructions.size());
     for (const ptx::Instruction& instruction : function.instructions)
         m_info.push_back(timing::describe(instruction));
+    m_registerWidths.reserve(function.registers.size());
+    for (const ptx::RegisterInfo& reg : function.registers)
+        m_registerWidths.push_back(static_cast<std::uint8_t>(reg.type == ptx::Type::Pred ? 0 : (ptx::typeBits(reg.type) + 31) / 32));
+    if (m_registersPerThread > 0)
+        m_liveness = std::make_unique<timing::Liveness>(function, m_info);
 }
 
 // The schedule of a run of records with these pcs, worked out once per model.
@@ -287,7 +292,14 @@ const RunSchedule& SmTimingModel::scheduleFor(const std::vector<std::int32_t>& p
     std::lock_guard lock(m_scheduleMutex);
     auto found = m_schedules.find(key);
     if (found == m_schedules.end()) {
-        auto schedule = std::make_unique<RunSchedule>(RunSchedule{timing::scheduleRun(m_info, pcs)});
+        std::vector<std::uint64_t> liveAfter;
+        if (m_liveness)
+            liveAfter = m_liveness->liveAfter(pcs.back());
+        // ptxas's count holds two registers it reserves beyond the highest it uses (matmul_naive's SASS
+        // uses R0..R29 and counts 32), and R1 is the stack pointer: the rest hold values.
+        const int forValues = std::max(1, m_registersPerThread - 3);
+        const timing::RegisterBudget budget{m_registersPerThread > 0 ? forValues : 0, &m_registerWidths, m_liveness ? &liveAfter : nullptr};
+        auto schedule = std::make_unique<RunSchedule>(RunSchedule{timing::scheduleRun(m_info, pcs, budget)});
         for (std::size_t i = 0; i < schedule->order.size(); ++i)
             schedule->reordered = schedule->reordered || schedule->order[i] != static_cast<std::int32_t>(i);
         found = m_schedules.emplace(key, std::move(schedule)).first;

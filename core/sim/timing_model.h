@@ -30,6 +30,7 @@
 
 #include "gpu/gpu_preset.h"
 #include "ptx/ptx_ir.h"
+#include "sim/timing_liveness.h"
 #include "sim/timing_schedule.h"
 
 #include <cstdint>
@@ -88,8 +89,9 @@ struct IssueTiming {
 
 class SmTimingModel {
 public:
+    // registersPerThread: ptxas's count, which bounds the loads each warp's schedule keeps in flight (0: no bound).
     SmTimingModel(const ptx::Function& function, const gpu::TimingParameters& parameters, int residentBlocks,
-                  int smCount, std::uint64_t sharedBytesPerBlock);
+                  int smCount, std::uint64_t sharedBytesPerBlock, int registersPerThread = 0);
     ~SmTimingModel();
 
     // Replays one SM's blocks (in order). For blocks listed in `traced`, `traceTimes` receives the
@@ -110,6 +112,9 @@ private:
     mutable std::unordered_map<std::string, std::unique_ptr<timing::RunSchedule>> m_schedules; // by the run's pcs
     const ptx::Function& m_function;
     std::vector<timing::StaticInfo> m_info; // each instruction's class and registers, worked out once per launch
+    std::vector<std::uint8_t> m_registerWidths; // per PTX register: 32-bit registers it takes
+    std::unique_ptr<timing::Liveness> m_liveness; // with a register budget: what each run leaves live
+    int m_registersPerThread = 0;
     gpu::TimingParameters m_parameters;
     int m_residentBlocks = 1;
     int m_smCount = 1;

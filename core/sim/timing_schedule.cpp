@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <map>
+#include <optional>
 #include <tuple>
 #include <unordered_map>
 
@@ -156,9 +157,18 @@ StaticInfo describe(const ptx::Instruction& in)
     return info;
 }
 
-RunPlan scheduleRun(const std::vector<StaticInfo>& info, const std::vector<std::int32_t>& pcs)
+namespace {
+
+// A run's dependence graph: who waits for whom, and how many predecessors each position still has.
+struct Dependences {
+    std::vector<std::vector<std::size_t>> successors;
+    std::vector<std::size_t> waitingFor;
+};
+
+// Fills plan.producerStart, plan.producers and plan.finalWriters, and returns the edges the list
+// scheduler must respect.
+Dependences buildDependences(const std::vector<StaticInfo>& info, const std::vector<std::int32_t>& pcs, RunPlan& plan)
 {
-    RunPlan plan;
     const std::size_t count = pcs.size();
     auto at = [&](std::size_t i) -> const StaticInfo& { return info[static_cast<std::size_t>(pcs[i])]; };
     // A branch inside a run is predication (a short forward branch ptxas if-converts) or the branch
@@ -170,11 +180,12 @@ RunPlan scheduleRun(const std::vector<StaticInfo>& info, const std::vector<std::
     // the loads since (global and shared never alias, so either moves across the other's stores).
     std::size_t lastStore[3] = {count, count, count};
     std::vector<std::size_t> loadsSince[3];
-    std::vector<std::vector<std::size_t>> successors(count);
-    std::vector<std::size_t> waitingFor(count, 0);
+    Dependences graph;
+    graph.successors.resize(count);
+    graph.waitingFor.assign(count, 0);
     auto edge = [&](std::size_t from, std::size_t to) {
-        successors[from].push_back(to);
-        ++waitingFor[to];
+        graph.successors[from].push_back(to);
+        ++graph.waitingFor[to];
     };
     std::unordered_map<std::int32_t, std::size_t> lastWriter;
     std::size_t lastFence = count; // none yet
@@ -215,13 +226,21 @@ RunPlan scheduleRun(const std::vector<StaticInfo>& info, const std::vector<std::
             lastWriter[s.destinations[k]] = i;
     }
     plan.producerStart.push_back(static_cast<std::uint32_t>(plan.producers.size()));
-    // ptxas merges 32-bit shared loads from one base register whose offsets fall in one aligned
-    // 16-byte group into one LDS.64/LDS.128 (seen in its sm_90 output for the tiled matmul): the
-    // first of a group costs the load/store unit, the others ride along.
+    for (const auto& [reg, position] : lastWriter)
+        plan.finalWriters.emplace_back(reg, static_cast<std::int32_t>(position));
+    return graph;
+}
+
+// ptxas merges 32-bit shared loads from one base register whose offsets fall in one aligned
+// 16-byte group into one LDS.64/LDS.128 (seen in its sm_90 output for the tiled matmul): the first
+// of a group costs the load/store unit, the others ride along.
+void markWidened(const std::vector<StaticInfo>& info, const std::vector<std::int32_t>& pcs, RunPlan& plan)
+{
+    const std::size_t count = pcs.size();
     plan.widened.assign(count, 0);
     std::map<std::tuple<std::int32_t, std::int32_t, std::int64_t>, std::size_t> groups; // base, its writer, 16-byte group
     for (std::size_t i = 0; i < count; ++i) {
-        const StaticInfo& s = at(i);
+        const StaticInfo& s = info[static_cast<std::size_t>(pcs[i])];
         if (s.store && s.space == 2)
             groups.clear();
         if (!s.widenable)
@@ -234,27 +253,192 @@ RunPlan scheduleRun(const std::vector<StaticInfo>& info, const std::vector<std::
         const auto [entry, first] = groups.try_emplace({s.addressBase, writer, group}, i);
         plan.widened[i] = first ? 0 : 1;
     }
-    for (const auto& [reg, position] : lastWriter)
-        plan.finalWriters.emplace_back(reg, static_cast<std::int32_t>(position));
+}
+
+// The registers a run holds while it is scheduled, counted as ptxas counts them (32-bit registers;
+// a 64-bit value takes two, a predicate none). A register read before the run writes it is live
+// from the start: to the end if a later run reads it and the run does not write it again (a loop
+// invariant), else to its last read here. A value the run writes lives until its last reader in
+// the run is scheduled, or to the end if it is the register's last write here and a later run reads
+// it (a loop-carried value). Registers live across the run that it never reads are not counted:
+// ptxas keeps many of them as constants or in uniform registers.
+class RegisterPressure {
+public:
+    RegisterPressure(const std::vector<StaticInfo>& info, const std::vector<std::int32_t>& pcs, const RunPlan& plan,
+                     const RegisterBudget& budget)
+        : m_info(info), m_pcs(pcs), m_plan(plan), m_widths(*budget.widths), m_liveAfter(budget.liveAfterRun)
+    {
+        const std::size_t count = pcs.size();
+        m_valueStart.reserve(count + 1);
+        std::unordered_map<std::int32_t, std::int32_t> finalWriter(plan.finalWriters.begin(), plan.finalWriters.end());
+        for (std::size_t i = 0; i < count; ++i) {
+            m_valueStart.push_back(static_cast<std::uint32_t>(m_readersLeft.size()));
+            const StaticInfo& s = at(i);
+            for (int d = 0; d < s.destinationCount; ++d) {
+                m_readersLeft.push_back(0);
+                const auto last = finalWriter.find(s.destinations[d]);
+                m_liveOut.push_back(last != finalWriter.end() && last->second == static_cast<std::int32_t>(i) &&
+                                    readLater(s.destinations[d]) ? 1 : 0);
+            }
+        }
+        m_valueStart.push_back(static_cast<std::uint32_t>(m_readersLeft.size()));
+        m_sourceValue.assign(plan.producers.size(), -1);
+        for (std::size_t i = 0; i < count; ++i) {
+            const StaticInfo& s = at(i);
+            for (int k = 0; k < s.sourceCount; ++k) {
+                const std::size_t slot = plan.producerStart[i] + static_cast<std::size_t>(k);
+                const std::int32_t writer = plan.producers[slot];
+                const std::int32_t reg = s.sources[k];
+                if (writer < 0) {
+                    auto [entry, first] = m_liveInReadsLeft.try_emplace(reg, 0);
+                    if (first)
+                        m_pressure += width(reg);
+                    ++entry->second;
+                    continue;
+                }
+                const StaticInfo& w = at(static_cast<std::size_t>(writer));
+                for (int d = 0; d < w.destinationCount; ++d)
+                    if (w.destinations[d] == reg) {
+                        const auto value = static_cast<std::int32_t>(m_valueStart[static_cast<std::size_t>(writer)]) + d;
+                        m_sourceValue[slot] = value;
+                        ++m_readersLeft[static_cast<std::size_t>(value)];
+                        break;
+                    }
+            }
+        }
+        // A live-in register the run does not write and a later run reads never dies here.
+        for (auto& [reg, reads] : m_liveInReadsLeft)
+            if (finalWriter.find(reg) == finalWriter.end() && readLater(reg))
+                reads = -1;
+    }
+
+    int pressure() const { return m_pressure; }
+
+    // The registers scheduling position i would add (its results) less those it would free (the
+    // values it reads last).
+    int change(std::size_t i) { return apply(i, false); }
+    void schedule(std::size_t i) { m_pressure += apply(i, true); }
+
+private:
+    const StaticInfo& at(std::size_t i) const { return m_info[static_cast<std::size_t>(m_pcs[i])]; }
+    bool readLater(std::int32_t reg) const
+    {
+        if (!m_liveAfter)
+            return true;
+        const auto word = static_cast<std::size_t>(reg) / 64;
+        return reg < 0 || word >= m_liveAfter->size() || (((*m_liveAfter)[word] >> (reg % 64)) & 1) != 0;
+    }
+    int width(std::int32_t reg) const
+    {
+        return reg >= 0 && static_cast<std::size_t>(reg) < m_widths.size() ? m_widths[static_cast<std::size_t>(reg)] : 1;
+    }
+
+    int apply(std::size_t i, bool commit)
+    {
+        const StaticInfo& s = at(i);
+        int delta = 0;
+        for (int d = 0; d < s.destinationCount; ++d) {
+            const std::size_t value = m_valueStart[i] + static_cast<std::size_t>(d);
+            if (m_readersLeft[value] > 0 || m_liveOut[value])
+                delta += width(s.destinations[d]);
+        }
+        // Count each value this position reads once, freed when this is its last reader.
+        std::int32_t seen[25];
+        int seenCount = 0;
+        for (int k = 0; k < s.sourceCount; ++k) {
+            const std::size_t slot = m_plan.producerStart[i] + static_cast<std::size_t>(k);
+            const std::int32_t value = m_sourceValue[slot];
+            const std::int32_t key = value >= 0 ? value : -2 - s.sources[k];
+            if (std::find(seen, seen + seenCount, key) != seen + seenCount)
+                continue;
+            seen[seenCount++] = key;
+            int readsHere = 0;
+            for (int j = k; j < s.sourceCount; ++j)
+                readsHere += (m_sourceValue[m_plan.producerStart[i] + static_cast<std::size_t>(j)] == value &&
+                              (value >= 0 || s.sources[j] == s.sources[k])) ? 1 : 0;
+            if (value >= 0) {
+                const auto v = static_cast<std::size_t>(value);
+                if (m_readersLeft[v] == readsHere && !m_liveOut[v])
+                    delta -= width(s.sources[k]);
+                if (commit)
+                    m_readersLeft[v] -= readsHere;
+            } else {
+                const auto entry = m_liveInReadsLeft.find(s.sources[k]);
+                if (entry->second < 0)
+                    continue;
+                if (entry->second == readsHere)
+                    delta -= width(s.sources[k]);
+                if (commit)
+                    entry->second -= readsHere;
+            }
+        }
+        return delta;
+    }
+
+    const std::vector<StaticInfo>& m_info;
+    const std::vector<std::int32_t>& m_pcs;
+    const RunPlan& m_plan;
+    const std::vector<std::uint8_t>& m_widths;
+    const std::vector<std::uint64_t>* m_liveAfter; // null: every register may be read after the run
+    std::vector<std::uint32_t> m_valueStart;   // per position, into the values (its destinations)
+    std::vector<int> m_readersLeft;            // per value: reads not yet scheduled
+    std::vector<char> m_liveOut;               // per value: the register's last write in the run
+    std::vector<std::int32_t> m_sourceValue;   // per source slot: the value it reads, -1 live-in
+    std::unordered_map<std::int32_t, int> m_liveInReadsLeft; // live-in register: reads left, -1 never dies
+    int m_pressure = 0;
+};
+
+} // namespace
+
+RunPlan scheduleRun(const std::vector<StaticInfo>& info, const std::vector<std::int32_t>& pcs, const RegisterBudget& budget)
+{
+    RunPlan plan;
+    const std::size_t count = pcs.size();
+    Dependences graph = buildDependences(info, pcs, plan);
+    markWidened(info, pcs, plan);
     std::vector<std::uint64_t> height(count, 0);
     for (std::size_t i = count; i-- > 0;) {
-        const StaticInfo& s = at(i);
+        const StaticInfo& s = info[static_cast<std::size_t>(pcs[i])];
         std::uint64_t latency = s.load ? 300 : s.kind == TimingClass::Sfu ? 20 : 4;
         std::uint64_t longest = 0;
-        for (std::size_t next : successors[i])
+        for (std::size_t next : graph.successors[i])
             longest = std::max(longest, height[next]);
         height[i] = latency + longest;
     }
+    // Among ready positions the highest goes first. With a register budget, a position whose results
+    // would take the run past it waits while another fits; if none fits, the one adding the fewest
+    // registers goes (ptxas would spill; the model does not).
+    std::optional<RegisterPressure> pressure;
+    if (budget.registers > 0 && budget.widths)
+        pressure.emplace(info, pcs, plan, budget);
     std::vector<char> done(count, 0);
     plan.order.reserve(count);
     while (plan.order.size() < count) {
-        std::size_t pick = count;
-        for (std::size_t i = 0; i < count; ++i)
-            if (!done[i] && waitingFor[i] == 0 && (pick == count || height[i] > height[pick]))
+        std::size_t pick = count, fallback = count;
+        int fallbackChange = 0;
+        for (std::size_t i = 0; i < count; ++i) {
+            if (done[i] || graph.waitingFor[i] != 0)
+                continue;
+            if (pressure) {
+                const int change = pressure->change(i);
+                if (change > 0 && pressure->pressure() + change > budget.registers) {
+                    if (fallback == count || change < fallbackChange || (change == fallbackChange && height[i] > height[fallback])) {
+                        fallback = i;
+                        fallbackChange = change;
+                    }
+                    continue;
+                }
+            }
+            if (pick == count || height[i] > height[pick])
                 pick = i;
+        }
+        if (pick == count)
+            pick = fallback;
         done[pick] = 1;
-        for (std::size_t next : successors[pick])
-            --waitingFor[next];
+        if (pressure)
+            pressure->schedule(pick);
+        for (std::size_t next : graph.successors[pick])
+            --graph.waitingFor[next];
         plan.order.push_back(static_cast<std::int32_t>(pick));
     }
     return plan;

@@ -44,7 +44,7 @@ StaticInfo describe(const ptx::Instruction& in);
 
 // ptxas schedules each basic block: the SASS issues loads as early as their operands allow, ahead of
 // the arithmetic the PTX puts between them, so a warp has several loads in flight. It also unrolls a
-// loop whose body is one basic block (kLoopUnroll more copies; the demo matmul's 4-step PTX loop
+// loop whose body is one basic block (into kLoopUnroll copies; the demo matmul's 4-step PTX loop
 // is a 16-step SASS loop under ptxas -O3 for sm_90, CUDA 13) and hoists the copies' loads together.
 // List scheduling of `pcs` (one block, or copies of a loop body): a register read waits for its
 // latest writer (ptxas renames registers, so reuse of a name orders nothing); the unmovable
@@ -63,7 +63,16 @@ struct RunPlan {
     std::vector<char> widened; // per position: a shared load ptxas merged into an earlier one (LDS.64/.128)
 };
 
-RunPlan scheduleRun(const std::vector<StaticInfo>& info, const std::vector<std::int32_t>& pcs);
+// ptxas keeps a kernel within the registers it allocated (ptxas -v's count): it hoists loads only
+// while their results fit, and the rest issue as arithmetic frees registers (matmul_naive's 16-step
+// SASS loop keeps 17 of its 32 loads in flight with 32 registers; ptxas -O3, sm_90, CUDA 13).
+struct RegisterBudget {
+    int registers = 0;                                 // per thread; 0: no bound
+    const std::vector<std::uint8_t>* widths = nullptr; // per PTX register: the 32-bit registers it takes (a predicate none)
+    const std::vector<std::uint64_t>* liveAfterRun = nullptr; // a bit per register a later run may read; null: all
+};
+
+RunPlan scheduleRun(const std::vector<StaticInfo>& info, const std::vector<std::int32_t>& pcs, const RegisterBudget& budget = {});
 
 // A run's plan, kept once per distinct run of pcs.
 struct RunSchedule : RunPlan {
