@@ -90,6 +90,9 @@ void BlockRunner::setUpBlock(std::uint64_t linearBlock)
     if (m_logging) {
         m_log.linearBlock = linearBlock;
         m_log.warps.assign(static_cast<std::size_t>(warpCount), {});
+        // Blocks of a launch mostly issue alike: room for as many records as the last one's warps.
+        for (std::size_t w = 0; w < m_log.warps.size() && w < m_lastWarpRecords.size(); ++w)
+            m_log.warps[w].reserve(m_lastWarpRecords[w]);
     }
     m_recordingActive = false;
     if (m_context.recordBlock >= 0 && static_cast<std::uint64_t>(m_context.recordBlock) == linearBlock) {

@@ -191,7 +191,13 @@ public:
 
     // The timing model's input: what each warp issued. Off by default.
     void setLogging(bool logging) { m_logging = logging; }
-    BlockLog takeBlockLog() { return std::move(m_log); }
+    BlockLog takeBlockLog()
+    {
+        m_lastWarpRecords.resize(m_log.warps.size());
+        for (std::size_t w = 0; w < m_log.warps.size(); ++w)
+            m_lastWarpRecords[w] = m_log.warps[w].size();
+        return std::move(m_log);
+    }
     std::vector<std::uint64_t>& sectorPool() { return m_sectorPool; }
     std::uint64_t loggedRecords() const { return m_loggedRecords; }
     // The timing log passed LaunchContext::maxTimingBytes inside a block and was dropped.
@@ -382,6 +388,7 @@ private:
     BlockLog m_log;
     IssueRecord m_record;             // the record of the instruction being executed
     std::vector<std::uint64_t> m_sectorPool;
+    std::vector<std::size_t> m_lastWarpRecords; // per warp of the last block logged: its records (the next block's first guess)
     std::uint64_t m_loggedRecords = 0;
     DeviceBuffer* m_lastBuffer = nullptr;
     OutOfBoundsLanes m_matrixOutside[3]; // a matrix instruction's lanes outside global, shared, local memory

@@ -307,7 +307,8 @@ void BlockRunner::executeAsyncCopy(WarpState& warp, const ptx::Instruction& in, 
     reportOutOfBounds(HazardKind::OutOfBoundsGlobal, warp, sourcesOutside, "cp.async reads", ptx::Type::None);
     // What reading the sources cost, as for a load (the shared side is not counted).
     if (globalCount > 0) {
-        const GlobalAccessCost cost = analyzeGlobalAccess({globalLanes, globalCount}, copyBytes);
+        std::uint64_t list[128]; // the timing model's log: the sectors
+        const GlobalAccessCost cost = analyzeGlobalAccess({globalLanes, globalCount}, copyBytes, m_logging ? list : nullptr, 128);
         counters.globalRequests += cost.requests;
         counters.globalSectors += cost.sectors;
         counters.globalLines += cost.lines;
@@ -315,10 +316,8 @@ void BlockRunner::executeAsyncCopy(WarpState& warp, const ptx::Instruction& in, 
         counters.bytesMoved += cost.bytesMoved;
         m_record.cost = static_cast<std::uint16_t>(std::min<std::uint32_t>(cost.sectors, 0xffff));
         if (m_logging) {
-            std::uint64_t list[128];
-            const std::uint32_t count = collectSectors({globalLanes, globalCount}, copyBytes, list, 128);
             m_record.sectorOffset = static_cast<std::uint32_t>(m_sectorPool.size());
-            m_record.sectorCount = static_cast<std::uint16_t>(std::min<std::uint32_t>(count, 128));
+            m_record.sectorCount = static_cast<std::uint16_t>(std::min<std::uint32_t>(cost.sectors, 128));
             m_sectorPool.insert(m_sectorPool.end(), list, list + m_record.sectorCount);
         }
         if (m_recordingActive) {

@@ -608,7 +608,9 @@ void BlockRunner::executeMemory(WarpState& warp, const ptx::Instruction& in, std
     GlobalAccessCost globalCost;
     SharedAccessCost sharedCost;
     if (globalCount > 0) {
-        const GlobalAccessCost cost = globalCost = analyzeGlobalAccess({globalLanes, globalCount}, bytesPerLane);
+        std::uint64_t list[128]; // the timing model's log: the sectors
+        const GlobalAccessCost cost = globalCost =
+            analyzeGlobalAccess({globalLanes, globalCount}, bytesPerLane, m_logging ? list : nullptr, 128);
         counters.globalRequests += cost.requests;
         counters.globalSectors += cost.sectors;
         counters.globalLines += cost.lines;
@@ -617,10 +619,8 @@ void BlockRunner::executeMemory(WarpState& warp, const ptx::Instruction& in, std
         sectors = cost.sectors;
         m_record.cost = static_cast<std::uint16_t>(std::min<std::uint32_t>(cost.sectors, 0xffff));
         if (m_logging) {
-            std::uint64_t list[128];
-            const std::uint32_t count = collectSectors({globalLanes, globalCount}, bytesPerLane, list, 128);
             m_record.sectorOffset = static_cast<std::uint32_t>(m_sectorPool.size());
-            m_record.sectorCount = static_cast<std::uint16_t>(std::min<std::uint32_t>(count, 128));
+            m_record.sectorCount = static_cast<std::uint16_t>(std::min<std::uint32_t>(cost.sectors, 128));
             // An atomic's sectors carry, in their low five bits (a sector address has them clear), the
             // most lanes updating one address in the sector, less one: those updates queue at L2.
             if (isAtomic)

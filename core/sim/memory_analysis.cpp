@@ -70,7 +70,8 @@ std::uint32_t collectSectors(std::span<const LaneAccess> accesses, std::uint32_t
     return distinctBlocks<kSectorShift>(accesses, bytesPerLane, sectorsOut, capacity);
 }
 
-GlobalAccessCost analyzeGlobalAccess(std::span<const LaneAccess> accesses, std::uint32_t bytesPerLane)
+GlobalAccessCost analyzeGlobalAccess(std::span<const LaneAccess> accesses, std::uint32_t bytesPerLane,
+                                     std::uint64_t* sectorsOut, std::uint32_t capacity)
 {
     GlobalAccessCost cost;
     if (accesses.empty())
@@ -88,7 +89,12 @@ GlobalAccessCost analyzeGlobalAccess(std::span<const LaneAccess> accesses, std::
             sorted = false;
             break;
         }
-        sectors += static_cast<std::uint32_t>(endSector - firstSector + 1) - (any && firstSector == lastSector ? 1u : 0u);
+        const std::uint64_t newSector = any && firstSector == lastSector ? firstSector + 1 : firstSector;
+        if (sectorsOut != nullptr)
+            for (std::uint64_t sector = newSector; sector <= endSector; ++sector)
+                if (sectors + (sector - newSector) < capacity)
+                    sectorsOut[sectors + (sector - newSector)] = sector << kSectorShift;
+        sectors += static_cast<std::uint32_t>(endSector + 1 - newSector);
         const std::uint64_t firstLine = access.address >> kLineShift;
         const std::uint64_t endLine = (access.address + bytesPerLane - 1) >> kLineShift;
         lines += static_cast<std::uint32_t>(endLine - firstLine + 1) - (any && firstLine == lastLine ? 1u : 0u);
@@ -100,7 +106,7 @@ GlobalAccessCost analyzeGlobalAccess(std::span<const LaneAccess> accesses, std::
         cost.sectors = sectors;
         cost.lines = lines;
     } else {
-        cost.sectors = distinctBlocks<kSectorShift>(accesses, bytesPerLane, nullptr, 0);
+        cost.sectors = distinctBlocks<kSectorShift>(accesses, bytesPerLane, sectorsOut, capacity);
         cost.lines = distinctBlocks<kLineShift>(accesses, bytesPerLane, nullptr, 0);
     }
     cost.bytesRequested = static_cast<std::uint64_t>(accesses.size()) * bytesPerLane;

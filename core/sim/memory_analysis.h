@@ -41,10 +41,14 @@ struct SharedAccessCost {
 };
 
 // `accesses` are the active lanes' start addresses; every lane accesses `bytesPerLane` bytes.
-GlobalAccessCost analyzeGlobalAccess(std::span<const LaneAccess> accesses, std::uint32_t bytesPerLane);
+// With `sectorsOut`, the distinct 32-byte sectors (their start addresses) are also listed there,
+// ascending, the first `capacity` of them (cost.sectors in all).
+GlobalAccessCost analyzeGlobalAccess(std::span<const LaneAccess> accesses, std::uint32_t bytesPerLane,
+                                     std::uint64_t* sectorsOut = nullptr, std::uint32_t capacity = 0);
 SharedAccessCost analyzeSharedAccess(std::span<const LaneAccess> accesses, std::uint32_t bytesPerLane);
 
-// The distinct 32-byte sectors (their start addresses) an access touches, ascending; at most 128.
+// The distinct 32-byte sectors (their start addresses) an access touches, ascending; at most
+// `capacity` listed, the count returned.
 std::uint32_t collectSectors(std::span<const LaneAccess> accesses, std::uint32_t bytesPerLane,
                              std::uint64_t* sectorsOut, std::uint32_t capacity);
 

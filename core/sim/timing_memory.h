@@ -23,6 +23,8 @@ public:
         m_sets = sectors / static_cast<std::uint64_t>(ways);
         m_tags.assign(m_sets * static_cast<std::uint64_t>(ways), ~0ull);
         m_next.assign(m_sets, 0);
+        if (m_sets > 0 && (m_sets & (m_sets - 1)) == 0)
+            m_setMask = m_sets - 1;
     }
     bool enabled() const { return m_sets > 0; }
     // True on a hit; on a miss the sector is filled when `allocate`.
@@ -30,7 +32,7 @@ public:
     {
         if (m_sets == 0)
             return false;
-        const std::uint64_t set = sector % m_sets;
+        const std::uint64_t set = m_setMask != 0 ? sector & m_setMask : sector % m_sets; // a mask when a power of two
         std::uint64_t* tags = m_tags.data() + set * static_cast<std::uint64_t>(m_ways);
         for (int w = 0; w < m_ways; ++w)
             if (tags[w] == sector)
@@ -45,6 +47,7 @@ public:
 private:
     int m_ways;
     std::uint64_t m_sets = 0;
+    std::uint64_t m_setMask = 0; // m_sets - 1 when m_sets is a power of two (else 0)
     std::vector<std::uint64_t> m_tags;
     std::vector<std::uint8_t> m_next;
 };

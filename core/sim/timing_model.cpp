@@ -92,12 +92,18 @@ void trackCopyGroups(const StaticInfo& s, std::uint64_t lands, std::uint64_t& op
     }
 }
 
+// A warp's issue order (SmTimingModel::issueOrder) and the scheduled runs in it, shared by the
+// warps that issue the same pcs.
+struct IssuePlan {
+    std::vector<std::uint32_t> order; // records in issue order (empty: as recorded)
+    std::vector<ScheduledRun> runs;   // where `order` follows a schedule
+};
+
 struct Warp {
     const std::vector<IssueRecord>* records = nullptr;
     std::size_t next = 0;
     std::size_t block = 0;      // index into `resident`
     std::uint64_t earliest = 0; // the cycle after its last issue
-    std::uint64_t age = 0;
     bool atBarrier = false;
     bool done = false;
     std::uint64_t barrierSince = 0;
@@ -106,34 +112,58 @@ struct Warp {
     std::vector<IssueTiming>* times = nullptr;
     std::uint64_t pendingBarrierStall = 0;
     std::uint64_t readyCache = 0; // max(earliest, operands of the next record)
+    std::uint64_t operandsCache = 0; // when the next record's operands are ready, and what they wait for
+    StallReason operandsReason = StallReason::None;
     bool nextIsMemory = false;
     std::uint64_t openGroupLands = 0;        // when the cp.async copies not yet committed land
     std::vector<std::uint64_t> groupLands;   // when each committed group's copies land, oldest first
-    std::vector<std::uint32_t> order;        // issueOrder(): records in issue order (empty: as recorded)
-    std::vector<ScheduledRun> runs;          // where `order` follows a schedule
+    std::shared_ptr<const IssuePlan> plan;   // its issue order; never null once active
     std::size_t run = 0;                     // the run `next` is in or before
+    const ScheduledRun* activeRun = nullptr; // runs()[run] once `next` has reached it, until it ends
     std::vector<std::uint64_t> runResult;    // per position of the current run: when its results land
     std::vector<std::uint8_t> runReason;
     std::vector<std::uint64_t> entryReady;   // `ready` and `producer` as the current run began
     std::vector<std::uint8_t> entryProducer;
-    const IssueRecord& current() const { return (*records)[order.empty() ? next : order[next]]; }
-    // The run the next record belongs to, or null.
-    const ScheduledRun* currentRun() const
+    // A slot taken by a new warp: everything reset, the vectors' storage kept for it.
+    void reset(const std::vector<IssueRecord>* log, std::size_t residentBlock, std::uint64_t start, std::size_t registers)
     {
-        if (run >= runs.size() || next < runs[run].firstIssue)
-            return nullptr;
-        return &runs[run];
+        records = log;
+        next = 0;
+        block = residentBlock;
+        earliest = start;
+        atBarrier = false;
+        done = log->empty();
+        barrierSince = 0;
+        ready.assign(registers, 0);
+        producer.assign(registers, 0);
+        times = nullptr;
+        pendingBarrierStall = 0;
+        readyCache = 0;
+        operandsCache = 0;
+        operandsReason = StallReason::None;
+        nextIsMemory = false;
+        openGroupLands = 0;
+        groupLands.clear();
+        plan.reset();
+        run = 0;
+        activeRun = nullptr;
+        runResult.clear();
+        runReason.clear();
+        entryReady.clear();
+        entryProducer.clear();
     }
+    const std::vector<std::uint32_t>& order() const { return plan->order; }
+    const std::vector<ScheduledRun>& runs() const { return plan->runs; }
+    const IssueRecord& current() const { return (*records)[order().empty() ? next : order()[next]]; }
     // The next record's position in the scheduled run it is in (renamed registers), or -1.
     std::int64_t runPosition() const
     {
-        const ScheduledRun* r = entryReady.empty() ? nullptr : currentRun();
-        return r == nullptr ? -1 : static_cast<std::int64_t>(order[next] - r->recordBase);
+        return activeRun == nullptr ? -1 : static_cast<std::int64_t>(order()[next] - activeRun->recordBase);
     }
     bool nextWidened() const
     {
         const std::int64_t position = runPosition();
-        return position >= 0 && currentRun()->schedule->widened[static_cast<std::size_t>(position)] != 0;
+        return position >= 0 && activeRun->schedule->widened[static_cast<std::size_t>(position)] != 0;
     }
     // When the operands of the next instruction are ready, and why it would wait until then.
     std::uint64_t operandsReady(const StaticInfo& s, StallReason& reason) const
@@ -143,7 +173,7 @@ struct Warp {
         const std::int64_t position = runPosition();
         const std::int32_t* producers =
             position < 0 ? nullptr
-                         : currentRun()->schedule->producers.data() + currentRun()->schedule->producerStart[static_cast<std::size_t>(position)];
+                         : activeRun->schedule->producers.data() + activeRun->schedule->producerStart[static_cast<std::size_t>(position)];
         for (int i = 0; i < s.sourceCount; ++i) {
             const auto reg = static_cast<std::size_t>(s.sources[i]);
             std::uint64_t r = ready[reg];
@@ -173,11 +203,12 @@ struct Warp {
     // A scheduled run begins at the next record: the values its reads find from before it.
     void beginRunIfStarting()
     {
-        if (run < runs.size() && next == runs[run].firstIssue && entryReady.empty()) {
+        if (activeRun == nullptr && run < runs().size() && next == runs()[run].firstIssue) {
+            activeRun = &runs()[run];
             entryReady = ready;
             entryProducer = producer;
-            runResult.assign(runs[run].length, 0);
-            runReason.assign(runs[run].length, 0);
+            runResult.assign(runs()[run].length, 0);
+            runReason.assign(runs()[run].length, 0);
         }
     }
     // The next record issued: its destinations' results land at `lands`.
@@ -190,7 +221,7 @@ struct Warp {
         const std::int64_t position = runPosition();
         if (position < 0)
             return;
-        const ScheduledRun& r = runs[run];
+        const ScheduledRun& r = runs()[run];
         runResult[static_cast<std::size_t>(position)] = lands;
         runReason[static_cast<std::size_t>(position)] = static_cast<std::uint8_t>(produces);
         if (next + 1 == r.firstIssue + r.length) { // the run ends: each register's last write stands
@@ -199,17 +230,18 @@ struct Warp {
                 producer[static_cast<std::size_t>(reg)] = runReason[static_cast<std::size_t>(writer)];
             }
             entryReady.clear();
+            activeRun = nullptr;
             run += 1;
         }
     }
     // The traced issue times back in the records' order.
     void timesInRecordOrder()
     {
-        if (times == nullptr || order.empty() || times->size() != order.size())
+        if (times == nullptr || order().empty() || times->size() != order().size())
             return;
         std::vector<IssueTiming> recorded(times->size());
-        for (std::size_t k = 0; k < order.size(); ++k)
-            recorded[order[k]] = (*times)[k];
+        for (std::size_t k = 0; k < order().size(); ++k)
+            recorded[order()[k]] = (*times)[k];
         *times = std::move(recorded);
     }
 };
@@ -394,17 +426,31 @@ public:
 
 private:
     static constexpr std::size_t kNone = ~std::size_t{0};
+    static constexpr std::uint64_t kNever = std::numeric_limits<std::uint64_t>::max();
 
     const StaticInfo& next(const Warp& warp) const { return m_info[static_cast<std::size_t>(warp.current().pc)]; }
     std::uint64_t operandsReady(const Warp& warp, StallReason& reason) const { return warp.operandsReady(next(warp), reason); }
     bool isMemory(const Warp& warp) const;
-    void refresh(Warp& warp);
-    std::uint64_t readyAt(const Warp& warp) const
+    void refresh(std::size_t slot);
+    // What pick() reads of a warp, kept in arrays by slot so the scan touches a few cache lines.
+    void publish(std::size_t slot)
     {
-        return warp.nextIsMemory ? std::max(warp.readyCache, m_memory.lsuFree) : warp.readyCache;
+        const Warp& warp = m_warps[slot];
+        if (slot >= m_slotReady.size()) {
+            m_slotReady.resize(slot + 1, kNever);
+            m_slotMemory.resize(slot + 1, 0);
+        }
+        m_slotReady[slot] = warp.done || warp.atBarrier ? kNever : warp.readyCache;
+        m_slotMemory[slot] = warp.nextIsMemory ? 1 : 0;
+    }
+    // When the warp in `slot` can issue next (kNever: done or at a barrier).
+    std::uint64_t readyAt(std::size_t slot) const
+    {
+        const std::uint64_t ready = m_slotReady[slot];
+        return m_slotMemory[slot] != 0 && ready != kNever ? std::max(ready, m_memory.lsuFree) : ready;
     }
 
-    std::vector<std::uint32_t> issueOrderOf(const std::vector<IssueRecord>& records, std::vector<ScheduledRun>& runs);
+    std::shared_ptr<const IssuePlan> issuePlanOf(const std::vector<IssueRecord>& records);
     void activate(std::uint64_t at);
     void fill(std::uint64_t at);
     void finishWarp(std::size_t slot);
@@ -428,50 +474,54 @@ private:
     std::vector<std::uint64_t> m_busyUntil;     // per scheduler: issuing an expanded sequence until then
     std::vector<std::uint64_t> m_wakeAt;        // per scheduler: no warp ready before
     std::vector<std::size_t> m_freeWarpSlots;
+    std::vector<std::uint64_t> m_slotReady; // per warp slot: publish()
+    std::vector<std::uint8_t> m_slotMemory;
     std::size_t m_nextBlock = 0;
-    std::uint64_t m_age = 0, m_cycle = 0, m_lastCycle = 0;
-    const std::vector<IssueRecord>* m_orderedRecords = nullptr; // the last warp issueOrderOf worked out
-    std::vector<std::uint32_t> m_lastOrder;
-    std::vector<ScheduledRun> m_lastRuns;
+    std::uint64_t m_cycle = 0, m_lastCycle = 0;
+    const std::vector<IssueRecord>* m_plannedRecords = nullptr; // the last warp issuePlanOf worked out
+    std::shared_ptr<const IssuePlan> m_lastPlan;
     int m_residentCount = 0;
 };
 
 bool SmTimingModel::Replay::isMemory(const Warp& warp) const
 {
-    if (warp.nextWidened())
-        return false; // merged into an earlier load: no turn of its own at the load/store unit
-    const TimingClass kind = next(warp).kind;
-    return kind == TimingClass::Shared || kind == TimingClass::SharedAtomic || kind == TimingClass::GlobalLoad ||
-           kind == TimingClass::GlobalStore || kind == TimingClass::GlobalAtomic || kind == TimingClass::Local;
+    const StaticInfo& s = next(warp);
+    const TimingClass kind = s.kind;
+    const bool memory = kind == TimingClass::Shared || kind == TimingClass::SharedAtomic || kind == TimingClass::GlobalLoad ||
+                        kind == TimingClass::GlobalStore || kind == TimingClass::GlobalAtomic || kind == TimingClass::Local;
+    // A load merged into an earlier one has no turn of its own at the load/store unit.
+    return memory && !(s.widenable && warp.nextWidened());
 }
 
 // A warp's readiness changes only when it issues, is released from a barrier or arrives; the cache
 // keeps the scheduler's scan to a few compares per warp.
-void SmTimingModel::Replay::refresh(Warp& warp)
+void SmTimingModel::Replay::refresh(std::size_t slot)
 {
-    if (warp.done || warp.next >= warp.records->size())
-        return;
-    warp.beginRunIfStarting();
-    StallReason reason;
-    warp.readyCache = std::max(warp.earliest, operandsReady(warp, reason));
-    warp.nextIsMemory = isMemory(warp);
+    Warp& warp = m_warps[slot];
+    if (!warp.done && warp.next < warp.records->size()) {
+        warp.beginRunIfStarting();
+        warp.operandsCache = operandsReady(warp, warp.operandsReason);
+        warp.readyCache = std::max(warp.earliest, warp.operandsCache);
+        warp.nextIsMemory = isMemory(warp);
+    }
+    publish(slot);
 }
 
 // A warp's issue order (SmTimingModel::issueOrder). Most warps of a launch issue the same pcs as the
 // warp before them: they take its order without working it out again.
-std::vector<std::uint32_t> SmTimingModel::Replay::issueOrderOf(const std::vector<IssueRecord>& records,
-                                                               std::vector<ScheduledRun>& runs)
+std::shared_ptr<const IssuePlan> SmTimingModel::Replay::issuePlanOf(const std::vector<IssueRecord>& records)
 {
-    const std::vector<IssueRecord>* last = m_orderedRecords;
+    const std::vector<IssueRecord>* last = m_plannedRecords;
     const bool samePcs = last != nullptr && last->size() == records.size() &&
                          std::equal(records.begin(), records.end(), last->begin(),
                                     [](const IssueRecord& a, const IssueRecord& b) { return a.pc == b.pc; });
     if (!samePcs) {
-        m_lastOrder = m_model.issueOrder(records, m_lastRuns);
-        m_orderedRecords = &records;
+        auto plan = std::make_shared<IssuePlan>();
+        plan->order = m_model.issueOrder(records, plan->runs);
+        m_lastPlan = std::move(plan);
+        m_plannedRecords = &records;
     }
-    runs = m_lastRuns;
-    return m_lastOrder;
+    return m_lastPlan;
 }
 
 // The next block of the SM's list becomes resident at `at`: its warps join the schedulers.
@@ -488,29 +538,23 @@ void SmTimingModel::Replay::activate(std::uint64_t at)
     const std::size_t registers = m_model.m_function.registers.size();
     const std::size_t residentIndex = m_resident.size();
     for (std::size_t w = 0; w < log.warps.size(); ++w) {
-        Warp warp;
-        warp.records = &log.warps[w];
-        warp.block = residentIndex;
-        warp.earliest = at + static_cast<std::uint64_t>(std::max(0, m_model.m_parameters.blockLaunchCycles));
-        warp.age = m_age++;
-        warp.ready.assign(registers, 0);
-        warp.producer.assign(registers, 0);
-        warp.done = log.warps[w].empty();
-        warp.order = issueOrderOf(log.warps[w], warp.runs);
-        if (times) {
-            warp.times = times + w;
-            warp.times->reserve(log.warps[w].size());
-        }
         std::size_t slot;
         if (!m_freeWarpSlots.empty()) {
             slot = m_freeWarpSlots.back();
             m_freeWarpSlots.pop_back();
-            m_warps[slot] = std::move(warp);
         } else {
             slot = m_warps.size();
-            m_warps.push_back(std::move(warp));
+            m_warps.emplace_back();
         }
-        refresh(m_warps[slot]);
+        Warp& warp = m_warps[slot];
+        warp.reset(&log.warps[w], residentIndex, at + static_cast<std::uint64_t>(std::max(0, m_model.m_parameters.blockLaunchCycles)),
+                   registers);
+        warp.plan = issuePlanOf(log.warps[w]);
+        if (times) {
+            warp.times = times + w;
+            warp.times->reserve(log.warps[w].size());
+        }
+        refresh(slot);
         if (!m_warps[slot].done) {
             block.warps.push_back(slot);
             block.live += 1;
@@ -539,6 +583,7 @@ void SmTimingModel::Replay::finishWarp(std::size_t slot)
 {
     Warp& warp = m_warps[slot];
     warp.done = true;
+    publish(slot);
     warp.timesInRecordOrder();
     Resident& block = m_resident[warp.block];
     block.live -= 1;
@@ -559,7 +604,7 @@ void SmTimingModel::Replay::releaseBarrierIfComplete(Resident& block)
             warp.atBarrier = false;
             warp.pendingBarrierStall = m_cycle + 1 - warp.barrierSince;
             warp.earliest = m_cycle + 1;
-            refresh(warp);
+            refresh(slot);
             m_wakeAt[slot % static_cast<std::size_t>(m_schedulers)] = 0;
         }
     }
@@ -579,31 +624,21 @@ std::size_t SmTimingModel::Replay::pick(std::size_t s, std::uint64_t& nextEvent)
         return kNone;
     }
     const std::size_t preferred = m_greedy[s];
-    if (preferred != kNone && !m_warps[preferred].done && !m_warps[preferred].atBarrier && readyAt(m_warps[preferred]) <= m_cycle)
+    if (preferred != kNone && readyAt(preferred) <= m_cycle)
         return preferred;
-    std::size_t chosen = kNone;
-    std::uint64_t soonest = std::numeric_limits<std::uint64_t>::max();
-    std::uint64_t bestAge = std::numeric_limits<std::uint64_t>::max();
+    // The list is in age order (warps join at its end as they arrive): the first ready warp is the
+    // oldest ready one.
+    std::uint64_t soonest = kNever; // kNever for a warp that is done or at a barrier
     for (std::size_t slot : m_byScheduler[s]) {
-        const Warp& warp = m_warps[slot];
-        if (warp.done || warp.atBarrier)
-            continue;
-        const std::uint64_t at = readyAt(warp);
-        if (at <= m_cycle) {
-            if (warp.age < bestAge) {
-                bestAge = warp.age;
-                chosen = slot;
-            }
-        } else {
-            soonest = std::min(soonest, at);
-        }
+        const std::uint64_t at = readyAt(slot);
+        if (at <= m_cycle)
+            return slot;
+        soonest = std::min(soonest, at);
     }
-    if (chosen == kNone) {
-        // Nothing can issue here before `soonest` unless a warp arrives or is released.
-        m_wakeAt[s] = soonest == std::numeric_limits<std::uint64_t>::max() ? m_cycle + 1 : soonest;
-        nextEvent = std::min(nextEvent, m_wakeAt[s]);
-    }
-    return chosen;
+    // Nothing can issue here before `soonest` unless a warp arrives or is released.
+    m_wakeAt[s] = soonest == kNever ? m_cycle + 1 : soonest;
+    nextEvent = std::min(nextEvent, m_wakeAt[s]);
+    return kNone;
 }
 
 // Scheduler `s` issues the next instruction of warp `chosen`: where its wait went, when its results
@@ -615,16 +650,17 @@ void SmTimingModel::Replay::issue(std::size_t s, std::size_t chosen)
     const IssueRecord& record = warp.current();
     const StaticInfo& info = m_info[static_cast<std::size_t>(record.pc)];
 
-    StallReason dependency;
-    const std::uint64_t operands = operandsReady(warp, dependency);
-    const IssueTiming issued = attributeWait({m_cycle, warp.earliest, operands, dependency, isMemory(warp), m_memory.lsuFree,
+    // refresh() worked out the operands after the warp's last change.
+    const StallReason dependency = warp.operandsReason;
+    const std::uint64_t operands = warp.operandsCache;
+    const IssueTiming issued = attributeWait({m_cycle, warp.earliest, operands, dependency, warp.nextIsMemory, m_memory.lsuFree,
                                               warp.pendingBarrierStall},
                                              m_timing.stalls);
     if (warp.times)
         warp.times->push_back(issued);
     warp.pendingBarrierStall = 0;
 
-    const IssueOutcome outcome = m_memory.issue(info, record, warp.nextWidened(), m_cycle, m_sectorPool, m_timing,
+    const IssueOutcome outcome = m_memory.issue(info, record, info.widenable && warp.nextWidened(), m_cycle, m_sectorPool, m_timing,
                                                 warp.times ? &warp.times->back() : nullptr, m_resident[warp.block].log + 1);
     const std::uint64_t latency = outcome.latency;
     trackCopyGroups(info, m_cycle + latency, warp.openGroupLands, warp.groupLands);
@@ -646,10 +682,10 @@ void SmTimingModel::Replay::issue(std::size_t s, std::size_t chosen)
         warp.barrierSince = m_cycle + 1;
         block.waiting += 1;
         m_greedy[s] = kNone;
-        refresh(warp);
+        refresh(chosen);
         releaseBarrierIfComplete(block);
     } else {
-        refresh(warp);
+        refresh(chosen);
     }
     if (block.live == 0 && block.log != kNone) {
         block.log = kNone;

@@ -82,7 +82,7 @@ struct IssueTiming {
     // A global access: where the model's caches served its sectors. Loads hit in L1, hit in L2 or
     // come from DRAM; stores and atomics go to L2 (they do not allocate in L1), atomics from DRAM on
     // an L2 miss. Bit i of a mask is the access's sector i in ascending address order (as
-    // collectSectors lists them; the first 64).
+    // analyzeGlobalAccess lists them; the first 64).
     std::uint16_t l1Sectors = 0, l2Sectors = 0, dramSectors = 0;
     std::uint64_t l2Mask = 0, dramMask = 0;
 };

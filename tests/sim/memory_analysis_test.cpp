@@ -220,6 +220,33 @@ TEST(GlobalAccess, CollectSectorsCountsBeyondCapacityButWritesOnlyCapacity)
     EXPECT_EQ(collectSectors(a, 4, nullptr, 0), 32u);
 }
 
+TEST(GlobalAccess, AnalyzeListsTheSameSectorsAsCollectSectors)
+{
+    // The timing model's log takes the sectors from analyzeGlobalAccess's pass: the same list as
+    // collectSectors, for lanes in order (misaligned, straddling, overlapping) and out of order, and
+    // only `capacity` of them written.
+    const std::vector<std::vector<LaneAccess>> cases{
+        fullWarp([](std::uint32_t lane) { return kBase + 4 + 4ull * lane; }),
+        fullWarp([](std::uint32_t lane) { return kBase + 8ull * (31 - lane); }),
+        fullWarp([](std::uint32_t lane) { return kBase + 128ull * lane; }),
+        {{kBase + 24, 0}, {kBase + 40, 1}, {kBase + 56, 2}},
+    };
+    for (std::size_t c = 0; c < cases.size(); ++c) {
+        for (std::uint32_t bytes : {4u, 16u}) {
+            std::uint64_t expected[64] = {}, listed[64] = {};
+            const std::uint32_t count = collectSectors(cases[c], bytes, expected, 64);
+            const GlobalAccessCost cost = analyzeGlobalAccess(cases[c], bytes, listed, 64);
+            ASSERT_EQ(cost.sectors, count) << "case " << c << ", " << bytes << " bytes";
+            for (std::uint32_t i = 0; i < count; ++i)
+                EXPECT_EQ(listed[i], expected[i]) << "case " << c << ", sector " << i;
+        }
+    }
+    std::uint64_t few[5] = {1, 1, 1, 1, 0xdead};
+    EXPECT_EQ(analyzeGlobalAccess(cases[2], 4, few, 4).sectors, 32u);
+    EXPECT_EQ(few[3], kBase + 128ull * 3);
+    EXPECT_EQ(few[4], 0xdeadu); // untouched
+}
+
 // ---- shared memory ------------------------------------------------------------------------------
 
 TEST(SharedAccess, ConsecutiveWordsAreConflictFree)
