@@ -4,6 +4,7 @@
 #include "sim/work_estimate.h"
 #include "util/input_error.h"
 
+#include <algorithm>
 #include <exception>
 
 namespace warpscope::cli {
@@ -17,19 +18,28 @@ namespace {
 void useCooperativeRegisters(PreparedLaunch& prepared)
 {
     int& assumed = prepared.request.options.registersPerThread;
-    try {
-        ptx::SassOptions sass;
-        sass.arch = std::string(prepared.preset.arch);
-        sass.ptxName = prepared.resolved.kernelName + ".ptx";
-        for (const ptx::PtxasResources& resources : ptx::ptxasResources(prepared.resolved.ptxText, sass))
-            if (resources.function == prepared.resolved.function->name && resources.registers > assumed)
-                assumed = resources.registers;
-    } catch (const std::exception&) {
-        // No ptxas, or it refused the PTX: the assumed count stands.
-    }
+    assumed = std::max(assumed, ptxasRegisters(prepared.resolved, prepared.preset)); // 0 without ptxas: the assumption stands
 }
 
 } // namespace
+
+int ptxasRegisters(const kernels::ResolvedTarget& resolved, const gpu::GpuPreset& preset, std::string* why)
+{
+    try {
+        ptx::SassOptions sass;
+        sass.arch = std::string(preset.arch);
+        sass.ptxName = resolved.kernelName + ".ptx";
+        for (const ptx::PtxasResources& resources : ptx::ptxasResources(resolved.ptxText, sass))
+            if (resources.function == resolved.function->name && resources.registers > 0)
+                return resources.registers;
+        if (why)
+            *why = "ptxas reported no registers for " + resolved.function->name;
+    } catch (const std::exception& error) {
+        if (why)
+            *why = error.what();
+    }
+    return 0;
+}
 
 std::string archPresetList()
 {

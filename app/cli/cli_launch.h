@@ -63,6 +63,10 @@ void moveBufferBytes(std::vector<sim::ResolvedArg>& from, std::vector<sim::Resol
 std::optional<PreparedLaunch> prepareLaunch(const LaunchOptions& options, const sim::SimOptions& simOptions,
                                             std::ostream& err);
 
+// ptxas's registers per thread for the resolved kernel on `preset`'s GPU (PTX does not fix them), or
+// 0 where ptxas is missing, refuses the PTX or reports none; `why` then says which.
+int ptxasRegisters(const kernels::ResolvedTarget& resolved, const gpu::GpuPreset& preset, std::string* why = nullptr);
+
 // Before simulating every block of a large grid: estimates the work from a sample of blocks
 // (sim::estimateWork) and throws InputError when it is past the step budget or kMaxSimSeconds,
 // with the estimate and `instead` (what the command offers in its place). Nothing is estimated for

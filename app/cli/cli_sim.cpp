@@ -190,19 +190,9 @@ RegisterCount timingRegisters(const SimOptions& options, const kernels::Resolved
         return count;
     }
     count.source = "assumed";
-    try {
-        ptx::SassOptions sass;
-        sass.arch = std::string(preset.arch);
-        sass.ptxName = resolved.kernelName + ".ptx";
-        for (const ptx::PtxasResources& resources : ptx::ptxasResources(resolved.ptxText, sass))
-            if (resources.function == resolved.function->name && resources.registers > 0) {
-                count.registers = resources.registers;
-                count.source = "ptxas";
-                return count;
-            }
-        count.why = "ptxas reported no registers for " + resolved.function->name;
-    } catch (const std::exception& error) {
-        count.why = error.what();
+    if (const int registers = ptxasRegisters(resolved, preset, &count.why); registers > 0) {
+        count.registers = registers;
+        count.source = "ptxas";
     }
     return count;
 }

@@ -257,6 +257,11 @@ int runStep(const StepOptions& options, std::ostream& out, std::ostream& err)
 
     sim::LaunchRequest request = std::move(prepared.request);
     request.options.recordBlock = linearBlock;
+    // The cycles shown are the timing model's at ptxas's registers, as in sim and the window (they
+    // bound how many loads a warp keeps in flight); 32 stay assumed without ptxas. --cooperative has
+    // already raised the count where ptxas's is higher.
+    if (const int registers = ptxasRegisters(prepared.resolved, prepared.preset); registers > 0 && !options.cooperative)
+        request.options.registersPerThread = registers;
     const sim::WarpModel warpModel = request.options.warpModel;
     refuseEndlessWork(options, request, "step through a smaller grid (to show one block, the stepper simulates every block of the launch)");
     const sim::SimResult result = sim::simulate(std::move(request));

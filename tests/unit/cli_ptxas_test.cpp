@@ -10,11 +10,15 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include <unistd.h>
 
 using warpscope::testing_support::CommandResult;
 using warpscope::testing_support::runWarpscope;
@@ -160,4 +164,37 @@ TEST(CliSimPtxas, WithoutNvdisasmTheHazardSaysHowToGetTheSass)
     EXPECT_EQ(line.rfind("      SASS not available: nvdisasm, which shows the SASS, was not found", 0), 0u) << r.out;
     EXPECT_NE(line.find("run scripts/setup.sh"), std::string::npos) << line;
     EXPECT_EQ(r.out.find("SASS for sm_90"), std::string::npos) << r.out;
+}
+
+// `warpscope step` shows the timing model's cycles at ptxas's registers, as `sim` does (they set how
+// many loads a warp's schedule keeps in flight, and blocks per SM): the last issue of block 0's
+// warp 0 comes at the cycle sim's own timeline gives it, and not at the one for 32 registers.
+TEST(CliStepPtxas, IssueCyclesUsePtxassRegisterCountAsSimDoes)
+{
+    if (!warpscope::ptx::findPtxas())
+        GTEST_SKIP() << warpscope::ptx::ptxasMissingMessage();
+    auto lastIssueCycle = [](const std::string& extra) -> std::optional<std::uint64_t> {
+        const std::string path = testing::TempDir() + "/warpscope_step_ptxas_" + std::to_string(::getpid()) + ".json";
+        const CommandResult sim = runWarpscope("sim matmul_2d_blocktile --arch sm_90 --trace-blocks 0 --perfetto " + path + extra);
+        EXPECT_EQ(sim.exitCode, 0) << sim.err;
+        std::ifstream in(path);
+        const auto trace = nlohmann::json::parse(in, nullptr, false);
+        std::remove(path.c_str());
+        std::optional<std::uint64_t> last;
+        for (const auto& event : trace["traceEvents"])
+            if (event.value("ph", "") == "X" && event.value("cat", "") == "instruction" && event.value("tid", -1) == 1)
+                last = event["args"]["cycle"].get<std::uint64_t>();
+        return last;
+    };
+    const std::optional<std::uint64_t> atPtxas = lastIssueCycle("");
+    const std::optional<std::uint64_t> at32 = lastIssueCycle(" --regs 32");
+    ASSERT_TRUE(atPtxas && at32);
+    ASSERT_NE(*atPtxas, *at32); // the count matters for this kernel
+
+    const CommandResult first = runWarpscope("step matmul_2d_blocktile --arch sm_90 --at 0 --json");
+    ASSERT_EQ(first.exitCode, 0) << first.err;
+    const std::uint64_t steps = nlohmann::json::parse(first.out)["steps_in_warp"].get<std::uint64_t>();
+    const CommandResult last = runWarpscope("step matmul_2d_blocktile --arch sm_90 --at " + std::to_string(steps - 1) + " --json");
+    ASSERT_EQ(last.exitCode, 0) << last.err;
+    EXPECT_EQ(nlohmann::json::parse(last.out)["cycle_model"].get<std::uint64_t>(), *atPtxas);
 }
