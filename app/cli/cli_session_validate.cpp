@@ -66,7 +66,8 @@ void predict(const session::KernelRecord& k, const session::ActivityRecord& acti
     request.preset = preset;
     request.options.maxBufferBytes = 1ull << 30;
     request.options.hostThreads = static_cast<int>(parseInteger(options.threads, "--threads", 0, 256));
-    // The register count ptxas gave the kernel on the GPU: it sets the blocks per SM.
+    // The register count ptxas gave the kernel on the GPU: it sets the blocks per SM and how many loads
+    // a warp keeps in flight.
     request.options.registersPerThread = activity.registersPerThread > 0 ? activity.registersPerThread : 32;
     const std::uint64_t blocks = static_cast<std::uint64_t>(request.grid.volume());
     const auto sampleBlocks = static_cast<std::uint64_t>(parseInteger(options.sampleBlocks, "--sample-blocks", 0, INT64_MAX));

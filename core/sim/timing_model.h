@@ -6,6 +6,8 @@
 // global memory, the sectors touched). Blocks go to SMs round-robin (block b on SM b mod SMs, each
 // SM taking its blocks in order, as many resident at once as occupancy allows). Each SM is then
 // replayed on its own:
+// - each warp issues its records in the order ptxas's SASS would (timing_schedule.h): loads hoisted
+//   ahead of the arithmetic between them, as far as the registers ptxas allocated allow;
 // - warps are spread over the SM's schedulers (4); each scheduler issues at most one instruction
 //   per cycle, greedy-then-oldest: it keeps issuing from the same warp while that warp is ready,
 //   else picks the oldest ready warp;
