@@ -14,6 +14,30 @@
 
 namespace warpscope::sim::timing {
 
+// x mod d for any 64-bit x, by multiplication: d's reciprocal M = floor((2^128 - 1) / d) + 1 is
+// worked out once, and x mod d is the high 64 bits of (M x mod 2^128) d (Lemire, Kaser and Kurz,
+// "Faster Remainder by Direct Computation", 2019). The caches' set counts are rarely powers of two
+// (an L2 slice is the L2 over the SMs), and a 64-bit division per sector costs tens of cycles.
+class FastModulo {
+    __extension__ using U128 = unsigned __int128; // GCC and Clang: a 128-bit integer
+public:
+    explicit FastModulo(std::uint64_t d = 1) : m_d(d == 0 ? 1 : d), m_m(~static_cast<U128>(0) / m_d + 1) {}
+    std::uint64_t operator()(std::uint64_t x) const
+    {
+        if (m_d == 1)
+            return 0;
+        const U128 low = m_m * x; // mod 2^128
+        const auto lowBits = static_cast<std::uint64_t>(low), highBits = static_cast<std::uint64_t>(low >> 64);
+        const U128 bottom = static_cast<U128>(lowBits) * m_d;
+        const U128 top = static_cast<U128>(highBits) * m_d + (bottom >> 64);
+        return static_cast<std::uint64_t>(top >> 64);
+    }
+
+private:
+    std::uint64_t m_d;
+    U128 m_m;
+};
+
 // A set-associative sector cache with round-robin replacement.
 class SectorCache {
 public:
@@ -25,6 +49,7 @@ public:
         m_next.assign(m_sets, 0);
         if (m_sets > 0 && (m_sets & (m_sets - 1)) == 0)
             m_setMask = m_sets - 1;
+        m_setOf = FastModulo(m_sets);
     }
     bool enabled() const { return m_sets > 0; }
     // True on a hit; on a miss the sector is filled when `allocate`.
@@ -32,11 +57,13 @@ public:
     {
         if (m_sets == 0)
             return false;
-        const std::uint64_t set = m_setMask != 0 ? sector & m_setMask : sector % m_sets; // a mask when a power of two
+        const std::uint64_t set = m_setMask != 0 ? sector & m_setMask : m_setOf(sector); // a mask when a power of two
         std::uint64_t* tags = m_tags.data() + set * static_cast<std::uint64_t>(m_ways);
+        bool hit = false; // every way compared, without a branch per way (the compiler can vectorise it)
         for (int w = 0; w < m_ways; ++w)
-            if (tags[w] == sector)
-                return true;
+            hit |= tags[w] == sector;
+        if (hit)
+            return true;
         if (allocate) {
             tags[m_next[set]] = sector;
             m_next[set] = static_cast<std::uint8_t>((m_next[set] + 1) % m_ways);
@@ -48,6 +75,7 @@ private:
     int m_ways;
     std::uint64_t m_sets = 0;
     std::uint64_t m_setMask = 0; // m_sets - 1 when m_sets is a power of two (else 0)
+    FastModulo m_setOf;          // sector mod m_sets
     std::vector<std::uint64_t> m_tags;
     std::vector<std::uint8_t> m_next;
 };

@@ -113,6 +113,8 @@ struct Warp {
     std::uint64_t pendingBarrierStall = 0;
     std::uint64_t readyCache = 0; // max(earliest, operands of the next record)
     std::uint64_t operandsCache = 0; // when the next record's operands are ready, and what they wait for
+    const IssueRecord* nextRecord = nullptr; // the next record and its instruction, as refresh() found them
+    const StaticInfo* nextInfo = nullptr;
     StallReason operandsReason = StallReason::None;
     bool nextIsMemory = false;
     std::uint64_t openGroupLands = 0;        // when the cp.async copies not yet committed land
@@ -141,6 +143,8 @@ struct Warp {
         readyCache = 0;
         operandsCache = 0;
         operandsReason = StallReason::None;
+        nextRecord = nullptr;
+        nextInfo = nullptr;
         nextIsMemory = false;
         openGroupLands = 0;
         groupLands.clear();
@@ -176,12 +180,15 @@ struct Warp {
                          : activeRun->schedule->producers.data() + activeRun->schedule->producerStart[static_cast<std::size_t>(position)];
         for (int i = 0; i < s.sourceCount; ++i) {
             const auto reg = static_cast<std::size_t>(s.sources[i]);
-            std::uint64_t r = ready[reg];
-            std::uint8_t why = producer[reg];
+            std::uint64_t r;
+            std::uint8_t why;
             if (producers != nullptr) { // renamed: the latest writer in record order
                 const std::int32_t p = producers[i];
                 r = p >= 0 ? runResult[static_cast<std::size_t>(p)] : entryReady[reg];
                 why = p >= 0 ? runReason[static_cast<std::size_t>(p)] : entryProducer[reg];
+            } else {
+                r = ready[reg];
+                why = producer[reg];
             }
             if (r > at) {
                 at = r;
@@ -428,8 +435,6 @@ private:
     static constexpr std::size_t kNone = ~std::size_t{0};
     static constexpr std::uint64_t kNever = std::numeric_limits<std::uint64_t>::max();
 
-    const StaticInfo& next(const Warp& warp) const { return m_info[static_cast<std::size_t>(warp.current().pc)]; }
-    std::uint64_t operandsReady(const Warp& warp, StallReason& reason) const { return warp.operandsReady(next(warp), reason); }
     bool isMemory(const Warp& warp) const;
     void refresh(std::size_t slot);
     // What pick() reads of a warp, kept in arrays by slot so the scan touches a few cache lines.
@@ -485,7 +490,7 @@ private:
 
 bool SmTimingModel::Replay::isMemory(const Warp& warp) const
 {
-    const StaticInfo& s = next(warp);
+    const StaticInfo& s = *warp.nextInfo;
     const TimingClass kind = s.kind;
     const bool memory = kind == TimingClass::Shared || kind == TimingClass::SharedAtomic || kind == TimingClass::GlobalLoad ||
                         kind == TimingClass::GlobalStore || kind == TimingClass::GlobalAtomic || kind == TimingClass::Local;
@@ -500,7 +505,9 @@ void SmTimingModel::Replay::refresh(std::size_t slot)
     Warp& warp = m_warps[slot];
     if (!warp.done && warp.next < warp.records->size()) {
         warp.beginRunIfStarting();
-        warp.operandsCache = operandsReady(warp, warp.operandsReason);
+        warp.nextRecord = &warp.current();
+        warp.nextInfo = &m_info[static_cast<std::size_t>(warp.nextRecord->pc)];
+        warp.operandsCache = warp.operandsReady(*warp.nextInfo, warp.operandsReason);
         warp.readyCache = std::max(warp.earliest, warp.operandsCache);
         warp.nextIsMemory = isMemory(warp);
     }
@@ -647,8 +654,8 @@ void SmTimingModel::Replay::issue(std::size_t s, std::size_t chosen)
 {
     m_greedy[s] = chosen;
     Warp& warp = m_warps[chosen];
-    const IssueRecord& record = warp.current();
-    const StaticInfo& info = m_info[static_cast<std::size_t>(record.pc)];
+    const IssueRecord& record = *warp.nextRecord; // refresh() found them after the warp's last change
+    const StaticInfo& info = *warp.nextInfo;
 
     // refresh() worked out the operands after the warp's last change.
     const StallReason dependency = warp.operandsReason;

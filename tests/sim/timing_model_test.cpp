@@ -2,6 +2,7 @@
 // preset's parameters (ALU 4 cycles, L1 hit 38, DRAM 700, 4 schedulers).
 #include "gpu/gpu_preset.h"
 #include "ptx/ptx_parser.h"
+#include "sim/timing_memory.h"
 #include "sim/timing_model.h"
 
 #include <gtest/gtest.h>
@@ -392,4 +393,28 @@ TEST(TimingModel, AnAddressTwoBlocksUpdateIsSharedWithEverySm)
     EXPECT_EQ(model.replay(blocks, {0x100000, 0x100000}, {}, nullptr).cycles, 838u);
     // Each block updating its own word: no queue, both done by 5 + 701 or so.
     EXPECT_LE(model.replay(blocks, {0x100000, 0x200000}, {}, nullptr).cycles, 707u);
+}
+
+TEST(TimingModel, FastModuloIsTheRemainderForEverySector)
+{
+    // The caches find a sector's set by multiplication; it must be x % d exactly, for set counts that
+    // are not powers of two (an H100's L2 slice: 50 MiB / 132 SMs / 32 B / 16 ways = 775 sets) and
+    // for sectors anywhere in the 64-bit range.
+    std::uint64_t state = 0x9e3779b97f4a7c15ull;
+    auto next = [&] { // SplitMix64
+        std::uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+        return z ^ (z >> 31);
+    };
+    const std::uint64_t all = ~std::uint64_t{0};
+    for (const std::uint64_t d : std::vector<std::uint64_t>{1, 3, 7, 775, 888, 1000, 4095, 65537, (std::uint64_t{1} << 32) + 15, all}) {
+        const sim::timing::FastModulo modulo(d);
+        for (const std::uint64_t x : std::vector<std::uint64_t>{0, 1, d - 1, d, d + 1, all, all - 1, 0x7f0000000000ull >> 5})
+            EXPECT_EQ(modulo(x), x % d) << x << " mod " << d;
+        for (int i = 0; i < 20000; ++i) {
+            const std::uint64_t x = next() >> (i % 64);
+            ASSERT_EQ(modulo(x), x % d) << x << " mod " << d;
+        }
+    }
 }
