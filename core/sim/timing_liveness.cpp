@@ -1,6 +1,7 @@
 #include "sim/timing_liveness.h"
 
 #include <cstddef>
+#include <utility>
 
 namespace warpscope::sim::timing {
 

@@ -7,6 +7,7 @@
 #include "ptx/ptx_ir.h"
 #include "sim/timing_schedule.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
