@@ -37,4 +37,18 @@ std::uint64_t fmaPeakFlops(std::uint64_t threads, std::uint32_t iterations)
     return threads * iterations * static_cast<std::uint64_t>(kFmaChains) * kFmaUnroll * 2;
 }
 
+std::string atomicContentionPtx()
+{
+    std::ostringstream p;
+    p << ".version 7.0\n.target sm_70\n.address_size 64\n\n"
+      << ".visible .entry " << kAtomicContentionEntry << "(\n  .param .u64 counter,\n  .param .u32 iterations\n)\n{\n"
+      << "  .reg .pred %p<2>;\n  .reg .b32 %r<2>;\n  .reg .b64 %rd<3>;\n\n"
+      << "  ld.param.u64 %rd1, [counter];\n  cvta.to.global.u64 %rd2, %rd1;\n"
+      << "  ld.param.u32 %r1, [iterations];\n  setp.eq.u32 %p1, %r1, 0;\n  @%p1 bra DONE;\n"
+      << "LOOP:\n  red.global.add.u32 [%rd2], 1;\n"
+      << "  sub.u32 %r1, %r1, 1;\n  setp.ne.u32 %p1, %r1, 0;\n  @%p1 bra LOOP;\n"
+      << "DONE:\n  ret;\n}\n";
+    return p.str();
+}
+
 } // namespace warpscope::probe

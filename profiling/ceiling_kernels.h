@@ -1,5 +1,6 @@
-// The PTX of the FP32 ceiling kernel, generated here so that the unit tests can run it on the
-// simulator (its result and FLOP count) and assemble it with ptxas, without a GPU.
+// The PTX of the ceiling kernels (FP32 throughput and contended atomics), generated here so that the
+// unit tests can run them on the simulator (their results and counts) and assemble them with ptxas,
+// without a GPU.
 #pragma once
 
 #include <cstdint>
@@ -18,5 +19,13 @@ std::string fmaPeakPtx();
 
 // FLOPs of one launch: threads x iterations x chains x unroll x 2.
 std::uint64_t fmaPeakFlops(std::uint64_t threads, std::uint32_t iterations);
+
+inline constexpr const char* kAtomicContentionEntry = "warpscope_atomic_contention";
+
+// warpscope_atomic_contention(u32* counter, u32 iterations): every thread adds 1 to the one word
+// counter[0] `iterations` times (red.global.add.u32), so every update of the launch queues at the
+// L2 slice that owns that word: threads x iterations updates, what the timing model's
+// l2AtomicCyclesPerUpdate prices.
+std::string atomicContentionPtx();
 
 } // namespace warpscope::probe

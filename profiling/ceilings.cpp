@@ -10,6 +10,48 @@
 
 namespace warpscope::probe {
 
+namespace {
+
+// Same-address atomics: every thread of a full GPU adds 1 to one word, 16 times. The word's L2 slice
+// applies the updates one after another, so updates per second is the rate the timing model's
+// l2AtomicCyclesPerUpdate stands for. The counter is checked afterwards: a count other than
+// launches x threads x 16 means the updates were not all made, and nothing is recorded.
+void measureAtomicContention(const DriverApi& d, unsigned blocks, unsigned threadsPerBlock, session::CeilingsRecord& ceilings)
+{
+    const std::string ptx = atomicContentionPtx();
+    CUmodule module = nullptr;
+    WS_CU(d.cuModuleLoadDataEx(&module, ptx.c_str(), 0, nullptr, nullptr));
+    CUfunction function = nullptr;
+    WS_CU(d.cuModuleGetFunction(&function, module, kAtomicContentionEntry));
+    CUdeviceptr counter = 0;
+    WS_CU(d.cuMemAlloc(&counter, sizeof(std::uint32_t)));
+    WS_CU(d.cuMemsetD8(counter, 0, sizeof(std::uint32_t)));
+    std::uint32_t iterations = 16;
+    void* params[] = {&counter, &iterations};
+    const int repeats = 5;
+    int launches = 0;
+    const float ms = bestMilliseconds(d, repeats, [&] {
+        WS_CU(d.cuLaunchKernel(function, blocks, 1, 1, threadsPerBlock, 1, 1, 0, nullptr, params, nullptr));
+        ++launches;
+    });
+    std::uint32_t total = 0;
+    WS_CU(d.cuMemcpyDtoH(&total, counter, sizeof total));
+    d.cuMemFree(counter);
+    d.cuModuleUnload(module);
+    const std::uint64_t updates = static_cast<std::uint64_t>(blocks) * threadsPerBlock * iterations;
+    if (ms <= 0 || static_cast<std::uint64_t>(total) != (updates * static_cast<std::uint64_t>(launches)) % (std::uint64_t{1} << 32)) {
+        ceilings.measuredAtomicMethod = "not measured: the counter held " + std::to_string(total) + ", not " +
+                                        std::to_string(launches) + " launches x " + std::to_string(updates) + " updates";
+        return;
+    }
+    ceilings.measuredAtomicUpdatesPerSecond = static_cast<double>(updates) / (ms * 1e-3);
+    ceilings.measuredAtomicMethod = "red.global.add.u32 of 1 to one word by every thread of " + std::to_string(blocks) +
+                                    " blocks of " + std::to_string(threadsPerBlock) + ", " + std::to_string(iterations) +
+                                    " times each, best of " + std::to_string(repeats) + " runs timed with CUDA events";
+}
+
+} // namespace
+
 void measureCeilings(const DriverApi& d, const session::DeviceRecord& device, session::CeilingsRecord& ceilings)
 {
     // Copy bandwidth: two buffers far larger than L2 (at least 16x), at most 1 GiB or 1/8 of memory.
@@ -53,6 +95,7 @@ void measureCeilings(const DriverApi& d, const session::DeviceRecord& device, se
                                   " threads, " + std::to_string(kFmaChains) + " independent chains, " +
                                   std::to_string(iterations) + " iterations, 2 FLOP per FMA, best of " +
                                   std::to_string(fmaRepeats) + " runs timed with CUDA events";
+    measureAtomicContention(d, blocks, threadsPerBlock, ceilings);
 }
 
 } // namespace warpscope::probe

@@ -39,7 +39,8 @@ constexpr const char* kTimingSource =
     "used for all presets; clock, bandwidth, L2 and L1 pool: the GPU's whitepaper/datasheet; L2 bandwidth "
     "5,120 B/clock: A100 whitepaper; launch overhead 400 ns, block start 600 cycles and partly written sectors "
     "merged at L2 at 32 per clock: fitted to the recorded H200 sessions (assets/recorded/h200); atomic updates "
-    "of one address one per clock at L2: an assumption (same-address atomics serialise: Nsight documentation; Maucher et al., PLOS 2025), not yet measured";
+    "of one address one per clock at L2: an assumption (same-address atomics serialise: Nsight documentation; Maucher et al., PLOS 2025) until "
+    "the probe's contended-atomic microbenchmark has measured the GPU (a session's ceilings record)";
 
 // L2 bandwidth: 5,120 bytes per clock for the whole GPU (NVIDIA A100 Tensor Core GPU Architecture
 // whitepaper, 2020: "L2 cache read bandwidth"), used for every preset until measured per GPU.
@@ -60,6 +61,8 @@ constexpr double kL2PartialSectorsPerCycle = 32;
 // "Memory Statistics - Atomics"), and the PLOS 2025 microbenchmarks (Maucher et al., "Are Your GPU
 // Atomics Secretly Contending?") measure that contention. One update per address per clock is a model
 // assumption, not a measurement: no recorded session holds a contended global-atomic kernel to fit it to.
+// The probe now times one (profiling/ceilings.cpp); a session that holds that rate replaces this one
+// (session::sessionPreset).
 constexpr double kL2AtomicCyclesPerUpdate = 1;
 
 constexpr TimingParameters timing(double clockMHz, double bandwidthGBps, std::size_t l1Pool, std::size_t l2,

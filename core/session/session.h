@@ -62,6 +62,10 @@ struct CeilingsRecord {
     double referenceSgemmGflops = 0;
     int referenceSgemmN = 0;
     std::string referenceSgemmMethod;  // or why it was not measured
+    // Atomic updates of one 32-bit word per second, every thread of a full GPU adding 1 to it: how
+    // fast same-address atomics serialise at L2. 0 = not measured (sessions before it).
+    double measuredAtomicUpdatesPerSecond = 0;
+    std::string measuredAtomicMethod;
 };
 
 using Dim3 = std::array<std::uint32_t, 3>;

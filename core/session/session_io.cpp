@@ -212,7 +212,9 @@ void SessionWriter::write(const CeilingsRecord& c)
               {"measured_fp32_method", c.measuredFp32Method}, {"theoretical_dram_gbps", c.theoreticalDramGBps},
               {"theoretical_fp32_gflops", c.theoreticalFp32Gflops}, {"theoretical_source", c.theoreticalSource},
               {"reference_sgemm_gflops", c.referenceSgemmGflops}, {"reference_sgemm_n", c.referenceSgemmN},
-              {"reference_sgemm_method", c.referenceSgemmMethod}}.dump());
+              {"reference_sgemm_method", c.referenceSgemmMethod},
+              {"measured_atomic_updates_per_second", c.measuredAtomicUpdatesPerSecond},
+              {"measured_atomic_method", c.measuredAtomicMethod}}.dump());
 }
 
 void SessionWriter::write(const KernelRecord& k)
@@ -439,6 +441,12 @@ CeilingsRecord readCeilings(const json& j)
     c.referenceSgemmGflops = field<double>(j, "reference_sgemm_gflops");
     c.referenceSgemmN = field<int>(j, "reference_sgemm_n");
     c.referenceSgemmMethod = field<std::string>(j, "reference_sgemm_method");
+    c.measuredAtomicUpdatesPerSecond = field<double>(j, "measured_atomic_updates_per_second");
+    c.measuredAtomicMethod = field<std::string>(j, "measured_atomic_method");
+    if (!std::isfinite(c.measuredAtomicUpdatesPerSecond) || c.measuredAtomicUpdatesPerSecond < 0)
+        throw std::runtime_error("field 'measured_atomic_updates_per_second' = " +
+                                 j.at("measured_atomic_updates_per_second").dump() +
+                                 " is not a rate (allowed: a positive number, or 0 when not measured)");
     // Missing is 0, not measured (older sessions). A rate that no measurement gives, or one without
     // the n it was measured at, would be read as a rung's reference: the record is damaged.
     if (!std::isfinite(c.referenceSgemmGflops) || c.referenceSgemmGflops < 0)

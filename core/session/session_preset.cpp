@@ -92,9 +92,18 @@ SessionPreset sessionPreset(const Session& session)
     } else {
         out.dramSource = "the " + baseName + " preset's datasheet figure";
     }
+    // The probe's contended-atomic microbenchmark, where the session has it: cycles per update of one
+    // address at the session's clock replace the preset's assumed rate.
+    if (session.ceilings && session.ceilings->measuredAtomicUpdatesPerSecond > 0 && p.timing.coreClockMHz > 0) {
+        p.timing.l2AtomicCyclesPerUpdate = p.timing.coreClockMHz * 1e6 / session.ceilings->measuredAtomicUpdatesPerSecond;
+        out.atomicSource = "measured on this GPU: " + session.ceilings->measuredAtomicMethod + " (" +
+                           number(session.ceilings->measuredAtomicUpdatesPerSecond / 1e6, 1) + " M updates/s, " +
+                           number(p.timing.l2AtomicCyclesPerUpdate, 2) + " cycles each)";
+    }
     p.source = keep("the session's device record (" + d.name + "); limits not recorded from the " + baseName + " preset");
     p.timing.source = keep(std::string(p.timing.source) + "; for this session: SMs, clock and L2 from its device record, "
-                                                          "DRAM bandwidth " + out.dramSource);
+                                                          "DRAM bandwidth " + out.dramSource +
+                           (out.atomicSource.empty() ? std::string() : ", same-address atomics " + out.atomicSource));
     out.preset = p;
     out.fromDevice = true;
     return out;

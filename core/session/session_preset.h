@@ -14,6 +14,7 @@ struct SessionPreset {
     gpu::GpuPreset preset;
     bool fromDevice = false;   // false: the session has no device record; `preset` is the H100 SXM default
     std::string dramSource;    // where the timing model's DRAM bandwidth comes from, one phrase
+    std::string atomicSource;  // where its same-address atomic rate comes from: empty for the preset's assumption
 };
 
 // The built-in preset closest to the session's device (by name: "NVIDIA H200" -> H200 SXM; else the

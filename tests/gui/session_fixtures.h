@@ -67,7 +67,7 @@ inline CeilingsRecord ceilings()
 {
     // 3,000 GB/s and 50,000 GFLOP/s measured; 3,352 GB/s and 66,908 GFLOP/s theoretical.
     return CeilingsRecord{3000.0, "fixture value, not a measurement", 50000.0, "fixture value, not a measurement",
-                          3352.0, 66908.0, "fixture values", 0, 0, ""};
+                          3352.0, 66908.0, "fixture values", 0, 0, "", 0, ""};
 }
 
 inline KernelRecord kernel(const std::string& id, const std::string& title, int rung)

@@ -119,7 +119,7 @@ std::string hostileStream()
     device.toolkitVersion = 13000;
     device.countersAllowed = true;
     w.write(device);
-    w.write(CeilingsRecord{3000.0, kMethod, 50000.0, kMethod, 3352.0, 66908.0, kTheoreticalSource, 0, 0, ""});
+    w.write(CeilingsRecord{3000.0, kMethod, 50000.0, kMethod, 3352.0, 66908.0, kTheoreticalSource, 0, 0, "", 0, ""});
 
     KernelRecord first;
     first.id = kKernel;

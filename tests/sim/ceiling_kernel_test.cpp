@@ -74,24 +74,63 @@ TEST(CeilingKernel, SimulatesToTheCpuValueAndCountsItsFlops)
     EXPECT_EQ(2 * fmaThreadExecutions, probe::fmaPeakFlops(blocks * threads, iterations));
 }
 
+// The contended-atomic kernel: every thread adds 1 to one word `iterations` times, so the word ends
+// at threads x iterations, every update a global atomic the timing model queues at one address.
+TEST(CeilingKernel, AtomicContentionAddsOnceForEveryThreadAndIteration)
+{
+    const ptx::Module module = ptx::parseModule(probe::atomicContentionPtx());
+    const ptx::Function* function = module.findFunction(probe::kAtomicContentionEntry);
+    ASSERT_NE(function, nullptr);
+    constexpr int blocks = 3, threads = 64;
+    constexpr std::uint32_t iterations = 5;
+    sim::LaunchRequest request;
+    request.module = &module;
+    request.function = function;
+    request.grid = {blocks, 1, 1};
+    request.block = {threads, 1, 1};
+    request.preset = *gpu::findPreset("sm_90");
+    sim::ResolvedArg counter;
+    counter.name = "counter";
+    counter.type = sim::ElementType::U32;
+    counter.isBuffer = true;
+    counter.count = 1;
+    counter.bytes.assign(4, 0);
+    sim::ResolvedArg count;
+    count.name = "iterations";
+    count.type = sim::ElementType::U32;
+    count.scalarBits = iterations;
+    count.integerValue = iterations;
+    request.args = {counter, count};
+    const sim::SimResult result = sim::simulate(request);
+    ASSERT_EQ(result.status, sim::SimStatus::Completed) << result.statusMessage;
+    std::uint32_t total = 0;
+    std::memcpy(&total, result.args[0].bytes.data(), 4);
+    EXPECT_EQ(total, static_cast<std::uint32_t>(blocks * threads) * iterations);
+    // One request per warp and iteration, all to one sector.
+    EXPECT_EQ(result.stats.global.atomicRequests, static_cast<std::uint64_t>(blocks * threads / 32) * iterations);
+    EXPECT_EQ(result.stats.global.atomicSectors, result.stats.global.atomicRequests);
+}
+
 TEST(CeilingKernel, PtxasAssemblesIt)
 {
     const std::filesystem::path ptxas = std::filesystem::path(WARPSCOPE_CUDA_BIN_DIR) / "ptxas";
     if (!std::filesystem::exists(ptxas))
         GTEST_SKIP() << "ptxas not found at " << ptxas << " (the CUDA toolkit's assembler)";
     const std::string dir = testing::TempDir();
-    const std::string source = dir + "/fma_peak_" + std::to_string(::getpid()) + ".ptx";
-    std::ofstream(source) << probe::fmaPeakPtx();
-    for (const char* arch : {"sm_75", "sm_90"}) {
-        const std::string command = ptxas.string() + " -arch=" + arch + " " + source + " -o " + source + ".cubin 2>&1";
-        FILE* pipe = popen(command.c_str(), "r");
-        ASSERT_NE(pipe, nullptr);
-        std::string output;
-        char buffer[256];
-        while (std::fgets(buffer, sizeof buffer, pipe))
-            output += buffer;
-        EXPECT_EQ(pclose(pipe), 0) << arch << ": " << output;
+    for (const std::string& ptx : {probe::fmaPeakPtx(), probe::atomicContentionPtx()}) {
+        const std::string source = dir + "/ceiling_" + std::to_string(::getpid()) + ".ptx";
+        std::ofstream(source) << ptx;
+        for (const char* arch : {"sm_75", "sm_90"}) {
+            const std::string command = ptxas.string() + " -arch=" + arch + " " + source + " -o " + source + ".cubin 2>&1";
+            FILE* pipe = popen(command.c_str(), "r");
+            ASSERT_NE(pipe, nullptr);
+            std::string output;
+            char buffer[256];
+            while (std::fgets(buffer, sizeof buffer, pipe))
+                output += buffer;
+            EXPECT_EQ(pclose(pipe), 0) << arch << ": " << output;
+        }
+        std::filesystem::remove(source);
+        std::filesystem::remove(source + ".cubin");
     }
-    std::filesystem::remove(source);
-    std::filesystem::remove(source + ".cubin");
 }

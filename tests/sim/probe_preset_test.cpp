@@ -64,6 +64,26 @@ TEST(ProbePreset, MeasuredCopyBandwidthWinsOverTheAttributes)
     EXPECT_NE(chosen.dramSource.find("measured on this GPU"), std::string::npos) << chosen.dramSource;
 }
 
+// The probe's contended-atomic microbenchmark sets the rate same-address atomics queue at: at the
+// H200's 1,980 MHz, 495 M updates per second is 4 cycles per update. Without it the preset's
+// assumption (one per cycle) stands, and the source says which.
+TEST(ProbePreset, MeasuredAtomicRateSetsTheCyclesPerUpdate)
+{
+    const session::SessionPreset assumed = probe::presetFromRecord(recordedH200());
+    EXPECT_DOUBLE_EQ(assumed.preset.timing.l2AtomicCyclesPerUpdate, gpu::findPreset("sm_90")->timing.l2AtomicCyclesPerUpdate);
+    EXPECT_TRUE(assumed.atomicSource.empty());
+
+    session::CeilingsRecord ceilings;
+    ceilings.measuredAtomicUpdatesPerSecond = 495e6;
+    ceilings.measuredAtomicMethod = "red.global.add.u32 of 1 to one word";
+    const session::SessionPreset measured = probe::presetFromRecord(recordedH200(), &ceilings);
+    EXPECT_DOUBLE_EQ(measured.preset.timing.l2AtomicCyclesPerUpdate, 4.0);
+    EXPECT_NE(measured.atomicSource.find("measured on this GPU: red.global.add.u32 of 1 to one word (495.0 M updates/s, 4.00 cycles each)"),
+              std::string::npos)
+        << measured.atomicSource;
+    EXPECT_NE(std::string(measured.preset.timing.source).find("same-address atomics measured on this GPU"), std::string::npos);
+}
+
 // An H100 keeps the H100 SXM preset (no H200 in its name): 2 x 2,619 MHz x 5,120 bits / 8 = 3,352.3 GB/s.
 TEST(ProbePreset, H100RecordGetsTheH100Preset)
 {

@@ -40,7 +40,7 @@ Session sampleSession()
     d.countersAllowed = false;
     d.countersMessage = "not allowed";
     s.devices.push_back(d);
-    s.ceilings = CeilingsRecord{100.5, "copy", 2000.25, "fma", 128, 4096, "attributes", 0, 0, ""};
+    s.ceilings = CeilingsRecord{100.5, "copy", 2000.25, "fma", 128, 4096, "attributes", 0, 0, "", 0, ""};
     KernelRecord k;
     k.id = "vector_add";
     k.entry = "vector_add";
@@ -60,6 +60,8 @@ Session sampleSession()
     s.ceilings->referenceSgemmGflops = 51000.5;
     s.ceilings->referenceSgemmN = 4096;
     s.ceilings->referenceSgemmMethod = "cublasSgemm";
+    s.ceilings->measuredAtomicUpdatesPerSecond = 1.5e9;
+    s.ceilings->measuredAtomicMethod = "red.global.add.u32";
     HierarchyRecord h;
     h.smClockMHz = 1755;
     h.levels.push_back({"l1", 33.5, 19.1, 30000, 16384, "chase"});
@@ -142,6 +144,8 @@ TEST(SessionFormat, RoundTripKeepsEveryRecord)
     EXPECT_NE(text.find("\"cache_control\":\"all\",\"compute\":\"compute_80\"}"), std::string::npos) << text;
     EXPECT_EQ(s.activityFor("vector_add")->timer, "cuda_events");
     EXPECT_EQ(s.ceilings->referenceSgemmN, 4096);
+    EXPECT_DOUBLE_EQ(s.ceilings->measuredAtomicUpdatesPerSecond, 1.5e9);
+    EXPECT_EQ(s.ceilings->measuredAtomicMethod, "red.global.add.u32");
     ASSERT_TRUE(s.hierarchy);
     ASSERT_NE(s.hierarchy->find("dram"), nullptr);
     EXPECT_DOUBLE_EQ(s.hierarchy->find("dram")->latencyNs, 399);
