@@ -13,10 +13,37 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <utility>
 
 #include <unistd.h>
 
 using namespace warpscope;
+
+namespace {
+
+// A launch of a ceiling kernel, (buffer, u32 iterations), on `blocks` blocks of `threads`, sm_90.
+sim::SimResult runCeilingKernel(const ptx::Module& module, const ptx::Function& function, int blocks, int threads,
+                                sim::ResolvedArg buffer, std::uint32_t iterations)
+{
+    sim::LaunchRequest request;
+    request.module = &module;
+    request.function = &function;
+    request.grid = {static_cast<std::uint32_t>(blocks), 1, 1};
+    request.block = {static_cast<std::uint32_t>(threads), 1, 1};
+    request.preset = *gpu::findPreset("sm_90");
+    request.options.timing = false;
+    buffer.isBuffer = true;
+    buffer.bytes.assign(buffer.count * 4, 0);
+    sim::ResolvedArg count;
+    count.name = "iterations";
+    count.type = sim::ElementType::U32;
+    count.scalarBits = iterations;
+    count.integerValue = iterations;
+    request.args = {std::move(buffer), count};
+    return sim::simulate(request);
+}
+
+} // namespace
 
 TEST(CeilingKernel, SimulatesToTheCpuValueAndCountsItsFlops)
 {
@@ -25,26 +52,11 @@ TEST(CeilingKernel, SimulatesToTheCpuValueAndCountsItsFlops)
     ASSERT_NE(function, nullptr);
     constexpr int blocks = 2, threads = 64;
     constexpr std::uint32_t iterations = 3;
-    sim::LaunchRequest request;
-    request.module = &module;
-    request.function = function;
-    request.grid = {blocks, 1, 1};
-    request.block = {threads, 1, 1};
-    request.preset = *gpu::findPreset("sm_90");
-    request.options.timing = false;
     sim::ResolvedArg out;
     out.name = "out";
     out.type = sim::ElementType::F32;
-    out.isBuffer = true;
     out.count = blocks * threads;
-    out.bytes.assign(out.count * 4, 0);
-    sim::ResolvedArg count;
-    count.name = "iterations";
-    count.type = sim::ElementType::U32;
-    count.scalarBits = iterations;
-    count.integerValue = iterations;
-    request.args = {out, count};
-    const sim::SimResult result = sim::simulate(request);
+    const sim::SimResult result = runCeilingKernel(module, *function, blocks, threads, out, iterations);
     ASSERT_EQ(result.status, sim::SimStatus::Completed) << result.statusMessage;
 
     float m, c;
@@ -83,25 +95,11 @@ TEST(CeilingKernel, AtomicContentionAddsOnceForEveryThreadAndIteration)
     ASSERT_NE(function, nullptr);
     constexpr int blocks = 3, threads = 64;
     constexpr std::uint32_t iterations = 5;
-    sim::LaunchRequest request;
-    request.module = &module;
-    request.function = function;
-    request.grid = {blocks, 1, 1};
-    request.block = {threads, 1, 1};
-    request.preset = *gpu::findPreset("sm_90");
     sim::ResolvedArg counter;
     counter.name = "counter";
     counter.type = sim::ElementType::U32;
-    counter.isBuffer = true;
     counter.count = 1;
-    counter.bytes.assign(4, 0);
-    sim::ResolvedArg count;
-    count.name = "iterations";
-    count.type = sim::ElementType::U32;
-    count.scalarBits = iterations;
-    count.integerValue = iterations;
-    request.args = {counter, count};
-    const sim::SimResult result = sim::simulate(request);
+    const sim::SimResult result = runCeilingKernel(module, *function, blocks, threads, counter, iterations);
     ASSERT_EQ(result.status, sim::SimStatus::Completed) << result.statusMessage;
     std::uint32_t total = 0;
     std::memcpy(&total, result.args[0].bytes.data(), 4);
