@@ -317,9 +317,7 @@ SmTimingModel::SmTimingModel(const ptx::Function& function, const gpu::TimingPar
     m_info.reserve(function.instructions.size());
     for (const ptx::Instruction& instruction : function.instructions)
         m_info.push_back(timing::describe(instruction));
-    m_registerWidths.reserve(function.registers.size());
-    for (const ptx::RegisterInfo& reg : function.registers)
-        m_registerWidths.push_back(static_cast<std::uint8_t>(reg.type == ptx::Type::Pred ? 0 : (ptx::typeBits(reg.type) + 31) / 32));
+    m_registerWidths = timing::registerWidths(function);
     if (m_registersPerThread > 0)
         m_liveness = std::make_unique<timing::Liveness>(function, m_info);
 }

@@ -390,6 +390,15 @@ private:
 
 } // namespace
 
+std::vector<std::uint8_t> registerWidths(const ptx::Function& function)
+{
+    std::vector<std::uint8_t> widths;
+    widths.reserve(function.registers.size());
+    for (const ptx::RegisterInfo& reg : function.registers)
+        widths.push_back(static_cast<std::uint8_t>(reg.type == ptx::Type::Pred ? 0 : (ptx::typeBits(reg.type) + 31) / 32));
+    return widths;
+}
+
 RunPlan scheduleRun(const std::vector<StaticInfo>& info, const std::vector<std::int32_t>& pcs, const RegisterBudget& budget)
 {
     RunPlan plan;

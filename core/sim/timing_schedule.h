@@ -74,6 +74,10 @@ struct RegisterBudget {
 
 RunPlan scheduleRun(const std::vector<StaticInfo>& info, const std::vector<std::int32_t>& pcs, const RegisterBudget& budget = {});
 
+// RegisterBudget::widths for `function`: the 32-bit registers each PTX register takes (a 64-bit one
+// two, a predicate none).
+std::vector<std::uint8_t> registerWidths(const ptx::Function& function);
+
 // A run's plan, kept once per distinct run of pcs.
 struct RunSchedule : RunPlan {
     bool reordered = false; // false: the PTX's order

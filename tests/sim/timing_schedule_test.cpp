@@ -35,8 +35,7 @@ Loop firstLoop(const std::string& kernelId, const ptx::Function*& function)
     Loop loop;
     for (const ptx::Instruction& in : function->instructions)
         loop.info.push_back(sim::timing::describe(in));
-    for (const ptx::RegisterInfo& reg : function->registers)
-        loop.widths.push_back(static_cast<std::uint8_t>(reg.type == ptx::Type::Pred ? 0 : (ptx::typeBits(reg.type) + 31) / 32));
+    loop.widths = sim::timing::registerWidths(*function);
     for (std::size_t b = 0; b < function->blocks.size(); ++b) {
         const ptx::BasicBlock& block = function->blocks[b];
         bool loops = false;
